@@ -1,0 +1,30 @@
+/**
+ * Who is calling. A console user sees their organizations; an API key is a deployment principal
+ * that sees only its own deployment.
+ */
+export type Principal =
+  | { kind: "user"; userId: string; sessionId: string }
+  | { kind: "apiKey"; apiKeyId: string; deploymentId: string };
+
+export const SESSION_COOKIE = "sy_session";
+
+/** Reads `Authorization: Bearer <token>` first, then the `sy_session` cookie. */
+export function sessionTokenFrom(headers: { authorization?: string; cookie?: string }): string | undefined {
+  const authorization = headers.authorization;
+  if (authorization?.toLowerCase().startsWith("bearer ")) return authorization.slice(7).trim() || undefined;
+  const cookie = headers.cookie;
+  if (!cookie) return undefined;
+  for (const part of cookie.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join("=")) || undefined;
+  }
+  return undefined;
+}
+
+export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+}

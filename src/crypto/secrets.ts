@@ -1,0 +1,45 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/**
+ * Secrets at rest (OAuth tokens, client secrets, the forwarding header value, signing secrets) are
+ * sealed with AES-256-GCM. The stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url, so a
+ * future key rotation can tell versions apart.
+ */
+export interface SecretBox {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+}
+
+export function createSecretBox(key: Buffer): SecretBox {
+  if (key.length !== 32) throw new Error("the encryption key must be 32 bytes");
+  return {
+    seal(plaintext) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+      return ["v1", iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+    },
+    open(sealed) {
+      const [version, iv, tag, ciphertext] = sealed.split(".");
+      if (version !== "v1" || !iv || !tag || ciphertext === undefined) throw new Error("not a sealed secret");
+      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+      decipher.setAuthTag(Buffer.from(tag, "base64url"));
+      return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+    },
+  };
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+/** Constant-time string comparison that does not leak where the strings differ (nor, beyond a hash, their length). */
+export function safeEqual(a: string, b: string): boolean {
+  const left = createHash("sha256").update(a).digest();
+  const right = createHash("sha256").update(b).digest();
+  return timingSafeEqual(left, right) && a.length === b.length;
+}

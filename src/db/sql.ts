@@ -1,0 +1,53 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
+
+/**
+ * The driver underneath Prisma, for the few places that need plain SQL: the migration runner
+ * (multi-statement files, advisory locks) and hot paths measured in bench/ (the /api/data page,
+ * the delivery claim with FOR UPDATE SKIP LOCKED).
+ */
+export interface Sql {
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs `work` on one connection (advisory locks are per connection). */
+  withConnection<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
+}
+
+export interface SqlConnection {
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** Several statements at once, no parameters. */
+  exec(text: string): Promise<void>;
+}
+
+export function sqlOverPool(pool: pg.Pool): Sql {
+  return {
+    async query(text, params) {
+      return (await pool.query(text, params as unknown[])).rows;
+    },
+    async withConnection(work) {
+      const client = await pool.connect();
+      try {
+        return await work({
+          query: async (text, params) => (await client.query(text, params as unknown[])).rows,
+          exec: async (text) => {
+            await client.query(text);
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+export function sqlOverPGlite(pglite: PGlite): Sql {
+  const connection: SqlConnection = {
+    query: async <Row>(text: string, params?: unknown[]) => (await pglite.query<Row>(text, params)).rows,
+    exec: async (text) => {
+      await pglite.exec(text);
+    },
+  };
+  return {
+    query: connection.query,
+    withConnection: (work) => work(connection),
+  };
+}

@@ -1,0 +1,71 @@
+import SchemaBuilder from "@pothos/core";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
+import { GraphQLError } from "graphql";
+import type PrismaTypes from "../generated/pothos-prisma-types.ts";
+import { getDatamodel } from "../generated/pothos-prisma-types.ts";
+import type { GraphQLContext } from "./context.ts";
+
+/** The SchemaBuilder and its plugins, nothing else. Types live in ./types/<domain>.ts. */
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  DefaultInputFieldRequiredness: true;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  AuthScopes: {
+    loggedIn: boolean;
+    user: boolean;
+    organizationMember: string;
+    organizationAdmin: string;
+    deploymentMember: string;
+    deploymentAdmin: string;
+  };
+}>({
+  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  defaultFieldNullability: false,
+  defaultInputFieldRequiredness: true,
+  prisma: {
+    client: (ctx) => ctx.services.db,
+    dmmf: getDatamodel(),
+    exposeDescriptions: true,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    authScopes: async (ctx) => ({
+      loggedIn: ctx.principal !== undefined,
+      user: ctx.principal?.kind === "user",
+      organizationMember: (id) => ctx.access.canReadOrganization(id),
+      organizationAdmin: (id) => ctx.access.canManageOrganization(id),
+      deploymentMember: (id) => ctx.access.canReadDeployment(id),
+      deploymentAdmin: (id) => ctx.access.canManageDeployment(id),
+    }),
+    // Not logged in at all ⇒ UNAUTHENTICATED; logged in but not allowed ⇒ FORBIDDEN.
+    unauthorizedError: (_parent, ctx) =>
+      ctx.principal
+        ? new GraphQLError("You do not have access to this resource.", { extensions: { code: "FORBIDDEN" } })
+        : new GraphQLError("Log in, or send an API key in the x-api-key header.", { extensions: { code: "UNAUTHENTICATED" } }),
+  },
+});
+
+builder.scalarType("DateTime", {
+  serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
+  parseValue: (value) => {
+    const date = new Date(String(value));
+    if (Number.isNaN(date.getTime())) throw new GraphQLError("DateTime must be an ISO-8601 string", { extensions: { code: "BAD_USER_INPUT" } });
+    return date;
+  },
+});
+
+builder.scalarType("JSON", {
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+builder.queryType({});
+builder.mutationType({});

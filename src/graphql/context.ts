@@ -1,0 +1,45 @@
+import { type Access, createAccess } from "../auth/access.ts";
+import { findSession } from "../auth/sessions.ts";
+import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
+import { AppError } from "../errors.ts";
+import type { Services } from "../services.ts";
+
+export interface GraphQLContext {
+  services: Services;
+  principal: Principal | undefined;
+  access: Access;
+  /** Set-Cookie values for the response (logIn, signUp, logOut). */
+  cookies: string[];
+  /** The caller's address, for login rate limits. */
+  ip: string;
+}
+
+type Credentials = { authorization?: string; cookie?: string; "x-api-key"?: string };
+
+/**
+ * Resolves the caller from HTTP headers or graphql-ws connectionParams (same names). A credential
+ * that is present but wrong is an error, not an anonymous request: the caller must learn it is wrong.
+ */
+export async function resolvePrincipal(services: Services, credentials: Credentials): Promise<Principal | undefined> {
+  const apiKey = credentials["x-api-key"];
+  if (apiKey) {
+    const check = await services.verifyApiKey(apiKey);
+    if (!check.ok) throw new AppError("UNAUTHENTICATED", "The API key is not valid: it may have been revoked or mistyped.");
+    await services.rateLimits.api.consume(check.apiKeyId);
+    return { kind: "apiKey", apiKeyId: check.apiKeyId, deploymentId: check.deploymentId };
+  }
+  const token = sessionTokenFrom(credentials);
+  if (!token) return undefined;
+  const session = await findSession(services.db, token);
+  if (!session) {
+    // A stale cookie should not lock anyone out of logging in again; a wrong bearer token is an error.
+    if (credentials.authorization) throw new AppError("UNAUTHENTICATED", "The session has expired or was logged out. Log in again.");
+    return undefined;
+  }
+  return { kind: "user", userId: session.userId, sessionId: session.id };
+}
+
+export async function createContext(services: Services, credentials: Credentials, ip: string): Promise<GraphQLContext> {
+  const principal = await resolvePrincipal(services, credentials);
+  return { services, principal, access: createAccess(services.db, principal), cookies: [], ip };
+}

@@ -1,0 +1,8 @@
+// Imports only: each file adds its types to the builder.
+import { builder } from "./builder.ts";
+import "./types/user.ts";
+import "./types/organization.ts";
+import "./types/deployment.ts";
+import "./types/dataItem.ts";
+
+export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,83 @@
+import { currentApiKey, generateApiKey } from "../../auth/apiKeys.ts";
+import { activeSigningSecrets, rotateSigningSecret } from "../../deployments/signingSecrets.ts";
+import { builder } from "../builder.ts";
+
+/**
+ * The Deployment (Environment) and its keys. Other capabilities add their fields to it from their
+ * own files (dataItem.ts, forwarding.ts, connectors.ts, …) with builder.prismaObjectField.
+ */
+builder.prismaObject("Deployment", {
+  description: "A deployment (environment) of an organization; owns keys, settings, accounts, events and data.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    name: t.exposeString("name"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    organization: t.relation("organization"),
+    signingSecret: t.string({
+      nullable: true,
+      description: "The Standard Webhooks secret (`whsec_…`) forwarded requests are signed with. Owners and admins only.",
+      authScopes: (deployment) => ({ deploymentAdmin: deployment.id }),
+      resolve: async (deployment, _args, ctx) => (await activeSigningSecrets(ctx.services.db, ctx.services.box, deployment.id))[0] ?? null,
+    }),
+    apiKey: t.prismaField({
+      type: "ApiKey",
+      nullable: true,
+      description: "The current API key (its prefix and dates; the secret is shown only when generated).",
+      resolve: (_query, deployment, _args, ctx) => currentApiKey(ctx.services.db, deployment.id),
+    }),
+  }),
+});
+
+builder.prismaObject("ApiKey", {
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    prefix: t.exposeString("prefix"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+const GeneratedApiKey = builder.objectRef<{ apiKey: string; key: { id: string } }>("GeneratedApiKey").implement({
+  fields: (t) => ({
+    apiKey: t.exposeString("apiKey", { description: "The whole key. Shown this once: store it now." }),
+    key: t.prismaField({
+      type: "ApiKey",
+      resolve: (query, generated, _args, ctx) => ctx.services.db.apiKey.findUniqueOrThrow({ ...query, where: { id: generated.key.id } }),
+    }),
+  }),
+});
+
+builder.queryField("deployment", (t) =>
+  t.prismaField({
+    type: "Deployment",
+    nullable: true,
+    args: { id: t.arg.id() },
+    authScopes: (_root, args) => ({ deploymentMember: String(args.id) }),
+    resolve: (query, _root, args, ctx) => ctx.services.db.deployment.findUnique({ ...query, where: { id: String(args.id) } }),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  generateApiKey: t.field({
+    type: GeneratedApiKey,
+    description: "A new API key; the previous one stops working now, or after gracePeriodSeconds (at most 7 days).",
+    args: { deploymentId: t.arg.id(), gracePeriodSeconds: t.arg.int({ required: false, defaultValue: 0 }) },
+    // A key cannot mint its successor: only people in the console can.
+    authScopes: (_root, args) => ({ $all: { user: true, deploymentAdmin: String(args.deploymentId) } }),
+    resolve: async (_root, args, ctx) => {
+      const deployment = await ctx.services.db.deployment.findUniqueOrThrow({ where: { id: String(args.deploymentId) } });
+      return generateApiKey(ctx.services.db, deployment.id, deployment.name, args.gracePeriodSeconds ?? 0);
+    },
+  }),
+  rotateSigningSecret: t.prismaField({
+    type: "Deployment",
+    description: "A new signing secret; the old one keeps signing alongside for 24 hours.",
+    args: { deploymentId: t.arg.id() },
+    authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
+    resolve: async (query, _root, args, ctx) => {
+      await rotateSigningSecret(ctx.services.db, ctx.services.box, String(args.deploymentId));
+      return ctx.services.db.deployment.findUniqueOrThrow({ ...query, where: { id: String(args.deploymentId) } });
+    },
+  }),
+}));

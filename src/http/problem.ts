@@ -1,0 +1,68 @@
+import { AppError } from "../errors.ts";
+import type { HttpResponse } from "./types.ts";
+
+/**
+ * A REST failure: `application/problem+json` (RFC 9457) with a stable snake_case `code`.
+ * Never carries a stack trace, SQL or a secret: `detail` is written for the caller.
+ */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+const titles: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+const fromAppError: Record<AppError["code"], [number, string]> = {
+  UNAUTHENTICATED: [401, "unauthenticated"],
+  FORBIDDEN: [403, "forbidden"],
+  NOT_FOUND: [404, "not_found"],
+  BAD_USER_INPUT: [400, "invalid_parameter"],
+  RATE_LIMITED: [429, "rate_limited"],
+  CONFLICT: [409, "conflict"],
+};
+
+export function asProblem(error: unknown): HttpProblem | undefined {
+  if (error instanceof HttpProblem) return error;
+  if (error instanceof AppError) {
+    const [status, code] = fromAppError[error.code];
+    const headers: Record<string, string> =
+      error.extra.retryAfterSeconds !== undefined ? { "retry-after": String(error.extra.retryAfterSeconds) } : {};
+    return new HttpProblem(status, code, error.message, headers);
+  }
+  return undefined;
+}
+
+export function problemResponse(problem: HttpProblem): HttpResponse {
+  return {
+    status: problem.status,
+    headers: { "content-type": "application/problem+json", ...problem.headers },
+    body: JSON.stringify({
+      type: `https://switchyard.dev/problems/${problem.code.replaceAll("_", "-")}`,
+      title: titles[problem.status] ?? "Error",
+      status: problem.status,
+      detail: problem.detail,
+      code: problem.code,
+    }),
+  };
+}
+
+export const internalErrorProblem = () =>
+  new HttpProblem(500, "internal_error", "Something went wrong on our side. It has been logged; try again.");

@@ -1,0 +1,50 @@
+import type { Route, RouteHandler } from "./types.ts";
+
+interface CompiledRoute {
+  method: string;
+  segments: string[];
+  handler: RouteHandler;
+}
+
+export type RouteMatch = { handler: RouteHandler; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
+
+/** Matches a path against `/a/:b/c` patterns. A dozen routes: a linear scan is plenty. */
+export function createRouter(routes: Route[]) {
+  const compiled: CompiledRoute[] = routes.map((route) => ({
+    method: route.method,
+    segments: route.path.split("/").slice(1),
+    handler: route.handler,
+  }));
+
+  return function match(method: string, pathname: string): RouteMatch {
+    const parts = pathname.split("/").slice(1);
+    let pathMatched = false;
+    for (const route of compiled) {
+      if (route.segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < parts.length; i++) {
+        const segment = route.segments[i];
+        if (segment.startsWith(":")) {
+          if (!parts[i]) {
+            ok = false;
+            break;
+          }
+          try {
+            params[segment.slice(1)] = decodeURIComponent(parts[i]);
+          } catch {
+            ok = false;
+            break;
+          }
+        } else if (segment !== parts[i]) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      pathMatched = true;
+      if (route.method === method || (method === "HEAD" && route.method === "GET")) return { handler: route.handler, params };
+    }
+    return pathMatched ? { methodNotAllowed: true } : undefined;
+  };
+}

@@ -1,0 +1,31 @@
+import pino, { type Logger } from "pino";
+
+/**
+ * Structured logs. Anything that could carry a secret is redacted by path, so a careless
+ * `logger.info({ req })` still cannot print a key, a cookie or a token.
+ */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: "switchyard" },
+    redact: {
+      paths: [
+        "headers.authorization",
+        "headers.cookie",
+        'headers["x-api-key"]',
+        "*.headers.authorization",
+        "*.headers.cookie",
+        '*.headers["x-api-key"]',
+        "apiKey",
+        "token",
+        "password",
+        "secret",
+        "clientSecret",
+        "accessToken",
+        "refreshToken",
+        "headerValue",
+      ],
+      censor: "[redacted]",
+    },
+  });
+}

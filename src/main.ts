@@ -1,0 +1,73 @@
+import { createServer } from "node:http";
+import { Redis } from "ioredis";
+import { buildApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { openDatabase } from "./db/database.ts";
+import { createLogger } from "./log.ts";
+
+/** The process: load config → open the database (migrating it) → build the app → listen → stop on signals. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+
+  const database = await openDatabase(
+    config.databaseUrl ? { kind: "postgresql", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir },
+    logger,
+  );
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  redis?.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
+
+  const app = buildApp({ config, logger, database, redis });
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, app.handle);
+  app.attach(server);
+
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const base = config.publicUrl;
+  logger.info(
+    { database: database.kind === "pglite" ? `embedded (${config.dataDir})` : "postgresql", port: config.port },
+    "Switchyard is running",
+  );
+  process.stdout.write(
+    [
+      "",
+      `  Switchyard is up (${database.kind === "pglite" ? `embedded database in ${config.dataDir}` : "PostgreSQL"})`,
+      `  Console   ${base}/console`,
+      `  GraphQL   ${base}/graphql`,
+      `  REST      ${base}/api/data  ·  ${base}/api/v1/connector/service/{connector}/auth-url`,
+      `  Health    ${base}/healthz  ·  ${base}/readyz  ·  ${base}/metrics`,
+      "",
+    ].join("\n") + "\n",
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    // Stop taking requests, let in-flight ones finish, then release the database.
+    const forced = setTimeout(() => process.exit(1), 10_000).unref();
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.close();
+    redis?.disconnect();
+    await database.close();
+    clearTimeout(forced);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error("Switchyard failed to start:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { createApiKeyVerifier } from "./auth/apiKeys.ts";
+import type { Config } from "./config.ts";
+import { createPasswordHasher, type PasswordHasher } from "./crypto/passwords.ts";
+import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
+import type { Database, Db } from "./db/database.ts";
+import type { Sql } from "./db/sql.ts";
+import { createRateLimit, type RateLimit } from "./ratelimit/limiter.ts";
+
+/**
+ * Everything a route or resolver needs, built once per app from its config and connections.
+ * No module keeps state of its own: two apps in one process (tests) never share anything.
+ */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  db: Db;
+  sql: Sql;
+  box: SecretBox;
+  passwords: PasswordHasher;
+  verifyApiKey: ReturnType<typeof createApiKeyVerifier>;
+  rateLimits: { api: RateLimit; login: RateLimit };
+  redis: Redis | undefined;
+}
+
+export function createServices(config: Config, logger: Logger, database: Database, redis: Redis | undefined): Services {
+  return {
+    config,
+    logger,
+    database,
+    db: database.prisma,
+    sql: database.sql,
+    box: createSecretBox(config.encryptionKey),
+    passwords: createPasswordHasher(config.passwordHashCost),
+    verifyApiKey: createApiKeyVerifier(database.prisma, (error) => logger.warn({ err: error }, "could not record API key use")),
+    rateLimits: {
+      api: createRateLimit({ name: "api", points: config.rateLimitPerMinute, durationSeconds: 60, redis }),
+      login: createRateLimit({ name: "login", points: config.loginRateLimitPer15Minutes, durationSeconds: 15 * 60, redis }),
+    },
+    redis,
+  };
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import { graphql } from "../generated/gql.ts";
+import { ok, type TestApp } from "./testApp.ts";
+
+const SignUp = graphql(`
+  mutation SignUp($email: String!, $password: String!, $name: String!) {
+    signUp(email: $email, password: $password, name: $name) { token user { id email name } }
+  }
+`);
+
+const CreateOrganization = graphql(`
+  mutation CreateOrganization($name: String!) {
+    createOrganization(name: $name) { id name deployments { id name } }
+  }
+`);
+
+const GenerateApiKey = graphql(`
+  mutation GenerateApiKey($deploymentId: ID!, $gracePeriodSeconds: Int) {
+    generateApiKey(deploymentId: $deploymentId, gracePeriodSeconds: $gracePeriodSeconds) { apiKey key { prefix createdAt } }
+  }
+`);
+
+export interface Operator {
+  token: string;
+  userId: string;
+  email: string;
+  organizationId: string;
+  deploymentId: string; // the `development` deployment
+  productionDeploymentId: string;
+  apiKey: string; // a key of the development deployment
+}
+
+/** A signed-up user with an organization and a key for its development deployment: the usual start of a story. */
+export async function createOperator(app: TestApp, name = "Ada"): Promise<Operator> {
+  const email = `${name.toLowerCase()}-${randomBytes(4).toString("hex")}@example.com`;
+  const { signUp } = ok(await app.gql(SignUp, { email, password: "correct horse battery", name }));
+  const { createOrganization } = ok(await app.gql(CreateOrganization, { name: `${name}'s org` }, { token: signUp.token }));
+  const development = createOrganization.deployments.find((d) => d.name === "development")!;
+  const production = createOrganization.deployments.find((d) => d.name === "production")!;
+  const { generateApiKey } = ok(await app.gql(GenerateApiKey, { deploymentId: development.id }, { token: signUp.token }));
+  return {
+    token: signUp.token,
+    userId: signUp.user.id,
+    email,
+    organizationId: createOrganization.id,
+    deploymentId: development.id,
+    productionDeploymentId: production.id,
+    apiKey: generateApiKey.apiKey,
+  };
+}
+
+export { GenerateApiKey, SignUp, CreateOrganization };

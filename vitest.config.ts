@@ -1,0 +1,20 @@
+import { createRequire } from "node:module";
+import { defineConfig } from "vitest/config";
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  resolve: {
+    // Node loads graphql's CommonJS build for the libraries; make our own imports use the same
+    // copy, or graphql-js refuses objects from the "other" module.
+    alias: [{ find: /^graphql$/, replacement: require.resolve("graphql") }],
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Every file has its own database, so files run in parallel; most time is spent waiting on I/O.
+    pool: "forks",
+    maxWorkers: 3,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
