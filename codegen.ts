@@ -5,6 +5,7 @@ const config: CodegenConfig = {
   schema: "schema.graphql",
   documents: ["test/**/*.ts", "console/src/**/*.{ts,tsx}", "!src/generated/**", "!test/generated/**", "!console/src/generated/**"],
   ignoreNoDocuments: true,
+  emitLegacyCommonJSImports: false,
   generates: {
     "test/generated/": {
       preset: "client",

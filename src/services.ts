@@ -6,6 +6,7 @@ import { createPasswordHasher, type PasswordHasher } from "./crypto/passwords.ts
 import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
 import type { Database, Db } from "./db/database.ts";
 import type { Sql } from "./db/sql.ts";
+import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createRateLimit, type RateLimit } from "./ratelimit/limiter.ts";
 
 /**
@@ -23,6 +24,8 @@ export interface Services {
   verifyApiKey: ReturnType<typeof createApiKeyVerifier>;
   rateLimits: { api: RateLimit; login: RateLimit };
   redis: Redis | undefined;
+  /** Live notifications for subscriptions (publish after commit; the database is the truth). */
+  events: EventBus;
 }
 
 export function createServices(config: Config, logger: Logger, database: Database, redis: Redis | undefined): Services {
@@ -40,5 +43,6 @@ export function createServices(config: Config, logger: Logger, database: Databas
       login: createRateLimit({ name: "login", points: config.loginRateLimitPer15Minutes, durationSeconds: 15 * 60, redis }),
     },
     redis,
+    events: createEventBus(redis),
   };
 }
