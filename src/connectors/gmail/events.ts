@@ -1,0 +1,273 @@
+/**
+ * Gmail arrives as a Cloud Pub/Sub **push** (https://developers.google.com/gmail/api/guides/push),
+ * not as a signed webhook, and in two steps:
+ *
+ * 1. Pub/Sub POSTs `{"message":{"data": base64('{"emailAddress":"…","historyId":"…"}'),
+ *    "messageId":"…","publishTime":"…"},"subscription":"…"}` with
+ *    `Authorization: Bearer <JWT>` — an OpenID Connect token Google signs with RS256
+ *    (https://cloud.google.com/pubsub/docs/authenticate-push-subscriptions).
+ * 2. The notification only says "this mailbox changed up to historyId N". The messages themselves
+ *    come from `GET /gmail/v1/users/me/history?startHistoryId=<last seen>` with the account's token.
+ *
+ * Design, so that everything here stays pure and offline-testable:
+ *
+ * - `verify(req, secret, now, keys)` checks the bearer JWT's RS256 signature against Google's JWKS
+ *   (`endpoints.jwksUrl`, https://www.googleapis.com/oauth2/v3/certs). Fetching and caching that
+ *   JWKS is the caller's edge work; it passes the set in as `keys.jwks` (and refetches once when
+ *   the result says `refreshKeys`). Claims checked: `iss` is Google, `exp`/`iat` against `now`
+ *   (5 minutes of clock tolerance), and `aud` equals the webhook secret.
+ * - The webhook **secret is the push subscription's audience**: create the subscription with
+ *   `--push-auth-token-audience=<secret>`. Only Google can sign a token, and only our subscription
+ *   carries that audience, so it plays the role a shared HMAC secret plays elsewhere. Optionally
+ *   the secret is `<audience>|<service-account-email>` to also pin the signing service account
+ *   (the `email` claim, which must be `email_verified`).
+ * - `parse` decodes the notification (`decodePushNotification`) and returns no events but a
+ *   `sync` notification routed by the lower-cased emailAddress.
+ * - `fetchGmailEvents` (the connector's `inbound.fetchEvents`) reads history since the account's
+ *   stored cursor (the profile historyId at connect time, then each returned cursor) and turns it
+ *   into events with the pure `historyToEvents`, enriching each with the message's headers.
+ */
+import type {
+  FetchEventsContext,
+  InboundRequest,
+  InboundResult,
+  NormalizedEvent,
+  VerificationKeys,
+  VerifyResult,
+} from "../types.ts";
+import { safeEqual } from "../signatures.ts";
+import { asRecord, asString, parseJsonObject, toDate } from "../json.ts";
+import { verifyRs256Jwt } from "../jwt.ts";
+
+const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
+
+export function verifyGmailPush(req: InboundRequest, secret: string, now: Date, keys?: VerificationKeys): VerifyResult {
+  if (!secret) return { ok: false, reason: "no push audience configured" };
+  const [audience, serviceAccount] = secret.split("|", 2);
+  const authorization = req.headers["authorization"];
+  const match = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization.trim()) : null;
+  if (!match) return { ok: false, reason: "missing bearer token" };
+
+  const result = verifyRs256Jwt(match[1], keys?.jwks, now);
+  if (!result.ok) return result;
+  const { claims } = result;
+  if (typeof claims.iss !== "string" || !GOOGLE_ISSUERS.includes(claims.iss)) {
+    return { ok: false, reason: "token not issued by Google" };
+  }
+  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!audiences.some((aud) => typeof aud === "string" && safeEqual(aud, audience))) {
+    return { ok: false, reason: "token audience mismatch" };
+  }
+  if (serviceAccount) {
+    if (claims.email_verified !== true || typeof claims.email !== "string" || claims.email !== serviceAccount) {
+      return { ok: false, reason: "token not from the expected service account" };
+    }
+  }
+  return { ok: true };
+}
+
+export interface GmailPushNotification {
+  /** As Gmail wrote it; route by its lower-cased form. */
+  emailAddress: string;
+  historyId: string;
+  /** Pub/Sub message id: stable across push retries. */
+  messageId: string;
+  publishTime: string | null;
+  subscription: string | null;
+}
+
+/** Decodes a Pub/Sub push body carrying a Gmail notification; null when it is not one. */
+export function decodePushNotification(rawBody: Buffer): GmailPushNotification | null {
+  const envelope = parseJsonObject(rawBody);
+  const message = asRecord(envelope?.message);
+  if (!envelope || !message) return null;
+  const encoded = asString(message.data);
+  if (!encoded) return null;
+  // Pub/Sub sends standard base64; tolerate base64url as well.
+  const inner = parseJsonObject(Buffer.from(encoded, encoded.includes("-") || encoded.includes("_") ? "base64url" : "base64"));
+  const emailAddress = asString(inner?.emailAddress);
+  const historyId = asString(inner?.historyId);
+  // Pub/Sub sends both spellings (messageId and message_id).
+  const messageId = asString(message.messageId) ?? asString(message.message_id);
+  if (!emailAddress || !historyId || !/^\d+$/.test(historyId) || !messageId) return null;
+  return {
+    emailAddress,
+    historyId,
+    messageId,
+    publishTime: asString(message.publishTime) ?? asString(message.publish_time) ?? null,
+    subscription: asString(envelope.subscription) ?? null,
+  };
+}
+
+export function parseGmailPush(req: InboundRequest): InboundResult {
+  const notification = decodePushNotification(req.rawBody);
+  if (!notification) return { kind: "events", events: [] };
+  return {
+    kind: "events",
+    events: [],
+    sync: {
+      externalIds: [notification.emailAddress.toLowerCase()],
+      cursor: notification.historyId,
+      dedupeKey: notification.messageId,
+      occurredAt: toDate(notification.publishTime) ?? new Date(),
+    },
+  };
+}
+
+/** The part of users.history.list we read (https://developers.google.com/gmail/api/reference/rest/v1/users.history/list). */
+export interface GmailHistoryResponse {
+  history?: Array<{
+    id: string;
+    messagesAdded?: Array<{ message: { id: string; threadId?: string; labelIds?: string[] } }>;
+  }>;
+  nextPageToken?: string;
+  historyId?: string;
+}
+
+/** The event data forwarded for email_sent / email_received. */
+export interface GmailEmailData {
+  emailAddress: string;
+  messageId: string;
+  threadId: string | null;
+  labelIds: string[];
+  historyId: string;
+  subject: string | null;
+  from: string | null;
+  to: string | null;
+  date: string | null;
+  snippet: string | null;
+}
+
+/**
+ * messagesAdded with label SENT → email_sent, INBOX → email_received (a mail to oneself is both).
+ * Drafts (DRAFT, no SENT) and spam never carry either label. Dedupe key: message id + trigger, so a
+ * redelivered notification or an overlapping history window yields the same keys.
+ */
+export function historyToEvents(history: GmailHistoryResponse, ownEmail: string, occurredAt: Date = new Date()): NormalizedEvent[] {
+  const email = ownEmail.toLowerCase();
+  const seen = new Set<string>();
+  const events: NormalizedEvent[] = [];
+  for (const record of history.history ?? []) {
+    for (const added of record.messagesAdded ?? []) {
+      const message = added.message;
+      if (!message?.id) continue;
+      const labels = message.labelIds ?? [];
+      const triggers = [
+        ...(labels.includes("SENT") ? ["email_sent"] : []),
+        ...(labels.includes("INBOX") ? ["email_received"] : []),
+      ];
+      for (const trigger of triggers) {
+        const dedupeKey = `${message.id}:${trigger}`;
+        if (seen.has(dedupeKey)) continue;
+        seen.add(dedupeKey);
+        const data: GmailEmailData = {
+          emailAddress: email,
+          messageId: message.id,
+          threadId: message.threadId ?? null,
+          labelIds: labels,
+          historyId: record.id,
+          subject: null,
+          from: null,
+          to: null,
+          date: null,
+          snippet: null,
+        };
+        events.push({ trigger, externalIds: [email], dedupeKey, occurredAt, data: { ...data } });
+      }
+    }
+  }
+  return events;
+}
+
+/** Fills subject/from/to/date/snippet from users.messages.get?format=metadata; occurredAt from internalDate. */
+export function withMessageMetadata(event: NormalizedEvent, message: unknown): NormalizedEvent {
+  const m = asRecord(message);
+  if (!m) return event;
+  const headers = asRecord(m.payload)?.headers;
+  const header = (name: string) => {
+    if (!Array.isArray(headers)) return null;
+    const found = headers.map(asRecord).find((h) => asString(h?.name)?.toLowerCase() === name.toLowerCase());
+    return asString(found?.value) ?? null;
+  };
+  const internalDate = asString(m.internalDate);
+  return {
+    ...event,
+    occurredAt: internalDate && /^\d+$/.test(internalDate) ? new Date(Number(internalDate)) : event.occurredAt,
+    data: {
+      ...event.data,
+      subject: header("Subject"),
+      from: header("From"),
+      to: header("To"),
+      date: header("Date"),
+      snippet: asString(m.snippet) ?? null,
+    },
+  };
+}
+
+const MAX_HISTORY_PAGES = 20;
+
+function statusOf(error: unknown): number | undefined {
+  const status = asRecord(error)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/**
+ * `inbound.fetchEvents` for Gmail. Errors from `fetchJson` propagate (the caller answers non-2xx
+ * and Pub/Sub redelivers), except a 404 on history: Gmail's way of saying the stored
+ * startHistoryId is too old, after which the only sane move is to resume from the notification.
+ */
+export async function fetchGmailEvents(ctx: FetchEventsContext): Promise<{ events: NormalizedEvent[]; cursor: string }> {
+  const target = ctx.notification.cursor;
+  const start = ctx.cursor;
+  // No baseline yet, or a late/duplicate notification for a position we already passed.
+  if (!start || !/^\d+$/.test(start) || BigInt(target) <= BigInt(start)) {
+    return { events: [], cursor: start && /^\d+$/.test(start) && BigInt(start) > BigInt(target) ? start : target };
+  }
+
+  const records: NonNullable<GmailHistoryResponse["history"]> = [];
+  let latest = target;
+  let pageToken: string | undefined;
+  for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
+    const query = new URLSearchParams({ startHistoryId: start, historyTypes: "messageAdded" });
+    if (pageToken) query.set("pageToken", pageToken);
+    let response: GmailHistoryResponse;
+    try {
+      response = (await ctx.fetchJson(`/gmail/v1/users/me/history?${query}`)) as GmailHistoryResponse;
+    } catch (error) {
+      if (statusOf(error) === 404) return { events: [], cursor: target };
+      throw error;
+    }
+    records.push(...(response.history ?? []));
+    if (response.historyId && /^\d+$/.test(response.historyId) && BigInt(response.historyId) > BigInt(latest)) {
+      latest = response.historyId;
+    }
+    pageToken = response.nextPageToken;
+    if (!pageToken) break;
+  }
+  if (pageToken && records.length > 0) {
+    // Stopped early: resume after the last record read, not at the mailbox's latest position.
+    latest = records[records.length - 1].id;
+  }
+
+  const messages = new Map<string, unknown>();
+  const events: NormalizedEvent[] = [];
+  for (const event of historyToEvents({ history: records }, ctx.externalId, ctx.notification.occurredAt)) {
+    const id = String(event.data.messageId);
+    if (!messages.has(id)) {
+      try {
+        messages.set(
+          id,
+          await ctx.fetchJson(
+            `/gmail/v1/users/me/messages/${encodeURIComponent(id)}?format=metadata&metadataHeaders=Subject&metadataHeaders=From&metadataHeaders=To&metadataHeaders=Date`,
+          ),
+        );
+      } catch (error) {
+        // Deleted between the change and now: forward what history told us.
+        if (statusOf(error) !== 404) throw error;
+        messages.set(id, undefined);
+      }
+    }
+    events.push(withMessageMetadata(event, messages.get(id)));
+  }
+  return { events, cursor: latest };
+}

@@ -1,0 +1,116 @@
+import type { ConnectorDefinition, NormalizedToken } from "../types.ts";
+import { TokenResponseError, splitScopes } from "../tokenResponse.ts";
+import { asRecord, asString } from "../json.ts";
+import { parseSlackRequest, verifySlackRequest } from "./events.ts";
+
+/**
+ * oauth.v2.access always answers HTTP 200 with `ok`. With `user_scope` only, the user token is in
+ * `authed_user` ({id, scope, access_token, token_type:"user", refresh_token?, expires_in?}); a
+ * token-rotation refresh answers the new token at the top level instead.
+ */
+export function readSlackTokenResponse(body: Record<string, unknown>): NormalizedToken {
+  if (body.ok !== true) {
+    throw new TokenResponseError(asString(body.error) ?? "slack_error", asString(body.error_description));
+  }
+  const authedUser = asRecord(body.authed_user);
+  const source = authedUser && typeof authedUser.access_token === "string" ? authedUser : body;
+  const accessToken = asString(source.access_token);
+  if (!accessToken) throw new TokenResponseError("invalid_token_response", "no access_token in the Slack response");
+  const expiresIn = typeof source.expires_in === "number" && source.expires_in > 0 ? source.expires_in : undefined;
+  return {
+    accessToken,
+    refreshToken: asString(source.refresh_token),
+    expiresIn,
+    scopes: splitScopes(source.scope),
+    raw: body,
+  };
+}
+
+const sampleMessage = {
+  teamId: "T0001ABCD",
+  channel: "C024BE91L",
+  channelType: "channel",
+  user: "U2147483697",
+  text: "Deploy is green, shipping now :rocket:",
+  ts: "1767261600.000200",
+  threadTs: null,
+  eventId: "Ev0PV52K21",
+};
+
+export const slack: ConnectorDefinition = {
+  name: "slack",
+  displayName: "Slack",
+  category: "chat",
+  description: "Messages and reactions in the Slack channels a user can see.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#4a154b"/>' +
+    '<path d="M5 15.5h11.5l2.5 3v-13a1.5 1.5 0 0 0-1.5-1.5h-12A1.5 1.5 0 0 0 4 5.5v8.5a1.5 1.5 0 0 0 1 1.5z" fill="#fff"/>' +
+    '<path d="M8 8.5h8M8 11.5h5" stroke="#4a154b" stroke-width="1.5" stroke-linecap="round"/></svg>',
+  endpoints: {
+    authorizeUrl: "https://slack.com/oauth/v2/authorize",
+    tokenUrl: "https://slack.com/api/oauth.v2.access",
+    apiUrl: "https://slack.com/api",
+  },
+  oauth: {
+    // User-token scopes: the Events API delivers events the authorizing user can see.
+    scopes: ["channels:history", "groups:history", "im:history", "mpim:history", "reactions:read"],
+    scopeSeparator: ",",
+    scopeParam: "user_scope",
+    pkce: false,
+    clientAuth: "client_secret_post",
+    readTokenResponse: readSlackTokenResponse,
+  },
+  async readIdentity({ token, fetchJson }) {
+    const authedUser = asRecord(token.authed_user);
+    const team = asRecord(token.team);
+    let userId = asString(authedUser?.id);
+    let teamId = asString(team?.id);
+    let teamName = asString(team?.name);
+    if (!userId) {
+      // Not a user-token response (e.g. a refresh answer): ask Slack who the token belongs to.
+      const me = asRecord(await fetchJson("/auth.test")) ?? {};
+      if (me.ok !== true) throw new Error(`Slack auth.test failed: ${asString(me.error) ?? "unknown error"}`);
+      userId = asString(me.user_id);
+      teamId = asString(me.team_id);
+      teamName = asString(me.team);
+    }
+    if (!userId) throw new Error("Slack identity has no user id");
+    return {
+      externalId: userId,
+      displayName: teamName ? `${userId} @ ${teamName}` : userId,
+      metadata: {
+        teamId: teamId ?? null,
+        teamName: teamName ?? null,
+        enterpriseId: asString(asRecord(token.enterprise)?.id) ?? null,
+      },
+    };
+  },
+  triggers: [
+    {
+      name: "message_posted",
+      displayName: "Message posted",
+      description: "A new message (not an edit or a bot/system message) was posted in a conversation the user can see.",
+      samplePayload: sampleMessage,
+    },
+    {
+      name: "reaction_added",
+      displayName: "Reaction added",
+      description: "Someone added an emoji reaction to a message.",
+      samplePayload: {
+        teamId: "T0001ABCD",
+        user: "U2147483697",
+        reaction: "thumbsup",
+        itemUser: "U0G9QF9C6",
+        item: { type: "message", channel: "C024BE91L", ts: "1767261600.000200" },
+        eventTs: "1767261660.000300",
+        eventId: "Ev0PV52K25",
+      },
+    },
+  ],
+  inbound: {
+    delivery: "webhook",
+    verify: (req, secret, now) => verifySlackRequest(req, secret, now),
+    parse: parseSlackRequest,
+  },
+};

@@ -1,0 +1,196 @@
+/**
+ * The one interface every connector implements. A connector is data plus small pure functions;
+ * the core (OAuth flow, inbound webhook route, forwarding) only ever talks to this shape and never
+ * branches on a connector's name.
+ */
+
+export type ConnectorCategory = "mail" | "issue_tracker" | "chat";
+
+export interface TriggerDefinition {
+  /** Stable snake_case name, unique within the connector; `<connector>.<name>` is the forwarded event type. */
+  name: string;
+  displayName: string;
+  description: string;
+  /** Shaped exactly like the `data` that `inbound.parse` produces for this trigger (used by sendTestEvent). */
+  samplePayload: Record<string, unknown>;
+}
+
+/** The real production URLs; `resolveEndpoints` (registry.ts) applies the CONNECTOR_<NAME>_* overrides. */
+export interface ProviderEndpoints {
+  authorizeUrl: string;
+  tokenUrl: string;
+  apiUrl: string;
+  /**
+   * Only for connectors whose inbound requests are signed by the provider with an asymmetric key
+   * (Gmail's Pub/Sub push JWTs). The caller fetches this JWKS, caches it, and passes it to
+   * `inbound.verify` as `keys`. Overridable with CONNECTOR_<NAME>_JWKS_URL.
+   */
+  jwksUrl?: string;
+}
+
+/** The token response normalized to one shape, whatever the provider answered. */
+export interface NormalizedToken {
+  accessToken: string;
+  /** Absent when the provider did not send one (Google does not resend it on refresh): keep the old one. */
+  refreshToken?: string;
+  /** Seconds from now. Absent ⇒ the token does not expire (GitHub OAuth apps, Slack without rotation). */
+  expiresIn?: number;
+  scopes: string[];
+  raw: Record<string, unknown>;
+}
+
+export interface OAuthSpec {
+  scopes: string[];
+  scopeSeparator: " " | ",";
+  /**
+   * The authorize query parameter the scopes go in. Default "scope". Slack puts user-token scopes in
+   * `user_scope` (a `scope` parameter would ask for a bot token instead).
+   */
+  scopeParam?: string;
+  /** PKCE S256; only where the provider supports it. */
+  pkce: boolean;
+  clientAuth: "client_secret_post" | "client_secret_basic";
+  /** e.g. Google access_type=offline&prompt=consent, Atlassian audience=api.atlassian.com */
+  extraAuthorizeParams?: Record<string, string>;
+  /**
+   * Normalizes the parsed JSON body of a token response (code exchange or refresh). Throws
+   * `TokenResponseError` (tokenResponse.ts) when the body is an error, including providers that answer errors with
+   * HTTP 200 (GitHub `{error}`, Slack `{ok:false}`).
+   */
+  readTokenResponse(body: Record<string, unknown>): NormalizedToken;
+}
+
+export interface ExternalIdentity {
+  /** What inbound events are routed by (NormalizedEvent.externalIds). */
+  externalId: string;
+  displayName?: string;
+  metadata?: Record<string, unknown>;
+  /**
+   * Initial sync cursor for connectors whose push notifications only say "something changed"
+   * (Gmail: the mailbox historyId at connect time). Store it on the ConnectedAccount and pass it to
+   * `inbound.fetchEvents` on the first notification.
+   */
+  cursor?: string;
+}
+
+/** Header names lower-cased; rawBody exactly as received (signatures are over these bytes). */
+export interface InboundRequest {
+  headers: Record<string, string | undefined>;
+  rawBody: Buffer;
+}
+
+export type VerifyResult =
+  | { ok: true }
+  | {
+      ok: false;
+      reason: string;
+      /**
+       * Set when the signature names a key the caller's cached JWKS does not have (key rotation):
+       * refetch `endpoints.jwksUrl` once and call verify again before rejecting.
+       */
+      refreshKeys?: boolean;
+    };
+
+/** One public key as served in a JWKS (RFC 7517); RSA keys carry n and e. */
+export interface PublicJwk {
+  kty: string;
+  kid?: string;
+  alg?: string;
+  use?: string;
+  n?: string;
+  e?: string;
+  [member: string]: unknown;
+}
+
+/** A JSON Web Key Set as served at a jwks_uri. */
+export interface JsonWebKeySet {
+  keys: PublicJwk[];
+}
+
+export interface VerificationKeys {
+  jwks?: JsonWebKeySet;
+}
+
+export interface NormalizedEvent {
+  /** One of the connector's trigger names. */
+  trigger: string;
+  /** Candidate external ids to route to a ConnectedAccount, most specific first. */
+  externalIds: string[];
+  /** Stable across provider retries of the same delivery (GitHub X-GitHub-Delivery, Slack event_id, …). */
+  dedupeKey: string;
+  occurredAt: Date;
+  /** The event data forwarded to the operator: a documented subset (see each connector's events.ts). */
+  data: Record<string, unknown>;
+}
+
+/**
+ * A push notification that carries no event data, only "account X changed up to cursor C" (Gmail
+ * Pub/Sub). The caller finds the ConnectedAccount by externalIds and calls `inbound.fetchEvents`
+ * with the account's token and its stored cursor.
+ */
+export interface SyncNotification {
+  externalIds: string[];
+  /** The provider's position after the change (Gmail historyId). */
+  cursor: string;
+  /** The notification's own delivery id (Pub/Sub messageId), stable across push retries. */
+  dedupeKey: string;
+  occurredAt: Date;
+}
+
+export type InboundResult =
+  /** Slack url_verification: answer exactly this. */
+  | { kind: "challenge"; status: number; contentType: string; body: string }
+  /** May be empty (an event type we do not map). `sync` is set for notification-only pushes. */
+  | { kind: "events"; events: NormalizedEvent[]; sync?: SyncNotification };
+
+export interface FetchEventsContext {
+  accessToken: string;
+  /** GETs `${apiUrl}${path}` with the bearer token; parsed JSON; throws on non-2xx. */
+  fetchJson: (path: string) => Promise<any>;
+  apiUrl: string;
+  /** The ConnectedAccount's externalId. */
+  externalId: string;
+  /** The cursor stored for the account (ExternalIdentity.cursor, then each returned cursor); may be absent. */
+  cursor: string | undefined;
+  notification: SyncNotification;
+}
+
+export interface ConnectorDefinition {
+  /** Lower-case, URL-safe; appears in paths, env names (upper-cased) and event types. */
+  name: string;
+  displayName: string;
+  category: ConnectorCategory;
+  description: string;
+  /** A small inline SVG string (simple original artwork, not the provider's trademark logo). */
+  icon: string;
+  endpoints: ProviderEndpoints;
+  oauth: OAuthSpec;
+  /**
+   * Called with the normalized token; `fetchJson(path)` GETs `${apiUrl}${path}` with the bearer
+   * token and returns parsed JSON (throws on non-2xx).
+   */
+  readIdentity(ctx: {
+    accessToken: string;
+    token: Record<string, unknown>;
+    fetchJson: (url: string) => Promise<any>;
+    apiUrl: string;
+  }): Promise<ExternalIdentity>;
+  triggers: TriggerDefinition[];
+  inbound: {
+    /** gmail = "push" (Pub/Sub), others "webhook". */
+    delivery: "webhook" | "push";
+    /**
+     * Verifies over the raw body, in constant time, BEFORE parsing. `secret` is the webhook secret
+     * (for push connectors: see the connector's events.ts); `now` is injectable; `keys` carries the
+     * JWKS for connectors with `endpoints.jwksUrl`.
+     */
+    verify(req: InboundRequest, secret: string, now: Date, keys?: VerificationKeys): VerifyResult;
+    /** Only called after verify succeeded. */
+    parse(req: InboundRequest): InboundResult;
+    /**
+     * For push connectors whose notifications carry no data (`parse` returned `sync`): turns the
+     * notification into events using the account's token, and returns the cursor to store next.
+     */
+    fetchEvents?(ctx: FetchEventsContext): Promise<{ events: NormalizedEvent[]; cursor: string }>;
+  };
+}
