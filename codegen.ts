@@ -13,6 +13,12 @@ const config: CodegenConfig = {
       presetConfig: { fragmentMasking: false },
       config: { useTypeImports: true, enumsAsTypes: true, scalars: { DateTime: "string", JSON: "unknown" } },
     },
+    "console/src/generated/": {
+      preset: "client",
+      documents: ["console/src/**/*.{ts,tsx}", "!console/src/generated/**"],
+      presetConfig: { fragmentMasking: false },
+      config: { useTypeImports: true, enumsAsTypes: true, scalars: { DateTime: "string", JSON: "unknown" } },
+    },
   },
 };
 

@@ -1,16 +1,21 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { attachGraphQLWebSockets } from "./graphql/websockets.ts";
 import { createGraphQLServer } from "./graphql/yoga.ts";
 import { clientIp, readBody, writeFetchResponse, writeResponse } from "./http/node.ts";
 import { asProblem, HttpProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
 import type { HttpRequest, Route } from "./http/types.ts";
+import { consoleRoutes } from "./rest/console.ts";
 import { getData } from "./rest/getData.ts";
+import { getAuthUrl } from "./rest/getAuthUrl.ts";
+import { connectRoutes } from "./rest/connect/index.ts";
 import { healthRoutes } from "./rest/health.ts";
+import { postInboundWebhook } from "./rest/postInboundWebhook.ts";
 import { createServices, type Services } from "./services.ts";
 
 export interface AppDeps {
@@ -26,6 +31,8 @@ export interface App {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
   attach(server: Server): void;
+  /** Ends live subscriptions (SSE and websockets) so the HTTP server can finish closing. */
+  closeLive(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,9 +59,24 @@ export function buildApp(deps: AppDeps): App {
     registers: [metrics],
   });
 
-  const routes: Route[] = [...healthRoutes(services, metrics), getData(services)];
+  const routes: Route[] = [...healthRoutes(services, metrics), getData(services), ...consoleRoutes(services), getAuthUrl(services), ...connectRoutes(services), postInboundWebhook(services)];
   const match = createRouter(routes);
   const yoga = createGraphQLServer(services);
+  new Gauge({
+    name: "switchyard_live_subscriptions",
+    help: "Open GraphQL subscriptions on this instance (graphql-ws and SSE)",
+    registers: [metrics],
+    collect() {
+      this.set(services.events.activeSubscriptions());
+    },
+  });
+  let sockets: ReturnType<typeof attachGraphQLWebSockets> | undefined;
+  let closingLive: Promise<void> | undefined;
+  const closeLive = () =>
+    (closingLive ??= (async () => {
+      await services.events.close();
+      await sockets?.close();
+    })());
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<string> {
     if (url.pathname === "/graphql") {
@@ -114,8 +136,12 @@ export function buildApp(deps: AppDeps): App {
   return {
     services,
     handle,
-    attach: () => {},
+    attach: (server) => {
+      sockets = attachGraphQLWebSockets(server, services, yoga);
+    },
+    closeLive,
     close: async () => {
+      await closeLive();
       await yoga.dispose();
     },
   };

@@ -33,6 +33,8 @@ const schema = z.object({
     .optional(),
   DATA_DIR: z.string().default("./.data"),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
+  REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]*$/, "letters, digits and : . _ - only").default(""),
+  SUBSCRIPTION_BUFFER_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   ENCRYPTION_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONNECT_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
@@ -41,6 +43,7 @@ const schema = z.object({
   FORWARDING_ALLOW_PRIVATE: booleanFlag,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_RATE_LIMIT_PER_15_MINUTES: z.coerce.number().int().min(1).default(10),
+  SIGNUP_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(24 * 14),
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
 });
@@ -53,6 +56,10 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
+  /** Prefixes every Redis key and pub/sub channel, so installations (or test runs) can share a Redis. */
+  redisKeyPrefix: string;
+  /** Messages a live subscription may fall behind before it is ended with a notice (docs/scaling.md). */
+  subscriptionBufferSize: number;
   encryptionKey: Buffer;
   logLevel: z.infer<typeof schema>["LOG_LEVEL"];
   connectUrlTtlSeconds: number;
@@ -61,6 +68,7 @@ export type Config = {
   forwardingAllowPrivate: boolean;
   rateLimitPerMinute: number;
   loginRateLimitPer15Minutes: number;
+  signupRateLimitPerHour: number;
   sessionTtlHours: number;
   /** log2 of scrypt's N; tests lower it to keep sign-ups fast. */
   passwordHashCost: number;
@@ -96,6 +104,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: values.DATABASE_URL,
     dataDir,
     redisUrl: values.REDIS_URL,
+    redisKeyPrefix: values.REDIS_KEY_PREFIX,
+    subscriptionBufferSize: values.SUBSCRIPTION_BUFFER_SIZE,
     encryptionKey: resolveEncryptionKey(values.ENCRYPTION_KEY, values.NODE_ENV, dataDir),
     logLevel: values.LOG_LEVEL,
     connectUrlTtlSeconds: values.CONNECT_URL_TTL_SECONDS,
@@ -104,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     forwardingAllowPrivate: values.FORWARDING_ALLOW_PRIVATE,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     loginRateLimitPer15Minutes: values.LOGIN_RATE_LIMIT_PER_15_MINUTES,
+    signupRateLimitPerHour: values.SIGNUP_RATE_LIMIT_PER_HOUR,
     sessionTtlHours: values.SESSION_TTL_HOURS,
     passwordHashCost: values.PASSWORD_HASH_COST,
     connectorEnv,

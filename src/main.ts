@@ -3,7 +3,9 @@ import { Redis } from "ioredis";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
+import { createDeliveryWorker } from "./delivery/worker.ts";
 import { createLogger } from "./log.ts";
+import { refreshExpiringTokens } from "./oauth/tokens.ts";
 
 /** The process: load config → open the database (migrating it) → build the app → listen → stop on signals. */
 async function main() {
@@ -23,7 +25,7 @@ async function main() {
     config.databaseUrl ? { kind: "postgresql", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir },
     logger,
   );
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, keyPrefix: config.redisKeyPrefix }) : undefined;
   redis?.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
 
   const app = buildApp({ config, logger, database, redis });
@@ -31,6 +33,12 @@ async function main() {
   app.attach(server);
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const deliveryWorker = createDeliveryWorker(app.services);
+  deliveryWorker.start();
+  // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
+  const tokenRefresher = setInterval(() => {
+    refreshExpiringTokens(app.services).catch((error) => logger.warn({ err: error }, "token refresh sweep failed"));
+  }, 60_000);
   const base = config.publicUrl;
   logger.info(
     { database: database.kind === "pglite" ? `embedded (${config.dataDir})` : "postgresql", port: config.port },
@@ -56,7 +64,10 @@ async function main() {
     // Stop taking requests, let in-flight ones finish, then release the database.
     const forced = setTimeout(() => process.exit(1), 10_000).unref();
     server.closeIdleConnections();
+    await app.closeLive(); // SSE streams and websockets would otherwise hold server.close open
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearInterval(tokenRefresher);
+    await deliveryWorker.stop(); // attempts in flight are sent and recorded before the database closes
     await app.close();
     redis?.disconnect();
     await database.close();

@@ -7,6 +7,7 @@ import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
 import type { Database, Db } from "./db/database.ts";
 import type { Sql } from "./db/sql.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
+import { createDeliverySignal, type DeliverySignal } from "./delivery/signal.ts";
 import { createRateLimit, type RateLimit } from "./ratelimit/limiter.ts";
 
 /**
@@ -22,10 +23,12 @@ export interface Services {
   box: SecretBox;
   passwords: PasswordHasher;
   verifyApiKey: ReturnType<typeof createApiKeyVerifier>;
-  rateLimits: { api: RateLimit; login: RateLimit };
+  rateLimits: { api: RateLimit; login: RateLimit; signup: RateLimit };
   redis: Redis | undefined;
   /** Live notifications for subscriptions (publish after commit; the database is the truth). */
   events: EventBus;
+  /** Wakes this process's delivery worker when an event is queued (a hint; the worker also polls). */
+  deliverySignal: DeliverySignal;
 }
 
 export function createServices(config: Config, logger: Logger, database: Database, redis: Redis | undefined): Services {
@@ -41,8 +44,10 @@ export function createServices(config: Config, logger: Logger, database: Databas
     rateLimits: {
       api: createRateLimit({ name: "api", points: config.rateLimitPerMinute, durationSeconds: 60, redis }),
       login: createRateLimit({ name: "login", points: config.loginRateLimitPer15Minutes, durationSeconds: 15 * 60, redis }),
+      signup: createRateLimit({ name: "signup", points: config.signupRateLimitPerHour, durationSeconds: 3600, redis }),
     },
     redis,
     events: createEventBus(redis),
+    deliverySignal: createDeliverySignal(),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PasswordHasher } from "../crypto/passwords.ts";
 import type { Db } from "../db/database.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import { AppError, parseInput } from "../errors.ts";
 
 const email = z
@@ -23,7 +24,7 @@ export async function signUp(db: Db, hasher: PasswordHasher, input: { email: str
   try {
     return await db.user.create({ data: { email: values.email, name: values.name, passwordHash } });
   } catch (error) {
-    if ((error as { code?: string }).code === "P2002") {
+    if (isUniqueViolation(error)) {
       throw new AppError("BAD_USER_INPUT", "An account with this email already exists. Log in instead.", {
         fields: [{ field: "email", message: "is already registered" }],
       });

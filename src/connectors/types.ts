@@ -41,6 +41,8 @@ export interface NormalizedToken {
 
 export interface OAuthSpec {
   scopes: string[];
+  /** Each scope in words, for the consent page ("Read your email messages and settings"). */
+  scopeDescriptions?: Record<string, string>;
   scopeSeparator: " " | ",";
   /**
    * The authorize query parameter the scopes go in. Default "scope". Slack puts user-token scopes in

@@ -4,5 +4,8 @@ import "./types/user.ts";
 import "./types/organization.ts";
 import "./types/deployment.ts";
 import "./types/dataItem.ts";
+import "./types/connectors.ts";
+import "./types/subscriptions.ts";
+import "./types/forwarding.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -37,8 +37,9 @@ function maskError(services: Services) {
       const mapped = toGraphQLError(original);
       return error instanceof GraphQLError ? new GraphQLError(mapped.message, { ...error, extensions: mapped.extensions }) : mapped;
     }
-    if (original instanceof GraphQLError && original.extensions?.code) return error as Error;
-    if (error instanceof GraphQLError && !error.originalError) return error; // validation and parse errors
+    // graphql-js and envelop plugins speak in GraphQLErrors (validation, variable coercion, armor):
+    // their messages are written for clients.
+    if (original instanceof GraphQLError) return error as Error;
     services.logger.error({ err: original }, "unexpected error in a GraphQL operation");
     return new GraphQLError("Unexpected error.", {
       ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
@@ -55,7 +56,10 @@ export function createGraphQLServer(services: Services) {
     landingPage: false,
     graphiql: !production && { title: "Switchyard GraphQL" },
     logging: false,
-    maskedErrors: { maskError: maskError(services) },
+    // app.ts buffers the body under GRAPHQL_BODY_LIMIT (413) before yoga sees it; yoga's own limit
+    // would pipe that buffer through a web TransformStream again, which doubled the cost of a POST.
+    maxRequestBodySize: false,
+    maskedErrors: { maskError: maskError(services), isDev: false },
     context: ({ request, ip }) =>
       createContext(
         services,

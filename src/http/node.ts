@@ -46,11 +46,16 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
     return;
   }
   const reader = response.body.getReader();
-  res.on("close", () => reader.cancel().catch(() => {}));
+  let closed = false;
+  res.once("close", () => {
+    closed = true;
+    reader.cancel().catch(() => {});
+  });
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
+    if (done || closed) break;
+    // A client that goes away while we wait for "drain" never drains: wait for either.
+    if (!res.write(value)) await new Promise((resolve) => (res.once("drain", resolve), res.once("close", resolve)));
   }
   res.end();
 }

@@ -8,7 +8,10 @@ interface CompiledRoute {
 
 export type RouteMatch = { handler: RouteHandler; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 
-/** Matches a path against `/a/:b/c` patterns. A dozen routes: a linear scan is plenty. */
+/**
+ * Matches a path against `/a/:b/c` patterns; a last segment `*` matches the rest of the path
+ * (`/console/*`). A dozen routes: a linear scan is plenty, and the first match wins.
+ */
 export function createRouter(routes: Route[]) {
   const compiled: CompiledRoute[] = routes.map((route) => ({
     method: route.method,
@@ -20,11 +23,17 @@ export function createRouter(routes: Route[]) {
     const parts = pathname.split("/").slice(1);
     let pathMatched = false;
     for (const route of compiled) {
-      if (route.segments.length !== parts.length) continue;
+      const rest = route.segments.at(-1) === "*";
+      if (rest ? parts.length < route.segments.length - 1 : route.segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
       let ok = true;
       for (let i = 0; i < parts.length; i++) {
         const segment = route.segments[i];
+        if (rest && i === route.segments.length - 1) {
+          // A trailing `*` takes the rest of the path, still percent-encoded: the handler decides.
+          params["*"] = parts.slice(i).join("/");
+          break;
+        }
         if (segment.startsWith(":")) {
           if (!parts[i]) {
             ok = false;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import { createSigningSecret } from "../deployments/signingSecrets.ts";
 import { AppError, parseInput } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -38,11 +39,49 @@ export async function createDeployment(db: Db, box: SecretBox, organizationId: s
   try {
     return await db.$transaction((tx) => addDeployment(tx, box, organizationId, values.name));
   } catch (error) {
-    if ((error as { code?: string }).code === "P2002") {
+    if (isUniqueViolation(error)) {
       throw new AppError("BAD_USER_INPUT", `A deployment named "${values.name}" already exists in this organization.`, {
         fields: [{ field: "name", message: "is already taken" }],
       });
     }
     throw error;
   }
+}
+
+const memberInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email("is not an email address")),
+  role: z.enum(["OWNER", "ADMIN", "MEMBER"]),
+});
+
+/** Adds an existing user to the organization by email (they sign up first; invitations by mail are out of scope). */
+export async function addMember(db: Db, organizationId: string, input: { email: string; role: string }) {
+  const values = parseInput(memberInput, input);
+  const user = await db.user.findUnique({ where: { email: values.email } });
+  if (!user) {
+    throw new AppError("BAD_USER_INPUT", "No user has signed up with this email yet. Ask them to sign up, then add them.", {
+      fields: [{ field: "email", message: "has no account" }],
+    });
+  }
+  try {
+    return await db.membership.create({ data: { organizationId, userId: user.id, role: values.role } });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("BAD_USER_INPUT", "This user is already a member.", { fields: [{ field: "email", message: "is already a member" }] });
+    }
+    throw error;
+  }
+}
+
+/** Removes a membership; the last owner cannot leave, or nobody could manage the organization. */
+export async function removeMember(db: Db, organizationId: string, userId: string) {
+  return db.$transaction(async (tx) => {
+    const membership = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+    if (!membership) throw new AppError("NOT_FOUND", "This user is not a member of the organization.");
+    if (membership.role === "OWNER") {
+      const owners = await tx.membership.count({ where: { organizationId, role: "OWNER" } });
+      if (owners === 1) throw new AppError("BAD_USER_INPUT", "The last owner cannot be removed. Make someone else an owner first.");
+    }
+    await tx.membership.delete({ where: { id: membership.id } });
+    return membership;
+  });
 }

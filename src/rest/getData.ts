@@ -1,9 +1,9 @@
-import { listDataItems } from "../data/dataItems.ts";
+import { listDataItemsByApiKey } from "../data/dataItems.ts";
 import { parsePageQuery } from "../data/pageArgs.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { json, type Route } from "../http/types.ts";
 import type { Services } from "../services.ts";
-import { authenticateApiKey } from "./apiKeyAuth.ts";
+import { authenticateApiKey, withApiKey } from "./apiKeyAuth.ts";
 
 /** GET /api/data?offset&limit — the deployment's data items; the page's numbers travel in headers. */
 export function getData(services: Services): Route {
@@ -11,14 +11,17 @@ export function getData(services: Services): Route {
     method: "GET",
     path: "/api/data",
     handler: async (request) => {
-      const { deploymentId } = await authenticateApiKey(services, request);
-      const { offset, limit } = parsePageQuery(request.url.searchParams);
-      const envelope = request.url.searchParams.get("envelope");
-      if (envelope !== null && envelope !== "true" && envelope !== "false") {
-        throw new HttpProblem(400, "invalid_parameter", "envelope must be true or false.");
+      let query: { offset: number; limit: number; envelope: string | null };
+      try {
+        query = parseQuery(request.url.searchParams);
+      } catch (error) {
+        // Who is asking comes first: a bad key is 401 even with bad parameters, and a 400 spends the budget.
+        await authenticateApiKey(services, request);
+        throw error;
       }
-      const page = await listDataItems(services.sql, deploymentId, offset, limit);
-      if (!page) throw new HttpProblem(401, "invalid_api_key", "The API key's deployment no longer exists.");
+      const { offset, limit, envelope } = query;
+      // The key check, the total and the page in one query (see listDataItemsByApiKey).
+      const page = await withApiKey(services, request, (keyHash) => listDataItemsByApiKey(services.sql, keyHash, offset, limit));
 
       const headers = {
         "x-total-count": String(page.total),
@@ -31,6 +34,15 @@ export function getData(services: Services): Route {
       return json(200, body, headers);
     },
   };
+}
+
+function parseQuery(query: URLSearchParams) {
+  const { offset, limit } = parsePageQuery(query);
+  const envelope = query.get("envelope");
+  if (envelope !== null && envelope !== "true" && envelope !== "false") {
+    throw new HttpProblem(400, "invalid_parameter", "envelope must be true or false.");
+  }
+  return { offset, limit, envelope };
 }
 
 /** RFC 8288 links to the first, previous, next and last pages; prev and next only where they exist. */

@@ -6,6 +6,7 @@ import { print } from "graphql";
 import { type App, buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Database, openDatabase } from "../../src/db/database.ts";
+import { createDeliveryWorker, type DeliveryWorker } from "../../src/delivery/worker.ts";
 import { createLogger } from "../../src/log.ts";
 import { createTestDatabase } from "./database.ts";
 
@@ -25,6 +26,10 @@ export interface TestApp {
   app: App;
   database: Database;
   server: Server;
+  /** The delivery worker, when started with `{ worker: true }` (main.ts starts it in the real process). */
+  worker?: DeliveryWorker;
+  /** The PostgreSQL database of this app (undefined on PGlite), for tests that attach a second process to it. */
+  databaseUrl?: string;
   /** Runs a typed document over real HTTP. */
   gql<T, V>(document: TypedDocumentNode<T, V> | string, variables?: V, caller?: Caller): Promise<GraphQLResult<T>>;
   close(): Promise<void>;
@@ -34,7 +39,7 @@ export interface TestApp {
  * The real service on a real port (0: any free one), on this file's own database. `env` adds
  * or overrides configuration exactly as the process environment would.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -45,6 +50,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     PASSWORD_HASH_COST: "10",
+    // Every test signs up from 127.0.0.1; the sign-up limit has its own test.
+    SIGNUP_RATE_LIMIT_PER_HOUR: "10000",
     ...env,
   });
   const logger = createLogger(config.logLevel);
@@ -52,12 +59,16 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const app = buildApp({ config, logger, database });
   server.on("request", app.handle);
   app.attach(server);
+  const worker = options.worker ? createDeliveryWorker(app.services) : undefined;
+  worker?.start();
 
   return {
     url,
     app,
     database,
     server,
+    worker,
+    databaseUrl: db.url,
     async gql(document, variables, caller = {}) {
       const response = await fetch(`${url}/graphql`, {
         method: "POST",
@@ -74,6 +85,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await worker?.stop();
       await app.close();
       await database.close();
       await db.drop();

@@ -45,6 +45,7 @@ export const github: ConnectorDefinition = {
   oauth: {
     // Identity only: the operator registers the repository/organization webhook with the secret.
     scopes: ["read:user"],
+    scopeDescriptions: { "read:user": "Read your GitHub profile (your user id, login and name)" },
     scopeSeparator: " ",
     pkce: true, // supported (S256 only) since July 2025
     clientAuth: "client_secret_post",

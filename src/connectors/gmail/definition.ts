@@ -35,6 +35,9 @@ export const gmail: ConnectorDefinition = {
   },
   oauth: {
     scopes: ["https://www.googleapis.com/auth/gmail.readonly"],
+    scopeDescriptions: {
+      "https://www.googleapis.com/auth/gmail.readonly": "Read your email messages and settings (no sending, no deleting)",
+    },
     scopeSeparator: " ",
     pkce: true,
     clientAuth: "client_secret_post",

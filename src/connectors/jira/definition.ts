@@ -38,6 +38,12 @@ export const jira: ConnectorDefinition = {
   oauth: {
     // read:me for GET /me; offline_access for a (rotating) refresh token.
     scopes: ["read:jira-work", "read:jira-user", "read:me", "offline_access"],
+    scopeDescriptions: {
+      "read:jira-work": "Read Jira projects and issues, with their comments and attachments",
+      "read:jira-user": "Read user information in Jira (names and account ids)",
+      "read:me": "Read your Atlassian profile (your account id, name and email)",
+      offline_access: "Keep this access while you are away (until you revoke it)",
+    },
     scopeSeparator: " ",
     pkce: false,
     clientAuth: "client_secret_post",

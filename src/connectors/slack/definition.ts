@@ -55,6 +55,13 @@ export const slack: ConnectorDefinition = {
   oauth: {
     // User-token scopes: the Events API delivers events the authorizing user can see.
     scopes: ["channels:history", "groups:history", "im:history", "mpim:history", "reactions:read"],
+    scopeDescriptions: {
+      "channels:history": "Read messages in public channels you are in",
+      "groups:history": "Read messages in private channels you are in",
+      "im:history": "Read your direct messages",
+      "mpim:history": "Read your group direct messages",
+      "reactions:read": "See emoji reactions on messages",
+    },
     scopeSeparator: ",",
     scopeParam: "user_scope",
     pkce: false,

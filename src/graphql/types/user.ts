@@ -52,7 +52,7 @@ builder.mutationFields((t) => ({
     type: AuthPayload,
     args: { email: t.arg.string(), password: t.arg.string(), name: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      await ctx.services.rateLimits.login.consume(`signup:${ctx.ip}`);
+      await ctx.services.rateLimits.signup.consume(ctx.ip);
       const user = await signUp(ctx.services.db, ctx.services.passwords, args);
       return startSession(ctx, user.id);
     },

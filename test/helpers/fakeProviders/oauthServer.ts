@@ -136,6 +136,8 @@ export interface FakeOAuthServer<I> {
   getIdentity(): I;
   setAutoApprove(on: boolean): void;
   allowRedirectUri(uri: string): void;
+  /** Registers another OAuth app (e.g. an operator's own) alongside the default client. */
+  registerClient(clientId: string, clientSecret: string): void;
   /** While on, the token endpoint answers 500 to everything. */
   failTokenEndpoint(on?: boolean): void;
   /** While on, every refresh is refused with the provider's invalid-grant error. */
@@ -201,6 +203,7 @@ export async function startFakeOAuthServer<I>(
 ): Promise<FakeOAuthServer<I>> {
   const clientId = options.clientId ?? `fake-${name}-client-id`;
   const clientSecret = options.clientSecret ?? `fake-${name}-client-secret`;
+  const clients = new Map<string, string>([[clientId, clientSecret]]);
   let autoApprove = options.autoApprove ?? false;
   const allowedRedirects = options.redirectUris ? new Set(options.redirectUris) : undefined;
   let identity: I = { ...initialIdentity };
@@ -257,7 +260,7 @@ export async function startFakeOAuthServer<I>(
     const requestClientId = q.get("client_id") ?? "";
     const redirectUri = q.get("redirect_uri") ?? "";
     // Like the real providers, a bad client or redirect URI is an error page, never a redirect.
-    if (requestClientId !== clientId) return htmlReply(400, `<h1>${protocol.displayName}</h1><p>Unknown client_id.</p>`);
+    if (!clients.has(requestClientId)) return htmlReply(400, `<h1>${protocol.displayName}</h1><p>Unknown client_id.</p>`);
     if (!redirectUri || !isAllowedRedirect(redirectUri, allowedRedirects)) {
       return htmlReply(400, `<h1>${protocol.displayName}</h1><p>The redirect_uri is not registered for this application.</p>`);
     }
@@ -342,7 +345,7 @@ export async function startFakeOAuthServer<I>(
     if (auth.method === "none" || !protocol.clientAuthMethods.includes(auth.method)) {
       return protocol.tokenError("invalid_client", "client authentication required", req);
     }
-    if (auth.id !== clientId || auth.secret !== clientSecret) {
+    if (!clients.has(auth.id) || clients.get(auth.id) !== auth.secret) {
       return protocol.tokenError("invalid_client", "the client_id or client_secret is incorrect", req);
     }
 
@@ -440,6 +443,9 @@ export async function startFakeOAuthServer<I>(
     },
     allowRedirectUri(uri) {
       allowedRedirects?.add(uri);
+    },
+    registerClient(id, secret) {
+      clients.set(id, secret);
     },
     failTokenEndpoint(on = true) {
       tokenEndpointFails = on;

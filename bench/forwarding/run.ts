@@ -1,0 +1,181 @@
+/**
+ * The forwarding benchmark (issue 4): signed GitHub webhooks → Switchyard (verify, route, record
+ * event + delivery, sign, POST) → a local receiver, against a raw baseline in the same run
+ * (node:http receiving, one insert in pg, one POST out — baseline.ts).
+ *
+ *   npm run bench:forwarding                       # 200 events/s for 10 s, then max rate for 10 s
+ *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
+ *
+ * Figures: accept latency (autocannon), end-to-end latency (sent → at the receiver; every body
+ * carries its send time) and events/s accepted and delivered. Uses its own database
+ * (sy_bench_<random>) on BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres).
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import { loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import pg from "pg";
+import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
+import { SaveForwardingSettings } from "../../test/helpers/forwarding.ts";
+import { createOperator } from "../../test/helpers/operators.ts";
+import { serviceProcess } from "../../test/helpers/serviceProcess.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    rate: { type: "string", default: "200" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+  },
+});
+const RATE = Number(args.rate);
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const SECRET = "bench-github-webhook-secret";
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const dbName = `sy_bench_${randomBytes(5).toString("hex")}`;
+const dbUrl = new URL(serverUrl);
+dbUrl.pathname = `/${dbName}`;
+const admin = async (sql: string) => {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+};
+
+// The operator's server: records when each event arrived, by the send time carried in its title.
+const arrivals = new Map<string, number[]>(); // path → end-to-end ms
+const counts = new Map<string, number>();
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    const sentAt = Number((body.data ?? body).issue.title);
+    const path = req.url ?? "";
+    (arrivals.get(path) ?? arrivals.set(path, []).get(path)!).push(Date.now() - sentAt);
+    counts.set(path, (counts.get(path) ?? 0) + 1);
+    res.writeHead(200).end("ok");
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+
+await admin(`create database ${dbName}`);
+const children: ChildProcess[] = [];
+const service = await serviceProcess({
+  DATABASE_URL: dbUrl.toString(),
+  NODE_ENV: "test",
+  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  LOG_LEVEL: "warn",
+  PASSWORD_HASH_COST: "10",
+  CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
+});
+
+try {
+  await service.start();
+  const operator = await createOperator(service.client, "Bench");
+  // A connected GitHub account (id 583231, the sender of every payload); its token is never used here.
+  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  await db.connect();
+  await db.query(
+    `insert into connected_account (id, deployment_id, connector, account, external_id, access_token_encrypted, scopes, status, updated_at)
+     values ($1, $2, 'github', 'bench', '583231', 'unused', '{}', 'ACTIVE', now())`,
+    [`bench_${randomBytes(6).toString("hex")}`, operator.deploymentId],
+  );
+  await db.end();
+  const saved = await service.client.gql(
+    SaveForwardingSettings,
+    { deploymentId: operator.deploymentId, input: { forwardingUrl: `${receiverUrl}/switchyard`, triggers: [{ connector: "github", trigger: "issue_opened" }] } },
+    { token: operator.token },
+  );
+  if (saved.errors) throw new Error(JSON.stringify(saved.errors));
+
+  const baseline = fork(join(here, "baseline.ts"), [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, DATABASE_URL: dbUrl.toString(), RECEIVER_URL: `${receiverUrl}/baseline` },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  children.push(baseline);
+  const baselinePort = await new Promise<number>((resolve) => baseline.once("message", (m: { port: number }) => resolve(m.port)));
+
+  const targets = [
+    { name: "switchyard", url: `${service.url}/webhooks/${operator.deploymentId}/github`, path: "/switchyard" },
+    { name: "baseline", url: `http://127.0.0.1:${baselinePort}/`, path: "/baseline" },
+  ];
+
+  const signed = () => {
+    const request = githubWebhook("issues", githubIssuesPayload("opened", { title: String(Date.now()) }), SECRET, { deliveryId: randomUUID() });
+    return { headers: request.headers, body: request.body };
+  };
+
+  const pct = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+  };
+
+  async function drain(path: string, expected: number, timeoutMs = 60_000) {
+    const deadline = Date.now() + timeoutMs;
+    while ((counts.get(path) ?? 0) < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  async function run(target: (typeof targets)[number], rate: number | undefined) {
+    arrivals.set(target.path, []);
+    counts.set(target.path, 0);
+    const started = Date.now();
+    const result = await autocannon({
+      url: target.url,
+      method: "POST",
+      connections: rate ? Math.min(CONNECTIONS, 20) : CONNECTIONS,
+      duration: DURATION,
+      ...(rate ? { overallRate: rate } : {}),
+      requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...signed() }) }],
+    });
+    const accepted = result["2xx"];
+    await drain(target.path, accepted);
+    const elapsed = (Date.now() - started) / 1000;
+    const e2e = arrivals.get(target.path)!;
+    return {
+      target: target.name,
+      mode: rate ? `${rate}/s` : "max",
+      acceptedPerSecond: Math.round(accepted / DURATION),
+      deliveredPerSecond: Math.round((counts.get(target.path) ?? 0) / elapsed),
+      acceptP50: result.latency.p50,
+      acceptP99: result.latency.p99,
+      e2eP50: pct(e2e, 50),
+      e2eP99: pct(e2e, 99),
+      non2xx: result.non2xx,
+      errors: result.errors,
+      delivered: counts.get(target.path) ?? 0,
+      accepted,
+    };
+  }
+
+  const results: Awaited<ReturnType<typeof run>>[] = [];
+  for (const rate of [RATE, undefined]) for (const target of targets) results.push(await run(target, rate));
+  console.table(results);
+  const at = (name: string, mode: string) => results.find((r) => r.target === name && r.mode === mode)!;
+  const fixed = `${RATE}/s`;
+  console.log(
+    JSON.stringify(
+      {
+        load: loadavg(),
+        addedE2eP50Ms: at("switchyard", fixed).e2eP50 - at("baseline", fixed).e2eP50,
+        addedE2eP99Ms: at("switchyard", fixed).e2eP99 - at("baseline", fixed).e2eP99,
+        maxRateRatio: at("switchyard", "max").deliveredPerSecond / at("baseline", "max").deliveredPerSecond,
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  for (const child of children) child.kill();
+  await service.stop().catch(() => {});
+  receiver.close();
+  await admin(`drop database if exists ${dbName} with (force)`).catch(() => {});
+}

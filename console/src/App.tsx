@@ -1,0 +1,65 @@
+import { useCallback, useEffect, useState } from "react";
+import { Provider } from "urql";
+import { AuthProvider, useAuth, useFirstRun } from "./auth.tsx";
+import { createConsoleClient } from "./client.ts";
+import { Shell } from "./components/Shell.tsx";
+import { Loading } from "./components/States.tsx";
+import { LogIn } from "./pages/LogIn.tsx";
+import { NotFound } from "./pages/NotFound.tsx";
+import { Organizations } from "./pages/Organizations.tsx";
+import { OrganizationPage } from "./pages/OrganizationPage.tsx";
+import { SignUp } from "./pages/SignUp.tsx";
+import { DeploymentSettings } from "./pages/DeploymentSettings.tsx";
+import { match, Redirect, usePath, useSearchParam } from "./router.tsx";
+
+export function App() {
+  const [session, setSession] = useState(createConsoleClient);
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => () => session.dispose(), [session]);
+  const sessionChanged = useCallback(() => {
+    setSession(createConsoleClient());
+    setGeneration((n) => n + 1);
+  }, []);
+  return (
+    <Provider value={session.client}>
+      <AuthProvider key={generation} sessionChanged={sessionChanged} fallback={<Loading what="Starting the console" />}>
+        <Routes />
+      </AuthProvider>
+    </Provider>
+  );
+}
+
+function Routes() {
+  const path = usePath();
+  const { viewer } = useAuth();
+  const next = useSearchParam("next");
+  const afterLogIn = next?.startsWith("/") && !next.startsWith("//") ? next : "/organizations";
+  let params: Record<string, string> | null;
+
+  if (path === "/signup") return viewer ? <Redirect to={afterLogIn} /> : <SignUp />;
+  if (path === "/login") return viewer ? <Redirect to={afterLogIn} /> : <LogIn />;
+  if (!viewer) return path === "/" ? <Welcome /> : <Redirect to={`/login?next=${encodeURIComponent(path)}`} />;
+
+  if (path === "/") return <Redirect to="/organizations" />;
+  if (path === "/organizations") return <Organizations />;
+  if ((params = match("/organizations/:organizationId", path))) return <Redirect to={`/organizations/${params.organizationId}/integration`} />;
+  if ((params = match("/organizations/:organizationId/:tab", path)) && (params.tab === "integration" || params.tab === "members")) {
+    return <OrganizationPage organizationId={params.organizationId} tab={params.tab} />;
+  }
+  if ((params = match("/deployments/:deploymentId", path))) return <Redirect to={`/deployments/${params.deploymentId}/api-key`} />;
+  if ((params = match("/deployments/:deploymentId/:section", path))) {
+    return <DeploymentSettings deploymentId={params.deploymentId} section={params.section} />;
+  }
+  return (
+    <Shell>
+      <NotFound />
+    </Shell>
+  );
+}
+
+/** Not logged in at /console/: the first account on a fresh install, else the log-in page. */
+function Welcome() {
+  const firstRun = useFirstRun();
+  if (firstRun === undefined) return <Loading />;
+  return <Redirect to={firstRun ? "/signup?first=1" : "/login"} />;
+}

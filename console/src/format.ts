@@ -1,0 +1,19 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return "—";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateTime.format(date);
+}
+
+/** "3 minutes ago"-style, for last-used times. */
+export function formatRelative(value: string | null | undefined): string {
+  if (!value) return "never";
+  const seconds = Math.round((Date.now() - new Date(value).getTime()) / 1000);
+  if (seconds < 60) return "just now";
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  if (seconds < 3600) return rtf.format(-Math.round(seconds / 60), "minute");
+  if (seconds < 86400) return rtf.format(-Math.round(seconds / 3600), "hour");
+  if (seconds < 86400 * 30) return rtf.format(-Math.round(seconds / 86400), "day");
+  return formatDate(value);
+}

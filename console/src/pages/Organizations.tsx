@@ -1,0 +1,85 @@
+import { type FormEvent, useState } from "react";
+import { useMutation, useQuery } from "urql";
+import { Field } from "../components/Field.tsx";
+import { Shell } from "../components/Shell.tsx";
+import { Empty, LoadError, Loading } from "../components/States.tsx";
+import { describeError, fieldErrors } from "../errors.ts";
+import { graphql } from "../generated/gql.ts";
+import { Link, navigate } from "../router.tsx";
+
+const OrganizationsQuery = graphql(`
+  query ConsoleOrganizations {
+    organizations { id name viewerRole deployments { id } }
+  }
+`);
+
+const CreateOrganizationMutation = graphql(`
+  mutation ConsoleCreateOrganization($name: String!) {
+    createOrganization(name: $name) { id name }
+  }
+`);
+
+/** The organization picker: pick one to work in, or create one (a new one starts with development and production). */
+export function Organizations() {
+  const [{ data, fetching, error }, refetch] = useQuery({ query: OrganizationsQuery });
+  const organizations = data?.organizations ?? [];
+  return (
+    <Shell crumbs={[{ label: "Organizations" }]}>
+      <div className="page-head">
+        <h1>Select an organization</h1>
+      </div>
+      {error && !data && <LoadError error={error} retry={() => refetch({ requestPolicy: "network-only" })} />}
+      {fetching && !data && <Loading what="Loading your organizations" />}
+      {data && organizations.length === 0 && (
+        <Empty title="You are not in any organization yet">Create one below to get your first deployments and API key.</Empty>
+      )}
+      {organizations.length > 0 && (
+        <ul className="cards" aria-label="Your organizations">
+          {organizations.map((organization) => (
+            <li key={organization.id}>
+              <Link to={`/organizations/${organization.id}/integration`} className="card">
+                <strong>{organization.name}</strong>
+                <span className="muted">
+                  {organization.deployments.length} deployment{organization.deployments.length === 1 ? "" : "s"} · {roleLabel(organization.viewerRole)}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {data && <CreateOrganization first={organizations.length === 0} />}
+    </Shell>
+  );
+}
+
+export function roleLabel(role: string | null | undefined): string {
+  return role ? role.charAt(0) + role.slice(1).toLowerCase() : "Member";
+}
+
+function CreateOrganization({ first }: { first: boolean }) {
+  const [name, setName] = useState("");
+  const [{ fetching, error }, create] = useMutation(CreateOrganizationMutation);
+  const fields = fieldErrors(error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await create({ name });
+    if (result.data) navigate(`/organizations/${result.data.createOrganization.id}/integration`);
+  };
+  return (
+    <form className="panel" onSubmit={submit}>
+      <h2>{first ? "Create your organization" : "Create another organization"}</h2>
+      <p className="muted">It starts with two deployments, development and production, each with its own keys and settings.</p>
+      {error && !fields.name && (
+        <div className="form-error" role="alert">
+          {describeError(error)}
+        </div>
+      )}
+      <div className="inline-form">
+        <Field label="Organization name" name="organizationName" required value={name} onChange={(e) => setName(e.target.value)} error={fields.name} placeholder="Acme Inc." />
+        <button type="submit" className="button primary" disabled={fetching || !name.trim()}>
+          {fetching ? "Creating…" : "Create organization"}
+        </button>
+      </div>
+    </form>
+  );
+}

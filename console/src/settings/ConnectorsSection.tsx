@@ -1,0 +1,327 @@
+import { type FormEvent, useState } from "react";
+import { useMutation, useQuery } from "urql";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { CopyButton } from "../components/CopyButton.tsx";
+import { Field } from "../components/Field.tsx";
+import { Empty, LoadError, Loading } from "../components/States.tsx";
+import { useToast } from "../components/Toasts.tsx";
+import { describeError, fieldErrors } from "../errors.ts";
+import { formatDate } from "../format.ts";
+import { graphql } from "../generated/gql.ts";
+import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import { recentApiKey } from "../sessionKeys.ts";
+
+const ConnectorsQuery = graphql(`
+  query ConsoleConnectors($id: ID!) {
+    connectors { name displayName category description icon scopes triggers { name displayName } }
+    deployment(id: $id) { id connectorCredentials { connector clientId clientSecretSet webhookSecretSet updatedAt } }
+  }
+`);
+
+const WebhookUrlQuery = graphql(`
+  query ConsoleWebhookUrl($id: ID!, $connector: String!) {
+    deployment(id: $id) { id webhookUrl(connector: $connector) }
+  }
+`);
+
+const SetCredentialsMutation = graphql(`
+  mutation ConsoleSetConnectorCredentials($deploymentId: ID!, $connector: String!, $input: ConnectorCredentialsInput!) {
+    setConnectorCredentials(deploymentId: $deploymentId, connector: $connector, input: $input) {
+      connector clientId clientSecretSet webhookSecretSet updatedAt
+    }
+  }
+`);
+
+const DeleteCredentialsMutation = graphql(`
+  mutation ConsoleDeleteConnectorCredentials($deploymentId: ID!, $connector: String!) {
+    deleteConnectorCredentials(deploymentId: $deploymentId, connector: $connector)
+  }
+`);
+
+interface Connector {
+  name: string;
+  displayName: string;
+  category: string;
+  description: string;
+  icon: string;
+  scopes: string[];
+  triggers: { name: string; displayName: string }[];
+}
+
+interface Credentials {
+  connector: string;
+  clientId: string;
+  clientSecretSet: boolean;
+  webhookSecretSet: boolean;
+  updatedAt: string;
+}
+
+/** The connector catalog for this deployment: whose OAuth app, the webhook URL, a test authorization URL. */
+export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
+  const [{ data, fetching, error }, refetch] = useQuery({ query: ConnectorsQuery, variables: { id: deploymentId } });
+  const [open, setOpen] = useState<string>();
+  const reload = () => refetch({ requestPolicy: "network-only" });
+  return (
+    <section className="panel" aria-labelledby="connectors-title">
+      <h2 id="connectors-title">Connectors</h2>
+      <p className="muted">
+        The third-party services your end users can connect. By default Switchyard uses the service's own OAuth app; set your own client ID and
+        secret to show your name on the provider's consent screen (the extra consent page is then skipped).
+      </p>
+      {error && !data && <LoadError error={error} retry={reload} />}
+      {fetching && !data && <Loading what="Loading the connector catalog" />}
+      {data && data.connectors.length === 0 && <Empty title="No connectors are installed" />}
+      {data && (
+        <ul className="rows" aria-label="Connector catalog">
+          {data.connectors.map((connector) => {
+            const credentials = data.deployment?.connectorCredentials.find((c) => c.connector === connector.name);
+            const expanded = open === connector.name;
+            return (
+              <li key={connector.name}>
+                <button
+                  type="button"
+                  className="row-link row-button"
+                  aria-expanded={expanded}
+                  onClick={() => setOpen(expanded ? undefined : connector.name)}
+                >
+                  <span className="connector-title">
+                    <img className="connector-icon" alt="" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(connector.icon)}`} />
+                    <span className="row-main">
+                      <strong>{connector.displayName}</strong>
+                      <span className="muted">
+                        {connector.category.replace(/_/g, " ")} · {connector.triggers.length} trigger{connector.triggers.length === 1 ? "" : "s"}
+                      </span>
+                    </span>
+                  </span>
+                  <span className="row-side">
+                    {credentials ? <span className="badge ok">Your OAuth app</span> : <span className="badge grey">Service credentials</span>}
+                    <span className="chevron" aria-hidden="true">
+                      {expanded ? "⌄" : "›"}
+                    </span>
+                  </span>
+                </button>
+                {expanded && (
+                  <ConnectorDetails
+                    deploymentId={deploymentId}
+                    connector={connector}
+                    credentials={credentials}
+                    canManage={canManage}
+                    onChanged={reload}
+                  />
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ConnectorDetails(props: { deploymentId: string; connector: Connector; credentials?: Credentials; canManage: boolean; onChanged(): void }) {
+  const { connector, credentials } = props;
+  const [{ data }] = useQuery({ query: WebhookUrlQuery, variables: { id: props.deploymentId, connector: connector.name } });
+  const webhookUrl = data?.deployment?.webhookUrl;
+  return (
+    <div className="connector-details">
+      <p>{connector.description}</p>
+      <p className="muted code-list">
+        Scopes asked for: {connector.scopes.length ? connector.scopes.map((scope) => <code key={scope}>{scope}</code>) : "none"}
+      </p>
+      <div className="subsection">
+        <h3>Webhook URL</h3>
+        <p className="muted">Register this URL at {connector.displayName} so its events reach this deployment.</p>
+        {webhookUrl ? (
+          <div className="secret-line">
+            <code data-testid={`webhook-url-${connector.name}`}>{webhookUrl}</code>
+            <CopyButton value={webhookUrl} />
+          </div>
+        ) : (
+          <Loading />
+        )}
+      </div>
+      <OAuthApp {...props} />
+      <TestAuthUrl deploymentId={props.deploymentId} connector={connector} />
+    </div>
+  );
+}
+
+function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }: { deploymentId: string; connector: Connector; credentials?: Credentials; canManage: boolean; onChanged(): void }) {
+  const [editing, setEditing] = useState(false);
+  const [values, setValues] = useState({ clientId: credentials?.clientId ?? "", clientSecret: "", webhookSecret: "" });
+  const [saving, save] = useMutation(SetCredentialsMutation);
+  const [removal, remove] = useMutation(DeleteCredentialsMutation);
+  const [confirming, setConfirming] = useState(false);
+  const toast = useToast();
+  const fields = fieldErrors(saving.error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = { clientId: values.clientId, clientSecret: values.clientSecret, ...(values.webhookSecret ? { webhookSecret: values.webhookSecret } : {}) };
+    const result = await save({ deploymentId, connector: connector.name, input });
+    if (result.data) {
+      toast.success(`${connector.displayName} now uses your OAuth app.`);
+      setEditing(false);
+      setValues({ ...values, clientSecret: "", webhookSecret: "" });
+      onChanged();
+    }
+  };
+  const useService = async () => {
+    const result = await remove({ deploymentId, connector: connector.name });
+    setConfirming(false);
+    if (result.error) return toast.error(describeError(result.error));
+    toast.success(`${connector.displayName} uses the service's credentials again.`);
+    onChanged();
+  };
+  return (
+    <div className="subsection">
+      <h3>OAuth app</h3>
+      {credentials ? (
+        <p>
+          Your own app: client ID <code>{credentials.clientId}</code>, secret {credentials.clientSecretSet ? "set" : "not set"}, webhook secret{" "}
+          {credentials.webhookSecretSet ? "set" : "not set"} (updated {formatDate(credentials.updatedAt)}).
+        </p>
+      ) : (
+        <p>Using the Switchyard service's credentials. End users see a consent page from this service before the provider's.</p>
+      )}
+      {canManage && !editing && (
+        <div className="actions">
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            {credentials ? "Replace client ID and secret" : "Use your own client ID and secret"}
+          </button>
+          {credentials && (
+            <button type="button" className="button" onClick={() => setConfirming(true)}>
+              Use the service's credentials
+            </button>
+          )}
+        </div>
+      )}
+      {editing && (
+        <form onSubmit={submit} aria-label={`${connector.displayName} OAuth app`}>
+          {saving.error && Object.keys(fields).length === 0 && (
+            <div className="form-error" role="alert">
+              {describeError(saving.error)}
+            </div>
+          )}
+          <Field label="Client ID" required value={values.clientId} onChange={(e) => setValues({ ...values, clientId: e.target.value })} error={fields.clientId ?? fields["input.clientId"]} autoComplete="off" />
+          <Field
+            label="Client secret"
+            type="password"
+            required
+            value={values.clientSecret}
+            onChange={(e) => setValues({ ...values, clientSecret: e.target.value })}
+            error={fields.clientSecret ?? fields["input.clientSecret"]}
+            autoComplete="new-password"
+            hint="Stored encrypted; never shown again."
+          />
+          <Field
+            label="Webhook secret (optional)"
+            type="password"
+            value={values.webhookSecret}
+            onChange={(e) => setValues({ ...values, webhookSecret: e.target.value })}
+            error={fields.webhookSecret ?? fields["input.webhookSecret"]}
+            autoComplete="new-password"
+            hint="The secret the provider signs its webhooks with, if you registered the webhook URL in your own app."
+          />
+          <div className="actions">
+            <button type="submit" className="button primary" disabled={saving.fetching || !values.clientId.trim() || !values.clientSecret}>
+              {saving.fetching ? "Saving…" : "Save credentials"}
+            </button>
+            <button type="button" className="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={`Use the service's credentials for ${connector.displayName}?`}
+        confirmLabel="Use the service's credentials"
+        busy={removal.fetching}
+        onConfirm={useService}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>Your client ID and secret are deleted. New connections go through the Switchyard service's OAuth app.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+interface AuthUrl {
+  authUrl: string;
+  expiresAt: string;
+}
+
+/**
+ * A single-use authorization URL for a test account, from the REST endpoint your server calls
+ * (GET /api/v1/connector/service/{connector}/auth-url) with the deployment's API key. The key is
+ * the one generated in this tab, or pasted here; it is only kept in this form's memory.
+ */
+function TestAuthUrl({ deploymentId, connector }: { deploymentId: string; connector: Connector }) {
+  const [account, setAccount] = useState("test-account");
+  const [apiKey, setApiKey] = useState(() => recentApiKey(deploymentId) ?? "");
+  const [result, setResult] = useState<AuthUrl>();
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    setResult(undefined);
+    try {
+      const response = await fetch(`/api/v1/connector/service/${encodeURIComponent(connector.name)}/auth-url?account=${encodeURIComponent(account)}`, {
+        headers: { "x-api-key": apiKey.trim() },
+        credentials: "omit",
+      });
+      const body = (await response.json().catch(() => ({}))) as Partial<AuthUrl> & { detail?: string; code?: string };
+      if (response.ok && body.authUrl) setResult(body as AuthUrl);
+      else if (response.status === 401) setProblem("The API key was not accepted. Paste this deployment's current key (generate one under API Key if it is lost).");
+      else setProblem(body.detail ?? `The service answered ${response.status}.`);
+    } catch {
+      setProblem("Could not reach the Switchyard service. Check that it is running, then try again.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="subsection">
+      <h3>Try it with a test account</h3>
+      <p className="muted">
+        Creates the same authorization URL your server gets from <code>GET /api/v1/connector/service/{connector.name}/auth-url</code>. Open it to
+        connect an account end to end.
+      </p>
+      <form className="inline-form" onSubmit={submit} aria-label={`Test authorization URL for ${connector.displayName}`}>
+        <Field label="Account" value={account} onChange={(e) => setAccount(e.target.value)} required hint="Your id for the end user." />
+        <Field
+          label="API key"
+          type="password"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          required
+          autoComplete="off"
+          hint={recentApiKey(deploymentId) ? "The key you generated in this tab." : "This deployment's key (sy_…); it is not stored."}
+        />
+        <button type="submit" className="button primary" disabled={busy || !account || !apiKey.trim()}>
+          {busy ? "Creating…" : "Create authorization URL"}
+        </button>
+      </form>
+      {problem && (
+        <div className="form-error" role="alert">
+          {problem}
+        </div>
+      )}
+      {result && (
+        <div className="secret-once ok" role="status">
+          <span>
+            Single-use, expires {formatDate(result.expiresAt)}:
+          </span>
+          <div className="secret-line">
+            <a href={result.authUrl} target="_blank" rel="noreferrer" data-testid="auth-url">
+              {result.authUrl}
+            </a>
+            <CopyButton value={result.authUrl} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

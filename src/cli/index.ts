@@ -1,0 +1,79 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { listen, listenHelp, listenOptions } from "./listen.ts";
+import { migrate, migrateHelp } from "./migrate.ts";
+
+/**
+ * `switchyard <command>`: what an operator scripts (serve, migrate) and what a developer runs
+ * beside their code (listen). Service settings come from the environment, as for `npm start`
+ * (see README); command options are flags.
+ */
+
+const mainHelp = `Usage: switchyard <command> [options]
+
+Commands:
+  serve     Run the service (the same as \`npm start\`), configured by environment variables.
+  migrate   Apply pending database migrations, then exit.
+  listen    Watch a deployment's forwarded events live and, optionally, forward them to a local URL.
+
+Run \`switchyard <command> --help\` for a command's options.
+`;
+
+const serveHelp = `Usage: switchyard serve
+
+Runs Switchyard: REST, GraphQL (with subscriptions over graphql-ws and SSE), the console and the
+delivery worker, on PORT (default 4000). It is configured by environment variables: DATABASE_URL
+(unset: the embedded database in DATA_DIR), REDIS_URL, ENCRYPTION_KEY, PUBLIC_URL, … (see README).
+Stops cleanly on SIGINT/SIGTERM.
+`;
+
+type Command = { help: string; options?: ParseArgsConfig["options"]; run: (values: Record<string, unknown>) => Promise<number | void> };
+
+const commands: Record<string, Command> = {
+  serve: {
+    help: serveHelp,
+    run: async () => {
+      await import("../main.ts"); // main.ts runs the process and owns its exit
+      return new Promise<never>(() => {});
+    },
+  },
+  migrate: { help: migrateHelp, run: () => migrate() },
+  listen: { help: listenHelp, options: listenOptions, run: (values) => listen(values) },
+};
+
+async function run(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(mainHelp);
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`Unknown command "${name}".\n\n${mainHelp}`);
+    return 2;
+  }
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\nRun \`switchyard ${name} --help\` for its options.\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(command.help);
+    return 0;
+  }
+  return (await command.run(values)) ?? 0;
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`switchyard: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,137 @@
+import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
+import type { ConnectorDefinition } from "../connectors/types.ts";
+import type { Db } from "../db/database.ts";
+import { badInput, parseInput } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { z } from "zod";
+
+/**
+ * Which OAuth app (client id and secret) and which webhook secret a deployment uses for a
+ * connector: the operator's own (ConnectorCredentials, secrets sealed) or the service's defaults
+ * (`CONNECTOR_<NAME>_CLIENT_ID/_CLIENT_SECRET/_WEBHOOK_SECRET`).
+ */
+export interface ResolvedCredentials {
+  /** Absent only with service defaults that were never configured. */
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /**
+   * The operator's webhook secret when they stored one, else the service default. (An operator
+   * app without a stored webhook secret falls back to the default rather than accepting nothing.)
+   */
+  webhookSecret: string | undefined;
+  /** "operator": the deployment's own OAuth app (no consent page); "service": the defaults. */
+  source: "operator" | "service";
+}
+
+/** An OAuth client that can actually run a flow: both halves present. */
+export interface OAuthClientCredentials extends ResolvedCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export function serviceCredentials(env: Record<string, string | undefined>, def: Pick<ConnectorDefinition, "name">) {
+  const prefix = connectorEnvPrefix(def);
+  const read = (suffix: string) => env[`${prefix}${suffix}`]?.trim() || undefined;
+  return { clientId: read("CLIENT_ID"), clientSecret: read("CLIENT_SECRET"), webhookSecret: read("WEBHOOK_SECRET") };
+}
+
+/**
+ * The credentials in force for `deploymentId` and `connector` (a definition or a name). Used by the
+ * connect flow, token refresh and the inbound webhook verification.
+ */
+export async function resolveCredentials(
+  services: Pick<Services, "db" | "box" | "config">,
+  deploymentId: string,
+  connector: ConnectorDefinition | string,
+): Promise<ResolvedCredentials> {
+  const name = typeof connector === "string" ? connector : connector.name;
+  const defaults = serviceCredentials(services.config.connectorEnv, { name });
+  const own = await services.db.connectorCredentials.findUnique({ where: { deploymentId_connector: { deploymentId, connector: name } } });
+  if (!own) return { ...defaults, source: "service" };
+  return {
+    clientId: own.clientId,
+    clientSecret: services.box.open(own.clientSecretEncrypted),
+    webhookSecret: own.webhookSecretEncrypted ? services.box.open(own.webhookSecretEncrypted) : defaults.webhookSecret,
+    source: "operator",
+  };
+}
+
+export function hasOAuthClient(credentials: ResolvedCredentials): credentials is OAuthClientCredentials {
+  return Boolean(credentials.clientId && credentials.clientSecret);
+}
+
+/** What the API shows of stored credentials: never the secrets, only whether they are set. */
+export interface CredentialsView {
+  connector: string;
+  clientId: string;
+  clientSecretSet: boolean;
+  webhookSecretSet: boolean;
+  updatedAt: Date;
+}
+
+const toView = (row: {
+  connector: string;
+  clientId: string;
+  clientSecretEncrypted: string;
+  webhookSecretEncrypted: string | null;
+  updatedAt: Date;
+}): CredentialsView => ({
+  connector: row.connector,
+  clientId: row.clientId,
+  clientSecretSet: row.clientSecretEncrypted.length > 0,
+  webhookSecretSet: Boolean(row.webhookSecretEncrypted),
+  updatedAt: row.updatedAt,
+});
+
+const noControl = (value: string) => !/[\u0000-\u001f\u007f]/.test(value);
+
+const credentialsInput = z.object({
+  clientId: z.string().trim().min(1, "must not be empty").max(512).refine(noControl, "must not contain control characters"),
+  clientSecret: z.string().min(1, "must not be empty").max(2048).refine(noControl, "must not contain control characters"),
+  webhookSecret: z
+    .string()
+    .max(2048)
+    .refine(noControl, "must not contain control characters")
+    .nullish()
+    .transform((value) => (value ? value : undefined)),
+});
+
+export function knownConnector(name: string): ConnectorDefinition {
+  const def = findConnector(name);
+  if (!def) throw badInput(`There is no connector named "${name}".`, [{ field: "connector", message: "unknown connector" }]);
+  return def;
+}
+
+/** Stores (replaces) the operator's own OAuth app for a connector. */
+export async function setConnectorCredentials(
+  services: Pick<Services, "db" | "box">,
+  deploymentId: string,
+  connectorName: string,
+  input: { clientId: string; clientSecret: string; webhookSecret?: string | null },
+): Promise<CredentialsView> {
+  const def = knownConnector(connectorName);
+  const values = parseInput(credentialsInput, input);
+  const data = {
+    clientId: values.clientId,
+    clientSecretEncrypted: services.box.seal(values.clientSecret),
+    webhookSecretEncrypted: values.webhookSecret ? services.box.seal(values.webhookSecret) : null,
+  };
+  const row = await services.db.connectorCredentials.upsert({
+    where: { deploymentId_connector: { deploymentId, connector: def.name } },
+    create: { deploymentId, connector: def.name, ...data },
+    update: data,
+  });
+  return toView(row);
+}
+
+/** Back to the service defaults. True when something was deleted. */
+export async function deleteConnectorCredentials(db: Db, deploymentId: string, connectorName: string): Promise<boolean> {
+  const def = knownConnector(connectorName);
+  const { count } = await db.connectorCredentials.deleteMany({ where: { deploymentId, connector: def.name } });
+  return count > 0;
+}
+
+export async function listConnectorCredentials(db: Db, deploymentId: string): Promise<CredentialsView[]> {
+  const rows = await db.connectorCredentials.findMany({ where: { deploymentId }, orderBy: { connector: "asc" } });
+  return rows.map(toView);
+}

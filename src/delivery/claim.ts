@@ -1,0 +1,79 @@
+import type { Sql } from "../db/sql.ts";
+
+/** A due delivery, claimed by one worker until `lockedUntil`, with what is needed to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  deploymentId: string;
+  url: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  event: {
+    id: string;
+    connector: string;
+    trigger: string;
+    account: string;
+    occurredAt: Date;
+    payload: unknown;
+  };
+  /** The operator's header as the settings hold it now (the value still sealed). */
+  headerKey: string | null;
+  headerValueSealed: string | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries for `lockMs`. `FOR UPDATE SKIP LOCKED` lets any number of
+ * workers (processes, machines) share the queue without waiting on each other or claiming the same
+ * row; `locked_until` keeps a row out of every other claim while its attempt is in flight, and
+ * makes a crashed worker's claim expire on its own — the row is simply due again.
+ */
+export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number): Promise<ClaimedDelivery[]> {
+  const rows = await sql.query<{
+    id: string;
+    deployment_id: string;
+    url: string;
+    attempts: number;
+    event_id: string;
+    connector: string;
+    trigger: string;
+    account: string;
+    occurred_at: Date | string;
+    payload: unknown;
+    header_key: string | null;
+    header_value_encrypted: string | null;
+  }>(
+    `with claimed as (
+       update delivery set locked_until = now() + ($2::int * interval '1 millisecond')
+       where id in (
+         select id from delivery
+         where status = 'PENDING' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+         order by next_attempt_at
+         limit $1
+         for update skip locked
+       )
+       returning id, deployment_id, url, attempts, event_id
+     )
+     select c.id, c.deployment_id, c.url, c.attempts, c.event_id,
+            e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload,
+            s.header_key, s.header_value_encrypted
+     from claimed c
+     join trigger_event e on e.id = c.event_id
+     left join forwarding_settings s on s.deployment_id = c.deployment_id`,
+    [limit, lockMs],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    deploymentId: row.deployment_id,
+    url: row.url,
+    attempts: Number(row.attempts),
+    event: {
+      id: row.event_id,
+      connector: row.connector,
+      trigger: row.trigger,
+      account: row.account,
+      occurredAt: new Date(row.occurred_at),
+      payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+    },
+    headerKey: row.header_key,
+    headerValueSealed: row.header_value_encrypted,
+  }));
+}

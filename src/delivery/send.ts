@@ -1,0 +1,112 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isIP } from "node:net";
+import { fileURLToPath } from "node:url";
+import { Agent, type Dispatcher, request } from "undici";
+import type { Config } from "../config.ts";
+import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../forwarding/ssrf.ts";
+
+/** How much of a receiver's answer is kept in the attempt log. The rest is not even read. */
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export const USER_AGENT = `Switchyard/${packageVersion()}`;
+
+export interface OutboundRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface SendResult {
+  statusCode: number | null;
+  /** Set when no HTTP answer came back (timeout, refused, blocked address, …). */
+  error: string | null;
+  /** The first RESPONSE_BODY_LIMIT bytes of the answer, as text. */
+  responseBody: string | null;
+  durationMs: number;
+}
+
+/**
+ * The HTTP agent deliveries go through: keep-alive connections per receiver and, in production,
+ * a resolver that refuses internal addresses — the address it checked is the one dialled.
+ */
+export function createDeliveryDispatcher(config: Config): { dispatcher: Dispatcher; guarded: boolean } {
+  const guarded = config.env === "production" && !config.forwardingAllowPrivate;
+  const dispatcher = new Agent({
+    keepAliveTimeout: 10_000,
+    connect: guarded ? { lookup: guardedLookup as never, timeout: config.deliveryTimeoutMs } : { timeout: config.deliveryTimeoutMs },
+  });
+  return { dispatcher, guarded };
+}
+
+/** One POST, never following redirects, never longer than `timeoutMs` in all. Never throws. */
+export async function send(dispatcher: Dispatcher, guarded: boolean, outbound: OutboundRequest, timeoutMs: number): Promise<SendResult> {
+  const started = performance.now();
+  const done = (result: Omit<SendResult, "durationMs">): SendResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  try {
+    if (guarded) {
+      // net.connect skips the resolver for IP literals, so those are judged here.
+      const host = new URL(outbound.url).hostname.replace(/^\[|\]$/g, "");
+      const reason = isIP(host) ? blockedAddressReason(host) : undefined;
+      if (reason) throw new ForbiddenAddressError(host, host, reason);
+    }
+    const response = await request(outbound.url, {
+      method: "POST",
+      headers: outbound.headers,
+      body: outbound.body,
+      dispatcher,
+      signal: AbortSignal.timeout(timeoutMs),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const responseBody = await readCapped(response.body, RESPONSE_BODY_LIMIT);
+    return done({ statusCode: response.statusCode, error: null, responseBody });
+  } catch (error) {
+    return done({ statusCode: null, error: describe(error, timeoutMs), responseBody: null });
+  }
+}
+
+async function readCapped(body: Dispatcher.ResponseData["body"], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const buffer = chunk as Buffer;
+      chunks.push(buffer.subarray(0, limit - size));
+      size += Math.min(buffer.length, limit - size);
+      if (size >= limit) break;
+    }
+  } catch {
+    // A receiver that hangs up mid-body still answered with its status; keep what arrived.
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A short, secret-free description for the attempt log. */
+function describe(error: unknown, timeoutMs: number): string {
+  if (error instanceof ForbiddenAddressError) return error.message;
+  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === "TimeoutError" || e?.name === "AbortError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT") {
+    return `no answer within ${timeoutMs} ms`;
+  }
+  if (e?.cause instanceof ForbiddenAddressError) return e.cause.message;
+  if ((e as { code?: string })?.code === "EFORBIDDENADDRESS") return String(e.message);
+  const code = e?.code ?? e?.cause?.code;
+  const message = e?.message ?? String(error);
+  return code ? `${code}: ${message}` : message;
+}
+
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "switchyard" && pkg.version) return pkg.version;
+    }
+    dir = dirname(dir);
+  }
+  return "0.0.0";
+}

@@ -1,0 +1,144 @@
+import { resolveEndpoints } from "../connectors/registry.ts";
+import type { ConnectorDefinition, NormalizedEvent, SyncNotification } from "../connectors/types.ts";
+import { getFreshAccessToken, ReauthRequiredError } from "../oauth/tokens.ts";
+import type { Services } from "../services.ts";
+import { recordEvent } from "./record.ts";
+
+/**
+ * Verified inbound events → stored events (and deliveries). Nothing here knows a provider:
+ * routing is by the connector's `externalIds`, deduplication by its `dedupeKey`.
+ *
+ * - An event for no ACTIVE ConnectedAccount of this deployment is not stored at all (`unrouted`):
+ *   nobody authorized us to act on it.
+ * - An event for a connected account whose trigger is not in the Forwarding Trigger List is stored
+ *   without a delivery, so the console can show what arrives before the operator picks triggers.
+ */
+export interface InboundOutcome {
+  /** Events the provider's request carried (after fetching, for notification-only pushes). */
+  received: number;
+  /** Newly stored. */
+  recorded: number;
+  /** Already stored (a provider retry): nothing new written. */
+  duplicates: number;
+  /** Newly stored and queued for the forwarding URL. */
+  forwarded: number;
+  /** Not for any account connected to this deployment: not stored. */
+  unrouted: number;
+}
+
+type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };
+
+const emptyOutcome = (): InboundOutcome => ({ received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 });
+
+async function findAccounts(services: Services, deploymentId: string, connector: string, externalIds: string[]): Promise<Account[]> {
+  if (externalIds.length === 0) return [];
+  return services.db.connectedAccount.findMany({
+    where: { deploymentId, connector, status: "ACTIVE", externalId: { in: [...new Set(externalIds)] } },
+    select: { id: true, account: true, externalId: true, cursor: true, createdAt: true },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+/** The account for the most specific external id; the oldest connection when several share it. */
+function route(accounts: Account[], externalIds: string[]): Account | undefined {
+  for (const externalId of externalIds) {
+    const account = accounts.find((a) => a.externalId === externalId);
+    if (account) return account;
+  }
+  return undefined;
+}
+
+export async function acceptEvents(services: Services, deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[]): Promise<InboundOutcome> {
+  const outcome = emptyOutcome();
+  outcome.received = events.length;
+  const accounts = await findAccounts(services, deploymentId, def.name, events.flatMap((e) => e.externalIds));
+  for (const event of events) {
+    const account = route(accounts, event.externalIds);
+    if (!account) {
+      outcome.unrouted++;
+      continue;
+    }
+    const recorded = await recordEvent(services, deploymentId, {
+      connector: def.name,
+      trigger: event.trigger,
+      account: account.account,
+      connectedAccountId: account.id,
+      // Per connector, so two providers' delivery ids can never collide.
+      dedupeKey: `${def.name}:${event.dedupeKey}`,
+      occurredAt: event.occurredAt,
+      data: event.data,
+    });
+    if (!recorded.created) outcome.duplicates++;
+    else {
+      outcome.recorded++;
+      if (recorded.deliveryId) outcome.forwarded++;
+    }
+  }
+  return outcome;
+}
+
+/** A provider that could not be read: answer non-2xx so the push is redelivered later. */
+export class UpstreamUnavailableError extends Error {}
+
+/**
+ * A notification-only push (Gmail): read what changed since the account's cursor with its token,
+ * store the events, then move the cursor. The cursor moves only after the events are stored, so a
+ * crash in between re-reads (and deduplicates) rather than skips.
+ */
+export async function acceptSync(services: Services, deploymentId: string, def: ConnectorDefinition, sync: SyncNotification): Promise<InboundOutcome> {
+  const accounts = await findAccounts(services, deploymentId, def.name, sync.externalIds);
+  const account = route(accounts, sync.externalIds);
+  if (!account || !def.inbound.fetchEvents) return { ...emptyOutcome(), unrouted: 1 };
+  const fetched = await fetchSince(services, def, account, sync);
+  if (!fetched) return emptyOutcome();
+  const outcome = await acceptEvents(
+    services,
+    deploymentId,
+    def,
+    // Already routed: pin every event to this account.
+    fetched.events.map((event) => ({ ...event, externalIds: [account.externalId] })),
+  );
+  if (fetched.cursor !== account.cursor) {
+    await services.db.connectedAccount.update({ where: { id: account.id }, data: { cursor: fetched.cursor } });
+  }
+  return outcome;
+}
+
+async function fetchSince(services: Services, def: ConnectorDefinition, account: Account, notification: SyncNotification) {
+  const { apiUrl } = resolveEndpoints(def, services.config.connectorEnv);
+  let accessToken: string;
+  try {
+    accessToken = await getFreshAccessToken(services, account.id);
+  } catch (error) {
+    // A person must reconnect the account; redelivering the push will not help.
+    if (error instanceof ReauthRequiredError) return undefined;
+    throw new UpstreamUnavailableError(`could not get a token for the account: ${(error as Error).message}`);
+  }
+  try {
+    return await def.inbound.fetchEvents!({
+      accessToken,
+      fetchJson: providerFetchJson(apiUrl, accessToken),
+      apiUrl,
+      externalId: account.externalId,
+      cursor: account.cursor ?? undefined,
+      notification,
+    });
+  } catch (error) {
+    throw new UpstreamUnavailableError(`could not read the provider's changes: ${(error as Error).message}`);
+  }
+}
+
+/** GET `${apiUrl}${path}` with the bearer token; non-2xx throws an error carrying `status` (connectors branch on 404). */
+function providerFetchJson(apiUrl: string, accessToken: string) {
+  return async (path: string): Promise<unknown> => {
+    const response = await fetch(`${apiUrl}${path}`, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
+      signal: AbortSignal.timeout(15_000),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw Object.assign(new Error(`GET ${path.split("?")[0]} answered HTTP ${response.status}`), { status: response.status });
+    }
+    return response.json();
+  };
+}

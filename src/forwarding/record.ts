@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import type { ForwardedEventMessage } from "../events/messages.ts";
+import type { Services } from "../services.ts";
+
+/** An inbound event, normalized, routed to an account and ready to store. */
+export interface EventToRecord {
+  connector: string;
+  trigger: string;
+  /** The ConnectedAccount's `account` name ("test" for sendTestEvent). */
+  account: string;
+  connectedAccountId: string | null;
+  /** Stable across provider retries; unique per deployment. */
+  dedupeKey: string;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  eventId: string;
+  /** False when the provider retried something already stored: nothing new was written. */
+  created: boolean;
+  /** The queued delivery, when the event is forwarded. */
+  deliveryId: string | null;
+  receivedAt: Date;
+}
+
+export interface RecordOptions {
+  /** Queue a delivery even when the trigger is not in the Forwarding Trigger List (sendTestEvent). */
+  forwardUnlisted?: boolean;
+}
+
+export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
+
+/**
+ * Stores an event and — only when its (connector, trigger) is in the deployment's Forwarding
+ * Trigger List and a forwarding URL is set — its Delivery, in ONE statement, so they commit
+ * together or not at all: once this returns, the event will be delivered even if the process dies
+ * the next instant. A retry of a stored event (same dedupe key) writes nothing and returns the
+ * stored one. Publishes after the commit and wakes this process's worker.
+ */
+export async function recordEvent(services: Services, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
+  const eventId = newEventId();
+  const deliveryId = `dlv_${randomBytes(12).toString("hex")}`;
+  const rows = await services.sql.query<{ event_id: string | null; delivery_id: string | null; url: string | null; received_at: Date | string | null }>(
+    `with ins as (
+       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key)
+       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::timestamp, $9)
+       on conflict (deployment_id, dedupe_key) do nothing
+       returning id, received_at
+     ), target as (
+       select s.forwarding_url from forwarding_settings s
+       where s.deployment_id = $2
+         and ($11::boolean or exists (
+           select 1 from forwarding_trigger t where t.deployment_id = $2 and t.connector = $4 and t.trigger = $5))
+     ), del as (
+       insert into delivery (id, event_id, deployment_id, url, updated_at)
+       select $10, ins.id, $2, target.forwarding_url, now() from ins, target
+       returning id, url
+     )
+     select (select id from ins) as event_id, (select received_at at time zone 'UTC' from ins) as received_at,
+            (select id from del) as delivery_id, (select url from del) as url`,
+    [
+      eventId,
+      deploymentId,
+      event.connectedAccountId,
+      event.connector,
+      event.trigger,
+      event.account,
+      JSON.stringify(event.data),
+      event.occurredAt.toISOString(),
+      event.dedupeKey,
+      deliveryId,
+      options.forwardUnlisted === true,
+    ],
+  );
+  const row = rows[0];
+  if (!row?.event_id) return existingEvent(services, deploymentId, event.dedupeKey);
+
+  const recorded: RecordedEvent = {
+    eventId: row.event_id,
+    created: true,
+    deliveryId: row.delivery_id,
+    receivedAt: row.received_at ? new Date(row.received_at) : new Date(),
+  };
+  if (recorded.deliveryId) {
+    services.deliverySignal.notify();
+    // The subscription is "every event accepted for forwarding": stored-only events are not in it.
+    publishForwardedEvent(services, deploymentId, event, recorded);
+  }
+  return recorded;
+}
+
+async function existingEvent(services: Services, deploymentId: string, dedupeKey: string): Promise<RecordedEvent> {
+  const rows = await services.sql.query<{ id: string; received_at: Date | string; delivery_id: string | null }>(
+    `select e.id, e.received_at at time zone 'UTC' as received_at,
+            (select d.id from delivery d where d.event_id = e.id order by d.created_at limit 1) as delivery_id
+     from trigger_event e where e.deployment_id = $1 and e.dedupe_key = $2`,
+    [deploymentId, dedupeKey],
+  );
+  const row = rows[0];
+  if (!row) throw new Error("a deduplicated event vanished (deleted concurrently)");
+  return { eventId: row.id, created: false, deliveryId: row.delivery_id, receivedAt: new Date(row.received_at) };
+}
+
+function publishForwardedEvent(services: Services, deploymentId: string, event: EventToRecord, recorded: RecordedEvent) {
+  const message: ForwardedEventMessage = {
+    id: recorded.eventId,
+    deploymentId,
+    type: `${event.connector}.${event.trigger}`,
+    connector: event.connector,
+    trigger: event.trigger,
+    account: event.account,
+    occurredAt: event.occurredAt.toISOString(),
+    payload: event.data,
+    delivery: recorded.deliveryId ? { id: recorded.deliveryId, status: "PENDING", attempts: 0, lastStatusCode: null } : null,
+  };
+  try {
+    services.events.publish("forwardedEvent", deploymentId, message);
+  } catch (error) {
+    services.logger.warn({ err: error }, "could not publish a forwarded event");
+  }
+}

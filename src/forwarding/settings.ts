@@ -1,0 +1,197 @@
+import { findConnector } from "../connectors/registry.ts";
+import type { SecretBox } from "../crypto/secrets.ts";
+import type { Db } from "../db/database.ts";
+import { badInput, type FieldError } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { checkUrlTarget } from "./ssrf.ts";
+
+/**
+ * A deployment's Forwarding Settings and its Forwarding Trigger List, as the console edits them.
+ * The header value is sealed at rest and never leaves the service: callers see `headerValueSet`.
+ */
+
+export interface TriggerRef {
+  connector: string;
+  trigger: string;
+}
+
+export interface ForwardingSettingsInput {
+  forwardingUrl: string;
+  headerKey?: string | null;
+  /** Omitted or empty with a headerKey ⇒ keep the stored value (the console shows it masked). */
+  headerValue?: string | null;
+  triggers: TriggerRef[];
+}
+
+export interface ForwardingSettingsView {
+  deploymentId: string;
+  forwardingUrl: string;
+  headerKey: string | null;
+  headerValueSet: boolean;
+  triggers: TriggerRef[];
+  updatedAt: Date;
+}
+
+/** Headers the service sets itself (or the HTTP stack does): an operator header may not replace them. */
+const RESERVED_HEADERS = new Set(["content-type", "content-length", "host", "user-agent", "connection", "transfer-encoding", "te", "trailer", "upgrade", "keep-alive", "expect"]);
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/; // RFC 7230 §3.2.6 token
+const MAX_URL_LENGTH = 2048;
+const MAX_HEADER_VALUE_LENGTH = 4096;
+
+export async function getForwardingSettings(db: Db, deploymentId: string): Promise<ForwardingSettingsView | null> {
+  const [settings, triggers] = await Promise.all([
+    db.forwardingSettings.findUnique({ where: { deploymentId } }),
+    db.forwardingTrigger.findMany({ where: { deploymentId }, orderBy: [{ connector: "asc" }, { trigger: "asc" }] }),
+  ]);
+  if (!settings) return null;
+  return {
+    deploymentId,
+    forwardingUrl: settings.forwardingUrl,
+    headerKey: settings.headerKey,
+    headerValueSet: settings.headerValueEncrypted !== null,
+    triggers: triggers.map(({ connector, trigger }) => ({ connector, trigger })),
+    updatedAt: settings.updatedAt,
+  };
+}
+
+/** The console's "Save Changes": URL, header and the whole trigger list replaced in one transaction. */
+export async function saveForwardingSettings(services: Services, deploymentId: string, input: ForwardingSettingsInput): Promise<ForwardingSettingsView> {
+  const { db, box } = services;
+  const existing = await db.forwardingSettings.findUnique({ where: { deploymentId } });
+  const fields: FieldError[] = [];
+
+  const url = await validateForwardingUrl(services, input.forwardingUrl, fields);
+  const header = validateHeader(input.headerKey, input.headerValue, existing?.headerValueEncrypted ?? null, box, fields);
+  const triggers = validateTriggers(input.triggers, "triggers", fields);
+  if (fields.length) throw badInput(fields.map((f) => `${f.field}: ${f.message}`).join("; "), fields);
+
+  await db.$transaction(async (tx) => {
+    const data = { forwardingUrl: url!, headerKey: header.key, headerValueEncrypted: header.sealedValue };
+    await tx.forwardingSettings.upsert({ where: { deploymentId }, create: { deploymentId, ...data }, update: data });
+    await tx.forwardingTrigger.deleteMany({ where: { deploymentId } });
+    if (triggers.length) await tx.forwardingTrigger.createMany({ data: triggers.map((t) => ({ deploymentId, ...t })) });
+  });
+  return (await getForwardingSettings(db, deploymentId))!;
+}
+
+export async function addForwardingTrigger(db: Db, deploymentId: string, ref: TriggerRef): Promise<ForwardingSettingsView> {
+  const fields: FieldError[] = [];
+  const [trigger] = validateTriggers([ref], "trigger", fields);
+  if (fields.length) throw badInput(fields[0].message, fields);
+  await requireSettings(db, deploymentId);
+  const existing = await db.forwardingTrigger.findUnique({ where: { deploymentId_connector_trigger: { deploymentId, ...trigger } } });
+  if (existing) {
+    throw badInput(`${trigger.connector}.${trigger.trigger} is already in the Forwarding Trigger List.`, [
+      { field: "trigger", message: "already in the Forwarding Trigger List" },
+    ]);
+  }
+  // A concurrent add of the same trigger loses on the unique index; treat it as the duplicate it is.
+  await db.forwardingTrigger.createMany({ data: [{ deploymentId, ...trigger }], skipDuplicates: true });
+  await db.forwardingSettings.update({ where: { deploymentId }, data: { updatedAt: new Date() } });
+  return (await getForwardingSettings(db, deploymentId))!;
+}
+
+export async function removeForwardingTrigger(db: Db, deploymentId: string, ref: TriggerRef): Promise<ForwardingSettingsView> {
+  await requireSettings(db, deploymentId);
+  const { count } = await db.forwardingTrigger.deleteMany({ where: { deploymentId, connector: ref.connector, trigger: ref.trigger } });
+  if (count === 0) {
+    throw badInput(`${ref.connector}.${ref.trigger} is not in the Forwarding Trigger List.`, [
+      { field: "trigger", message: "not in the Forwarding Trigger List" },
+    ]);
+  }
+  await db.forwardingSettings.update({ where: { deploymentId }, data: { updatedAt: new Date() } });
+  return (await getForwardingSettings(db, deploymentId))!;
+}
+
+async function requireSettings(db: Db, deploymentId: string) {
+  const settings = await db.forwardingSettings.findUnique({ where: { deploymentId }, select: { deploymentId: true } });
+  if (!settings) {
+    throw badInput("Save a forwarding URL first (saveForwardingSettings); triggers are forwarded to it.", [
+      { field: "deploymentId", message: "has no forwarding settings yet" },
+    ]);
+  }
+}
+
+async function validateForwardingUrl(services: Services, value: string, fields: FieldError[]): Promise<string | undefined> {
+  const field = "forwardingUrl";
+  const text = value.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    fields.push({ field, message: "must be an absolute http:// or https:// URL" });
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    fields.push({ field, message: "must use http or https" });
+  } else if (text.length > MAX_URL_LENGTH) {
+    fields.push({ field, message: `must be at most ${MAX_URL_LENGTH} characters` });
+  } else if (url.username || url.password) {
+    fields.push({ field, message: "must not contain credentials; use the header key and value instead" });
+  } else if (services.config.env === "production" && !services.config.forwardingAllowPrivate) {
+    const reason = await checkUrlTarget(url);
+    if (reason) fields.push({ field, message: `is not allowed: ${reason} (set FORWARDING_ALLOW_PRIVATE=true to allow private targets)` });
+  }
+  return url.toString();
+}
+
+function validateHeader(
+  keyInput: string | null | undefined,
+  valueInput: string | null | undefined,
+  storedSealedValue: string | null,
+  box: SecretBox,
+  fields: FieldError[],
+): { key: string | null; sealedValue: string | null } {
+  const key = keyInput?.trim() || null;
+  const value = valueInput === undefined || valueInput === null || valueInput === "" ? null : valueInput;
+  if (!key) {
+    if (value !== null) fields.push({ field: "headerKey", message: "is required when a header value is given" });
+    return { key: null, sealedValue: null };
+  }
+  if (!TOKEN.test(key) || key.length > 256) {
+    fields.push({ field: "headerKey", message: "must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)" });
+  } else if (RESERVED_HEADERS.has(key.toLowerCase()) || key.toLowerCase().startsWith("webhook-")) {
+    fields.push({ field: "headerKey", message: `${key} is set by Switchyard itself; choose another header name` });
+  }
+  if (value === null) {
+    // The console re-saves without re-typing the masked value: keep what is stored.
+    if (storedSealedValue === null) fields.push({ field: "headerValue", message: "is required when a header key is given" });
+    return { key, sealedValue: storedSealedValue };
+  }
+  if (/[\r\n\0]/.test(value)) {
+    fields.push({ field: "headerValue", message: "must not contain line breaks or NUL characters" });
+  } else if (value.length > MAX_HEADER_VALUE_LENGTH) {
+    fields.push({ field: "headerValue", message: `must be at most ${MAX_HEADER_VALUE_LENGTH} characters` });
+  } else if (value !== value.trim()) {
+    fields.push({ field: "headerValue", message: "must not start or end with whitespace" });
+  }
+  return { key, sealedValue: box.seal(value) };
+}
+
+function validateTriggers(refs: TriggerRef[], field: string, fields: FieldError[]): TriggerRef[] {
+  const seen = new Set<string>();
+  const valid: TriggerRef[] = [];
+  refs.forEach((ref, i) => {
+    const at = field === "triggers" ? `triggers.${i}` : field;
+    const connector = findConnector(ref.connector);
+    if (!connector) {
+      fields.push({ field: at, message: `unknown connector "${ref.connector}"` });
+      return;
+    }
+    if (!connector.triggers.some((t) => t.name === ref.trigger)) {
+      fields.push({
+        field: at,
+        message: `${ref.connector} has no trigger "${ref.trigger}" (it has ${connector.triggers.map((t) => t.name).join(", ")})`,
+      });
+      return;
+    }
+    const id = `${ref.connector}.${ref.trigger}`;
+    if (seen.has(id)) {
+      fields.push({ field: at, message: `${id} is listed twice` });
+      return;
+    }
+    seen.add(id);
+    valid.push({ connector: ref.connector, trigger: ref.trigger });
+  });
+  return valid;
+}

@@ -1,0 +1,82 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+
+/**
+ * Server-side request forgery guard for forwarding URLs. In production a forwarding URL must not
+ * reach the service's own network: loopback, private, link-local, CGNAT, unique-local, multicast,
+ * reserved, cloud metadata, and IPv4 addresses smuggled inside IPv6 (mapped, NAT64, 6to4, Teredo).
+ *
+ * Checked twice: when the settings are saved (a clear BAD_USER_INPUT for the operator) and when a
+ * delivery connects — `guardedLookup` is the resolver of the delivery's HTTP agent, so the address
+ * that is checked is the address that is dialled (DNS rebinding cannot swap it in between).
+ */
+
+/** ipaddr.js range names that are public, routable unicast. Anything else is refused. */
+const ALLOWED_RANGES = new Set(["unicast"]);
+
+const METADATA = ["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "192.0.0.192"];
+
+/** Why an address may not be dialled, or undefined when it may. */
+export function blockedAddressReason(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return "not an IP address";
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6") {
+    const range = (parsed as ipaddr.IPv6).range();
+    // No public server needs them, and each reaches an IPv4 target in disguise: ::ffff:0:0/96
+    // mapped, 64:ff9b::/96 NAT64, 2002::/16 6to4, 2001::/32 Teredo.
+    if (range === "ipv4Mapped") return "IPv4-mapped IPv6 address";
+    if (range === "rfc6052" || range === "6to4" || range === "teredo" || range === "rfc6145") return `IPv6 ${range} address (embeds IPv4)`;
+  }
+  const normalized = parsed.toNormalizedString();
+  if (METADATA.some((m) => ipaddr.parse(m).toNormalizedString() === normalized)) return "cloud metadata endpoint";
+  const range = parsed.range();
+  if (!ALLOWED_RANGES.has(range)) return `${range} address`;
+  return undefined;
+}
+
+export class ForbiddenAddressError extends Error {
+  readonly code = "EFORBIDDENADDRESS";
+  constructor(
+    readonly host: string,
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`${host} resolves to ${address} (${reason}); private and internal addresses are not allowed in production`);
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `dns.lookup` replacement for net.connect / undici's `connect.lookup`: resolves, refuses when
+ * any resolved address is blocked, and answers with exactly the addresses it checked.
+ */
+export function guardedLookup(hostname: string, options: { all?: boolean; family?: number } | number, callback: LookupCallback): void {
+  const opts = typeof options === "number" ? { family: options } : (options ?? {});
+  dnsLookup(hostname, { family: opts.family ?? 0, all: true }, (error, addresses) => {
+    if (error) return callback(error, opts.all ? [] : "", 0);
+    for (const { address } of addresses) {
+      const reason = blockedAddressReason(address);
+      if (reason) return callback(new ForbiddenAddressError(hostname, address, reason) as NodeJS.ErrnoException, opts.all ? [] : "", 0);
+    }
+    if (opts.all) return callback(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+}
+
+/** Resolves a URL's host and returns why it is refused, or undefined when every address is public. */
+export async function checkUrlTarget(url: URL): Promise<string | undefined> {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) {
+    const reason = blockedAddressReason(host);
+    return reason ? `${host} is a ${reason}` : undefined;
+  }
+  return new Promise((resolve) => {
+    guardedLookup(host, { all: true }, (error) => {
+      if (!error) return resolve(undefined);
+      if (error instanceof ForbiddenAddressError) return resolve(`${error.host} resolves to ${error.address}, a ${error.reason}`);
+      resolve(`${host} could not be resolved`);
+    });
+  });
+}

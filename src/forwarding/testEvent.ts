@@ -1,0 +1,40 @@
+import { randomBytes } from "node:crypto";
+import { findConnector } from "../connectors/registry.ts";
+import { badInput } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { recordEvent } from "./record.ts";
+import type { TriggerRef } from "./settings.ts";
+
+export const TEST_ACCOUNT = "test";
+
+/**
+ * The trigger's sample payload through the real pipeline — stored, queued, signed, sent, retried —
+ * for account "test". Like Stripe's "Send test webhook" it is delivered whether or not the trigger
+ * is in the Forwarding Trigger List (the operator asked for it), but it needs a forwarding URL.
+ * Returns the event id.
+ */
+export async function sendTestEvent(services: Services, deploymentId: string, ref: TriggerRef): Promise<string> {
+  const trigger = findConnector(ref.connector)?.triggers.find((t) => t.name === ref.trigger);
+  if (!trigger) {
+    throw badInput(`There is no trigger ${ref.connector}.${ref.trigger}.`, [{ field: "trigger", message: "unknown connector or trigger" }]);
+  }
+  const settings = await services.db.forwardingSettings.findUnique({ where: { deploymentId }, select: { deploymentId: true } });
+  if (!settings) {
+    throw badInput("Save a forwarding URL first: a test event is delivered to it.", [{ field: "deploymentId", message: "has no forwarding settings yet" }]);
+  }
+  const recorded = await recordEvent(
+    services,
+    deploymentId,
+    {
+      connector: ref.connector,
+      trigger: ref.trigger,
+      account: TEST_ACCOUNT,
+      connectedAccountId: null,
+      dedupeKey: `test:${randomBytes(12).toString("hex")}`,
+      occurredAt: new Date(),
+      data: structuredClone(trigger.samplePayload),
+    },
+    { forwardUnlisted: true },
+  );
+  return recorded.eventId;
+}

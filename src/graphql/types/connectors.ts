@@ -1,0 +1,131 @@
+import { connectors, findConnector } from "../../connectors/registry.ts";
+import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
+import {
+  type CredentialsView,
+  deleteConnectorCredentials,
+  listConnectorCredentials,
+  setConnectorCredentials,
+} from "../../credentials/credentials.ts";
+import { badInput, forbidden, notFound } from "../../errors.ts";
+import { disconnectAccount } from "../../oauth/connectedAccounts.ts";
+import { builder } from "../builder.ts";
+
+/**
+ * The connector catalog, the operator's own OAuth apps per deployment, and the accounts end users
+ * connected. Secrets are write-only: the API says whether they are set, never what they are.
+ */
+
+const Trigger = builder.objectRef<TriggerDefinition>("Trigger").implement({
+  description: "Something that happens at the third party and can be forwarded.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    displayName: t.exposeString("displayName"),
+    description: t.exposeString("description"),
+    samplePayload: t.field({ type: "JSON", description: "The `data` of a forwarded event of this trigger.", resolve: (trigger) => trigger.samplePayload }),
+  }),
+});
+
+const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement({
+  description: "A third-party service Switchyard can connect to.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    displayName: t.exposeString("displayName"),
+    category: t.exposeString("category", { description: "mail, issue_tracker or chat." }),
+    description: t.exposeString("description"),
+    icon: t.exposeString("icon", { description: "A small inline SVG." }),
+    triggers: t.field({ type: [Trigger], resolve: (c) => c.triggers }),
+    scopes: t.stringList({ description: "The OAuth scopes asked for at connect time.", resolve: (c) => c.oauth.scopes }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  connectors: t.field({ type: [Connector], description: "The connector catalog.", resolve: () => [...connectors] }),
+  connector: t.field({
+    type: Connector,
+    nullable: true,
+    args: { name: t.arg.string() },
+    resolve: (_root, args) => findConnector(args.name) ?? null,
+  }),
+}));
+
+const ConnectorCredentials = builder.objectRef<CredentialsView>("ConnectorCredentials").implement({
+  description: "A deployment's own OAuth app for a connector. The secrets are never returned.",
+  fields: (t) => ({
+    connector: t.exposeString("connector"),
+    clientId: t.exposeString("clientId"),
+    clientSecretSet: t.exposeBoolean("clientSecretSet"),
+    webhookSecretSet: t.exposeBoolean("webhookSecretSet"),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+const ConnectorCredentialsInput = builder.inputType("ConnectorCredentialsInput", {
+  fields: (t) => ({
+    clientId: t.string(),
+    clientSecret: t.string(),
+    webhookSecret: t.string({ required: false }),
+  }),
+});
+
+const AccountStatus = builder.enumType("AccountStatus", { values: ["ACTIVE", "REAUTH_REQUIRED", "DISCONNECTED"] as const });
+
+builder.prismaObject("ConnectedAccount", {
+  description: "An end-user account authorized at a third party. Its tokens are never exposed.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    connector: t.exposeString("connector"),
+    account: t.exposeString("account", { description: "The operator's id for the end user (the auth-url `account`)." }),
+    externalId: t.exposeString("externalId", { description: "The provider's id for the user." }),
+    status: t.expose("status", { type: AccountStatus }),
+    scopes: t.exposeStringList("scopes"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    lastRefreshedAt: t.expose("lastRefreshedAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+builder.prismaObjectFields("Deployment", (t) => ({
+  connectorCredentials: t.field({
+    type: [ConnectorCredentials],
+    description: "The deployment's own OAuth apps; connectors not listed use the service's defaults.",
+    resolve: (deployment, _args, ctx) => listConnectorCredentials(ctx.services.db, deployment.id),
+  }),
+  connectedAccounts: t.relation("connectedAccounts", { query: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } }),
+  webhookUrl: t.string({
+    description: "The URL to register at the provider for this connector's webhooks.",
+    args: { connector: t.arg.string() },
+    resolve: (deployment, args, ctx) => {
+      const def = findConnector(args.connector);
+      if (!def) throw badInput(`There is no connector named "${args.connector}".`, [{ field: "connector", message: "unknown connector" }]);
+      return `${ctx.services.config.publicUrl}/webhooks/${deployment.id}/${def.name}`;
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  setConnectorCredentials: t.field({
+    type: ConnectorCredentials,
+    description: "Use the deployment's own OAuth app for a connector (replaces any earlier one).",
+    args: { deploymentId: t.arg.id(), connector: t.arg.string(), input: t.arg({ type: ConnectorCredentialsInput }) },
+    authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
+    resolve: (_root, args, ctx) => setConnectorCredentials(ctx.services, String(args.deploymentId), args.connector, args.input),
+  }),
+  deleteConnectorCredentials: t.boolean({
+    description: "Go back to the service's default OAuth app. False when there was nothing to delete.",
+    args: { deploymentId: t.arg.id(), connector: t.arg.string() },
+    authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
+    resolve: (_root, args, ctx) => deleteConnectorCredentials(ctx.services.db, String(args.deploymentId), args.connector),
+  }),
+  disconnectAccount: t.prismaField({
+    type: "ConnectedAccount",
+    description: "Forget the account's tokens; its status becomes DISCONNECTED. A new auth-url reconnects it.",
+    args: { id: t.arg.id() },
+    authScopes: { loggedIn: true },
+    resolve: async (query, _root, args, ctx) => {
+      const found = await ctx.services.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
+      if (!found || !(await ctx.access.canReadDeployment(found.deploymentId))) throw notFound("Connected account");
+      if (!(await ctx.access.canManageDeployment(found.deploymentId))) throw forbidden("Only owners and admins can disconnect accounts.");
+      await disconnectAccount(ctx.services, found.id);
+      return ctx.services.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: found.id } });
+    },
+  }),
+}));

@@ -1,0 +1,186 @@
+import { replayDelivery } from "../../delivery/replay.ts";
+import { listDeliveries, listEvents } from "../../forwarding/listing.ts";
+import { sendTestEvent } from "../../forwarding/testEvent.ts";
+import {
+  addForwardingTrigger,
+  type ForwardingSettingsView,
+  getForwardingSettings,
+  removeForwardingTrigger,
+  saveForwardingSettings,
+  type TriggerRef,
+} from "../../forwarding/settings.ts";
+import { forbidden, notFound } from "../../errors.ts";
+import { builder } from "../builder.ts";
+
+/**
+ * Trigger Forwarding in the API: the settings and trigger list, the events received, their
+ * deliveries and attempt logs, replay and test events. Reads are for deployment members; changes
+ * for owners, admins and the deployment's API key.
+ */
+
+const TriggerRefType = builder.objectRef<TriggerRef>("TriggerRef").implement({
+  description: "A connector's trigger, e.g. { connector: \"github\", trigger: \"issue_opened\" }.",
+  fields: (t) => ({ connector: t.exposeString("connector"), trigger: t.exposeString("trigger") }),
+});
+
+const TriggerRefInput = builder.inputType("TriggerRefInput", {
+  fields: (t) => ({ connector: t.string(), trigger: t.string() }),
+});
+
+const ForwardingSettings = builder.objectRef<ForwardingSettingsView>("ForwardingSettings").implement({
+  description: "Where a deployment's events are forwarded, with which header, and which triggers.",
+  fields: (t) => ({
+    forwardingUrl: t.exposeString("forwardingUrl"),
+    headerKey: t.exposeString("headerKey", { nullable: true }),
+    headerValueSet: t.exposeBoolean("headerValueSet", { description: "Whether a header value is stored. The value itself is never returned." }),
+    triggers: t.field({ type: [TriggerRefType], description: "The Forwarding Trigger List.", resolve: (s) => s.triggers }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+const ForwardingSettingsInput = builder.inputType("ForwardingSettingsInput", {
+  fields: (t) => ({
+    forwardingUrl: t.string(),
+    headerKey: t.string({ required: false }),
+    headerValue: t.string({
+      required: false,
+      description: "Leave out (or empty) to keep the stored value when headerKey is given; it is shown masked and never returned.",
+    }),
+    triggers: t.field({ type: [TriggerRefInput] }),
+  }),
+});
+
+const DeliveryStatus = builder.enumType("DeliveryStatus", {
+  description: "PENDING: queued or waiting for a retry. SUCCEEDED: a 2xx came back. FAILED: retries used up, or 410 Gone.",
+  values: ["PENDING", "SUCCEEDED", "FAILED"] as const,
+});
+
+builder.prismaObject("TriggerEvent", {
+  description: "An event received from a provider (or a test event), as stored.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "`evt_…`; also the `webhook-id` of every delivery of it." }),
+    type: t.string({ description: "`<connector>.<trigger>`", resolve: (event) => `${event.connector}.${event.trigger}` }),
+    connector: t.exposeString("connector"),
+    trigger: t.exposeString("trigger"),
+    account: t.exposeString("account"),
+    occurredAt: t.expose("occurredAt", { type: "DateTime" }),
+    receivedAt: t.expose("receivedAt", { type: "DateTime" }),
+    payload: t.expose("payload", { type: "JSON", description: "The `data` of the forwarded body." }),
+    deliveries: t.relation("deliveries", {
+      description: "Empty when the trigger was not in the Forwarding Trigger List when the event arrived.",
+      query: { orderBy: { createdAt: "asc" } },
+    }),
+  }),
+});
+
+builder.prismaObject("Delivery", {
+  description: "An event's way to the forwarding URL: retried on a schedule until a 2xx, 410 Gone, or the schedule runs out.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    status: t.field({ type: DeliveryStatus, resolve: (delivery) => delivery.status }),
+    url: t.exposeString("url", { description: "The forwarding URL when the event arrived." }),
+    attempts: t.exposeInt("attempts"),
+    nextAttemptAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When the next attempt is due; null once the delivery succeeded or failed.",
+      resolve: (delivery) => (delivery.status === "PENDING" ? delivery.nextAttemptAt : null),
+    }),
+    lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true }),
+    lastError: t.exposeString("lastError", { nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),
+    event: t.relation("event"),
+    attemptLog: t.relation("attemptLog", { query: { orderBy: { number: "asc" } } }),
+  }),
+});
+
+builder.prismaObject("DeliveryAttempt", {
+  description: "One try of a delivery.",
+  fields: (t) => ({
+    number: t.exposeInt("number"),
+    startedAt: t.expose("startedAt", { type: "DateTime" }),
+    durationMs: t.exposeInt("durationMs"),
+    statusCode: t.exposeInt("statusCode", { nullable: true, description: "Null when no HTTP answer came back." }),
+    error: t.exposeString("error", { nullable: true, description: "Timeout, refused connection, blocked address…" }),
+    responseBody: t.exposeString("responseBody", { nullable: true, description: "The first 4 KiB of the answer." }),
+  }),
+});
+
+builder.prismaObjectFields("Deployment", (t) => ({
+  forwardingSettings: t.field({
+    type: ForwardingSettings,
+    nullable: true,
+    description: "Null until a forwarding URL is saved.",
+    resolve: (deployment, _args, ctx) => getForwardingSettings(ctx.services.db, deployment.id),
+  }),
+  events: t.prismaField({
+    type: ["TriggerEvent"],
+    description: "Events received, newest first.",
+    args: {
+      offset: t.arg.int({ required: false, defaultValue: 0 }),
+      limit: t.arg.int({ required: false, defaultValue: 20 }),
+      trigger: t.arg({ type: TriggerRefInput, required: false }),
+    },
+    resolve: (query, deployment, args, ctx) =>
+      listEvents(ctx.services.db, query, deployment.id, { offset: args.offset ?? 0, limit: args.limit ?? 20, trigger: args.trigger ?? undefined }),
+  }),
+  deliveries: t.prismaField({
+    type: ["Delivery"],
+    description: "Deliveries to the forwarding URL, newest first.",
+    args: {
+      offset: t.arg.int({ required: false, defaultValue: 0 }),
+      limit: t.arg.int({ required: false, defaultValue: 20 }),
+      status: t.arg({ type: DeliveryStatus, required: false }),
+    },
+    resolve: (query, deployment, args, ctx) =>
+      listDeliveries(ctx.services.db, query, deployment.id, { offset: args.offset ?? 0, limit: args.limit ?? 20, status: args.status ?? undefined }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  saveForwardingSettings: t.field({
+    type: ForwardingSettings,
+    description: "Replaces the forwarding URL, header and Forwarding Trigger List at once (the console's Save Changes).",
+    args: { deploymentId: t.arg.id(), input: t.arg({ type: ForwardingSettingsInput }) },
+    authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
+    resolve: (_root, args, ctx) => saveForwardingSettings(ctx.services, String(args.deploymentId), args.input),
+  }),
+  addForwardingTrigger: t.field({
+    type: ForwardingSettings,
+    args: { deploymentId: t.arg.id(), trigger: t.arg({ type: TriggerRefInput }) },
+    authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
+    resolve: (_root, args, ctx) => addForwardingTrigger(ctx.services.db, String(args.deploymentId), args.trigger),
+  }),
+  removeForwardingTrigger: t.field({
+    type: ForwardingSettings,
+    args: { deploymentId: t.arg.id(), trigger: t.arg({ type: TriggerRefInput }) },
+    authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
+    resolve: (_root, args, ctx) => removeForwardingTrigger(ctx.services.db, String(args.deploymentId), args.trigger),
+  }),
+  replayDelivery: t.prismaField({
+    type: "Delivery",
+    description: "Queues a succeeded or failed delivery again, now, with the same webhook-id.",
+    args: { id: t.arg.id() },
+    authScopes: { loggedIn: true },
+    resolve: async (query, _root, args, ctx) => {
+      const id = String(args.id);
+      const delivery = await ctx.services.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
+      // Someone else's delivery is indistinguishable from none.
+      if (!delivery || !(await ctx.access.canReadDeployment(delivery.deploymentId))) throw notFound("Delivery");
+      if (!(await ctx.access.canManageDeployment(delivery.deploymentId))) throw forbidden("Only owners and admins can replay deliveries.");
+      await replayDelivery(ctx.services, id);
+      return ctx.services.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  sendTestEvent: t.prismaField({
+    type: "TriggerEvent",
+    description: "Sends the trigger's sample payload through the real pipeline (account \"test\"), even if the trigger is not in the list.",
+    args: { deploymentId: t.arg.id(), trigger: t.arg({ type: TriggerRefInput }) },
+    authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
+    resolve: async (query, _root, args, ctx) => {
+      const eventId = await sendTestEvent(ctx.services, String(args.deploymentId), args.trigger);
+      return ctx.services.db.triggerEvent.findUniqueOrThrow({ ...query, where: { id: eventId } });
+    },
+  }),
+}));

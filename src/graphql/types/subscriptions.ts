@@ -1,0 +1,99 @@
+import { GraphQLError } from "graphql";
+import { EventsDropped, type Subscription, type Topic, type TopicMessage } from "../../events/bus.ts";
+import type { DeliverySummary, DeliveryUpdateMessage, ForwardedEventMessage } from "../../events/messages.ts";
+import { builder } from "../builder.ts";
+import type { GraphQLContext } from "../context.ts";
+
+/**
+ * Live events of a deployment, over graphql-ws and SSE on /graphql. Resolved from the bus message
+ * alone: a thousand subscribers never turn one event into a thousand database reads.
+ */
+
+// The DeliveryStatus enum of forwarding.ts, referenced by name so both surfaces share one type.
+const DeliveryStatus = "DeliveryStatus" as never;
+
+const DeliverySummaryRef = builder.objectRef<DeliverySummary>("DeliverySummary").implement({
+  description: "The state of an event's delivery to the forwarding URL when the message was sent.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    status: t.field({ type: DeliveryStatus, resolve: (delivery) => delivery.status }),
+    attempts: t.exposeInt("attempts"),
+    lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true }),
+  }),
+});
+
+const ForwardedEvent = builder.objectRef<ForwardedEventMessage>("ForwardedEvent").implement({
+  description: "An event accepted for forwarding, as it was recorded.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The event id (`evt_…`), also the `webhook-id` header of its delivery." }),
+    type: t.exposeString("type", { description: "`<connector>.<trigger>`, e.g. `github.issue_opened`." }),
+    connector: t.exposeString("connector"),
+    trigger: t.exposeString("trigger"),
+    account: t.exposeString("account"),
+    occurredAt: t.field({ type: "DateTime", resolve: (event) => new Date(event.occurredAt) }),
+    payload: t.field({ type: "JSON", description: "The `data` of the forwarded body.", resolve: (event) => event.payload }),
+    delivery: t.field({ type: DeliverySummaryRef, nullable: true, resolve: (event) => event.delivery }),
+  }),
+});
+
+const DeliveryUpdate = builder.objectRef<DeliveryUpdateMessage>("DeliveryUpdate").implement({
+  description: "A delivery changed: an attempt was made, it succeeded, or it failed for good.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The delivery's id." }),
+    eventId: t.exposeID("eventId"),
+    status: t.field({ type: DeliveryStatus, resolve: (delivery) => delivery.status }),
+    attempts: t.exposeInt("attempts"),
+    lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true }),
+    lastError: t.exposeString("lastError", { nullable: true }),
+    nextAttemptAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      resolve: (delivery) => (delivery.nextAttemptAt ? new Date(delivery.nextAttemptAt) : null),
+    }),
+  }),
+});
+
+/** Subscribes once the bus is listening, so nothing published after this resolves is missed. */
+async function live<T extends Topic>(ctx: GraphQLContext, topic: T, deploymentId: string): Promise<Subscription<TopicMessage<T>>> {
+  const subscription = ctx.services.events.listen(topic, deploymentId, ctx.services.config.subscriptionBufferSize);
+  try {
+    await subscription.ready;
+  } catch (error) {
+    await subscription.return?.();
+    throw error;
+  }
+  return subscription;
+}
+
+/** A consumer that fell too far behind gets this as its last result; it resubscribes and reads the rest from `deliveries`. */
+function unlessDropped<T>(message: T | EventsDropped, bufferSize: number): T {
+  if (message instanceof EventsDropped) {
+    throw new GraphQLError(
+      `This subscriber fell more than ${bufferSize} messages behind, so ${message.dropped} were dropped and the subscription ended. ` +
+        "Subscribe again; missed events are listed in deployment.deliveries.",
+      { extensions: { code: "EVENTS_DROPPED", dropped: message.dropped } },
+    );
+  }
+  return message;
+}
+
+builder.subscriptionType({});
+
+builder.subscriptionFields((t) => ({
+  forwardedEvents: t.field({
+    type: ForwardedEvent,
+    description: "Every event accepted for forwarding to this deployment, live (published after it is recorded).",
+    args: { deploymentId: t.arg.id() },
+    authScopes: (_root, args) => ({ deploymentMember: String(args.deploymentId) }),
+    subscribe: (_root, args, ctx) => live(ctx, "forwardedEvent", String(args.deploymentId)),
+    resolve: (message: ForwardedEventMessage | EventsDropped, _args, ctx) => unlessDropped(message, ctx.services.config.subscriptionBufferSize),
+  }),
+  deliveryUpdates: t.field({
+    type: DeliveryUpdate,
+    description: "Status changes of this deployment's deliveries: each attempt, success and final failure.",
+    args: { deploymentId: t.arg.id() },
+    authScopes: (_root, args) => ({ deploymentMember: String(args.deploymentId) }),
+    subscribe: (_root, args, ctx) => live(ctx, "deliveryUpdate", String(args.deploymentId)),
+    resolve: (message: DeliveryUpdateMessage | EventsDropped, _args, ctx) => unlessDropped(message, ctx.services.config.subscriptionBufferSize),
+  }),
+}));

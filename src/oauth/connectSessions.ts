@@ -1,0 +1,75 @@
+import { createHmac } from "node:crypto";
+import { randomToken, safeEqual, sha256Hex } from "../crypto/secrets.ts";
+import type { Services } from "../services.ts";
+
+/**
+ * ConnectSession: what stands behind an authorization URL. The URL's token is the capability; only
+ * its sha256 is stored. A session is usable until it expires, completes (single use) or is cancelled.
+ */
+export type ConnectSessionRow = NonNullable<Awaited<ReturnType<Services["db"]["connectSession"]["findUnique"]>>>;
+
+export type SessionProblem = "unknown" | "expired" | "completed" | "cancelled";
+
+export async function createConnectSession(services: Services, deploymentId: string, connector: string, account: string) {
+  const token = randomToken(32);
+  const expiresAt = new Date(Date.now() + services.config.connectUrlTtlSeconds * 1000);
+  await services.db.connectSession.create({ data: { tokenHash: sha256Hex(token), deploymentId, connector, account, expiresAt } });
+  return { token, expiresAt, authUrl: `${services.config.publicUrl}/connect/${token}` };
+}
+
+export async function findSessionByToken(services: Services, token: string): Promise<ConnectSessionRow | null> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  return services.db.connectSession.findUnique({ where: { tokenHash: sha256Hex(token) } });
+}
+
+/** Why a session can no longer be used, or undefined when it can. */
+export function sessionProblem(session: ConnectSessionRow | null, now = new Date()): SessionProblem | undefined {
+  if (!session) return "unknown";
+  if (session.completedAt) return "completed";
+  if (session.cancelledAt) return "cancelled";
+  if (session.expiresAt <= now) return "expired";
+  return undefined;
+}
+
+/**
+ * The hidden field every connect form carries: an HMAC of the session id and the form's purpose
+ * under a key derived from ENCRYPTION_KEY. Nothing to store, and another page (or another
+ * session's page) cannot produce it.
+ */
+export function formNonce(services: Services, sessionId: string, purpose: string): string {
+  const key = createHmac("sha256", services.config.encryptionKey).update("switchyard connect form nonce").digest();
+  return createHmac("sha256", key).update(`${sessionId}:${purpose}`).digest("base64url");
+}
+
+export function checkFormNonce(services: Services, sessionId: string, purpose: string, presented: string | null): boolean {
+  return presented !== null && safeEqual(presented, formNonce(services, sessionId, purpose));
+}
+
+/** Starts (or restarts) an authorization attempt: a fresh state and PKCE verifier replace any earlier ones. */
+export async function bindAttempt(services: Services, sessionId: string, state: string, codeVerifier: string | undefined): Promise<boolean> {
+  const { count } = await services.db.connectSession.updateMany({
+    where: { id: sessionId, completedAt: null, cancelledAt: null, expiresAt: { gt: new Date() } },
+    data: { state, pkceVerifierEncrypted: codeVerifier ? services.box.seal(codeVerifier) : null },
+  });
+  return count === 1;
+}
+
+export async function cancelSession(services: Services, sessionId: string): Promise<boolean> {
+  const { count } = await services.db.connectSession.updateMany({
+    where: { id: sessionId, completedAt: null, cancelledAt: null },
+    data: { cancelledAt: new Date(), state: null, pkceVerifierEncrypted: null },
+  });
+  return count === 1;
+}
+
+/**
+ * Takes the state out of the session so the same callback can never be processed twice (a replayed
+ * or concurrent callback finds nothing). True when this caller won.
+ */
+export async function consumeState(services: Services, sessionId: string, state: string): Promise<boolean> {
+  const { count } = await services.db.connectSession.updateMany({
+    where: { id: sessionId, state, completedAt: null, cancelledAt: null },
+    data: { state: null },
+  });
+  return count === 1;
+}

@@ -1,0 +1,168 @@
+import * as oauth from "oauth4webapi";
+import { TokenResponseError } from "../connectors/tokenResponse.ts";
+import { resolveEndpoints } from "../connectors/registry.ts";
+import type { ConnectorDefinition, NormalizedToken, ProviderEndpoints } from "../connectors/types.ts";
+import type { OAuthClientCredentials } from "../credentials/credentials.ts";
+import type { Config } from "../config.ts";
+
+/**
+ * One connector's OAuth 2.0 authorization server as oauth4webapi sees it, built from the
+ * connector's data (endpoints with their CONNECTOR_<NAME>_* overrides, client authentication).
+ * Nothing here knows a connector by name.
+ */
+export interface Provider {
+  def: ConnectorDefinition;
+  endpoints: ProviderEndpoints;
+  as: oauth.AuthorizationServer;
+  client: oauth.Client;
+  clientAuth: oauth.ClientAuth;
+  /** Plain http endpoints are accepted outside production (local fakes, development). */
+  requestOptions: { [oauth.allowInsecureRequests]?: boolean; signal?: AbortSignal };
+}
+
+/** A token endpoint that failed as a server (5xx, network, unreadable body) rather than with an OAuth error. */
+export class ProviderUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProviderUnavailableError";
+  }
+}
+
+const PROVIDER_TIMEOUT_MS = 15_000;
+
+export function providerFor(config: Config, def: ConnectorDefinition, credentials: OAuthClientCredentials): Provider {
+  const endpoints = resolveEndpoints(def, config.connectorEnv);
+  const insecure = config.env !== "production" && [endpoints.authorizeUrl, endpoints.tokenUrl].some((u) => u.startsWith("http:"));
+  return {
+    def,
+    endpoints,
+    as: {
+      issuer: new URL(endpoints.authorizeUrl).origin,
+      authorization_endpoint: endpoints.authorizeUrl,
+      token_endpoint: endpoints.tokenUrl,
+    },
+    client: { client_id: credentials.clientId },
+    clientAuth: def.oauth.clientAuth === "client_secret_basic" ? oauth.ClientSecretBasic(credentials.clientSecret) : oauth.ClientSecretPost(credentials.clientSecret),
+    requestOptions: insecure ? { [oauth.allowInsecureRequests]: true } : {},
+  };
+}
+
+export function redirectUri(config: Config): string {
+  return `${config.publicUrl}/oauth/callback`;
+}
+
+/** The provider's authorize URL for one attempt: state bound to the session, PKCE S256 where supported. */
+export async function authorizationUrl(provider: Provider, config: Config, state: string, codeVerifier: string | undefined): Promise<string> {
+  const { def } = provider;
+  const url = new URL(provider.endpoints.authorizeUrl);
+  url.searchParams.set("client_id", provider.client.client_id);
+  url.searchParams.set("redirect_uri", redirectUri(config));
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set(def.oauth.scopeParam ?? "scope", def.oauth.scopes.join(def.oauth.scopeSeparator));
+  url.searchParams.set("state", state);
+  if (codeVerifier) {
+    url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
+    url.searchParams.set("code_challenge_method", "S256");
+  }
+  for (const [name, value] of Object.entries(def.oauth.extraAuthorizeParams ?? {})) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/**
+ * Reads a token endpoint answer with the connector's own reader: providers differ (GitHub answers
+ * errors with 200, Slack nests the user token in authed_user, GitHub may answer form-encoded), so
+ * oauth4webapi's strict RFC 6749 processing is not used here, only its requests.
+ */
+export async function readTokenEndpointResponse(provider: Provider, response: Response): Promise<NormalizedToken> {
+  const text = await response.text().catch(() => "");
+  const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  let body: Record<string, unknown> | undefined;
+  if (type === "application/x-www-form-urlencoded") {
+    body = Object.fromEntries(new URLSearchParams(text));
+  } else {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+    } catch {
+      body = undefined;
+    }
+  }
+  if (!body) {
+    throw new ProviderUnavailableError(`${provider.def.displayName}'s token endpoint answered HTTP ${response.status} without a readable body`);
+  }
+  if (response.status >= 500 && typeof body.error !== "string" && body.ok !== false) {
+    throw new ProviderUnavailableError(`${provider.def.displayName}'s token endpoint answered HTTP ${response.status}`);
+  }
+  const token = provider.def.oauth.readTokenResponse(body);
+  if (!response.ok) {
+    // A 4xx without a recognizable error body is still a refusal.
+    throw new TokenResponseError("invalid_request", `HTTP ${response.status}`);
+  }
+  return token;
+}
+
+async function callTokenEndpoint(provider: Provider, request: () => Promise<Response>): Promise<NormalizedToken> {
+  let response: Response;
+  try {
+    response = await request();
+  } catch (error) {
+    if (error instanceof TypeError || (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError") {
+      throw new ProviderUnavailableError(`${provider.def.displayName}'s token endpoint could not be reached: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+  return readTokenEndpointResponse(provider, response);
+}
+
+/** The authorization-code exchange, with the callback parameters validated against the expected state. */
+export async function exchangeCode(
+  provider: Provider,
+  config: Config,
+  callback: URLSearchParams,
+  expectedState: string,
+  codeVerifier: string | undefined,
+): Promise<NormalizedToken> {
+  const params = oauth.validateAuthResponse(provider.as, provider.client, callback, expectedState);
+  return callTokenEndpoint(provider, () =>
+    oauth.authorizationCodeGrantRequest(provider.as, provider.client, provider.clientAuth, params, redirectUri(config), codeVerifier ?? oauth.nopkce, {
+      ...provider.requestOptions,
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+    }),
+  );
+}
+
+export async function refreshGrant(provider: Provider, refreshToken: string): Promise<NormalizedToken> {
+  return callTokenEndpoint(provider, () =>
+    oauth.refreshTokenGrantRequest(provider.as, provider.client, provider.clientAuth, refreshToken, {
+      ...provider.requestOptions,
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+    }),
+  );
+}
+
+/** GETs `${apiUrl}${path}` with the bearer token; parsed JSON; throws on non-2xx. */
+export function bearerFetchJson(apiUrl: string, accessToken: string) {
+  return async (path: string): Promise<any> => {
+    const url = /^https?:\/\//.test(path) ? path : `${apiUrl}${path}`;
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "user-agent": "Switchyard" },
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+    });
+    if (!response.ok) {
+      throw new ProviderUnavailableError(`GET ${new URL(url).pathname} answered HTTP ${response.status}`);
+    }
+    return response.json();
+  };
+}
+
+/** What the provider says about who authorized. */
+export async function readIdentity(provider: Provider, token: NormalizedToken) {
+  return provider.def.readIdentity({
+    accessToken: token.accessToken,
+    token: token.raw,
+    fetchJson: bearerFetchJson(provider.endpoints.apiUrl, token.accessToken),
+    apiUrl: provider.endpoints.apiUrl,
+  });
+}
+
+export { oauth };

@@ -1,0 +1,141 @@
+import { findConnector } from "../connectors/registry.ts";
+import { TokenResponseError } from "../connectors/tokenResponse.ts";
+import { hasOAuthClient, resolveCredentials } from "../credentials/credentials.ts";
+import type { Services } from "../services.ts";
+import { providerFor, refreshGrant } from "./provider.ts";
+
+/** Refresh this long before the provider's expiry, so a token handed out is good for a while. */
+export const REFRESH_MARGIN_MS = 5 * 60_000;
+/** How long one worker may hold an account's refresh lock (a crashed worker's lock runs out). */
+export const REFRESH_LOCK_MS = 30_000;
+const WAIT_FOR_OTHER_REFRESH_MS = 20_000;
+const WAIT_STEP_MS = 100;
+
+/**
+ * The refresh-token error codes that mean "this grant is gone; a person must authorize again"
+ * (RFC 6749 invalid_grant — Google, Atlassian; GitHub's bad_refresh_token; Slack's
+ * invalid_refresh_token / token_revoked / token_expired). Anything else is treated as transient.
+ */
+const GRANT_GONE = new Set(["invalid_grant", "bad_refresh_token", "invalid_refresh_token", "token_revoked", "token_expired", "invalid_token"]);
+
+/** The account cannot give a token until someone reconnects it (status REAUTH_REQUIRED or DISCONNECTED). */
+export class ReauthRequiredError extends Error {
+  constructor(
+    readonly connectedAccountId: string,
+    readonly status: string,
+  ) {
+    super(`connected account ${connectedAccountId} is ${status}: a new authorization is needed`);
+    this.name = "ReauthRequiredError";
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A usable access token for a ConnectedAccount: the stored one while it has more than
+ * REFRESH_MARGIN_MS left, otherwise a refreshed one. Refreshing takes the account's lock (a
+ * conditional UPDATE on refreshLockedUntil) so two workers — in one process or many — never spend
+ * the same refresh token; the loser waits for the winner's result. A refused refresh marks the
+ * account REAUTH_REQUIRED and throws ReauthRequiredError. `forceRefresh` refreshes even a token that
+ * has not expired (the provider answered 401 to it).
+ */
+export async function getFreshAccessToken(services: Services, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<string> {
+  const deadline = Date.now() + WAIT_FOR_OTHER_REFRESH_MS;
+  let seenRefreshAt: number | undefined;
+  for (;;) {
+    const account = await services.db.connectedAccount.findUnique({ where: { id: connectedAccountId } });
+    if (!account) throw new Error(`connected account ${connectedAccountId} does not exist`);
+    if (account.status !== "ACTIVE") throw new ReauthRequiredError(account.id, account.status);
+    const refreshedAt = account.lastRefreshedAt?.getTime() ?? 0;
+    seenRefreshAt ??= refreshedAt;
+    const now = Date.now();
+    // Someone else refreshed since we first looked: their token is the fresh one.
+    const refreshedByOther = refreshedAt > seenRefreshAt;
+    const fresh = !account.tokenExpiresAt || account.tokenExpiresAt.getTime() - now > REFRESH_MARGIN_MS;
+    if (refreshedByOther || (fresh && !options.forceRefresh)) return services.box.open(account.accessTokenEncrypted);
+
+    if (!account.refreshTokenEncrypted) {
+      if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > now && !options.forceRefresh) {
+        return services.box.open(account.accessTokenEncrypted);
+      }
+      await markReauthRequired(services, account.id);
+      throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
+    }
+
+    const lockedUntil = new Date(now + REFRESH_LOCK_MS);
+    const { count } = await services.db.connectedAccount.updateMany({
+      where: { id: account.id, status: "ACTIVE", OR: [{ refreshLockedUntil: null }, { refreshLockedUntil: { lt: new Date(now) } }] },
+      data: { refreshLockedUntil: lockedUntil },
+    });
+    if (count === 1) return refreshHoldingLock(services, account, lockedUntil);
+
+    if (Date.now() > deadline) throw new Error(`connected account ${account.id}: another worker is still refreshing its token`);
+    await sleep(WAIT_STEP_MS);
+  }
+}
+
+async function refreshHoldingLock(
+  services: Services,
+  account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null },
+  lockedUntil: Date,
+): Promise<string> {
+  const release = () =>
+    services.db.connectedAccount.updateMany({ where: { id: account.id, refreshLockedUntil: lockedUntil }, data: { refreshLockedUntil: null } });
+  try {
+    const def = findConnector(account.connector);
+    if (!def) throw new Error(`connector ${account.connector} is no longer available`);
+    const credentials = await resolveCredentials(services, account.deploymentId, def);
+    if (!hasOAuthClient(credentials)) throw new Error(`no OAuth client is configured for ${def.name}`);
+    const token = await refreshGrant(providerFor(services.config, def, credentials), services.box.open(account.refreshTokenEncrypted!));
+    await services.db.connectedAccount.updateMany({
+      where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
+      data: {
+        accessTokenEncrypted: services.box.seal(token.accessToken),
+        // Providers that do not rotate (Google) send no new refresh token: keep the old one.
+        ...(token.refreshToken ? { refreshTokenEncrypted: services.box.seal(token.refreshToken) } : {}),
+        tokenExpiresAt: token.expiresIn ? new Date(Date.now() + token.expiresIn * 1000) : null,
+        ...(token.scopes.length ? { scopes: token.scopes } : {}),
+        lastRefreshedAt: new Date(),
+        refreshLockedUntil: null,
+      },
+    });
+    return token.accessToken;
+  } catch (error) {
+    if (error instanceof TokenResponseError && GRANT_GONE.has(error.code)) {
+      await markReauthRequired(services, account.id);
+      services.logger.info({ connectedAccountId: account.id, connector: account.connector, code: error.code }, "refresh refused: account needs a new authorization");
+      throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
+    }
+    await release().catch(() => {});
+    throw error;
+  }
+}
+
+async function markReauthRequired(services: Services, id: string) {
+  await services.db.connectedAccount.updateMany({
+    where: { id, status: "ACTIVE" },
+    data: { status: "REAUTH_REQUIRED", refreshLockedUntil: null },
+  });
+}
+
+/**
+ * Refreshes every active account whose token expires within REFRESH_MARGIN_MS (for a periodic
+ * worker, so tokens are renewed before anyone needs them). Errors are logged per account, never thrown.
+ */
+export async function refreshExpiringTokens(services: Services): Promise<number> {
+  const due = await services.db.connectedAccount.findMany({
+    where: { status: "ACTIVE", refreshTokenEncrypted: { not: null }, tokenExpiresAt: { lt: new Date(Date.now() + REFRESH_MARGIN_MS) } },
+    select: { id: true },
+    take: 100,
+  });
+  let refreshed = 0;
+  for (const { id } of due) {
+    try {
+      await getFreshAccessToken(services, id);
+      refreshed++;
+    } catch (error) {
+      if (!(error instanceof ReauthRequiredError)) services.logger.warn({ err: error, connectedAccountId: id }, "token refresh failed");
+    }
+  }
+  return refreshed;
+}

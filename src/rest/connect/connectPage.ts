@@ -1,0 +1,55 @@
+import type { Route } from "../../http/types.ts";
+import { formNonce } from "../../oauth/connectSessions.ts";
+import type { Services } from "../../services.ts";
+import { loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
+import { brand, escapeHtml, page } from "./page.ts";
+
+/** GET /connect/:token — who is asking to connect what, and a Continue button. */
+export function getConnectPage(services: Services): Route {
+  return {
+    method: "GET",
+    path: "/connect/:token",
+    handler: async (request) => {
+      const live = await loadLiveSession(services, request.params.token);
+      if (!("session" in live)) return live;
+      const { session, def, organizationName } = live;
+      const action = `/connect/${encodeURIComponent(request.params.token)}`;
+      return page(
+        200,
+        `Connect ${def.displayName}`,
+        `${brand(def.icon, def.displayName)}
+<h1>Connect your ${escapeHtml(def.displayName)} account</h1>
+<p><strong>${escapeHtml(organizationName)}</strong> asks you to connect ${escapeHtml(def.displayName)}. ${escapeHtml(def.description)}</p>
+<dl>
+<dt>Service</dt><dd>${escapeHtml(def.displayName)}</dd>
+<dt>Account</dt><dd>${escapeHtml(session.account)}</dd>
+<dt>Requested by</dt><dd>${escapeHtml(organizationName)}</dd>
+</dl>
+<form method="post" action="${escapeHtml(action)}">
+<input type="hidden" name="nonce" value="${escapeHtml(formNonce(services, session.id, "start"))}">
+<div class="actions"><button type="submit" class="primary">Continue</button></div>
+</form>
+<p class="note">You will sign in at ${escapeHtml(def.displayName)} and choose whether to allow access. This link expires at ${escapeHtml(session.expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
+      );
+    },
+  };
+}
+
+/**
+ * POST /connect/:token — Continue. With the service's default OAuth app the consent page comes
+ * next; with the operator's own app the browser goes straight to the provider.
+ */
+export function postConnectPage(services: Services): Route {
+  return {
+    method: "POST",
+    path: "/connect/:token",
+    handler: async (request) => {
+      const live = await loadLiveSession(services, request.params.token);
+      if (!("session" in live)) return live;
+      const form = await readConnectForm(services, request, live, "start");
+      if (!(form instanceof URLSearchParams)) return form;
+      if (live.credentials.source === "service") return seeOther(`/connect/${encodeURIComponent(request.params.token)}/consent`);
+      return redirectToProvider(services, live);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { findConnector } from "../../connectors/registry.ts";
+import { TokenResponseError } from "../../connectors/tokenResponse.ts";
+import { hasOAuthClient, resolveCredentials } from "../../credentials/credentials.ts";
+import type { Route } from "../../http/types.ts";
+import { saveConnection } from "../../oauth/connectedAccounts.ts";
+import { consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
+import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
+import type { Services } from "../../services.ts";
+import { problemPage } from "./flow.ts";
+import { brand, errorPage, escapeHtml, page } from "./page.ts";
+
+const RETRY = "Open the link you were given again to try once more.";
+
+/**
+ * GET /oauth/callback — the provider sends the browser back here. The state finds the session (and
+ * is spent at once, so a replay finds nothing); then the code is exchanged, the identity read, and
+ * the ConnectedAccount stored with the session completed, in one transaction. Every failure shows
+ * a page and stores no account; the session stays open for a retry until it expires.
+ */
+export function getOAuthCallback(services: Services): Route {
+  return {
+    method: "GET",
+    path: "/oauth/callback",
+    handler: async (request) => {
+      const params = request.url.searchParams;
+      const state = params.get("state");
+      if (!state || state.length > 200) {
+        return errorPage(400, "This sign-in could not be verified", "The response from the provider is missing its security check (state).", RETRY);
+      }
+      const session = await services.db.connectSession.findUnique({ where: { state } });
+      if (!session) {
+        return errorPage(
+          400,
+          "This sign-in could not be verified",
+          "The response does not match any connection in progress: it was already used, or it was altered on the way.",
+          RETRY,
+        );
+      }
+      const problem = sessionProblem(session);
+      if (problem) return problemPage(problem);
+      const def = findConnector(session.connector);
+      if (!def) return problemPage("unknown");
+
+      if (!(await consumeState(services, session.id, state))) {
+        return errorPage(400, "This sign-in could not be verified", "This response was already used.", RETRY);
+      }
+
+      const error = params.get("error");
+      if (error) {
+        if (error === "access_denied") {
+          return errorPage(403, "Access was not allowed", `You declined access at ${def.displayName}, so nothing was connected.`, "Changed your mind? Open the link you were given again.");
+        }
+        return errorPage(400, `${def.displayName} reported an error`, `${def.displayName} did not grant access (${error.slice(0, 100)}). Nothing was connected.`, RETRY);
+      }
+      if (!params.get("code")) {
+        return errorPage(400, "This sign-in could not be verified", "The response from the provider carries no authorization code.", RETRY);
+      }
+
+      const credentials = await resolveCredentials(services, session.deploymentId, def);
+      if (!hasOAuthClient(credentials)) return errorPage(503, `${def.displayName} is not set up`, "The application's connection settings changed during sign-in.", RETRY);
+      const provider = providerFor(services.config, def, credentials);
+      const verifier = session.pkceVerifierEncrypted ? services.box.open(session.pkceVerifierEncrypted) : undefined;
+
+      let token;
+      try {
+        token = await exchangeCode(provider, services.config, params, state, verifier);
+      } catch (err) {
+        if (err instanceof ProviderUnavailableError) {
+          services.logger.warn({ connector: def.name, reason: err.message }, "token endpoint unavailable");
+          return errorPage(502, `${def.displayName} did not answer`, `We could not complete the sign-in with ${def.displayName}: its server failed to answer. Nothing was connected.`, RETRY);
+        }
+        if (err instanceof TokenResponseError || err instanceof oauth.OperationProcessingError || err instanceof oauth.AuthorizationResponseError) {
+          services.logger.info({ connector: def.name, code: (err as { code?: string }).code }, "code exchange refused");
+          return errorPage(400, `${def.displayName} refused the sign-in`, `${def.displayName} did not accept the authorization. Nothing was connected.`, RETRY);
+        }
+        throw err;
+      }
+
+      let identity;
+      try {
+        identity = await readIdentity(provider, token);
+      } catch (err) {
+        services.logger.warn({ connector: def.name, reason: (err as Error).message }, "identity read failed");
+        return errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY);
+      }
+
+      const account = await saveConnection(services, session, token, identity, def.oauth.scopes);
+      if (!account) return problemPage("completed");
+      const deployment = await services.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
+      return page(
+        200,
+        `${def.displayName} connected`,
+        `${brand(def.icon, def.displayName)}
+<div class="status" aria-hidden="true">✓</div>
+<h1>Your ${escapeHtml(def.displayName)} account is connected</h1>
+<p>${escapeHtml(deployment?.organization.name ?? "The application")} can now receive events for <strong>${escapeHtml(session.account)}</strong>${identity.displayName ? ` (${escapeHtml(def.displayName)}: ${escapeHtml(identity.displayName)})` : ""}.</p>
+<p class="note">You can close this window.</p>`,
+      );
+    },
+  };
+}

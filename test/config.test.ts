@@ -1,0 +1,44 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { loadConfig } from "../src/config.ts";
+
+const dataDir = () => mkdtempSync(join(tmpdir(), "sy-config-"));
+
+test("defaults: port 4000, PUBLIC_URL from the port, embedded database, Svix's retry schedule", () => {
+  const config = loadConfig({ DATA_DIR: dataDir() });
+  expect(config.port).toBe(4000);
+  expect(config.publicUrl).toBe("http://localhost:4000");
+  expect(config.databaseUrl).toBeUndefined();
+  expect(config.connectUrlTtlSeconds).toBe(1800);
+  expect(config.deliveryRetryScheduleMs).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+});
+
+test("development generates ENCRYPTION_KEY into DATA_DIR once, readable by the owner only", () => {
+  const dir = dataDir();
+  const first = loadConfig({ DATA_DIR: dir });
+  const second = loadConfig({ DATA_DIR: dir });
+  expect(first.encryptionKey.length).toBe(32);
+  expect(second.encryptionKey.equals(first.encryptionKey)).toBe(true);
+  const file = join(dir, "encryption.key");
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  expect(Buffer.from(readFileSync(file, "utf8"), "base64").length).toBe(32);
+});
+
+test.each([
+  [{ NODE_ENV: "production" }, /ENCRYPTION_KEY: required when NODE_ENV=production/],
+  [{ ENCRYPTION_KEY: "c2hvcnQ=" }, /ENCRYPTION_KEY: must be 32 bytes in base64/],
+  [{ PORT: "eighty" }, /PORT:/],
+  [{ DATABASE_URL: "mysql://nope" }, /DATABASE_URL: must be a postgresql:\/\/ connection string/],
+  [{ DELIVERY_RETRY_SCHEDULE: "5s,soon" }, /DELIVERY_RETRY_SCHEDULE: "soon" is not a duration/],
+  [{ PUBLIC_URL: "not a url" }, /PUBLIC_URL/],
+])("a bad value stops start-up naming the variable: %o", (env, message) => {
+  expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
+});
+
+test("DELIVERY_RETRY_SCHEDULE accepts ms, s, m, h and d", () => {
+  expect(loadConfig({ DATA_DIR: dataDir(), DELIVERY_RETRY_SCHEDULE: "100ms,2s,1m,1h,1d" }).deliveryRetryScheduleMs).toEqual([
+    100, 2000, 60_000, 3_600_000, 86_400_000,
+  ]);
+});

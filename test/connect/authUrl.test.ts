@@ -1,0 +1,161 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { graphql } from "../generated/gql.ts";
+import { requestAuthUrl } from "../helpers/connectFlow.ts";
+import { startFakeGitHub, type FakeGitHub } from "../helpers/fakeProviders/index.ts";
+import { createOperator, GenerateApiKey, type Operator } from "../helpers/operators.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+const SetCredentials = graphql(`
+  mutation AuthUrlSetCredentials($deploymentId: ID!, $connector: String!, $input: ConnectorCredentialsInput!) {
+    setConnectorCredentials(deploymentId: $deploymentId, connector: $connector, input: $input) { connector clientId clientSecretSet }
+  }
+`);
+
+let app: TestApp;
+let github: FakeGitHub;
+let ada: Operator;
+
+beforeAll(async () => {
+  github = await startFakeGitHub();
+  // Only GitHub has service default credentials here; gmail has none at all.
+  app = await startTestApp({ ...github.env(), CONNECT_URL_TTL_SECONDS: "600", RATE_LIMIT_PER_MINUTE: "25" });
+  ada = await createOperator(app, "Ada");
+});
+afterAll(async () => {
+  await app.close();
+  await github.close();
+});
+
+async function problem(response: Response) {
+  expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  return (await response.json()) as { type: string; title: string; status: number; detail: string; code: string };
+}
+
+describe("GET /api/v1/connector/service/:connector/auth-url", () => {
+  test("200: a single-use URL on the public URL, for the connector and account, expiring after the TTL", async () => {
+    const before = Date.now();
+    const response = await requestAuthUrl(app, ada.apiKey, "github", "alice");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = (await response.json()) as { authUrl: string; connector: string; account: string; expiresAt: string };
+    expect(Object.keys(body).sort()).toEqual(["account", "authUrl", "connector", "expiresAt"]);
+    expect(body.connector).toBe("github");
+    expect(body.account).toBe("alice");
+    expect(body.authUrl).toMatch(new RegExp(`^${app.url}/connect/[A-Za-z0-9_-]{40,}$`));
+    const expires = Date.parse(body.expiresAt);
+    expect(new Date(expires).toISOString()).toBe(body.expiresAt);
+    expect(expires).toBeGreaterThanOrEqual(before + 600_000 - 1000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 600_000 + 1000);
+
+    // Only the token's hash is stored.
+    const token = body.authUrl.split("/connect/")[1];
+    const sessions = await app.database.prisma.connectSession.findMany({ where: { deploymentId: ada.deploymentId } });
+    expect(sessions.some((s) => s.tokenHash === createHash("sha256").update(token).digest("hex"))).toBe(true);
+    expect(JSON.stringify(sessions)).not.toContain(token);
+  });
+
+  test("each call is a new URL; Content-Type: application/json is accepted and ignored", async () => {
+    const headers = { "x-api-key": ada.apiKey, "content-type": "application/json" };
+    const url = `${app.url}/api/v1/connector/service/github/auth-url?account=alice`;
+    const [a, b] = await Promise.all([fetch(url, { headers }), fetch(url, { headers })]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(((await a.json()) as { authUrl: string }).authUrl).not.toBe(((await b.json()) as { authUrl: string }).authUrl);
+  });
+
+  test("any printable account up to 255 characters is accepted, unicode included", async () => {
+    for (const account of ["a", "x".repeat(255), "élise+test@example.com", "用户 42", "a/b?c=d&e"]) {
+      const response = await requestAuthUrl(app, ada.apiKey, "github", account);
+      expect(response.status, account).toBe(200);
+      expect(((await response.json()) as { account: string }).account).toBe(account);
+    }
+  });
+
+  test("400 invalid_parameter: account missing, empty, longer than 255, or with control characters", async () => {
+    const cases: Array<[string, string | undefined]> = [
+      ["missing", undefined],
+      ["empty", ""],
+      ["256 characters", "x".repeat(256)],
+      ["newline", "alice\nbob"],
+      ["NUL", "alice\u0000"],
+      ["tab", "\talice"],
+      ["DEL", "alice\u007f"],
+      ["C1 control", "alice\u0085"],
+    ];
+    for (const [what, account] of cases) {
+      const response = await requestAuthUrl(app, ada.apiKey, "github", account);
+      expect(response.status, what).toBe(400);
+      const body = await problem(response);
+      expect(body, what).toMatchObject({ status: 400, code: "invalid_parameter", title: "Bad Request" });
+      expect(body.detail, what).toMatch(/account/);
+    }
+    const twice = await fetch(`${app.url}/api/v1/connector/service/github/auth-url?account=a&account=b`, { headers: { "x-api-key": ada.apiKey } });
+    expect(twice.status).toBe(400);
+    expect((await problem(twice)).code).toBe("invalid_parameter");
+  });
+
+  test("401 missing_api_key and invalid_api_key (wrong or revoked key)", async () => {
+    const missing = await requestAuthUrl(app, undefined, "github", "alice");
+    expect(missing.status).toBe(401);
+    expect((await problem(missing)).code).toBe("missing_api_key");
+
+    const wrong = await requestAuthUrl(app, "sy_live_" + "A".repeat(43), "github", "alice");
+    expect(wrong.status).toBe(401);
+    expect((await problem(wrong)).code).toBe("invalid_api_key");
+
+    const bob = await createOperator(app, "Bob");
+    ok(await app.gql(GenerateApiKey, { deploymentId: bob.deploymentId }, { token: bob.token }));
+    const revoked = await requestAuthUrl(app, bob.apiKey, "github", "alice");
+    expect(revoked.status).toBe(401);
+    expect((await problem(revoked)).code).toBe("invalid_api_key");
+  });
+
+  test("404 unknown_connector, names being exact and lower-case", async () => {
+    for (const name of ["salesforce", "GitHub", "git hub", "github2"]) {
+      const response = await requestAuthUrl(app, ada.apiKey, name, "alice");
+      expect(response.status, name).toBe(404);
+      const body = await problem(response);
+      expect(body.code).toBe("unknown_connector");
+    }
+  });
+
+  test("409 connector_not_configured when neither the service nor the deployment has an OAuth app; the operator's own app fixes it", async () => {
+    const response = await requestAuthUrl(app, ada.apiKey, "gmail", "alice");
+    expect(response.status).toBe(409);
+    const body = await problem(response);
+    expect(body.code).toBe("connector_not_configured");
+    expect(body.detail).toContain("setConnectorCredentials");
+    expect(await app.database.prisma.connectSession.count({ where: { connector: "gmail" } })).toBe(0);
+
+    ok(await app.gql(SetCredentials, { deploymentId: ada.deploymentId, connector: "gmail", input: { clientId: "ada-google-app", clientSecret: "ada-google-secret" } }, { token: ada.token }));
+    expect((await requestAuthUrl(app, ada.apiKey, "gmail", "alice")).status).toBe(200);
+    // Another deployment still has nothing configured.
+    const eve = await createOperator(app, "Eve");
+    expect((await requestAuthUrl(app, eve.apiKey, "gmail", "alice")).status).toBe(409);
+  });
+
+  test("the session belongs to the key's deployment", async () => {
+    const eve = await createOperator(app, "Eve2");
+    const response = await requestAuthUrl(app, eve.apiKey, "github", "same-name");
+    const { authUrl } = (await response.json()) as { authUrl: string };
+    const token = authUrl.split("/connect/")[1];
+    const session = await app.database.prisma.connectSession.findUnique({ where: { tokenHash: createHash("sha256").update(token).digest("hex") } });
+    expect(session?.deploymentId).toBe(eve.deploymentId);
+  });
+
+  test("429 rate_limited with Retry-After once the key's budget is spent", async () => {
+    const busy = await createOperator(app, "Busy");
+    let limited: Response | undefined;
+    for (let i = 0; i < 30 && !limited; i++) {
+      const response = await requestAuthUrl(app, busy.apiKey, "github", `user-${i}`);
+      if (response.status === 429) limited = response;
+      else expect(response.status).toBe(200);
+    }
+    expect(limited).toBeDefined();
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await problem(limited!)).code).toBe("rate_limited");
+    // Another deployment's key is not affected.
+    expect((await requestAuthUrl(app, ada.apiKey, "github", "alice")).status).toBe(200);
+  });
+});

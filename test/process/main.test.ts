@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, test, vi } from "vitest";
+import { createTestDatabase } from "../helpers/database.ts";
+import { serviceProcess } from "../helpers/serviceProcess.ts";
+
+// Starting a process compiles the TypeScript first: give each test room on a busy 2-core machine.
+vi.setConfig({ testTimeout: 120_000 });
+
+/** The process as an operator runs it (`npm start`), on the embedded database or PostgreSQL. */
+const database = await createTestDatabase();
+afterAll(() => database.drop());
+
+const env = (): Record<string, string> => {
+  const base = { NODE_ENV: "test", LOG_LEVEL: "warn", PASSWORD_HASH_COST: "10", ENCRYPTION_KEY: randomBytes(32).toString("base64") };
+  return database.url ? { ...base, DATABASE_URL: database.url } : { ...base, DATA_DIR: mkdtempSync(join(tmpdir(), "sy-main-")) };
+};
+
+test("starts, prints where everything lives, keeps data across a restart and stops cleanly on SIGTERM", async () => {
+  const service = await serviceProcess(env());
+  await service.start();
+  expect(service.output()).toContain(`GraphQL   ${service.url}/graphql`);
+  expect(service.output()).toContain(`Console   ${service.url}/console`);
+  expect(await (await fetch(`${service.url}/readyz`)).json()).toMatchObject({ status: "ready" });
+
+  const { client } = service;
+  const signUp = await client.gql(`mutation { signUp(email: "keep@example.com", password: "still here after", name: "K") { token } }`);
+  const token = (signUp.data as { signUp: { token: string } }).signUp.token;
+  await client.gql(`mutation { createOrganization(name: "Durable") { id } }`, {}, { token });
+
+  expect(await service.stop()).toBe(0);
+
+  await service.start();
+  const logIn = await client.gql(`mutation { logIn(email: "keep@example.com", password: "still here after") { token } }`);
+  const again = (logIn.data as { logIn: { token: string } }).logIn.token;
+  const organizations = await client.gql(`{ organizations { name deployments { name } } }`, {}, { token: again });
+  expect(organizations.data).toEqual({ organizations: [{ name: "Durable", deployments: [{ name: "development" }, { name: "production" }] }] });
+  expect(await service.stop()).toBe(0);
+});
+
+test.skipIf(database.url !== undefined)("a second process on the same embedded database refuses to start, saying why", async () => {
+  const settings = env();
+  const first = await serviceProcess(settings);
+  await first.start();
+  try {
+    const second = await serviceProcess(settings);
+    await expect(second.start()).rejects.toThrow(/Another Switchyard process \(pid \d+\) is using the embedded database/);
+  } finally {
+    await first.stop();
+  }
+});
+
+test("a bad configuration stops start-up with a message naming the variable", async () => {
+  const service = await serviceProcess({ ...env(), DELIVERY_RETRY_SCHEDULE: "soon" });
+  await expect(service.start()).rejects.toThrow(/DELIVERY_RETRY_SCHEDULE: "soon" is not a duration/);
+});
