@@ -14,7 +14,9 @@ export default defineConfig({
     // Every file has its own database, so files run in parallel; most time is spent waiting on I/O.
     pool: "forks",
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: several tests start the service or the CLI as child processes, which compile
+    // TypeScript first; on a busy 2-core machine that alone can take tens of seconds.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
   },
 });

@@ -39,6 +39,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONNECT_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
   DELIVERY_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h,10h"),
+  POLL_INTERVAL: z.string().default("60s"),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   FORWARDING_ALLOW_PRIVATE: booleanFlag,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
@@ -65,6 +66,8 @@ export type Config = {
   connectUrlTtlSeconds: number;
   deliveryRetryScheduleMs: number[];
   deliveryTimeoutMs: number;
+  /** How often providers that are read rather than pushed (Gmail without Pub/Sub) are polled. */
+  pollIntervalMs: number;
   forwardingAllowPrivate: boolean;
   rateLimitPerMinute: number;
   loginRateLimitPer15Minutes: number;
@@ -88,10 +91,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = resolve(values.DATA_DIR);
 
   let deliveryRetryScheduleMs: number[];
+  let pollIntervalMs: number;
   try {
     deliveryRetryScheduleMs = values.DELIVERY_RETRY_SCHEDULE.split(",").map(parseDuration);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  DELIVERY_RETRY_SCHEDULE: ${(error as Error).message}`);
+  }
+  try {
+    pollIntervalMs = parseDuration(values.POLL_INTERVAL);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  POLL_INTERVAL: ${(error as Error).message}`);
   }
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
@@ -111,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     connectUrlTtlSeconds: values.CONNECT_URL_TTL_SECONDS,
     deliveryRetryScheduleMs,
     deliveryTimeoutMs: values.DELIVERY_TIMEOUT_MS,
+    pollIntervalMs,
     forwardingAllowPrivate: values.FORWARDING_ALLOW_PRIVATE,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     loginRateLimitPer15Minutes: values.LOGIN_RATE_LIMIT_PER_15_MINUTES,

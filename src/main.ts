@@ -4,6 +4,7 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { createDeliveryWorker } from "./delivery/worker.ts";
+import { createPoller } from "./forwarding/poll.ts";
 import { createLogger } from "./log.ts";
 import { refreshExpiringTokens } from "./oauth/tokens.ts";
 
@@ -35,6 +36,8 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const deliveryWorker = createDeliveryWorker(app.services);
   deliveryWorker.start();
+  const poller = createPoller(app.services, config.pollIntervalMs);
+  poller.start();
   // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
   const tokenRefresher = setInterval(() => {
     refreshExpiringTokens(app.services).catch((error) => logger.warn({ err: error }, "token refresh sweep failed"));
@@ -67,6 +70,7 @@ async function main() {
     await app.closeLive(); // SSE streams and websockets would otherwise hold server.close open
     await new Promise<void>((resolve) => server.close(() => resolve()));
     clearInterval(tokenRefresher);
+    await poller.stop();
     await deliveryWorker.stop(); // attempts in flight are sent and recorded before the database closes
     await app.close();
     redis?.disconnect();

@@ -8,6 +8,7 @@ import type { Database, Db } from "./db/database.ts";
 import type { Sql } from "./db/sql.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createDeliverySignal, type DeliverySignal } from "./delivery/signal.ts";
+import { createInboundCredentialsCache, type InboundCredentialsCache } from "./credentials/credentials.ts";
 import { createRateLimit, type RateLimit } from "./ratelimit/limiter.ts";
 
 /**
@@ -29,6 +30,8 @@ export interface Services {
   events: EventBus;
   /** Wakes this process's delivery worker when an event is queued (a hint; the worker also polls). */
   deliverySignal: DeliverySignal;
+  /** Deployment + webhook secret per connector for inbound webhooks, kept ≤ 1 s (credentials.ts). */
+  inboundCredentials: InboundCredentialsCache;
 }
 
 export function createServices(config: Config, logger: Logger, database: Database, redis: Redis | undefined): Services {
@@ -49,5 +52,6 @@ export function createServices(config: Config, logger: Logger, database: Databas
     redis,
     events: createEventBus(redis),
     deliverySignal: createDeliverySignal(),
+    inboundCredentials: createInboundCredentialsCache(),
   };
 }

@@ -121,6 +121,7 @@ function verifiedKeysOf(db: Db) {
 export function createApiKeyVerifier(db: Db, onError: (error: unknown) => void) {
   const lastWritten = new Map<string, number>();
   const verified = verifiedKeysOf(db);
+  const inFlight = new Map<string, { since: number; promise: Promise<{ id: string; deploymentId: string; revokedAt: Date | null; expiresAt: Date | null } | null> }>();
 
   /** Notes that a verified key was used (lastUsedAt, written at most once a minute per key). */
   function recordUse(apiKeyId: string, now = Date.now()): void {
@@ -138,11 +139,20 @@ export function createApiKeyVerifier(db: Db, onError: (error: unknown) => void) 
       return { ok: true, apiKeyId: cached.apiKeyId, deploymentId: cached.deploymentId };
     }
     const since = verified.epoch;
-    // Looking up by the hash is the constant-time part: the secret itself is never compared.
-    const key = await db.apiKey.findUnique({
-      where: { hash },
-      select: { id: true, deploymentId: true, revokedAt: true, expiresAt: true },
-    });
+    // Concurrent requests with the same key share one lookup (when an entry runs out under load,
+    // every request in flight would otherwise ask at once), unless a revocation came in between.
+    let lookup = inFlight.get(hash);
+    if (!lookup || lookup.since !== since) {
+      // Looking up by the hash is the constant-time part: the secret itself is never compared.
+      const started = db.apiKey
+        .findUnique({ where: { hash }, select: { id: true, deploymentId: true, revokedAt: true, expiresAt: true } })
+        .finally(() => {
+          if (inFlight.get(hash)?.promise === started) inFlight.delete(hash);
+        });
+      lookup = { since, promise: started };
+      inFlight.set(hash, lookup);
+    }
+    const key = await lookup.promise;
     const now = Date.now();
     // Only usable keys are remembered: a key generated a moment ago works at once.
     if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now)) return { ok: false };

@@ -154,7 +154,8 @@ export interface FetchEventsContext {
   externalId: string;
   /** The cursor stored for the account (ExternalIdentity.cursor, then each returned cursor); may be absent. */
   cursor: string | undefined;
-  notification: SyncNotification;
+  /** The push that asked for this read; absent when the account is polled. */
+  notification?: SyncNotification;
 }
 
 export interface ConnectorDefinition {

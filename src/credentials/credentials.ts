@@ -56,6 +56,77 @@ export async function resolveCredentials(
   };
 }
 
+/**
+ * What an inbound webhook needs before it can verify anything: does the deployment exist, and which
+ * webhook secret is in force for the connector. One plain SQL statement (no Prisma on the hot path),
+ * cached per instance for at most INBOUND_CREDENTIALS_TTL_MS.
+ */
+export interface InboundCredentials {
+  webhookSecret: string | undefined;
+}
+
+/**
+ * How long an instance may keep using what it read. setConnectorCredentials and
+ * deleteConnectorCredentials drop the entry on the instance that ran them, so it sees the change at
+ * once; OTHER instances see it at most this long afterwards (a webhook signed with a just-changed
+ * secret may be refused there for up to a second — providers redeliver).
+ */
+export const INBOUND_CREDENTIALS_TTL_MS = 1_000;
+const INBOUND_CREDENTIALS_MAX_ENTRIES = 10_000;
+
+export interface InboundCredentialsCache {
+  /** undefined: there is no such deployment. */
+  get(
+    services: Pick<Services, "sql" | "box" | "config">,
+    deploymentId: string,
+    connector: Pick<ConnectorDefinition, "name">,
+  ): Promise<InboundCredentials | undefined>;
+  invalidate(deploymentId: string, connector: string): void;
+}
+
+export function createInboundCredentialsCache(ttlMs = INBOUND_CREDENTIALS_TTL_MS): InboundCredentialsCache {
+  const entries = new Map<string, { at: number; value: InboundCredentials }>();
+  const keyOf = (deploymentId: string, connector: string) => `${deploymentId}\u0000${connector}`;
+  return {
+    async get(services, deploymentId, def) {
+      const key = keyOf(deploymentId, def.name);
+      const hit = entries.get(key);
+      if (hit && performance.now() - hit.at < ttlMs) return hit.value;
+      const at = performance.now();
+      const value = await readInboundCredentials(services, deploymentId, def);
+      // A deployment that does not exist is not cached: nothing to go stale.
+      if (value) {
+        if (entries.size >= INBOUND_CREDENTIALS_MAX_ENTRIES) entries.clear();
+        entries.set(key, { at, value });
+      }
+      return value;
+    },
+    invalidate(deploymentId, connector) {
+      entries.delete(keyOf(deploymentId, connector));
+    },
+  };
+}
+
+async function readInboundCredentials(
+  services: Pick<Services, "sql" | "box" | "config">,
+  deploymentId: string,
+  def: Pick<ConnectorDefinition, "name">,
+): Promise<InboundCredentials | undefined> {
+  const rows = await services.sql.query<{ has_own: boolean; webhook_secret_encrypted: string | null }>(
+    `select c.id is not null as has_own, c.webhook_secret_encrypted
+     from deployment d
+     left join connector_credentials c on c.deployment_id = d.id and c.connector = $2
+     where d.id = $1`,
+    [deploymentId, def.name],
+    "inbound_credentials",
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  // Same rule as resolveCredentials: the operator's secret when stored, else the service default.
+  const fallback = serviceCredentials(services.config.connectorEnv, def).webhookSecret;
+  return { webhookSecret: row.webhook_secret_encrypted ? services.box.open(row.webhook_secret_encrypted) : fallback };
+}
+
 export function hasOAuthClient(credentials: ResolvedCredentials): credentials is OAuthClientCredentials {
   return Boolean(credentials.clientId && credentials.clientSecret);
 }
@@ -104,7 +175,7 @@ export function knownConnector(name: string): ConnectorDefinition {
 
 /** Stores (replaces) the operator's own OAuth app for a connector. */
 export async function setConnectorCredentials(
-  services: Pick<Services, "db" | "box">,
+  services: Pick<Services, "db" | "box" | "inboundCredentials">,
   deploymentId: string,
   connectorName: string,
   input: { clientId: string; clientSecret: string; webhookSecret?: string | null },
@@ -121,13 +192,19 @@ export async function setConnectorCredentials(
     create: { deploymentId, connector: def.name, ...data },
     update: data,
   });
+  services.inboundCredentials.invalidate(deploymentId, def.name);
   return toView(row);
 }
 
 /** Back to the service defaults. True when something was deleted. */
-export async function deleteConnectorCredentials(db: Db, deploymentId: string, connectorName: string): Promise<boolean> {
+export async function deleteConnectorCredentials(
+  services: Pick<Services, "db" | "inboundCredentials">,
+  deploymentId: string,
+  connectorName: string,
+): Promise<boolean> {
   const def = knownConnector(connectorName);
-  const { count } = await db.connectorCredentials.deleteMany({ where: { deploymentId, connector: def.name } });
+  const { count } = await services.db.connectorCredentials.deleteMany({ where: { deploymentId, connector: def.name } });
+  services.inboundCredentials.invalidate(deploymentId, def.name);
   return count > 0;
 }
 

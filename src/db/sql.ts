@@ -7,7 +7,12 @@ import type pg from "pg";
  * the delivery claim with FOR UPDATE SKIP LOCKED).
  */
 export interface Sql {
-  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /**
+   * `name` makes it a named prepared statement on PostgreSQL: each connection parses and plans it
+   * once, later executions skip both (a hot statement's planning can cost more than running it).
+   * One name must always carry the same text. PGlite ignores it.
+   */
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<Row[]>;
   /** Runs `work` on one connection (advisory locks are per connection). */
   withConnection<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
 }
@@ -20,8 +25,9 @@ export interface SqlConnection {
 
 export function sqlOverPool(pool: pg.Pool): Sql {
   return {
-    async query(text, params) {
-      return (await pool.query(text, params as unknown[])).rows;
+    async query(text, params, name) {
+      if (name === undefined) return (await pool.query(text, params as unknown[])).rows;
+      return (await pool.query({ name, text, values: params as unknown[] })).rows;
     },
     async withConnection(work) {
       const client = await pool.connect();

@@ -18,6 +18,11 @@ export interface ClaimedDelivery {
   /** The operator's header as the settings hold it now (the value still sealed). */
   headerKey: string | null;
   headerValueSealed: string | null;
+  /**
+   * The deployment's signing secrets in force at claim time, still sealed, current first (then the
+   * previous one during a rotation's 24 h overlap) — read here so an attempt needs no query of its own.
+   */
+  signingSecretsSealed: string[];
 }
 
 /**
@@ -40,6 +45,7 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
     payload: unknown;
     header_key: string | null;
     header_value_encrypted: string | null;
+    signing_secrets: string[] | null;
   }>(
     `with claimed as (
        update delivery set locked_until = now() + ($2::int * interval '1 millisecond')
@@ -54,11 +60,15 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
      )
      select c.id, c.deployment_id, c.url, c.attempts, c.event_id,
             e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload,
-            s.header_key, s.header_value_encrypted
+            s.header_key, s.header_value_encrypted,
+            (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
+             from signing_secret k
+             where k.deployment_id = c.deployment_id and (k.expires_at is null or k.expires_at > now())) as signing_secrets
      from claimed c
      join trigger_event e on e.id = c.event_id
      left join forwarding_settings s on s.deployment_id = c.deployment_id`,
     [limit, lockMs],
+    "claim_due_deliveries",
   );
   return rows.map((row) => ({
     id: row.id,
@@ -75,5 +85,6 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
     },
     headerKey: row.header_key,
     headerValueSealed: row.header_value_encrypted,
+    signingSecretsSealed: row.signing_secrets ?? [],
   }));
 }

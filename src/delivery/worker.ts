@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { activeSigningSecrets } from "../deployments/signingSecrets.ts";
 import type { DeliveryUpdateMessage } from "../events/messages.ts";
 import type { Services } from "../services.ts";
 import { type ClaimedDelivery, claimDueDeliveries } from "./claim.ts";
@@ -30,13 +29,31 @@ export interface DeliveryWorker {
  */
 export function createDeliveryWorker(services: Services, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const { config, logger, sql } = services;
-  const concurrency = options.concurrency ?? 32;
+  const concurrency = options.concurrency ?? 64;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   // The attempt cannot outlive its timeout; the margin covers signing and recording the result.
   const lockMs = config.deliveryTimeoutMs + 5_000;
   const { dispatcher, guarded } = createDeliveryDispatcher(config);
 
+  // Opened secrets by their sealed text (signing secrets, operator header values). The sealed text
+  // names one value forever, and the claim returns only the secrets in force, so this cannot go
+  // stale; it only saves an AES-GCM open per attempt. Bounded: cleared when full.
+  const opened = new Map<string, string>();
+  const open = (sealed: string) => {
+    let plain = opened.get(sealed);
+    if (plain === undefined) {
+      plain = services.box.open(sealed);
+      if (opened.size >= 1_000) opened.clear();
+      opened.set(sealed, plain);
+    }
+    return plain;
+  };
+
+  /** Attempts claimed and not yet recorded (stop() waits for them). */
   const inFlight = new Set<Promise<void>>();
+  /** Of those, the ones whose HTTP request is in flight: at most `concurrency`. */
+  let sending = 0;
+  let deep = false;
   let running = false;
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
@@ -85,12 +102,17 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
 
   async function run() {
     while (running) {
-      const free = concurrency - inFlight.size;
-      if (free > 0) {
+      // A slot is an HTTP request in flight; recording its result (batched) does not hold one, but
+      // the attempts still waiting to be recorded are bounded too.
+      const free = Math.min(concurrency - sending, 4 * concurrency - inFlight.size);
+      // A deep queue (the last claim came back full) is claimed in big batches — one round trip
+      // per half the slots rather than one per slot freed; a shallow one as soon as anything is due.
+      if (free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
         const claimed = await claim(free);
         for (const delivery of claimed) track(attempt(delivery));
-        // A full batch means more may be due: go again (once a slot frees up).
-        if (claimed.length === free) continue;
+        deep = claimed.length === free;
+        // A full batch means more may be due: go again (once enough slots free up).
+        if (deep) continue;
       }
       if (running) await sleep(pollIntervalMs);
     }
@@ -99,12 +121,16 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
     let result: SendResult;
+    sending++;
     try {
-      result = await send(dispatcher, guarded, await buildRequest(delivery, startedAt), config.deliveryTimeoutMs);
+      result = await send(dispatcher, guarded, buildRequest(delivery, startedAt), config.deliveryTimeoutMs);
     } catch (error) {
       // Could not even build the request (no signing secret, unreadable header): an attempt that failed here.
       logger.error({ err: error, deliveryId: delivery.id }, "could not prepare a delivery");
       result = { statusCode: null, error: "could not prepare the request", responseBody: null, durationMs: 0 };
+    } finally {
+      sending--;
+      wake();
     }
     try {
       await recordAttempt(delivery, startedAt, result);
@@ -114,7 +140,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     }
   }
 
-  async function buildRequest(delivery: ClaimedDelivery, at: Date) {
+  function buildRequest(delivery: ClaimedDelivery, at: Date) {
     const { event } = delivery;
     // Exactly SPEC §3, in this order.
     const body = JSON.stringify({
@@ -127,15 +153,115 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       occurredAt: event.occurredAt.toISOString(),
       data: event.payload,
     });
-    const secrets = await activeSigningSecrets(services.db, services.box, delivery.deploymentId, at);
+    // Read by the claim statement: the secrets in force, current first.
+    const secrets = delivery.signingSecretsSealed.map(open);
     const headers: Record<string, string> = {};
-    if (delivery.headerKey && delivery.headerValueSealed) headers[delivery.headerKey] = services.box.open(delivery.headerValueSealed);
+    if (delivery.headerKey && delivery.headerValueSealed) headers[delivery.headerKey] = open(delivery.headerValueSealed);
     Object.assign(headers, {
       "content-type": "application/json",
       "user-agent": USER_AGENT,
       ...signatureHeaders(secrets, event.id, body, at),
     });
     return { url: delivery.url, headers, body };
+  }
+
+  type AttemptToRecord = {
+    id: string;
+    status: "PENDING" | "SUCCEEDED" | "FAILED";
+    delayMs: number;
+    statusCode: number | null;
+    lastError: string | null;
+    attemptId: string;
+    startedAt: string;
+    durationMs: number;
+    error: string | null;
+    responseBody: string | null;
+  };
+  type RecordedRow = {
+    id: string;
+    deployment_id: string;
+    event_id: string;
+    status: "PENDING" | "SUCCEEDED" | "FAILED";
+    attempts: number;
+    last_status_code: number | null;
+    last_error: string | null;
+    next_attempt_at: Date | string | null;
+  };
+
+  // Group commit: at most one recording statement in flight; the attempts that finish meanwhile go
+  // together in the next one. Idle, an attempt is recorded at once (a batch of one); busy, one
+  // round trip records many. Each attempt still waits for its own row to be committed.
+  const toRecord: Array<{ attempt: AttemptToRecord; resolve: (row: RecordedRow | undefined) => void; reject: (error: unknown) => void }> = [];
+  let recording = false;
+  function recordBatched(attempt: AttemptToRecord): Promise<RecordedRow | undefined> {
+    return new Promise((resolve, reject) => {
+      toRecord.push({ attempt, resolve, reject });
+      if (!recording) void flushRecords();
+    });
+  }
+  async function flushRecords() {
+    recording = true;
+    while (toRecord.length > 0) {
+      // Sorted by id: two statements touching the same rows lock them in the same order.
+      const batch = toRecord.splice(0, 200).sort((a, b) => (a.attempt.id < b.attempt.id ? -1 : 1));
+      try {
+        const rows = await recordAttempts(batch.map((entry) => entry.attempt));
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        for (const entry of batch) entry.resolve(byId.get(entry.attempt.id));
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    recording = false;
+  }
+
+  /**
+   * One statement for a batch: each attempt row and its delivery's new state commit together.
+   * Guarded by status = 'PENDING' so a late attempt (its lease expired and another worker finished
+   * the delivery) cannot undo that outcome.
+   */
+  function recordAttempts(attempts: AttemptToRecord[]) {
+    const column = <K extends keyof AttemptToRecord>(key: K) => attempts.map((attempt) => attempt[key]);
+    return sql.query<RecordedRow>(
+      `with i as (
+         select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamp[], $8::int[], $9::text[], $10::text[])
+           as t(id, status, delay_ms, status_code, last_error, attempt_id, started_at, duration_ms, error, response_body)
+       ), d as (
+         update delivery set
+           attempts = delivery.attempts + 1,
+           status = i.status::"DeliveryStatus",
+           next_attempt_at = case when i.status = 'PENDING' then now() + (i.delay_ms * interval '1 millisecond') else delivery.next_attempt_at end,
+           locked_until = null,
+           last_status_code = i.status_code,
+           last_error = i.last_error,
+           completed_at = case when i.status = 'PENDING' then null else now() end,
+           updated_at = now()
+         from i
+         where delivery.id = i.id and delivery.status = 'PENDING'
+         returning delivery.id, delivery.deployment_id, delivery.event_id, delivery.status, delivery.attempts, delivery.last_status_code,
+                   delivery.last_error, delivery.next_attempt_at,
+                   i.attempt_id, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body
+       ), a as (
+         insert into delivery_attempt (id, delivery_id, number, started_at, duration_ms, status_code, error, response_body)
+         select d.attempt_id, d.id, d.attempts, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body from d
+       )
+       select id, deployment_id, event_id, status::text as status, attempts, last_status_code, last_error,
+              case when status = 'PENDING' then next_attempt_at at time zone 'UTC' end as next_attempt_at
+       from d`,
+      [
+        column("id"),
+        column("status"),
+        column("delayMs"),
+        column("statusCode"),
+        column("lastError"),
+        column("attemptId"),
+        column("startedAt"),
+        column("durationMs"),
+        column("error"),
+        column("responseBody"),
+      ],
+      "record_delivery_attempts",
+    );
   }
 
   async function recordAttempt(delivery: ClaimedDelivery, startedAt: Date, result: SendResult) {
@@ -148,52 +274,18 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     const lastError =
       result.error ??
       (decision.status === "SUCCEEDED" ? null : `HTTP ${result.statusCode}${decision.status === "FAILED" ? `; ${decision.reason}` : ""}`);
-    // One statement: the attempt row and the delivery's new state commit together. Guarded by
-    // status = 'PENDING' so a late attempt (its lease expired and another worker finished the
-    // delivery) cannot undo that outcome.
-    const rows = await sql.query<{
-      id: string;
-      deployment_id: string;
-      event_id: string;
-      status: "PENDING" | "SUCCEEDED" | "FAILED";
-      attempts: number;
-      last_status_code: number | null;
-      last_error: string | null;
-      next_attempt_at: Date | string | null;
-    }>(
-      `with d as (
-         update delivery set
-           attempts = attempts + 1,
-           status = $2::text::"DeliveryStatus",
-           next_attempt_at = case when $2::text = 'PENDING' then now() + ($3::int * interval '1 millisecond') else next_attempt_at end,
-           locked_until = null,
-           last_status_code = $4::int,
-           last_error = $5::text,
-           completed_at = case when $2::text = 'PENDING' then null else now() end,
-           updated_at = now()
-         where id = $1 and status = 'PENDING'
-         returning id, deployment_id, event_id, status, attempts, last_status_code, last_error, next_attempt_at
-       ), a as (
-         insert into delivery_attempt (id, delivery_id, number, started_at, duration_ms, status_code, error, response_body)
-         select $6, d.id, d.attempts, $7::timestamp, $8::int, $4::int, $9::text, $10::text from d
-       )
-       select id, deployment_id, event_id, status::text as status, attempts, last_status_code, last_error,
-              case when status = 'PENDING' then next_attempt_at at time zone 'UTC' end as next_attempt_at
-       from d`,
-      [
-        delivery.id,
-        decision.status,
-        decision.status === "PENDING" ? decision.delayMs : 0,
-        result.statusCode,
-        lastError,
-        `att_${randomBytes(12).toString("hex")}`,
-        startedAt.toISOString(),
-        result.durationMs,
-        result.error,
-        result.responseBody,
-      ],
-    );
-    const row = rows[0];
+    const row = await recordBatched({
+      id: delivery.id,
+      status: decision.status,
+      delayMs: decision.status === "PENDING" ? decision.delayMs : 0,
+      statusCode: result.statusCode,
+      lastError,
+      attemptId: `att_${randomBytes(12).toString("hex")}`,
+      startedAt: startedAt.toISOString(),
+      durationMs: result.durationMs,
+      error: result.error,
+      responseBody: result.responseBody,
+    });
     if (!row) return;
     if (row.attempts !== number) {
       logger.warn({ deliveryId: delivery.id, expected: number, recorded: row.attempts }, "a delivery was attempted by two workers");

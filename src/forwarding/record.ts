@@ -39,12 +39,64 @@ export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
  * stored one. Publishes after the commit and wakes this process's worker.
  */
 export async function recordEvent(services: Services, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
+  const recorded = await insertEvent(services, deploymentId, event, null, options);
+  if (!recorded) throw new Error("an event with a given account was not stored");
+  return recorded;
+}
+
+/** An inbound event before routing: who it is for is known only by the provider's ids. */
+export type EventToRoute = Omit<EventToRecord, "account" | "connectedAccountId"> & {
+  /** The connector's candidate external ids, most specific first. */
+  externalIds: string[];
+};
+
+/**
+ * Routes and records in the same one statement (one round trip per inbound event): the ACTIVE
+ * ConnectedAccount of this deployment and connector for the most specific external id (the oldest
+ * connection when several share it), then as recordEvent. Undefined when no account matches:
+ * nothing is stored.
+ */
+export async function recordRoutedEvent(
+  services: Services,
+  deploymentId: string,
+  event: EventToRoute,
+): Promise<(RecordedEvent & { account: string }) | undefined> {
+  if (event.externalIds.length === 0) return undefined;
+  return insertEvent(services, deploymentId, { ...event, account: "", connectedAccountId: null }, event.externalIds, {});
+}
+
+async function insertEvent(
+  services: Services,
+  deploymentId: string,
+  event: EventToRecord,
+  routeBy: string[] | null,
+  options: RecordOptions,
+): Promise<(RecordedEvent & { account: string }) | undefined> {
   const eventId = newEventId();
   const deliveryId = `dlv_${randomBytes(12).toString("hex")}`;
-  const rows = await services.sql.query<{ event_id: string | null; delivery_id: string | null; url: string | null; received_at: Date | string | null }>(
-    `with ins as (
+  const rows = await services.sql.query<{
+    account_id: string | null;
+    account: string | null;
+    event_id: string | null;
+    delivery_id: string | null;
+    url: string | null;
+    received_at: Date | string | null;
+  }>(
+    // acct: the given account ($12 null), or the routed one ($12 = the candidate external ids).
+    `with acct as (
+       select id, account from (
+         select a.id, a.account, array_position($12::text[], a.external_id) as rank, a.created_at
+         from connected_account a
+         where $12::text[] is not null and a.deployment_id = $2 and a.connector = $4 and a.status = 'ACTIVE'
+           and a.external_id = any($12::text[])
+         union all
+         select $3::text, $6::text, 0, null where $12::text[] is null
+       ) candidates
+       order by rank, created_at, id
+       limit 1
+     ), ins as (
        insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key)
-       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::timestamp, $9)
+       select $1, $2, acct.id, $4, $5, acct.account, $7::jsonb, $8::timestamp, $9 from acct
        on conflict (deployment_id, dedupe_key) do nothing
        returning id, received_at
      ), target as (
@@ -57,7 +109,8 @@ export async function recordEvent(services: Services, deploymentId: string, even
        select $10, ins.id, $2, target.forwarding_url, now() from ins, target
        returning id, url
      )
-     select (select id from ins) as event_id, (select received_at at time zone 'UTC' from ins) as received_at,
+     select (select id from acct) as account_id, (select account from acct) as account,
+            (select id from ins) as event_id, (select received_at at time zone 'UTC' from ins) as received_at,
             (select id from del) as delivery_id, (select url from del) as url`,
     [
       eventId,
@@ -71,10 +124,15 @@ export async function recordEvent(services: Services, deploymentId: string, even
       event.dedupeKey,
       deliveryId,
       options.forwardUnlisted === true,
+      routeBy,
     ],
+    "record_event",
   );
   const row = rows[0];
-  if (!row?.event_id) return existingEvent(services, deploymentId, event.dedupeKey);
+  // Routing found no account: nothing stored.
+  if (!row || row.account === null) return undefined;
+  const account = row.account;
+  if (!row.event_id) return { ...(await existingEvent(services, deploymentId, event.dedupeKey)), account };
 
   const recorded: RecordedEvent = {
     eventId: row.event_id,
@@ -85,9 +143,9 @@ export async function recordEvent(services: Services, deploymentId: string, even
   if (recorded.deliveryId) {
     services.deliverySignal.notify();
     // The subscription is "every event accepted for forwarding": stored-only events are not in it.
-    publishForwardedEvent(services, deploymentId, event, recorded);
+    publishForwardedEvent(services, deploymentId, { ...event, account, connectedAccountId: row.account_id }, recorded);
   }
-  return recorded;
+  return { ...recorded, account };
 }
 
 async function existingEvent(services: Services, deploymentId: string, dedupeKey: string): Promise<RecordedEvent> {

@@ -1,5 +1,4 @@
 import { findConnector } from "../connectors/registry.ts";
-import { hasOAuthClient, resolveCredentials } from "../credentials/credentials.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { json, type Route } from "../http/types.ts";
 import { createConnectSession } from "../oauth/connectSessions.ts";
@@ -11,9 +10,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * GET /api/v1/connector/service/:connector_name/auth-url?account= — a single-use authorization URL
- * for one end-user account (SPEC §2). 409 connector_not_configured when neither the deployment nor
- * the service has an OAuth client for the connector: a URL that could only end on an error page is
- * worse than a clear answer to the operator.
+ * for one end-user account (SPEC §2). The URL is handed out even when no OAuth client is configured
+ * for the connector yet (the contract's answers are 200/400/401/404/429): the connect page then
+ * says the connector is not set up, and setting credentials makes the same link work.
  */
 export function getAuthUrl(services: Services): Route {
   return {
@@ -32,15 +31,6 @@ export function getAuthUrl(services: Services): Route {
       if (account.length === 0) throw new HttpProblem(400, "invalid_parameter", "account must not be empty.");
       if ([...account].length > 255) throw new HttpProblem(400, "invalid_parameter", "account must be at most 255 characters.");
       if (CONTROL.test(account)) throw new HttpProblem(400, "invalid_parameter", "account must not contain control characters.");
-
-      const credentials = await resolveCredentials(services, deploymentId, def);
-      if (!hasOAuthClient(credentials)) {
-        throw new HttpProblem(
-          409,
-          "connector_not_configured",
-          `${def.displayName} has no OAuth client configured: set this deployment's own with setConnectorCredentials, or configure the service's CONNECTOR_${def.name.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET.`,
-        );
-      }
 
       const session = await createConnectSession(services, deploymentId, def.name, account);
       return json(

@@ -1,6 +1,5 @@
 import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
 import type { InboundRequest, VerificationKeys } from "../connectors/types.ts";
-import { resolveCredentials } from "../credentials/credentials.ts";
 import { acceptEvents, acceptSync, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { createJwksCache } from "../forwarding/jwksCache.ts";
 import { HttpProblem } from "../http/problem.ts";
@@ -16,7 +15,7 @@ export const INBOUND_BODY_LIMIT = 1024 * 1024;
  */
 export function postInboundWebhook(services: Services): Route {
   const jwks = createJwksCache();
-  const { db, logger, config } = services;
+  const { logger, config } = services;
 
   return {
     method: "POST",
@@ -25,15 +24,16 @@ export function postInboundWebhook(services: Services): Route {
       const def = findConnector(request.params.connector);
       if (!def) throw new HttpProblem(404, "unknown_connector", `There is no connector named "${request.params.connector}".`);
       const deploymentId = request.params.deploymentId;
-      const deployment = await db.deployment.findUnique({ where: { id: deploymentId }, select: { id: true } });
-      if (!deployment) throw new HttpProblem(404, "not_found", "There is no such deployment.");
+      // The deployment and the webhook secret in force, in one plain SQL statement, kept ≤ 1 s per instance.
+      const credentials = await services.inboundCredentials.get(services, deploymentId, def);
+      if (!credentials) throw new HttpProblem(404, "not_found", "There is no such deployment.");
 
       const rawBody = await request.body(INBOUND_BODY_LIMIT);
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
       const inbound: InboundRequest = { headers, rawBody };
 
-      const { webhookSecret } = await resolveCredentials(services, deploymentId, def);
+      const { webhookSecret } = credentials;
       const now = new Date();
       const jwksUrl = resolveEndpoints(def, config.connectorEnv).jwksUrl;
       let keys: VerificationKeys | undefined;

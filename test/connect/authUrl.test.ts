@@ -120,19 +120,22 @@ describe("GET /api/v1/connector/service/:connector/auth-url", () => {
     }
   });
 
-  test("409 connector_not_configured when neither the service nor the deployment has an OAuth app; the operator's own app fixes it", async () => {
+  test("without any OAuth app for the connector the link is still handed out; it says the connector is not set up until the operator adds one", async () => {
     const response = await requestAuthUrl(app, ada.apiKey, "gmail", "alice");
-    expect(response.status).toBe(409);
-    const body = await problem(response);
-    expect(body.code).toBe("connector_not_configured");
-    expect(body.detail).toContain("setConnectorCredentials");
-    expect(await app.database.prisma.connectSession.count({ where: { connector: "gmail" } })).toBe(0);
+    expect(response.status).toBe(200);
+    const { authUrl } = (await response.json()) as { authUrl: string };
+    const page = await fetch(authUrl);
+    expect(page.status).toBe(503);
+    expect(await page.text()).toContain("Gmail is not set up");
 
     ok(await app.gql(SetCredentials, { deploymentId: ada.deploymentId, connector: "gmail", input: { clientId: "ada-google-app", clientSecret: "ada-google-secret" } }, { token: ada.token }));
-    expect((await requestAuthUrl(app, ada.apiKey, "gmail", "alice")).status).toBe(200);
+    const again = await fetch(authUrl);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain("Continue");
     // Another deployment still has nothing configured.
     const eve = await createOperator(app, "Eve");
-    expect((await requestAuthUrl(app, eve.apiKey, "gmail", "alice")).status).toBe(409);
+    const { authUrl: eveUrl } = (await (await requestAuthUrl(app, eve.apiKey, "gmail", "alice")).json()) as { authUrl: string };
+    expect((await fetch(eveUrl)).status).toBe(503);
   });
 
   test("the session belongs to the key's deployment", async () => {

@@ -1,8 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import { print } from "graphql";
-import type { Caller, GraphQLResult, TestApp } from "./testApp.ts";
+import { graphqlClient, type TestApp } from "./testApp.ts";
 
 /**
  * The real service as its own process (`node --import tsx src/main.ts`), for stories that need to
@@ -35,23 +33,9 @@ export async function serviceProcess(env: Record<string, string>): Promise<Servi
   let exited: Promise<number | string> = Promise.resolve(0);
   let log = "";
 
-  async function gql<T, V>(document: TypedDocumentNode<T, V> | string, variables?: V, caller: Caller = {}): Promise<GraphQLResult<T>> {
-    const response = await fetch(`${url}/graphql`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(caller.token ? { authorization: `Bearer ${caller.token}` } : {}),
-        ...(caller.apiKey ? { "x-api-key": caller.apiKey } : {}),
-        ...caller.headers,
-      },
-      body: JSON.stringify({ query: typeof document === "string" ? document : print(document), variables }),
-    });
-    return (await response.json()) as GraphQLResult<T>;
-  }
-
   const service: ServiceProcess = {
     url,
-    client: { url, gql } as unknown as TestApp,
+    client: { url, gql: graphqlClient(url) } as unknown as TestApp,
     async start() {
       child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
         cwd: new URL("../..", import.meta.url).pathname,

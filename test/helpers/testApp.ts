@@ -7,6 +7,7 @@ import { type App, buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { createDeliveryWorker, type DeliveryWorker } from "../../src/delivery/worker.ts";
+import { createPoller } from "../../src/forwarding/poll.ts";
 import { createLogger } from "../../src/log.ts";
 import { createTestDatabase } from "./database.ts";
 
@@ -39,7 +40,7 @@ export interface TestApp {
  * The real service on a real port (0: any free one), on this file's own database. `env` adds
  * or overrides configuration exactly as the process environment would.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean; poller?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -61,6 +62,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   app.attach(server);
   const worker = options.worker ? createDeliveryWorker(app.services) : undefined;
   worker?.start();
+  // Polls providers that do not push (Gmail without Pub/Sub), every POLL_INTERVAL, as main.ts does.
+  const poller = options.poller ? createPoller(app.services, config.pollIntervalMs) : undefined;
+  poller?.start();
 
   return {
     url,
@@ -69,27 +73,33 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     server,
     worker,
     databaseUrl: db.url,
-    async gql(document, variables, caller = {}) {
-      const response = await fetch(`${url}/graphql`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(caller.token ? { authorization: `Bearer ${caller.token}` } : {}),
-          ...(caller.apiKey ? { "x-api-key": caller.apiKey } : {}),
-          ...caller.headers,
-        },
-        body: JSON.stringify({ query: typeof document === "string" ? document : print(document), variables }),
-      });
-      return (await response.json()) as GraphQLResult<never>;
-    },
+    gql: graphqlClient(url),
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await poller?.stop();
       await worker?.stop();
       await app.close();
       await database.close();
       await db.drop();
     },
+  };
+}
+
+/** Runs typed documents against a service's /graphql over real HTTP, as the given caller. */
+export function graphqlClient(url: string): TestApp["gql"] {
+  return async (document, variables, caller = {}) => {
+    const response = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(caller.token ? { authorization: `Bearer ${caller.token}` } : {}),
+        ...(caller.apiKey ? { "x-api-key": caller.apiKey } : {}),
+        ...caller.headers,
+      },
+      body: JSON.stringify({ query: typeof document === "string" ? document : print(document), variables }),
+    });
+    return (await response.json()) as GraphQLResult<never>;
   };
 }
 

@@ -216,16 +216,26 @@ function statusOf(error: unknown): number | undefined {
  * and Pub/Sub redelivers), except a 404 on history: Gmail's way of saying the stored
  * startHistoryId is too old, after which the only sane move is to resume from the notification.
  */
+/** The mailbox's position now: where polling starts when there is no (usable) cursor. */
+async function currentHistoryId(ctx: FetchEventsContext): Promise<string> {
+  const profile = asRecord(await ctx.fetchJson("/gmail/v1/users/me/profile"));
+  return asString(profile?.historyId) ?? "";
+}
+
 export async function fetchGmailEvents(ctx: FetchEventsContext): Promise<{ events: NormalizedEvent[]; cursor: string }> {
-  const target = ctx.notification.cursor;
+  const target = ctx.notification?.cursor;
   const start = ctx.cursor;
-  // No baseline yet, or a late/duplicate notification for a position we already passed.
-  if (!start || !/^\d+$/.test(start) || BigInt(target) <= BigInt(start)) {
-    return { events: [], cursor: start && /^\d+$/.test(start) && BigInt(start) > BigInt(target) ? start : target };
+  if (!start || !/^\d+$/.test(start)) {
+    // No baseline yet: start from the notification, or (polling) from where the mailbox is now.
+    return { events: [], cursor: target ?? (await currentHistoryId(ctx)) };
+  }
+  // A late or duplicate notification for a position we already passed.
+  if (target !== undefined && BigInt(target) <= BigInt(start)) {
+    return { events: [], cursor: BigInt(start) > BigInt(target) ? start : target };
   }
 
   const records: NonNullable<GmailHistoryResponse["history"]> = [];
-  let latest = target;
+  let latest = target ?? start;
   let pageToken: string | undefined;
   for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
     const query = new URLSearchParams({ startHistoryId: start, historyTypes: "messageAdded" });
@@ -234,7 +244,7 @@ export async function fetchGmailEvents(ctx: FetchEventsContext): Promise<{ event
     try {
       response = (await ctx.fetchJson(`/gmail/v1/users/me/history?${query}`)) as GmailHistoryResponse;
     } catch (error) {
-      if (statusOf(error) === 404) return { events: [], cursor: target };
+      if (statusOf(error) === 404) return { events: [], cursor: target ?? (await currentHistoryId(ctx)) };
       throw error;
     }
     records.push(...(response.history ?? []));
@@ -251,7 +261,7 @@ export async function fetchGmailEvents(ctx: FetchEventsContext): Promise<{ event
 
   const messages = new Map<string, unknown>();
   const events: NormalizedEvent[] = [];
-  for (const event of historyToEvents({ history: records }, ctx.externalId, ctx.notification.occurredAt)) {
+  for (const event of historyToEvents({ history: records }, ctx.externalId, ctx.notification?.occurredAt ?? new Date())) {
     const id = String(event.data.messageId);
     if (!messages.has(id)) {
       try {

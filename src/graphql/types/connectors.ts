@@ -113,7 +113,7 @@ builder.mutationFields((t) => ({
     description: "Go back to the service's default OAuth app. False when there was nothing to delete.",
     args: { deploymentId: t.arg.id(), connector: t.arg.string() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => deleteConnectorCredentials(ctx.services.db, String(args.deploymentId), args.connector),
+    resolve: (_root, args, ctx) => deleteConnectorCredentials(ctx.services, String(args.deploymentId), args.connector),
   }),
   disconnectAccount: t.prismaField({
     type: "ConnectedAccount",

@@ -1,4 +1,5 @@
 import { currentApiKey, generateApiKey } from "../../auth/apiKeys.ts";
+import { findDeployment } from "../../deployments/findDeployment.ts";
 import { activeSigningSecrets, rotateSigningSecret } from "../../deployments/signingSecrets.ts";
 import { builder } from "../builder.ts";
 
@@ -54,7 +55,8 @@ builder.queryField("deployment", (t) =>
     nullable: true,
     args: { id: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentMember: String(args.id) }),
-    resolve: (query, _root, args, ctx) => ctx.services.db.deployment.findUnique({ ...query, where: { id: String(args.id) } }),
+    // Plain SQL for the row (the hot path of the data listing); selected relations come from the fallback.
+    resolve: (_query, _root, args, ctx) => findDeployment(ctx.services.sql, String(args.id)),
   }),
 );
 
