@@ -27,7 +27,10 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
 }
 
 export function writeResponse(res: ServerResponse, response: HttpResponse): void {
-  res.writeHead(response.status, { "x-content-type-options": "nosniff", ...response.headers });
+  // An explicit length: writeHead() commits the headers, after which Node would fall back to
+  // chunked encoding — an extra frame around every body.
+  const length = response.body === undefined ? 0 : Buffer.byteLength(response.body);
+  res.writeHead(response.status, { "x-content-type-options": "nosniff", "content-length": String(length), ...response.headers });
   res.end(response.body);
 }
 

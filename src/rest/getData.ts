@@ -1,7 +1,7 @@
 import { listDataItemsByApiKey } from "../data/dataItems.ts";
 import { parsePageQuery } from "../data/pageArgs.ts";
 import { HttpProblem } from "../http/problem.ts";
-import { json, type Route } from "../http/types.ts";
+import type { Route } from "../http/types.ts";
 import type { Services } from "../services.ts";
 import { authenticateApiKey, withApiKey } from "./apiKeyAuth.ts";
 
@@ -30,8 +30,9 @@ export function getData(services: Services): Route {
         link: linkHeader(`${services.config.publicUrl}/api/data`, offset, limit, page.total, envelope === "true"),
         "access-control-expose-headers": "X-Total-Count, X-Offset, X-Limit, Link",
       };
-      const body = envelope === "true" ? { data: page.items, pagination: { total: page.total, offset, limit } } : page.items;
-      return json(200, body, headers);
+      const pagination = JSON.stringify({ total: page.total, offset, limit });
+      const body = envelope === "true" ? `{"data":${page.itemsJson},"pagination":${pagination}}` : page.itemsJson;
+      return { status: 200, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body };
     },
   };
 }
