@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { fireTestEvent, forwardTo, until } from "../helpers/live.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -45,6 +45,10 @@ function switchyard(args: string[], env: Record<string, string> = {}) {
 }
 
 describe("switchyard listen", () => {
+  // The server counts subscriptions: a previous test's listener must be gone before "2 active"
+  // can mean this test's listener is subscribed.
+  beforeEach(() => until(() => app.app.services.events.activeSubscriptions() === 0, "the previous listener's subscriptions to end", 30_000));
+
   test("prints each event as a line, re-sends it signed to --forward-to, prints the local status; Ctrl-C exits 0", async () => {
     const cli = switchyard(["listen", "--url", app.url, "--api-key", ada.apiKey, "--deployment", ada.deploymentId, "--forward-to", `${local.url}/hook`]);
     await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
@@ -89,6 +93,7 @@ describe("switchyard listen", () => {
   test("a local server that is down is reported on the event's line, and listening goes on", async () => {
     const closedPort = await freePort();
     const cli = switchyard(["listen", "--url", app.url, "--token", ada.token, "--deployment", ada.deploymentId, "--forward-to", `http://127.0.0.1:${closedPort}/hook`]);
+    await until(() => cli.stderr().includes("Ready."), "listen to connect", 30_000);
     await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
 
     const fired = await fireTestEvent(app, ada.deploymentId, { token: ada.token });
