@@ -4,8 +4,8 @@
  *   GET /?deployment=<id>&offset=<n>&limit=<n>
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import pg from "pg";
+import { serveToParent } from "./child.ts";
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -29,15 +29,4 @@ const server = createServer(async (req, res) => {
   }
 });
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-process.send?.({ port: (server.address() as AddressInfo).port });
-
-// CPU time used so far, so run.ts can report the CPU cost of a request (steadier than req/s on a busy machine).
-process.on("message", () => process.send?.({ cpu: process.cpuUsage() }));
-
-process.on("disconnect", async () => {
-  server.closeAllConnections();
-  server.close();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  await pool.end();
-  process.exit(0);
-});
+serveToParent(server, () => pool.end());

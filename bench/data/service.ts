@@ -4,11 +4,11 @@
  * Configuration comes from the environment run.ts passes; the port is reported over IPC.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { createLogger } from "../../src/log.ts";
+import { serveToParent } from "./child.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger(config.logLevel);
@@ -18,17 +18,7 @@ const app = buildApp({ config, logger, database });
 const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, app.handle);
 app.attach(server);
 await new Promise<void>((resolve) => server.listen(config.port, "127.0.0.1", resolve));
-process.send?.({ port: (server.address() as AddressInfo).port });
-
-// CPU time used so far, so run.ts can report the CPU cost of a request (steadier than req/s on a busy machine).
-process.on("message", () => process.send?.({ cpu: process.cpuUsage() }));
-
-process.on("disconnect", async () => {
-  server.closeAllConnections();
-  server.close();
-  // Requests the load generator abandoned are still finishing; let them before the pool closes.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+serveToParent(server, async () => {
   await app.close();
   await database.close();
-  process.exit(0);
 });
