@@ -14,6 +14,11 @@ export type Db = PrismaClient;
 export interface Database {
   prisma: PrismaClient;
   sql: Sql;
+  /**
+   * The delivery worker's own connections (PostgreSQL), so its claims and results do not queue
+   * behind a burst of inbound inserts in the request pool. The same as `sql` on PGlite.
+   */
+  workerSql: Sql;
   kind: "pglite" | "postgresql";
   close(): Promise<void>;
 }
@@ -31,15 +36,17 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
   let database: Database;
   if (target.kind === "postgresql") {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc });
+    const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: utc });
     // An idle client losing its connection must not crash the process; the pool replaces it.
-    pool.on("error", (error) => logger.warn({ err: error }, "idle database connection closed"));
+    for (const each of [pool, workerPool]) each.on("error", (error) => logger.warn({ err: error }, "idle database connection closed"));
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
       sql: sqlOverPool(pool),
+      workerSql: sqlOverPool(workerPool),
       kind: "postgresql",
       close: async () => {
         await database.prisma.$disconnect();
-        await pool.end();
+        await Promise.all([pool.end(), workerPool.end()]);
       },
     };
   } else {
@@ -53,6 +60,7 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }),
       sql: sqlOverPGlite(pglite),
+      workerSql: sqlOverPGlite(pglite),
       kind: "pglite",
       close: async () => {
         await database.prisma.$disconnect();

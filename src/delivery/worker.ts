@@ -28,7 +28,8 @@ export interface DeliveryWorker {
  * leaves the row due again once the lease runs out: at-least-once, same `webhook-id` every time.
  */
 export function createDeliveryWorker(services: Services, options: DeliveryWorkerOptions = {}): DeliveryWorker {
-  const { config, logger, sql } = services;
+  const { config, logger } = services;
+  const sql = services.database.workerSql;
   const concurrency = options.concurrency ?? 64;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   // The attempt cannot outlive its timeout; the margin covers signing and recording the result.
