@@ -32,6 +32,7 @@ test.each([
   [{ PORT: "eighty" }, /PORT:/],
   [{ DATABASE_URL: "mysql://nope" }, /DATABASE_URL: must be a postgresql:\/\/ connection string/],
   [{ DELIVERY_RETRY_SCHEDULE: "5s,soon" }, /DELIVERY_RETRY_SCHEDULE: "soon" is not a duration/],
+  [{ POLL_INTERVAL: "often" }, /POLL_INTERVAL: "often" is not a duration/],
   [{ PUBLIC_URL: "not a url" }, /PUBLIC_URL/],
 ])("a bad value stops start-up naming the variable: %o", (env, message) => {
   expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);

@@ -51,7 +51,7 @@ export async function resolveCredentials(
   return {
     clientId: own.clientId,
     clientSecret: services.box.open(own.clientSecretEncrypted),
-    webhookSecret: own.webhookSecretEncrypted ? services.box.open(own.webhookSecretEncrypted) : defaults.webhookSecret,
+    webhookSecret: webhookSecretInForce(services, own.webhookSecretEncrypted, defaults.webhookSecret),
     source: "operator",
   };
 }
@@ -112,8 +112,8 @@ async function readInboundCredentials(
   deploymentId: string,
   def: Pick<ConnectorDefinition, "name">,
 ): Promise<InboundCredentials | undefined> {
-  const rows = await services.sql.query<{ has_own: boolean; webhook_secret_encrypted: string | null }>(
-    `select c.id is not null as has_own, c.webhook_secret_encrypted
+  const rows = await services.sql.query<{ webhook_secret_encrypted: string | null }>(
+    `select c.webhook_secret_encrypted
      from deployment d
      left join connector_credentials c on c.deployment_id = d.id and c.connector = $2
      where d.id = $1`,
@@ -124,7 +124,12 @@ async function readInboundCredentials(
   if (!row) return undefined;
   // Same rule as resolveCredentials: the operator's secret when stored, else the service default.
   const fallback = serviceCredentials(services.config.connectorEnv, def).webhookSecret;
-  return { webhookSecret: row.webhook_secret_encrypted ? services.box.open(row.webhook_secret_encrypted) : fallback };
+  return { webhookSecret: webhookSecretInForce(services, row.webhook_secret_encrypted, fallback) };
+}
+
+/** The operator's stored webhook secret, else the service default (an own OAuth app without one still verifies). */
+function webhookSecretInForce(services: Pick<Services, "box">, sealed: string | null, serviceDefault: string | undefined) {
+  return sealed ? services.box.open(sealed) : serviceDefault;
 }
 
 export function hasOAuthClient(credentials: ResolvedCredentials): credentials is OAuthClientCredentials {

@@ -1,5 +1,6 @@
 import { resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition, NormalizedEvent, SyncNotification } from "../connectors/types.ts";
+import { bearerFetchJson } from "../oauth/provider.ts";
 import { getFreshAccessToken, ReauthRequiredError } from "../oauth/tokens.ts";
 import type { Services } from "../services.ts";
 import { recordRoutedEvent } from "./record.ts";
@@ -144,7 +145,7 @@ async function fetchSince(services: Services, def: ConnectorDefinition, account:
   try {
     return await def.inbound.fetchEvents!({
       accessToken,
-      fetchJson: providerFetchJson(apiUrl, accessToken),
+      fetchJson: bearerFetchJson(apiUrl, accessToken),
       apiUrl,
       externalId: account.externalId,
       cursor: account.cursor ?? undefined,
@@ -153,19 +154,4 @@ async function fetchSince(services: Services, def: ConnectorDefinition, account:
   } catch (error) {
     throw new UpstreamUnavailableError(`could not read the provider's changes: ${(error as Error).message}`);
   }
-}
-
-/** GET `${apiUrl}${path}` with the bearer token; non-2xx throws an error carrying `status` (connectors branch on 404). */
-function providerFetchJson(apiUrl: string, accessToken: string) {
-  return async (path: string): Promise<unknown> => {
-    const response = await fetch(`${apiUrl}${path}`, {
-      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
-      signal: AbortSignal.timeout(15_000),
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw Object.assign(new Error(`GET ${path.split("?")[0]} answered HTTP ${response.status}`), { status: response.status });
-    }
-    return response.json();
-  };
 }

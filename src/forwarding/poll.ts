@@ -1,5 +1,4 @@
 import { connectors } from "../connectors/registry.ts";
-import { resolveCredentials } from "../credentials/credentials.ts";
 import type { Services } from "../services.ts";
 import { pollAccount } from "./inbound.ts";
 
@@ -30,7 +29,7 @@ export function createPoller(services: Services, intervalMs: number): Poller {
     for (const { deploymentId, connector, ...account } of accounts) {
       const def = pollable.get(connector)!;
       try {
-        if ((await resolveCredentials(services, deploymentId, def)).webhookSecret) continue;
+        if ((await services.inboundCredentials.get(services, deploymentId, def))?.webhookSecret) continue;
         recorded += (await pollAccount(services, deploymentId, def, account)).recorded;
       } catch (error) {
         // One unreachable mailbox must not stop the others; the next sweep tries again.

@@ -22,7 +22,11 @@ export interface Provider {
 
 /** A token endpoint that failed as a server (5xx, network, unreadable body) rather than with an OAuth error. */
 export class ProviderUnavailableError extends Error {
-  constructor(message: string) {
+  /** The provider's HTTP status, when it answered (connectors branch on it, e.g. Gmail's 404). */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = "ProviderUnavailableError";
   }
@@ -149,7 +153,8 @@ export function bearerFetchJson(apiUrl: string, accessToken: string) {
       signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     });
     if (!response.ok) {
-      throw new ProviderUnavailableError(`GET ${new URL(url).pathname} answered HTTP ${response.status}`);
+      await response.body?.cancel();
+      throw new ProviderUnavailableError(`GET ${new URL(url).pathname} answered HTTP ${response.status}`, response.status);
     }
     return response.json();
   };

@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { graphql } from "../generated/gql.ts";
+import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
+import { errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+const AddMember = graphql(`
+  mutation MAddMember($org: ID!, $email: String!, $role: Role!) {
+    addMember(organizationId: $org, email: $email, role: $role) { role user { id email } }
+  }
+`);
+const RemoveMember = graphql(`mutation MRemoveMember($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) }`);
+const Members = graphql(`query MMembers($org: ID!) { organization(id: $org) { members { role user { email } } } }`);
+
+let app: TestApp;
+let owner: Operator;
+beforeAll(async () => {
+  app = await startTestApp();
+  owner = await createOperator(app, "Owner");
+});
+afterAll(() => app.close());
+
+async function newUser() {
+  const email = `m-${randomBytes(4).toString("hex")}@example.com`;
+  const { signUp } = ok(await app.gql(SignUp, { email, password: "member password", name: "M" }));
+  return { email, id: signUp.user.id, token: signUp.token };
+}
+
+test("an owner adds people who signed up, sees them listed, and removes them", async () => {
+  const person = await newUser();
+  const { addMember } = ok(await app.gql(AddMember, { org: owner.organizationId, email: person.email.toUpperCase(), role: "ADMIN" }, { token: owner.token }));
+  expect(addMember).toEqual({ role: "ADMIN", user: { id: person.id, email: person.email } });
+  const listed = ok(await app.gql(Members, { org: owner.organizationId }, { token: person.token })).organization!.members;
+  expect(listed).toContainEqual({ role: "ADMIN", user: { email: person.email } });
+
+  expect(ok(await app.gql(RemoveMember, { org: owner.organizationId, user: person.id }, { token: owner.token })).removeMember).toBe(true);
+  expect(errorCode(await app.gql(Members, { org: owner.organizationId }, { token: person.token }))).toBe("FORBIDDEN");
+});
+
+test("unknown emails and people already in the organization are BAD_USER_INPUT on the email field", async () => {
+  const unknown = await app.gql(AddMember, { org: owner.organizationId, email: "nobody-here@example.com", role: "MEMBER" }, { token: owner.token });
+  expect(errorCode(unknown)).toBe("BAD_USER_INPUT");
+  expect(unknown.errors?.[0].message).toMatch(/Ask them to sign up/);
+  const again = await app.gql(AddMember, { org: owner.organizationId, email: owner.email, role: "MEMBER" }, { token: owner.token });
+  expect(errorCode(again)).toBe("BAD_USER_INPUT");
+  expect(again.errors?.[0].extensions?.fields).toEqual([{ field: "email", message: "is already a member" }]);
+});
+
+test("only owners add owners, and the last owner cannot be removed", async () => {
+  const admin = await newUser();
+  ok(await app.gql(AddMember, { org: owner.organizationId, email: admin.email, role: "ADMIN" }, { token: owner.token }));
+  const someone = await newUser();
+  expect(errorCode(await app.gql(AddMember, { org: owner.organizationId, email: someone.email, role: "OWNER" }, { token: admin.token }))).toBe("FORBIDDEN");
+
+  const lastOwner = await app.gql(RemoveMember, { org: owner.organizationId, user: owner.userId }, { token: owner.token });
+  expect(errorCode(lastOwner)).toBe("BAD_USER_INPUT");
+  expect(lastOwner.errors?.[0].message).toMatch(/last owner/);
+});
+
+test("removeMember: members, other organizations' users, keys and nobody are refused", async () => {
+  const member = await newUser();
+  ok(await app.gql(AddMember, { org: owner.organizationId, email: member.email, role: "MEMBER" }, { token: owner.token }));
+  const other = await createOperator(app, "Other");
+  const remove = (caller: { token?: string; apiKey?: string }) => app.gql(RemoveMember, { org: owner.organizationId, user: member.id }, caller);
+  expect(errorCode(await remove({ token: member.token }))).toBe("FORBIDDEN");
+  expect(errorCode(await remove({ token: other.token }))).toBe("FORBIDDEN");
+  expect(errorCode(await remove({ apiKey: owner.apiKey }))).toBe("FORBIDDEN");
+  expect(errorCode(await remove({}))).toBe("UNAUTHENTICATED");
+  expect(errorCode(await app.gql(RemoveMember, { org: owner.organizationId, user: other.userId }, { token: owner.token }))).toBe("NOT_FOUND");
+});
