@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
+import { scaled } from "./test/helpers/timing.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -15,8 +16,9 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 3,
     // Generous: several tests start the service or the CLI as child processes, which compile
-    // TypeScript first; on a busy 2-core machine that alone can take tens of seconds.
-    testTimeout: 90_000,
-    hookTimeout: 120_000,
+    // TypeScript first; on a busy 2-core machine that alone can take tens of seconds. Scaled by
+    // TEST_TIMEOUT_SCALE or, without it, by the load average (test/helpers/timing.ts).
+    testTimeout: scaled(90_000),
+    hookTimeout: scaled(120_000),
   },
 });

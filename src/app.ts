@@ -4,9 +4,12 @@ import type { Logger } from "pino";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { createOriginPolicy, refuseGraphQLRequest } from "./graphql/requestGuard.ts";
 import { attachGraphQLWebSockets } from "./graphql/websockets.ts";
+import { createJsonPostHandler } from "./graphql/jsonPost.ts";
 import { createGraphQLServer } from "./graphql/yoga.ts";
 import { clientIp, readBody, writeFetchResponse, writeResponse } from "./http/node.ts";
+import { refuseNulInRequest } from "./http/inputGuard.ts";
 import { asProblem, HttpProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
 import type { HttpRequest, Route } from "./http/types.ts";
@@ -15,7 +18,8 @@ import { getData } from "./rest/getData.ts";
 import { getAuthUrl } from "./rest/getAuthUrl.ts";
 import { connectRoutes } from "./rest/connect/index.ts";
 import { healthRoutes } from "./rest/health.ts";
-import { postInboundWebhook } from "./rest/postInboundWebhook.ts";
+import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
+import { openApiRoutes } from "./openapi/routes.ts";
 import { createServices, type Services } from "./services.ts";
 
 export interface AppDeps {
@@ -45,6 +49,7 @@ export function buildApp(deps: AppDeps): App {
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
+  services.operationsMetrics.registerOn(metrics);
   const requests = new Counter({
     name: "switchyard_http_requests_total",
     help: "HTTP requests by route and status",
@@ -59,9 +64,20 @@ export function buildApp(deps: AppDeps): App {
     registers: [metrics],
   });
 
-  const routes: Route[] = [...healthRoutes(services, metrics), getData(services), ...consoleRoutes(services), getAuthUrl(services), ...connectRoutes(services), postInboundWebhook(services)];
+  const routes: Route[] = [
+    ...healthRoutes(services, metrics),
+    getData(services),
+    ...consoleRoutes(services),
+    getAuthUrl(services),
+    ...connectRoutes(services),
+    postInboundWebhook(services),
+    getInboundWebhook(services),
+    ...openApiRoutes(services),
+  ];
   const match = createRouter(routes);
-  const yoga = createGraphQLServer(services);
+  const origins = createOriginPolicy(deps.config);
+  const yoga = createGraphQLServer(services, origins);
+  const serveJsonPost = createJsonPostHandler(yoga, origins);
   new Gauge({
     name: "switchyard_live_subscriptions",
     help: "Open GraphQL subscriptions on this instance (graphql-ws and SSE)",
@@ -78,31 +94,43 @@ export function buildApp(deps: AppDeps): App {
       await sockets?.close();
     })());
 
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<string> {
+  /** Serves the request; `matched.route` is set to the route pattern as soon as one matches (the metrics label). */
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL, matched: { route: string }): Promise<void> {
     if (url.pathname === "/graphql") {
+      matched.route = "/graphql";
+      // Before anything is read or run: cross-site requests must not ride on the session cookie.
+      const refusal = refuseGraphQLRequest(origins, req.method ?? "GET", req.headers);
+      if (refusal) {
+        writeResponse(res, refusal);
+        return;
+      }
       // Buffered here so the body limit applies before yoga parses anything.
       const body = req.method === "POST" ? await readBody(req, GRAPHQL_BODY_LIMIT) : undefined;
+      const ip = clientIp(req, services.config.trustProxyHops);
+      // Plain JSON POSTs (the console, API clients) skip yoga's fetch layer; the rest goes through it.
+      if (body && (await serveJsonPost(req, res, url, body, ip))) return;
       const response = await yoga.fetch(
         url,
         { method: req.method, headers: req.headers as Record<string, string>, body: body as BodyInit | undefined },
-        { ip: clientIp(req) },
+        { ip },
       );
       await writeFetchResponse(res, response);
-      return "/graphql";
+      return;
     }
     const found = match(req.method ?? "GET", url.pathname);
+    if (found) matched.route = found.pattern;
     if (!found) throw new HttpProblem(404, "not_found", `Nothing is served at ${url.pathname}.`);
     if ("methodNotAllowed" in found) throw new HttpProblem(405, "method_not_allowed", `${req.method} is not allowed here.`);
+    refuseNulInRequest(url, found.params);
     const request: HttpRequest = {
       method: req.method ?? "GET",
       url,
       headers: req.headers,
       params: found.params,
-      ip: clientIp(req),
+      ip: clientIp(req, services.config.trustProxyHops),
       body: (limit) => readBody(req, limit),
     };
     writeResponse(res, await found.handler(request));
-    return url.pathname;
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -114,7 +142,9 @@ export function buildApp(deps: AppDeps): App {
       writeResponse(res, problemResponse(new HttpProblem(400, "invalid_request", "The request URL is malformed.")));
       return;
     }
-    route(req, res, url)
+    // Label by route pattern, never the raw path: ids and junk in paths would explode the series.
+    const matched = { route: "unmatched" };
+    route(req, res, url, matched)
       .catch((error: unknown) => {
         const problem = asProblem(error);
         if (!problem) logger.error({ err: error, method: req.method, path: url.pathname }, "unexpected error");
@@ -123,13 +153,10 @@ export function buildApp(deps: AppDeps): App {
         } else {
           writeResponse(res, problemResponse(problem ?? internalErrorProblem()));
         }
-        return "error";
       })
-      .then((label) => {
-        // Label by route pattern, never the raw path: ids in paths would explode the series.
-        const routeLabel = label === url.pathname && !url.pathname.startsWith("/graphql") ? routeName(url.pathname) : label;
-        requests.inc({ route: routeLabel, status: String(res.statusCode) });
-        duration.observe({ route: routeLabel }, Number(process.hrtime.bigint() - started) / 1e9);
+      .then(() => {
+        requests.inc({ route: matched.route, status: String(res.statusCode) });
+        duration.observe({ route: matched.route }, Number(process.hrtime.bigint() - started) / 1e9);
       });
   }
 
@@ -137,7 +164,7 @@ export function buildApp(deps: AppDeps): App {
     services,
     handle,
     attach: (server) => {
-      sockets = attachGraphQLWebSockets(server, services, yoga);
+      sockets = attachGraphQLWebSockets(server, services, yoga, origins);
     },
     closeLive,
     close: async () => {
@@ -145,9 +172,4 @@ export function buildApp(deps: AppDeps): App {
       await yoga.dispose();
     },
   };
-}
-
-function routeName(pathname: string): string {
-  const first = pathname.split("/").slice(0, 3).join("/");
-  return first.length > 40 ? first.slice(0, 40) : first;
 }

@@ -35,19 +35,37 @@ const schema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
   REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]*$/, "letters, digits and : . _ - only").default(""),
   SUBSCRIPTION_BUFFER_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  SUBSCRIPTION_REPLAY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(1000),
   ENCRYPTION_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONNECT_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
   DELIVERY_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h,10h"),
   POLL_INTERVAL: z.string().default("60s"),
+  FORWARDING_DISABLE_AFTER: z.string().default("5d"),
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   FORWARDING_ALLOW_PRIVATE: booleanFlag,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_RATE_LIMIT_PER_15_MINUTES: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_LIMIT_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  LOGIN_ACCOUNT_FREE_FAILURES: z.coerce.number().int().min(1).default(10),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(true|false|\d{1,2})$/, "must be false (the default), true, or the number of proxies in front of the service (e.g. 1)")
+    .optional(),
+  SIGNUP: z.enum(["open", "closed"], "must be open or closed").optional(),
   SIGNUP_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(24 * 14),
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
+  CORS_ORIGINS: z.string().default(""),
+  GRAPHQL_INTROSPECTION: z.enum(["true", "false", "1", "0"]).optional(),
+  WS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  WS_ANONYMOUS_TIMEOUT: z.string().default("30s"),
 });
+
+/** Every variable the schema reads (the README's configuration table is checked against it). */
+export const configVariables = Object.keys(schema.shape);
 
 export type Config = {
   env: "development" | "production" | "test";
@@ -61,6 +79,8 @@ export type Config = {
   redisKeyPrefix: string;
   /** Messages a live subscription may fall behind before it is ended with a notice (docs/scaling.md). */
   subscriptionBufferSize: number;
+  /** Missed events a resumed subscription (`forwardedEvents(after:)`) replays at most, newest kept. */
+  subscriptionReplayLimit: number;
   encryptionKey: Buffer;
   logLevel: z.infer<typeof schema>["LOG_LEVEL"];
   connectUrlTtlSeconds: number;
@@ -69,12 +89,39 @@ export type Config = {
   /** How often providers that are read rather than pushed (Gmail without Pub/Sub) are polled. */
   pollIntervalMs: number;
   forwardingAllowPrivate: boolean;
+  /** How long every attempt to a forwarding URL may fail, with no success, before forwarding is DISABLED. */
+  forwardingDisableAfterMs: number;
+  /** Events, deliveries and attempts older than this many days are deleted in the background. */
+  retentionDays: number;
   rateLimitPerMinute: number;
+  /** Attempts per account from one address per 15 minutes; a successful log-in clears them. */
   loginRateLimitPer15Minutes: number;
+  /** Failed log-ins from one address (any account) per hour. */
+  loginRateLimitPerAddressPerHour: number;
+  /** Failed log-ins on one account (from anywhere) before its exponential backoff starts. */
+  loginAccountFreeFailures: number;
+  /**
+   * How many proxies in front of the service to believe: the client address is the entry this many
+   * hops from the right of X-Forwarded-For (0: the socket's address; Infinity: the leftmost entry).
+   */
+  trustProxyHops: number;
+  /** Who may sign up once the first account exists: anyone, or invited addresses only. */
+  signup: "open" | "closed";
   signupRateLimitPerHour: number;
   sessionTtlHours: number;
   /** log2 of scrypt's N; tests lower it to keep sign-ups fast. */
   passwordHashCost: number;
+  /**
+   * Origins (besides PUBLIC_URL's) whose pages may call /graphql with the session cookie, with
+   * credentialed CORS (docs/security.md).
+   */
+  corsOrigins: string[];
+  /** Introspection and GraphiQL: on by default in development and test, off in production. */
+  graphqlIntrospection: boolean;
+  /** Open graphql-ws sockets one client address may hold. */
+  wsMaxPerAddress: number;
+  /** How long a graphql-ws socket without credentials may stay open with no subscription. */
+  wsAnonymousTimeoutMs: number;
   /** `CONNECTOR_<NAME>_*` variables, passed to the connector registry as they are. */
   connectorEnv: Record<string, string | undefined>;
 };
@@ -92,6 +139,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   let deliveryRetryScheduleMs: number[];
   let pollIntervalMs: number;
+  let forwardingDisableAfterMs: number;
+  try {
+    forwardingDisableAfterMs = parseDuration(values.FORWARDING_DISABLE_AFTER);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  FORWARDING_DISABLE_AFTER: ${(error as Error).message}`);
+  }
   try {
     deliveryRetryScheduleMs = values.DELIVERY_RETRY_SCHEDULE.split(",").map(parseDuration);
   } catch (error) {
@@ -102,6 +155,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  POLL_INTERVAL: ${(error as Error).message}`);
   }
+  let wsAnonymousTimeoutMs: number;
+  try {
+    wsAnonymousTimeoutMs = parseDuration(values.WS_ANONYMOUS_TIMEOUT);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  WS_ANONYMOUS_TIMEOUT: ${(error as Error).message}`);
+  }
+  const corsOrigins = parseOrigins(values.CORS_ORIGINS);
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
 
@@ -115,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     subscriptionBufferSize: values.SUBSCRIPTION_BUFFER_SIZE,
+    subscriptionReplayLimit: values.SUBSCRIPTION_REPLAY_LIMIT,
     encryptionKey: resolveEncryptionKey(values.ENCRYPTION_KEY, values.NODE_ENV, dataDir),
     logLevel: values.LOG_LEVEL,
     connectUrlTtlSeconds: values.CONNECT_URL_TTL_SECONDS,
@@ -122,13 +183,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deliveryTimeoutMs: values.DELIVERY_TIMEOUT_MS,
     pollIntervalMs,
     forwardingAllowPrivate: values.FORWARDING_ALLOW_PRIVATE,
+    forwardingDisableAfterMs,
+    retentionDays: values.RETENTION_DAYS,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     loginRateLimitPer15Minutes: values.LOGIN_RATE_LIMIT_PER_15_MINUTES,
+    loginRateLimitPerAddressPerHour: values.LOGIN_RATE_LIMIT_PER_ADDRESS_PER_HOUR,
+    loginAccountFreeFailures: values.LOGIN_ACCOUNT_FREE_FAILURES,
+    trustProxyHops: values.TRUST_PROXY === "true" ? Number.POSITIVE_INFINITY : values.TRUST_PROXY === "false" ? 0 : Number(values.TRUST_PROXY ?? 0),
+    // A public install must not stay open to strangers once its operator exists (docs/security.md).
+    signup: values.SIGNUP ?? (values.NODE_ENV === "production" ? "closed" : "open"),
     signupRateLimitPerHour: values.SIGNUP_RATE_LIMIT_PER_HOUR,
     sessionTtlHours: values.SESSION_TTL_HOURS,
     passwordHashCost: values.PASSWORD_HASH_COST,
+    corsOrigins,
+    graphqlIntrospection: values.GRAPHQL_INTROSPECTION === undefined ? values.NODE_ENV !== "production" : ["true", "1"].includes(values.GRAPHQL_INTROSPECTION),
+    wsMaxPerAddress: values.WS_MAX_PER_ADDRESS,
+    wsAnonymousTimeoutMs,
     connectorEnv,
   };
+}
+
+/**
+ * `https://console.example.com, http://localhost:5173` → exact origins. A wildcard is refused: any
+ * site could then act with an operator's session cookie.
+ */
+function parseOrigins(text: string): string[] {
+  const origins: string[] = [];
+  for (const item of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(item);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !["http:", "https:"].includes(url.protocol) || url.origin !== item.replace(/\/$/, "")) {
+      throw new ConfigError(
+        `Invalid configuration:\n  CORS_ORIGINS: "${item}" is not an origin; list origins like https://console.example.com (scheme, host and port if any, no path, no wildcard), separated by commas`,
+      );
+    }
+    origins.push(url.origin);
+  }
+  return origins;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
-import { Redis } from "ioredis";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { createDeliveryWorker } from "./delivery/worker.ts";
 import { createPoller } from "./forwarding/poll.ts";
+import { createRetentionJob } from "./retention/prune.ts";
 import { createLogger } from "./log.ts";
 import { refreshExpiringTokens } from "./oauth/tokens.ts";
 
@@ -26,7 +26,10 @@ async function main() {
     config.databaseUrl ? { kind: "postgresql", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir },
     logger,
   );
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, keyPrefix: config.redisKeyPrefix }) : undefined;
+  // Loaded only when configured: start-up time is mostly loading modules.
+  const redis = config.redisUrl
+    ? new (await import("ioredis")).Redis(config.redisUrl, { maxRetriesPerRequest: 2, keyPrefix: config.redisKeyPrefix })
+    : undefined;
   redis?.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
 
   const app = buildApp({ config, logger, database, redis });
@@ -38,6 +41,8 @@ async function main() {
   deliveryWorker.start();
   const poller = createPoller(app.services, config.pollIntervalMs);
   poller.start();
+  const retention = createRetentionJob(app.services);
+  retention.start();
   // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
   const tokenRefresher = setInterval(() => {
     refreshExpiringTokens(app.services).catch((error) => logger.warn({ err: error }, "token refresh sweep failed"));
@@ -71,6 +76,7 @@ async function main() {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     clearInterval(tokenRefresher);
     await poller.stop();
+    await retention.stop();
     await deliveryWorker.stop(); // attempts in flight are sent and recorded before the database closes
     await app.close();
     redis?.disconnect();

@@ -1,12 +1,14 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { createApiKeyVerifier } from "./auth/apiKeys.ts";
+import { createLoginGuard, type LoginGuard } from "./auth/loginGuard.ts";
 import type { Config } from "./config.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/passwords.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
 import type { Database, Db } from "./db/database.ts";
 import type { Sql } from "./db/sql.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
+import { createOperationsMetrics, type OperationsMetrics } from "./delivery/metrics.ts";
 import { createDeliverySignal, type DeliverySignal } from "./delivery/signal.ts";
 import { createInboundCredentialsCache, type InboundCredentialsCache } from "./credentials/credentials.ts";
 import { createRateLimit, type RateLimit } from "./ratelimit/limiter.ts";
@@ -24,12 +26,14 @@ export interface Services {
   box: SecretBox;
   passwords: PasswordHasher;
   verifyApiKey: ReturnType<typeof createApiKeyVerifier>;
-  rateLimits: { api: RateLimit; login: RateLimit; signup: RateLimit };
+  rateLimits: { api: RateLimit; login: LoginGuard; signup: RateLimit };
   redis: Redis | undefined;
   /** Live notifications for subscriptions (publish after commit; the database is the truth). */
   events: EventBus;
   /** Wakes this process's delivery worker when an event is queued (a hint; the worker also polls). */
   deliverySignal: DeliverySignal;
+  /** Forwarding's Prometheus series (deliveries, queue, inbound events); app.ts serves them on /metrics. */
+  operationsMetrics: OperationsMetrics;
   /** Deployment + webhook secret per connector for inbound webhooks, kept ≤ 1 s (credentials.ts). */
   inboundCredentials: InboundCredentialsCache;
 }
@@ -46,12 +50,18 @@ export function createServices(config: Config, logger: Logger, database: Databas
     verifyApiKey: createApiKeyVerifier(database.prisma, (error) => logger.warn({ err: error }, "could not record API key use")),
     rateLimits: {
       api: createRateLimit({ name: "api", points: config.rateLimitPerMinute, durationSeconds: 60, redis }),
-      login: createRateLimit({ name: "login", points: config.loginRateLimitPer15Minutes, durationSeconds: 15 * 60, redis }),
+      login: createLoginGuard({
+        perAddressPerHour: config.loginRateLimitPerAddressPerHour,
+        perAccountAndAddress: config.loginRateLimitPer15Minutes,
+        accountFreeFailures: config.loginAccountFreeFailures,
+        redis,
+      }),
       signup: createRateLimit({ name: "signup", points: config.signupRateLimitPerHour, durationSeconds: 3600, redis }),
     },
     redis,
     events: createEventBus(redis),
     deliverySignal: createDeliverySignal(),
+    operationsMetrics: createOperationsMetrics(database.sql),
     inboundCredentials: createInboundCredentialsCache(),
   };
 }

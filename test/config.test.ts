@@ -43,3 +43,21 @@ test("DELIVERY_RETRY_SCHEDULE accepts ms, s, m, h and d", () => {
     100, 2000, 60_000, 3_600_000, 86_400_000,
   ]);
 });
+
+test("SIGNUP: open in development and test, closed in production (after the first account), and either when set", () => {
+  const key = Buffer.alloc(32, 1).toString("base64");
+  expect(loadConfig({ DATA_DIR: dataDir() }).signup).toBe("open");
+  expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: "test" }).signup).toBe("open");
+  expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: "production", ENCRYPTION_KEY: key }).signup).toBe("closed");
+  expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: "production", ENCRYPTION_KEY: key, SIGNUP: "open" }).signup).toBe("open");
+  expect(loadConfig({ DATA_DIR: dataDir(), SIGNUP: "closed" }).signup).toBe("closed");
+  expect(() => loadConfig({ DATA_DIR: dataDir(), SIGNUP: "invite-only" })).toThrow(/SIGNUP: must be open or closed/);
+});
+
+test("TRUST_PROXY: none by default; true, false or a number of proxies", () => {
+  expect(loadConfig({ DATA_DIR: dataDir() }).trustProxyHops).toBe(0);
+  expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "false" }).trustProxyHops).toBe(0);
+  expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "2" }).trustProxyHops).toBe(2);
+  expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "true" }).trustProxyHops).toBe(Number.POSITIVE_INFINITY);
+  expect(() => loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "10.0.0.0/8" })).toThrow(/TRUST_PROXY: must be false \(the default\), true, or the number of proxies/);
+});

@@ -9,7 +9,7 @@
  *   npm run bench:fanout -- --redis                       # pub/sub through Redis (REDIS_URL or 127.0.0.1:6379)
  *   npm run bench:fanout -- --postgres                    # PostgreSQL (BENCH_DATABASE_URL, default 127.0.0.1:5432)
  *
- * The service runs as its own process (`tsx src/main.ts`, as `npm start`), so its RSS (the
+ * The service runs as its own process (`node dist/main.js`, as `npm start`; `npm run build` makes it), so its RSS (the
  * process_resident_memory_bytes of its /metrics) is the server's alone; the subscribers live in
  * this process. Both share the machine: on 2 cores the figures include the clients' own work.
  * Writes the raw figures to bench/fanout/results.json. Exits non-zero only when an event did not
@@ -138,7 +138,7 @@ async function main() {
   } else {
     delete env.REDIS_URL;
   }
-  const service: ChildProcess = spawn(process.execPath, [...args["service-flags"].split(" ").filter(Boolean), "--import", "tsx", "src/main.ts"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  const service: ChildProcess = spawn(process.execPath, [...args["service-flags"].split(" ").filter(Boolean), "dist/main.js"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
   const clients: Client[] = [];
   try {
     for (let started = Date.now(); ; ) {

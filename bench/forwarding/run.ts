@@ -13,6 +13,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -21,9 +22,8 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
-import { SaveForwardingSettings } from "../../test/helpers/forwarding.ts";
-import { createOperator } from "../../test/helpers/operators.ts";
 import { serviceProcess } from "../../test/helpers/serviceProcess.ts";
+import { createBenchOperator } from "../operator.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -35,6 +35,7 @@ const { values: args } = parseArgs({
     "cpu-prof": { type: "string" },
     // Keeps the database afterwards (its name is printed) to look at timings per delivery.
     "keep-db": { type: "boolean", default: false },
+    out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
 const RATE = Number(args.rate);
@@ -85,22 +86,21 @@ const service = await serviceProcess({
 
 try {
   await service.start();
-  const operator = await createOperator(service.client, "Bench");
+  const operator = await createBenchOperator(service.url);
+  const deploymentId = operator.development;
   // A connected GitHub account (id 583231, the sender of every payload); its token is never used here.
   const db = new pg.Client({ connectionString: dbUrl.toString() });
   await db.connect();
   await db.query(
     `insert into connected_account (id, deployment_id, connector, account, external_id, access_token_encrypted, scopes, status, updated_at)
      values ($1, $2, 'github', 'bench', '583231', 'unused', '{}', 'ACTIVE', now())`,
-    [`bench_${randomBytes(6).toString("hex")}`, operator.deploymentId],
+    [`bench_${randomBytes(6).toString("hex")}`, deploymentId],
   );
   await db.end();
-  const saved = await service.client.gql(
-    SaveForwardingSettings,
-    { deploymentId: operator.deploymentId, input: { forwardingUrl: `${receiverUrl}/switchyard`, triggers: [{ connector: "github", trigger: "issue_opened" }] } },
-    { token: operator.token },
+  await operator.gql(
+    "mutation($deploymentId: ID!, $input: ForwardingSettingsInput!) { saveForwardingSettings(deploymentId: $deploymentId, input: $input) { forwardingUrl } }",
+    { deploymentId, input: { forwardingUrl: `${receiverUrl}/switchyard`, triggers: [{ connector: "github", trigger: "issue_opened" }] } },
   );
-  if (saved.errors) throw new Error(JSON.stringify(saved.errors));
 
   const baseline = fork(join(here, "baseline.ts"), [], {
     execArgv: ["--import", "tsx"],
@@ -111,7 +111,7 @@ try {
   const baselinePort = await new Promise<number>((resolve) => baseline.once("message", (m: { port: number }) => resolve(m.port)));
 
   const targets = [
-    { name: "switchyard", url: `${service.url}/webhooks/${operator.deploymentId}/github`, path: "/switchyard" },
+    { name: "switchyard", url: `${service.url}/webhooks/${deploymentId}/github`, path: "/switchyard" },
     { name: "baseline", url: `http://127.0.0.1:${baselinePort}/`, path: "/baseline" },
   ];
 
@@ -167,18 +167,16 @@ try {
   console.table(results);
   const at = (name: string, mode: string) => results.find((r) => r.target === name && r.mode === mode)!;
   const fixed = `${RATE}/s`;
-  console.log(
-    JSON.stringify(
-      {
-        load: loadavg(),
-        addedE2eP50Ms: at("switchyard", fixed).e2eP50 - at("baseline", fixed).e2eP50,
-        addedE2eP99Ms: at("switchyard", fixed).e2eP99 - at("baseline", fixed).e2eP99,
-        maxRateRatio: at("switchyard", "max").deliveredPerSecond / at("baseline", "max").deliveredPerSecond,
-      },
-      null,
-      2,
-    ),
-  );
+  const summary = {
+    date: new Date().toISOString(),
+    load: loadavg(),
+    rate: RATE,
+    addedE2eP50Ms: at("switchyard", fixed).e2eP50 - at("baseline", fixed).e2eP50,
+    addedE2eP99Ms: at("switchyard", fixed).e2eP99 - at("baseline", fixed).e2eP99,
+    maxRateRatio: at("switchyard", "max").deliveredPerSecond / at("baseline", "max").deliveredPerSecond,
+  };
+  console.log(JSON.stringify(summary, null, 2));
+  writeFileSync(args.out, `${JSON.stringify({ ...summary, results }, null, 2)}\n`);
 } finally {
   for (const child of children) child.kill();
   await service.stop().catch(() => {});

@@ -4,6 +4,7 @@ import { AuthProvider, useAuth, useFirstRun } from "./auth.tsx";
 import { createConsoleClient } from "./client.ts";
 import { Shell } from "./components/Shell.tsx";
 import { Loading } from "./components/States.tsx";
+import { Account } from "./pages/Account.tsx";
 import { LogIn } from "./pages/LogIn.tsx";
 import { NotFound } from "./pages/NotFound.tsx";
 import { Organizations } from "./pages/Organizations.tsx";
@@ -42,6 +43,7 @@ function Routes() {
 
   if (path === "/") return <Redirect to="/organizations" />;
   if (path === "/organizations") return <Organizations />;
+  if (path === "/account") return <Account />;
   if ((params = match("/organizations/:organizationId", path))) return <Redirect to={`/organizations/${params.organizationId}/integration`} />;
   if ((params = match("/organizations/:organizationId/:tab", path)) && (params.tab === "integration" || params.tab === "members")) {
     return <OrganizationPage organizationId={params.organizationId} tab={params.tab} />;

@@ -6,6 +6,9 @@ import { cacheExchange, Client, fetchExchange, subscriptionExchange } from "urql
  * at ws(s)://<host>/graphql. Both carry the HttpOnly `sy_session` cookie the service set at log-in
  * (same origin), so no token is ever kept in JavaScript or localStorage. A new client is made on
  * log-in and log-out: nothing cached for one user survives into the next session.
+ *
+ * The service serves cookie requests only as JSON POSTs or with the x-graphql-yoga-csrf header
+ * (its CSRF defence); urql sends queries as GETs, so every request carries the header.
  */
 export type LiveState = "idle" | "connecting" | "live" | "offline";
 
@@ -38,7 +41,7 @@ export function createConsoleClient(): { client: Client; dispose(): void } {
   });
   const client = new Client({
     url: "/graphql",
-    fetchOptions: { credentials: "same-origin" },
+    fetchOptions: { credentials: "same-origin", headers: { "x-graphql-yoga-csrf": "1" } },
     requestPolicy: "cache-and-network",
     exchanges: [
       cacheExchange,

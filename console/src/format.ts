@@ -17,3 +17,20 @@ export function formatRelative(value: string | null | undefined): string {
   if (seconds < 86400 * 30) return rtf.format(-Math.round(seconds / 86400), "day");
   return formatDate(value);
 }
+
+const withSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+/** To the second: attempt logs and event times, where minutes hide the order of things. */
+export function formatSeconds(value: string | null | undefined): string {
+  if (!value) return "—";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : withSeconds.format(date);
+}
+
+/** "4 h 12 min" / "35 s": how long something has been waiting. */
+export function formatAge(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+  return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
+}

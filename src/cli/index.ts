@@ -1,6 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { version } from "./connection.ts";
 import { listen, listenHelp, listenOptions } from "./listen.ts";
 import { migrate, migrateHelp } from "./migrate.ts";
+import { trigger, triggerHelp, triggerOptions } from "./trigger.ts";
 
 /**
  * `switchyard <command>`: what an operator scripts (serve, migrate) and what a developer runs
@@ -14,8 +16,9 @@ Commands:
   serve     Run the service (the same as \`npm start\`), configured by environment variables.
   migrate   Apply pending database migrations, then exit.
   listen    Watch a deployment's forwarded events live and, optionally, forward them to a local URL.
+  trigger   Send a test event (<connector>.<trigger>, e.g. github.issue_opened) through the pipeline.
 
-Run \`switchyard <command> --help\` for a command's options.
+Run \`switchyard <command> --help\` for a command's options; \`switchyard --version\` prints the version.
 `;
 
 const serveHelp = `Usage: switchyard serve
@@ -26,7 +29,13 @@ delivery worker, on PORT (default 4000). It is configured by environment variabl
 Stops cleanly on SIGINT/SIGTERM.
 `;
 
-type Command = { help: string; options?: ParseArgsConfig["options"]; run: (values: Record<string, unknown>) => Promise<number | void> };
+type Command = {
+  help: string;
+  options?: ParseArgsConfig["options"];
+  /** Takes positional arguments (only `trigger` does). */
+  positionals?: boolean;
+  run: (values: Record<string, unknown>, positionals: string[]) => Promise<number | void>;
+};
 
 const commands: Record<string, Command> = {
   serve: {
@@ -38,10 +47,15 @@ const commands: Record<string, Command> = {
   },
   migrate: { help: migrateHelp, run: () => migrate() },
   listen: { help: listenHelp, options: listenOptions, run: (values) => listen(values) },
+  trigger: { help: triggerHelp, options: triggerOptions, positionals: true, run: (values, positionals) => trigger(values, positionals) },
 };
 
 async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "--version" || name === "-v" || name === "version") {
+    process.stdout.write(`switchyard ${version}\n`);
+    return 0;
+  }
   if (!name || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(mainHelp);
     return name ? 0 : 2;
@@ -52,13 +66,14 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    values = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: rest,
       options: { ...command.options, help: { type: "boolean", short: "h" } },
-      allowPositionals: false,
+      allowPositionals: command.positionals === true,
       strict: true,
-    }).values;
+    }));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\nRun \`switchyard ${name} --help\` for its options.\n`);
     return 2;
@@ -67,7 +82,7 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(command.help);
     return 0;
   }
-  return (await command.run(values)) ?? 0;
+  return (await command.run(values, positionals)) ?? 0;
 }
 
 run(process.argv.slice(2)).then(

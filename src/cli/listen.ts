@@ -1,10 +1,23 @@
-import { readFileSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
 import { createClient, type Client } from "graphql-ws";
 import { Webhook } from "standardwebhooks";
 import WebSocket from "ws";
+import {
+  connectionFrom,
+  connectionOptions,
+  explainFailure,
+  type GraphQLErrors,
+  isCloseEvent,
+  networkReason,
+  note,
+  out,
+  parseUrl,
+  reportingCliErrors,
+  resolveDeployment,
+  version,
+} from "./connection.ts";
 
-export const listenHelp = `Usage: switchyard listen --deployment ID (--api-key KEY | --token TOKEN) [options]
+export const listenHelp = `Usage: switchyard listen (--api-key KEY | --token TOKEN) [--deployment ID] [options]
 
 Prints each event forwarded for a deployment as it happens, one line each, and with --forward-to
 re-sends it to a local URL exactly as Switchyard sends it to the forwarding URL (the same JSON body
@@ -12,23 +25,23 @@ and Standard Webhooks headers, signed with the deployment's signing secret).
 
 Options:
   --url URL          Switchyard's address (default http://localhost:4000)
-  --deployment ID    The deployment (environment) to watch; its id is in the console
+  --deployment ID    The deployment (environment) to watch; its id is in the console. Optional
+                     when the credentials see only one (an API key always does)
   --api-key KEY      The deployment's API key (sy_…), or
   --token TOKEN      a console session token
   --forward-to URL   Also POST each event to this local URL and print its status
   -h, --help         This help
 
-Reconnects by itself when the connection drops; Ctrl-C stops it.
+Reconnects by itself when the connection drops, and then first prints the events accepted while it
+was away (after the last one it printed; at most the server's SUBSCRIPTION_REPLAY_LIMIT, and it says
+how many older ones it left out). Ctrl-C stops it.
 
 Example:
   switchyard listen --api-key sy_live_… --deployment cm4… --forward-to http://localhost:3000/hook
 `;
 
 export const listenOptions = {
-  url: { type: "string", default: "http://localhost:4000" },
-  deployment: { type: "string" },
-  "api-key": { type: "string" },
-  token: { type: "string" },
+  ...connectionOptions,
   "forward-to": { type: "string" },
 } satisfies ParseArgsConfig["options"];
 
@@ -51,49 +64,24 @@ interface DeliveryUpdate {
   lastError: string | null;
 }
 
-type GraphQLErrors = { message: string; extensions?: { code?: string } }[];
-
-const FORWARDED_EVENTS = `subscription ListenForwardedEvents($deploymentId: ID!) {
-  forwardedEvents(deploymentId: $deploymentId) {
+const FORWARDED_EVENTS = `subscription ListenForwardedEvents($deploymentId: ID!, $after: ID) {
+  forwardedEvents(deploymentId: $deploymentId, after: $after) {
     id type connector trigger account occurredAt payload delivery { status attempts lastStatusCode }
   }
 }`;
 const DELIVERY_UPDATES = `subscription ListenDeliveryUpdates($deploymentId: ID!) {
   deliveryUpdates(deploymentId: $deploymentId) { eventId status attempts lastStatusCode lastError }
 }`;
-const TARGET = `query ListenTarget($id: ID!) { deployment(id: $id) { id name signingSecret } }`;
-
-const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
-
-class CliError extends Error {}
-
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const note = (line: string) => process.stderr.write(`${line}\n`);
-
-export async function listen(values: Record<string, unknown>): Promise<number> {
-  try {
-    return await run(values);
-  } catch (error) {
-    if (error instanceof CliError) {
-      note(error.message);
-      return 1;
-    }
-    throw error;
-  }
+export function listen(values: Record<string, unknown>): Promise<number> {
+  return reportingCliErrors(() => run(values));
 }
 
 async function run(values: Record<string, unknown>): Promise<number> {
-  const base = parseUrl(String(values.url), "--url").replace(/\/+$/, "");
-  const deploymentId = values.deployment as string | undefined;
-  const apiKey = values["api-key"] as string | undefined;
-  const token = values.token as string | undefined;
+  const connection = connectionFrom(values);
+  const { base, credentials } = connection;
   const forwardTo = values["forward-to"] === undefined ? undefined : parseUrl(String(values["forward-to"]), "--forward-to");
-  if (!deploymentId) throw new CliError("Pass --deployment <id>: the deployment whose events to watch (its id is in the console).");
-  if (!apiKey && !token) throw new CliError("Pass --api-key <key> (the deployment's API key) or --token <session token>.");
-  if (apiKey && token) throw new CliError("Pass either --api-key or --token, not both.");
-
-  const credentials: Record<string, string> = apiKey ? { "x-api-key": apiKey } : { authorization: `Bearer ${token}` };
-  const target = await findDeployment(base, credentials, deploymentId, apiKey ? "api-key" : "token");
+  const target = await resolveDeployment(connection, values.deployment as string | undefined);
+  const deploymentId = target.id;
 
   let webhook: Webhook | undefined;
   if (forwardTo) {
@@ -155,15 +143,19 @@ async function run(values: Record<string, unknown>): Promise<number> {
 
     const fail = (error: unknown) => {
       if (stopping) return;
-      note(explainFailure(error, base, apiKey ? "api-key" : "token"));
+      note(explainFailure(error, connection, deploymentId));
       stop(1);
     };
 
     // Sends forwarded events to --forward-to one at a time, in order of arrival.
     let forwarding = Promise.resolve();
-    const watch = <T>(query: string, field: string, onData: (data: T) => void) => {
+    // graphql-ws re-sends a subscription's payload object as it is when it reconnects, so keeping
+    // `after` on it current makes every reconnect resume after the last event printed.
+    const resume: { after?: string } = {};
+    const watch = <T>(query: string, field: string, onData: (data: T, extensions?: Record<string, unknown>) => void, resumable = false) => {
+      const variables: Record<string, unknown> = resumable ? Object.assign(resume, { deploymentId }) : { deploymentId };
       client.subscribe<Record<string, T>>(
-        { query, variables: { deploymentId } },
+        { query, variables },
         {
           next: (result) => {
             const errors = result.errors as GraphQLErrors | undefined;
@@ -173,72 +165,32 @@ async function run(values: Record<string, unknown>): Promise<number> {
               else fail(errors);
               return;
             }
-            if (result.data?.[field]) onData(result.data[field]);
+            if (result.data?.[field]) onData(result.data[field], result.extensions as Record<string, unknown> | undefined);
           },
           error: fail,
-          // The server ends a subscription only when this listener fell behind: pick up again.
+          // The server ends a subscription only when this listener fell behind: pick up again
+          // (after the last event printed, so the dropped ones are replayed).
           complete: () => {
-            if (!stopping) watch(query, field, onData);
+            if (!stopping) watch(query, field, onData, resumable);
           },
         },
       );
     };
 
-    watch<ForwardedEvent>(FORWARDED_EVENTS, "forwardedEvents", (event) => {
-      out(eventLine(event));
-      if (forwardTo) forwarding = forwarding.then(() => forward(event, deploymentId, forwardTo, webhook));
-    });
+    watch<ForwardedEvent>(
+      FORWARDED_EVENTS,
+      "forwardedEvents",
+      (event, extensions) => {
+        const skipped = Number(extensions?.skipped ?? 0);
+        if (skipped > 0) note(`! ${skipped} older event${skipped === 1 ? " was" : "s were"} missed while disconnected and not replayed (over the server's replay limit); the console's event log has them.`);
+        out(eventLine(event));
+        resume.after = event.id;
+        if (forwardTo) forwarding = forwarding.then(() => forward(event, deploymentId, forwardTo, webhook));
+      },
+      true,
+    );
     watch<DeliveryUpdate>(DELIVERY_UPDATES, "deliveryUpdates", (update) => out(deliveryLine(update)));
   });
-}
-
-async function findDeployment(base: string, credentials: Record<string, string>, deploymentId: string, kind: "api-key" | "token") {
-  let response: Response;
-  try {
-    response = await fetch(`${base}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...credentials },
-      body: JSON.stringify({ query: TARGET, variables: { id: deploymentId } }),
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    throw new CliError(
-      `Cannot reach Switchyard at ${base} (${networkReason(error)}).\n` +
-        "Is it running? Start it with `npx switchyard serve` (or `npm start`), or pass its address with --url.",
-    );
-  }
-  const body = (await response.json().catch(() => undefined)) as
-    | { data?: { deployment: { id: string; name: string; signingSecret: string | null } | null } | null; errors?: GraphQLErrors }
-    | undefined;
-  if (!body || (!body.data && !body.errors)) {
-    throw new CliError(`${base}/graphql answered ${response.status} and is not a Switchyard GraphQL endpoint. Check --url.`);
-  }
-  const deployment = body.data?.deployment;
-  if (!deployment) {
-    throw new CliError(explainFailure(body.errors ?? [{ message: "not found", extensions: { code: "FORBIDDEN" } }], base, kind, deploymentId));
-  }
-  return deployment;
-}
-
-function explainFailure(error: unknown, base: string, kind: "api-key" | "token", deploymentId?: string): string {
-  const errors = Array.isArray(error) ? (error as GraphQLErrors) : undefined;
-  const code = errors?.[0]?.extensions?.code ?? (isCloseEvent(error) ? ({ 4401: "UNAUTHENTICATED", 4403: "FORBIDDEN", 4429: "RATE_LIMITED" } as Record<number, string>)[error.code] : undefined);
-  const reason = errors?.[0]?.message ?? (isCloseEvent(error) ? error.reason : error instanceof Error ? error.message : String(error));
-  switch (code) {
-    case "UNAUTHENTICATED":
-      return kind === "api-key"
-        ? `The API key was refused: ${reason}\nGenerate a new key in the console (the deployment's API key section) and pass it with --api-key.`
-        : `The session token was refused: ${reason}\nLog in to the console again and pass the new token with --token, or use --api-key.`;
-    case "FORBIDDEN":
-      return (
-        `These credentials may not watch deployment ${deploymentId ?? "(the one given)"}.\n` +
-        "Check --deployment (copy the id from the console); an API key only sees its own deployment."
-      );
-    case "RATE_LIMITED":
-      return `Switchyard is rate limiting these credentials: ${reason} Wait a minute and run listen again.`;
-    default:
-      return `Listening stopped: ${reason || "the connection to " + base + " failed"}.`;
-  }
 }
 
 async function forward(event: ForwardedEvent, deploymentId: string, url: string, webhook: Webhook | undefined): Promise<void> {
@@ -286,26 +238,4 @@ function deliveryLine(update: DeliveryUpdate): string {
 function stamp(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-}
-
-function parseUrl(value: string, flag: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
-    return url.toString().replace(/\/$/, url.pathname === "/" ? "" : "/");
-  } catch {
-    throw new CliError(`${flag} must be an http:// or https:// URL, e.g. http://localhost:4000 (got "${value}").`);
-  }
-}
-
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code === "ECONNREFUSED") return "connection refused";
-  if (cause?.code === "ENOTFOUND") return "unknown host";
-  if ((error as Error)?.name === "TimeoutError") return "no answer within the timeout";
-  return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
-}
-
-function isCloseEvent(value: unknown): value is { code: number; reason: string } {
-  return typeof value === "object" && value !== null && "code" in value && typeof (value as { code: unknown }).code === "number";
 }

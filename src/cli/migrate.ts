@@ -28,7 +28,9 @@ export async function migrate(): Promise<number> {
       logger,
     );
     await database.close();
-    process.stdout.write(`The database is up to date (${database.kind === "pglite" ? `embedded, in ${config.dataDir}` : "PostgreSQL"}).\n`);
+    const where = database.kind === "pglite" ? `the embedded database in ${config.dataDir}` : "PostgreSQL";
+    const applied = database.migrationsApplied ?? [];
+    process.stdout.write(applied.length > 0 ? `Applied ${applied.join(", ")} to ${where}.\n` : `Already up to date (${where}): nothing to apply.\n`);
     return 0;
   } catch (error) {
     process.stderr.write(

@@ -1,11 +1,25 @@
+import { compileConnector } from "./compile.ts";
+import { validateDeclaration } from "./declaration.ts";
+import { providers } from "./providers/index.ts";
 import type { ConnectorDefinition, ProviderEndpoints } from "./types.ts";
-import { github } from "./github/definition.ts";
-import { gmail } from "./gmail/definition.ts";
-import { jira } from "./jira/definition.ts";
-import { slack } from "./slack/definition.ts";
 
-/** THE list. Adding a connector is its folder plus one line here. */
-export const connectors: readonly ConnectorDefinition[] = Object.freeze([gmail, github, jira, slack]);
+/**
+ * Every declaration in providers/index.ts, validated (a bad one stops the process at start-up with
+ * the file and field named) and compiled. A declaration lives in `providers/<name>.ts`.
+ */
+export function loadConnectors(declarations: readonly unknown[]): ConnectorDefinition[] {
+  const seen = new Set<string>();
+  return declarations.map((input, index) => {
+    const name = (input as { name?: unknown } | null)?.name;
+    const file = typeof name === "string" && /^[a-z][a-z0-9_]*$/.test(name) ? `src/connectors/providers/${name}.ts` : `src/connectors/providers/index.ts (entry ${index + 1})`;
+    const declaration = validateDeclaration(file, input);
+    if (seen.has(declaration.name)) throw new Error(`Invalid connector declaration in ${file}:\n  name: "${declaration.name}" is declared twice`);
+    seen.add(declaration.name);
+    return compileConnector(declaration);
+  });
+}
+
+export const connectors: readonly ConnectorDefinition[] = Object.freeze(loadConnectors(providers));
 
 export const connectorNames: readonly string[] = Object.freeze(connectors.map((c) => c.name));
 

@@ -1,16 +1,20 @@
 /**
- * The one interface every connector implements. A connector is data plus small pure functions;
- * the core (OAuth flow, inbound webhook route, forwarding) only ever talks to this shape and never
- * branches on a connector's name.
+ * The runtime shape of a connector, compiled from its declaration (`declaration.ts`,
+ * `compile.ts`). The core (OAuth flow, inbound webhook route, forwarding) only ever talks to this
+ * shape and never branches on a connector's name.
  */
+import type { ConnectorCategory, ConnectorDeclaration } from "./declaration.ts";
+import type { HandshakeReply } from "./schemes/handshakes.ts";
 
-export type ConnectorCategory = "mail" | "issue_tracker" | "chat";
+export type { ConnectorCategory } from "./declaration.ts";
 
 export interface TriggerDefinition {
   /** Stable snake_case name, unique within the connector; `<connector>.<name>` is the forwarded event type. */
   name: string;
   displayName: string;
   description: string;
+  /** The provider's own name of the event: GitHub `issues.opened` or `push`, Slack `reaction_added`. */
+  providerEvent: string;
   /** Shaped exactly like the `data` that `inbound.parse` produces for this trigger (used by sendTestEvent). */
   samplePayload: Record<string, unknown>;
 }
@@ -54,6 +58,8 @@ export interface OAuthSpec {
   clientAuth: "client_secret_post" | "client_secret_basic";
   /** e.g. Google access_type=offline&prompt=consent, Atlassian audience=api.atlassian.com */
   extraAuthorizeParams?: Record<string, string>;
+  /** The provider issues refresh tokens. */
+  refresh?: boolean;
   /**
    * Normalizes the parsed JSON body of a token response (code exchange or refresh). Throws
    * `TokenResponseError` (tokenResponse.ts) when the body is an error, including providers that answer errors with
@@ -79,6 +85,18 @@ export interface ExternalIdentity {
 export interface InboundRequest {
   headers: Record<string, string | undefined>;
   rawBody: Buffer;
+  /** Default POST; handshakes may come as GET (Dropbox). */
+  method?: string;
+  query?: URLSearchParams;
+  /** The public URL the provider called (for schemes that sign it, like Square). */
+  url?: string;
+}
+
+/** Options for an identity read that is not a plain GET. */
+export interface FetchInit {
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
 }
 
 export type VerifyResult =
@@ -139,11 +157,8 @@ export interface SyncNotification {
   occurredAt: Date;
 }
 
-export type InboundResult =
-  /** Slack url_verification: answer exactly this. */
-  | { kind: "challenge"; status: number; contentType: string; body: string }
-  /** May be empty (an event type we do not map). `sync` is set for notification-only pushes. */
-  | { kind: "events"; events: NormalizedEvent[]; sync?: SyncNotification };
+/** May be empty (an event type no trigger maps). `sync` is set for notification-only pushes. */
+export type InboundResult = { kind: "events"; events: NormalizedEvent[]; sync?: SyncNotification };
 
 export interface FetchEventsContext {
   accessToken: string;
@@ -166,6 +181,10 @@ export interface ConnectorDefinition {
   description: string;
   /** A small inline SVG string (simple original artwork, not the provider's trademark logo). */
   icon: string;
+  /** The provider documentation the declaration's facts come from. */
+  docs: string[];
+  /** The validated declaration this was compiled from (for generic tooling: tests, docs table). */
+  declaration: ConnectorDeclaration;
   endpoints: ProviderEndpoints;
   oauth: OAuthSpec;
   /**
@@ -175,13 +194,20 @@ export interface ConnectorDefinition {
   readIdentity(ctx: {
     accessToken: string;
     token: Record<string, unknown>;
-    fetchJson: (url: string) => Promise<any>;
+    fetchJson: (url: string, init?: FetchInit) => Promise<any>;
     apiUrl: string;
   }): Promise<ExternalIdentity>;
   triggers: TriggerDefinition[];
   inbound: {
-    /** gmail = "push" (Pub/Sub), others "webhook". */
-    delivery: "webhook" | "push";
+    /** gmail = "push" (Pub/Sub), "none" for connectors without inbound events. */
+    delivery: "webhook" | "push" | "none";
+    /** The shared scheme verifying inbound requests (`hmac`, `stripe`, …); null without inbound events. */
+    scheme: string | null;
+    /**
+     * A URL-verification challenge or handshake, answered at `stage` (before or after the
+     * signature check); undefined for an ordinary delivery.
+     */
+    handshake(req: InboundRequest, secret: string, stage: "before_verify" | "after_verify"): HandshakeReply | undefined;
     /**
      * Verifies over the raw body, in constant time, BEFORE parsing. `secret` is the webhook secret
      * (for push connectors: see the connector's events.ts); `now` is injectable; `keys` carries the

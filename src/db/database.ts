@@ -1,9 +1,6 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import { fileURLToPath } from "node:url";
 import type { Logger } from "pino";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { migrate } from "./migrate.ts";
@@ -20,6 +17,8 @@ export interface Database {
    */
   workerSql: Sql;
   kind: "pglite" | "postgresql";
+  /** The migrations this open applied, oldest first (empty: the database was up to date). */
+  migrationsApplied?: string[];
   close(): Promise<void>;
 }
 
@@ -31,10 +30,28 @@ export type DatabaseTarget =
 // connection agree so that now() and Prisma's values compare correctly.
 const utc = "-c TimeZone=UTC";
 
+/**
+ * PostgreSQL's settings inside PGlite. Its shared buffers live in the process's WebAssembly memory
+ * and were the largest part of the embedded service's RSS: 128 MB by default, for a database that
+ * reads through the OS page cache anyway (docs/benchmarks.md has what each size measured).
+ */
+export const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=512kB"];
+
+/**
+ * An empty embedded database made at build time (`npm run build`, scripts/build-pgdata.ts). A new
+ * DATA_DIR starts as a copy of it instead of running initdb at start-up, which took seconds of CPU
+ * and left the process ~500 MB larger. Without it (not built), PGlite runs initdb as before.
+ */
+export const PGDATA_TEMPLATE = fileURLToPath(new URL("../../dist/pgdata-template", import.meta.url));
+/** The template's empty folders, which a packed copy of it loses (scripts/build-pgdata.ts). */
+export const PGDATA_TEMPLATE_EMPTY_DIRS = `${PGDATA_TEMPLATE}.empty-dirs.json`;
+
 /** Opens the database, applies pending migrations and returns Prisma plus the driver's SQL. */
 export async function openDatabase(target: DatabaseTarget, logger: Logger): Promise<Database> {
   let database: Database;
+  // Each driver is loaded only when used: start-up time is mostly loading modules.
   if (target.kind === "postgresql") {
+    const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc });
     const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: utc });
     // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -54,7 +71,18 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       mkdirSync(target.dataDir, { recursive: true });
       lockDataDir(target.dataDir);
     }
-    const pglite = new PGlite(target.dataDir ? join(target.dataDir, "pgdata") : undefined);
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
+    const pgdata = target.dataDir ? join(target.dataDir, "pgdata") : undefined;
+    if (pgdata && !existsSync(pgdata) && existsSync(PGDATA_TEMPLATE)) {
+      // Copied aside and renamed: a start interrupted mid-copy must not leave half a database.
+      const copying = `${pgdata}.copying-${process.pid}`;
+      cpSync(PGDATA_TEMPLATE, copying, { recursive: true });
+      if (existsSync(PGDATA_TEMPLATE_EMPTY_DIRS)) {
+        for (const dir of JSON.parse(readFileSync(PGDATA_TEMPLATE_EMPTY_DIRS, "utf8")) as string[]) mkdirSync(join(copying, dir), { recursive: true });
+      }
+      renameSync(copying, pgdata);
+    }
+    const pglite = new PGlite(pgdata, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
     await pglite.waitReady;
     await pglite.exec("set TimeZone = 'UTC'");
     database = {
@@ -68,7 +96,7 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       },
     };
   }
-  await migrate(database.sql, logger);
+  database.migrationsApplied = await migrate(database.sql, logger);
   return database;
 }
 

@@ -7,6 +7,8 @@ export interface ClaimedDelivery {
   url: string;
   /** Attempts made before this one. */
   attempts: number;
+  /** Attempts made before the current cycle of retries: the retry schedule counts from here. */
+  cycleStart: number;
   event: {
     id: string;
     connector: string;
@@ -30,6 +32,10 @@ export interface ClaimedDelivery {
  * workers (processes, machines) share the queue without waiting on each other or claiming the same
  * row; `locked_until` keeps a row out of every other claim while its attempt is in flight, and
  * makes a crashed worker's claim expire on its own — the row is simply due again.
+ *
+ * Only deliveries of ACTIVE forwarding settings are claimed, and each goes to the forwarding URL in
+ * force now (written back to the row): a pause, a disable or a new URL that commits before the
+ * claim is always obeyed, whatever the row says. Held rows (no next_attempt_at) are not even read.
  */
 export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number): Promise<ClaimedDelivery[]> {
   const rows = await sql.query<{
@@ -37,6 +43,7 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
     deployment_id: string;
     url: string;
     attempts: number;
+    cycle_start: number;
     event_id: string;
     connector: string;
     trigger: string;
@@ -48,17 +55,19 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
     signing_secrets: string[] | null;
   }>(
     `with claimed as (
-       update delivery set locked_until = now() + ($2::int * interval '1 millisecond')
-       where id in (
-         select id from delivery
-         where status = 'PENDING' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
-         order by next_attempt_at
+       update delivery set locked_until = now() + ($2::int * interval '1 millisecond'), url = due.forwarding_url
+       from (
+         select d.id, s.forwarding_url from delivery d
+         join forwarding_settings s on s.deployment_id = d.deployment_id and s.status = 'ACTIVE'
+         where d.status = 'PENDING' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+         order by d.next_attempt_at
          limit $1
-         for update skip locked
-       )
-       returning id, deployment_id, url, attempts, event_id
+         for update of d skip locked
+       ) due
+       where delivery.id = due.id
+       returning delivery.id, delivery.deployment_id, delivery.url, delivery.attempts, delivery.cycle_start, delivery.event_id
      )
-     select c.id, c.deployment_id, c.url, c.attempts, c.event_id,
+     select c.id, c.deployment_id, c.url, c.attempts, c.cycle_start, c.event_id,
             e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload,
             s.header_key, s.header_value_encrypted,
             (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
@@ -75,6 +84,7 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
     deploymentId: row.deployment_id,
     url: row.url,
     attempts: Number(row.attempts),
+    cycleStart: Number(row.cycle_start),
     event: {
       id: row.event_id,
       connector: row.connector,

@@ -1,15 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { isIP } from "node:net";
-import { fileURLToPath } from "node:url";
 import { Agent, type Dispatcher, request } from "undici";
 import type { Config } from "../config.ts";
 import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../forwarding/ssrf.ts";
+import { version } from "../version.ts";
 
 /** How much of a receiver's answer is kept in the attempt log. The rest is not even read. */
 export const RESPONSE_BODY_LIMIT = 4096;
 
-export const USER_AGENT = `Switchyard/${packageVersion()}`;
+export const USER_AGENT = `Switchyard/${version}`;
 
 export interface OutboundRequest {
   url: string;
@@ -96,17 +94,4 @@ function describe(error: unknown, timeoutMs: number): string {
   const code = e?.code ?? e?.cause?.code;
   const message = e?.message ?? String(error);
   return code ? `${code}: ${message}` : message;
-}
-
-function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    const file = join(dir, "package.json");
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "switchyard" && pkg.version) return pkg.version;
-    }
-    dir = dirname(dir);
-  }
-  return "0.0.0";
 }

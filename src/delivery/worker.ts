@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { DeliveryUpdateMessage } from "../events/messages.ts";
+import type { DeliveryStatus } from "../events/messages.ts";
+import { holdDeliveries } from "../forwarding/status.ts";
 import type { Services } from "../services.ts";
 import { type ClaimedDelivery, claimDueDeliveries } from "./claim.ts";
+import { publishDeliveryUpdate } from "./publishUpdate.ts";
 import { nextStep } from "./retryPolicy.ts";
 import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./send.ts";
 import { signatureHeaders } from "./sign.ts";
@@ -173,6 +175,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     statusCode: number | null;
     lastError: string | null;
     attemptId: string;
+    url: string;
     startedAt: string;
     durationMs: number;
     error: string | null;
@@ -182,11 +185,13 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     id: string;
     deployment_id: string;
     event_id: string;
-    status: "PENDING" | "SUCCEEDED" | "FAILED";
+    status: DeliveryStatus;
     attempts: number;
     last_status_code: number | null;
     last_error: string | null;
     next_attempt_at: Date | string | null;
+    /** Set when this batch's failures turned the deployment's forwarding DISABLED. */
+    disabled_reason: string | null;
   };
 
   // Group commit: at most one recording statement in flight; the attempts that finish meanwhile go
@@ -218,36 +223,77 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
 
   /**
    * One statement for a batch: each attempt row and its delivery's new state commit together.
-   * Guarded by status = 'PENDING' so a late attempt (its lease expired and another worker finished
-   * the delivery) cannot undo that outcome.
+   *
+   * - Only a PENDING or CANCELLED delivery takes the attempt, so a late attempt (its lease expired
+   *   and another worker finished the delivery) cannot undo that outcome. A delivery cancelled while
+   *   its attempt was in flight keeps the attempt in its log and stays CANCELLED.
+   * - A delivery re-targeted while in flight (its url is no longer the one this attempt went to) is
+   *   due again at once; one whose forwarding is no longer ACTIVE (paused or disabled meanwhile) is
+   *   held (no next_attempt_at) instead of scheduled.
+   * - The settings' failure bookkeeping, for FORWARDING_DISABLE_AFTER: a success ends the run of
+   *   failures, a failure starts one, and a failure when the run is old enough disables forwarding.
+   *   The settings row is written only when one of those changes (or, on success, once a minute for
+   *   last_success_at), so a healthy endpoint costs no extra write.
    */
   function recordAttempts(attempts: AttemptToRecord[]) {
     const column = <K extends keyof AttemptToRecord>(key: K) => attempts.map((attempt) => attempt[key]);
     return sql.query<RecordedRow>(
       `with i as (
-         select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamp[], $8::int[], $9::text[], $10::text[])
-           as t(id, status, delay_ms, status_code, last_error, attempt_id, started_at, duration_ms, error, response_body)
+         select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamp[], $8::int[], $9::text[], $10::text[], $11::text[])
+           as t(id, status, delay_ms, status_code, last_error, attempt_id, started_at, duration_ms, error, response_body, url)
        ), d as (
          update delivery set
            attempts = delivery.attempts + 1,
-           status = i.status::"DeliveryStatus",
-           next_attempt_at = case when i.status = 'PENDING' then now() + (i.delay_ms * interval '1 millisecond') else delivery.next_attempt_at end,
+           status = case when delivery.status = 'CANCELLED' then delivery.status else i.status::"DeliveryStatus" end,
+           next_attempt_at = case
+             when delivery.status = 'CANCELLED' or i.status <> 'PENDING' then null
+             when delivery.url is distinct from i.url then now()
+             when (select s.status from forwarding_settings s where s.deployment_id = delivery.deployment_id) is distinct from 'ACTIVE' then null
+             else now() + (i.delay_ms * interval '1 millisecond') end,
            locked_until = null,
            last_status_code = i.status_code,
            last_error = i.last_error,
-           completed_at = case when i.status = 'PENDING' then null else now() end,
+           completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else now() end,
            updated_at = now()
          from i
-         where delivery.id = i.id and delivery.status = 'PENDING'
+         where delivery.id = i.id and delivery.status in ('PENDING', 'CANCELLED')
          returning delivery.id, delivery.deployment_id, delivery.event_id, delivery.status, delivery.attempts, delivery.last_status_code,
                    delivery.last_error, delivery.next_attempt_at,
-                   i.attempt_id, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body
+                   i.attempt_id, i.url, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body
        ), a as (
-         insert into delivery_attempt (id, delivery_id, number, started_at, duration_ms, status_code, error, response_body)
-         select d.attempt_id, d.id, d.attempts, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body from d
+         insert into delivery_attempt (id, delivery_id, number, url, started_at, duration_ms, status_code, error, response_body)
+         select d.attempt_id, d.id, d.attempts, d.url, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body from d
+       ), f as (
+         select deployment_id, url, bool_or(attempt_status_code between 200 and 299) as ok,
+                min(started_at) filter (where attempt_status_code is null or attempt_status_code not between 200 and 299) as first_failure
+         from d group by deployment_id, url
+       ), disabling as (
+         select s.deployment_id, f.ok, f.first_failure,
+                not f.ok and s.status = 'ACTIVE'
+                  and coalesce(s.failing_since, f.first_failure) <= now() - ($12::bigint * interval '1 millisecond') as disable
+         from forwarding_settings s join f on f.deployment_id = s.deployment_id and f.url = s.forwarding_url
+       ), s as (
+         update forwarding_settings set
+           failing_since = case when x.ok then null else coalesce(forwarding_settings.failing_since, x.first_failure) end,
+           last_success_at = case when x.ok then now() else forwarding_settings.last_success_at end,
+           status = case when x.disable then 'DISABLED'::"ForwardingStatus" else forwarding_settings.status end,
+           status_changed_at = case when x.disable then now() else forwarding_settings.status_changed_at end,
+           disabled_reason = case when x.disable
+             then 'Every delivery attempt to ' || forwarding_settings.forwarding_url || ' has failed since '
+                  || to_char(coalesce(forwarding_settings.failing_since, x.first_failure), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                  || ' with no success in between. Deliveries are held, none is dropped: fix the endpoint, then resume forwarding.'
+             else forwarding_settings.disabled_reason end
+         from disabling x
+         where forwarding_settings.deployment_id = x.deployment_id
+           and (x.disable
+             or (x.ok and (forwarding_settings.failing_since is not null or forwarding_settings.last_success_at is null
+                           or forwarding_settings.last_success_at < now() - interval '1 minute'))
+             or (not x.ok and forwarding_settings.failing_since is null))
+         returning forwarding_settings.deployment_id, case when x.disable then forwarding_settings.disabled_reason end as disabled_reason
        )
-       select id, deployment_id, event_id, status::text as status, attempts, last_status_code, last_error,
-              case when status = 'PENDING' then next_attempt_at at time zone 'UTC' end as next_attempt_at
+       select d.id, d.deployment_id, d.event_id, d.status::text as status, d.attempts, d.last_status_code, d.last_error,
+              case when d.status = 'PENDING' then d.next_attempt_at at time zone 'UTC' end as next_attempt_at,
+              (select s.disabled_reason from s where s.deployment_id = d.deployment_id) as disabled_reason
        from d`,
       [
         column("id"),
@@ -260,6 +306,8 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
         column("durationMs"),
         column("error"),
         column("responseBody"),
+        column("url"),
+        config.forwardingDisableAfterMs,
       ],
       "record_delivery_attempts",
     );
@@ -268,7 +316,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   async function recordAttempt(delivery: ClaimedDelivery, startedAt: Date, result: SendResult) {
     const number = delivery.attempts + 1;
     const decision = nextStep(
-      number,
+      number - delivery.cycleStart,
       result.statusCode !== null ? { statusCode: result.statusCode } : { error: result.error ?? "no answer" },
       config.deliveryRetryScheduleMs,
     );
@@ -282,6 +330,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       statusCode: result.statusCode,
       lastError,
       attemptId: `att_${randomBytes(12).toString("hex")}`,
+      url: delivery.url,
       startedAt: startedAt.toISOString(),
       durationMs: result.durationMs,
       error: result.error,
@@ -291,21 +340,27 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     if (row.attempts !== number) {
       logger.warn({ deliveryId: delivery.id, expected: number, recorded: row.attempts }, "a delivery was attempted by two workers");
     }
-    const message: DeliveryUpdateMessage = {
-      id: row.id,
-      deploymentId: row.deployment_id,
-      eventId: row.event_id,
-      status: row.status,
-      attempts: Number(row.attempts),
-      lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
-      lastError: row.last_error,
-      nextAttemptAt: row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),
-    };
-    try {
-      services.events.publish("deliveryUpdate", row.deployment_id, message);
-    } catch (error) {
-      logger.warn({ err: error }, "could not publish a delivery update");
+    const outcome = row.status === "CANCELLED" ? "cancelled" : row.status === "PENDING" ? "retrying" : row.status === "SUCCEEDED" ? "succeeded" : "failed";
+    services.operationsMetrics.deliveryAttempted(outcome === "cancelled" ? undefined : outcome, result.durationMs);
+    // Ids, status and timing only: never the URL (it may carry a token), a header or a body.
+    logger.info(
+      {
+        deliveryId: row.id,
+        eventId: row.event_id,
+        deploymentId: row.deployment_id,
+        attempt: number,
+        outcome,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        ...(result.error ? { error: result.error } : {}),
+      },
+      "delivery attempt",
+    );
+    if (row.disabled_reason) {
+      logger.warn({ deploymentId: row.deployment_id }, "forwarding disabled: every attempt failed for FORWARDING_DISABLE_AFTER");
+      await holdDeliveries(services, row.deployment_id, sql).catch((error) => logger.warn({ err: error }, "could not hold deliveries"));
     }
+    publishDeliveryUpdate(services, row);
   }
 
   return {

@@ -3,9 +3,11 @@
  * subscribers do not turn one event into a thousand database reads. The database stays the
  * source of truth: a message is published only after the transaction that wrote it commits.
  */
+export type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+
 export interface DeliverySummary {
   id: string;
-  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  status: DeliveryStatus;
   attempts: number;
   lastStatusCode: number | null;
 }

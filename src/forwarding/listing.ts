@@ -1,3 +1,4 @@
+import type { DeliveryStatus } from "../events/messages.ts";
 import type { Db } from "../db/database.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { parsePageArgs } from "../data/pageArgs.ts";
@@ -29,7 +30,7 @@ export function listDeliveries(
   db: Db,
   query: { include?: Prisma.DeliveryInclude; select?: Prisma.DeliverySelect },
   deploymentId: string,
-  args: { offset: number; limit: number; status?: "PENDING" | "SUCCEEDED" | "FAILED" },
+  args: { offset: number; limit: number; status?: DeliveryStatus },
 ) {
   const { offset, limit } = parsePageArgs(args);
   return db.delivery.findMany({

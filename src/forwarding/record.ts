@@ -33,9 +33,10 @@ export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
 
 /**
  * Stores an event and — only when its (connector, trigger) is in the deployment's Forwarding
- * Trigger List and a forwarding URL is set — its Delivery, in ONE statement, so they commit
+ * Trigger List and a forwarding URL is set (or it is a test event) — its Delivery, in ONE statement, so they commit
  * together or not at all: once this returns, the event will be delivered even if the process dies
- * the next instant. A retry of a stored event (same dedupe key) writes nothing and returns the
+ * the next instant. While forwarding is paused or disabled the delivery is recorded held (no
+ * next_attempt_at); the claim re-checks the status anyway, so a pause racing this insert still holds it. A retry of a stored event (same dedupe key) writes nothing and returns the
  * stored one. Publishes after the commit and wakes this process's worker.
  */
 export async function recordEvent(services: Services, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
@@ -100,13 +101,16 @@ async function insertEvent(
        on conflict (deployment_id, dedupe_key) do nothing
        returning id, received_at
      ), target as (
-       select s.forwarding_url from forwarding_settings s
+       select s.forwarding_url, s.status = 'ACTIVE' as active from forwarding_settings s
        where s.deployment_id = $2
          and ($11::boolean or exists (
            select 1 from forwarding_trigger t where t.deployment_id = $2 and t.connector = $4 and t.trigger = $5))
+       union all
+       -- A test event before any forwarding URL is saved: queued, held, sent once a URL is saved.
+       select null, false where $11::boolean and not exists (select 1 from forwarding_settings s where s.deployment_id = $2)
      ), del as (
-       insert into delivery (id, event_id, deployment_id, url, updated_at)
-       select $10, ins.id, $2, target.forwarding_url, now() from ins, target
+       insert into delivery (id, event_id, deployment_id, url, next_attempt_at, updated_at)
+       select $10, ins.id, $2, target.forwarding_url, case when target.active then now() end, now() from ins, target
        returning id, url
      )
      select (select id from acct) as account_id, (select account from acct) as account,

@@ -29,14 +29,32 @@ export interface ForwardingSettingsView {
   headerKey: string | null;
   headerValueSet: boolean;
   triggers: TriggerRef[];
+  status: "ACTIVE" | "PAUSED" | "DISABLED";
+  disabledReason: string | null;
+  /** When the current pause or disable began. */
+  statusChangedAt: Date | null;
+  /** The start of the current run of failed attempts (null when the last attempt succeeded). */
+  failingSince: Date | null;
+  lastSuccessAt: Date | null;
   updatedAt: Date;
 }
 
 /** Headers the service sets itself (or the HTTP stack does): an operator header may not replace them. */
 const RESERVED_HEADERS = new Set(["content-type", "content-length", "host", "user-agent", "connection", "transfer-encoding", "te", "trailer", "upgrade", "keep-alive", "expect"]);
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/; // RFC 7230 §3.2.6 token
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/; // RFC 9110 §5.6.2 token
+// RFC 9110 §5.5 field-value: visible ASCII and obs-text (\x80-\xff), with spaces and tabs only
+// between them. Anything else (a control character, a character HTTP/1.1 cannot carry) would be
+// accepted here and then make every delivery fail at send time.
+const FIELD_VALUE = /^[\x21-\x7e\x80-\xff]([\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
 const MAX_URL_LENGTH = 2048;
 const MAX_HEADER_VALUE_LENGTH = 4096;
+/**
+ * The most triggers one save may list: every trigger of a couple of the largest connectors (GitHub
+ * alone offers about 300), and still a bound on the work and on the size of the answer.
+ */
+export const MAX_TRIGGERS = 1000;
+/** A bad save names at most this many problems: enough to fix a form, not an amplifier. */
+export const MAX_REPORTED_ERRORS = 50;
 
 export async function getForwardingSettings(db: Db, deploymentId: string): Promise<ForwardingSettingsView | null> {
   const [settings, triggers] = await Promise.all([
@@ -50,6 +68,11 @@ export async function getForwardingSettings(db: Db, deploymentId: string): Promi
     headerKey: settings.headerKey,
     headerValueSet: settings.headerValueEncrypted !== null,
     triggers: triggers.map(({ connector, trigger }) => ({ connector, trigger })),
+    status: settings.status,
+    disabledReason: settings.disabledReason,
+    statusChangedAt: settings.statusChangedAt,
+    failingSince: settings.failingSince,
+    lastSuccessAt: settings.lastSuccessAt,
     updatedAt: settings.updatedAt,
   };
 }
@@ -62,16 +85,49 @@ export async function saveForwardingSettings(services: Services, deploymentId: s
 
   const url = await validateForwardingUrl(services, input.forwardingUrl, fields);
   const header = validateHeader(input.headerKey, input.headerValue, existing?.headerValueEncrypted ?? null, box, fields);
-  const triggers = validateTriggers(input.triggers, "triggers", fields);
-  if (fields.length) throw badInput(fields.map((f) => `${f.field}: ${f.message}`).join("; "), fields);
+  const triggers = input.triggers.length > MAX_TRIGGERS ? [] : validateTriggers(input.triggers, "triggers", fields);
+  if (input.triggers.length > MAX_TRIGGERS) fields.push({ field: "triggers", message: `must list at most ${MAX_TRIGGERS} triggers (${input.triggers.length} given)` });
+  if (fields.length) throw invalidSettings(fields);
 
+  const retarget = existing?.forwardingUrl !== url;
   await db.$transaction(async (tx) => {
-    const data = { forwardingUrl: url!, headerKey: header.key, headerValueEncrypted: header.sealedValue };
+    // A new URL starts a new run: failures of the old one do not count towards disabling it.
+    const data = { forwardingUrl: url!, headerKey: header.key, headerValueEncrypted: header.sealedValue, ...(retarget ? { failingSince: null } : {}) };
     await tx.forwardingSettings.upsert({ where: { deploymentId }, create: { deploymentId, ...data }, update: data });
     await tx.forwardingTrigger.deleteMany({ where: { deploymentId } });
     if (triggers.length) await tx.forwardingTrigger.createMany({ data: triggers.map((t) => ({ deploymentId, ...t })) });
   });
+  if (retarget) await retargetPendingDeliveries(services, deploymentId);
   return (await getForwardingSettings(db, deploymentId))!;
+}
+
+/**
+ * Every PENDING delivery goes to the forwarding URL just saved, due at once (held instead while
+ * forwarding is paused or disabled) — the operator fixed the URL; the backlog should not keep its
+ * old schedule. A delivery whose attempt to the old URL is in flight is re-targeted too: recording
+ * that attempt sees the URL changed and makes it due again at once. Its own statement after the
+ * settings commit (never one transaction with it: see forwarding/status.ts); the claim reads the
+ * URL from the settings anyway, so nothing can go to the old URL once the save committed.
+ */
+async function retargetPendingDeliveries(services: Services, deploymentId: string) {
+  const rows = await services.sql.query<{ count: string | number }>(
+    `with retargeted as (
+       update delivery set
+         url = s.forwarding_url,
+         next_attempt_at = case when s.status = 'ACTIVE' then now() end,
+         updated_at = now()
+       from forwarding_settings s
+       where s.deployment_id = $1 and delivery.deployment_id = $1 and delivery.status = 'PENDING'
+       returning 1
+     )
+     select count(*) as count from retargeted`,
+    [deploymentId],
+  );
+  const count = Number(rows[0]?.count ?? 0);
+  if (count > 0) {
+    services.deliverySignal.notify();
+    services.logger.info({ deploymentId, count }, "pending deliveries re-targeted to the new forwarding URL");
+  }
 }
 
 export async function addForwardingTrigger(db: Db, deploymentId: string, ref: TriggerRef): Promise<ForwardingSettingsView> {
@@ -158,14 +214,30 @@ function validateHeader(
     if (storedSealedValue === null) fields.push({ field: "headerValue", message: "is required when a header key is given" });
     return { key, sealedValue: storedSealedValue };
   }
-  if (/[\r\n\0]/.test(value)) {
-    fields.push({ field: "headerValue", message: "must not contain line breaks or NUL characters" });
-  } else if (value.length > MAX_HEADER_VALUE_LENGTH) {
+  if (value.length > MAX_HEADER_VALUE_LENGTH) {
     fields.push({ field: "headerValue", message: `must be at most ${MAX_HEADER_VALUE_LENGTH} characters` });
   } else if (value !== value.trim()) {
     fields.push({ field: "headerValue", message: "must not start or end with whitespace" });
+  } else if (!FIELD_VALUE.test(value)) {
+    fields.push({ field: "headerValue", message: "must be a valid HTTP header value: printable characters, spaces and tabs only (no control characters or line breaks)" });
   }
   return { key, sealedValue: box.seal(value) };
+}
+
+/** BAD_USER_INPUT naming the first MAX_REPORTED_ERRORS problems, and saying how many more there were. */
+function invalidSettings(fields: FieldError[]) {
+  const shown = fields.slice(0, MAX_REPORTED_ERRORS);
+  const more = fields.length - shown.length;
+  const message = shown.map((f) => `${f.field}: ${f.message}`).join("; ") + (more > 0 ? `; and ${more} more problems` : "");
+  return badInput(message, shown);
+}
+
+/** An echoed input, short enough that an error message never grows with what was sent. */
+const clip = (value: string) => (value.length > 100 ? `${value.slice(0, 100)}…` : value);
+
+/** The connector's trigger names for an error message, at most ten of them (GitHub has hundreds). */
+function someTriggers(names: string[]): string {
+  return names.length <= 10 ? `it has ${names.join(", ")}` : `it has ${names.slice(0, 10).join(", ")} and ${names.length - 10} more; see the connector's triggers`;
 }
 
 function validateTriggers(refs: TriggerRef[], field: string, fields: FieldError[]): TriggerRef[] {
@@ -175,13 +247,13 @@ function validateTriggers(refs: TriggerRef[], field: string, fields: FieldError[
     const at = field === "triggers" ? `triggers.${i}` : field;
     const connector = findConnector(ref.connector);
     if (!connector) {
-      fields.push({ field: at, message: `unknown connector "${ref.connector}"` });
+      fields.push({ field: at, message: `unknown connector "${clip(ref.connector)}"` });
       return;
     }
     if (!connector.triggers.some((t) => t.name === ref.trigger)) {
       fields.push({
         field: at,
-        message: `${ref.connector} has no trigger "${ref.trigger}" (it has ${connector.triggers.map((t) => t.name).join(", ")})`,
+        message: `${ref.connector} has no trigger "${clip(ref.trigger)}" (${someTriggers(connector.triggers.map((t) => t.name))})`,
       });
       return;
     }

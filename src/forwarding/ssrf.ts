@@ -17,6 +17,13 @@ const ALLOWED_RANGES = new Set(["unicast"]);
 
 const METADATA = ["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "192.0.0.192"];
 
+/**
+ * The deprecated IPv4-compatible block (RFC 4291 §2.5.5.1): `[::127.0.0.1]` is written by URL
+ * parsers as `[::7f00:1]`, which ipaddr.js calls plain unicast. `::` and `::1` are in it too but
+ * keep their own, clearer names below.
+ */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
 /** Why an address may not be dialled, or undefined when it may. */
 export function blockedAddressReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return "not an IP address";
@@ -24,8 +31,10 @@ export function blockedAddressReason(address: string): string | undefined {
   if (parsed.kind() === "ipv6") {
     const range = (parsed as ipaddr.IPv6).range();
     // No public server needs them, and each reaches an IPv4 target in disguise: ::ffff:0:0/96
-    // mapped, 64:ff9b::/96 NAT64, 2002::/16 6to4, 2001::/32 Teredo.
+    // mapped, ::/96 compatible, ::ffff:0:0:0/96 translated, 64:ff9b::/96 and 64:ff9b:1::/48 NAT64,
+    // 2002::/16 6to4, 2001::/32 Teredo. Refused whole, whatever IPv4 address they carry.
     if (range === "ipv4Mapped") return "IPv4-mapped IPv6 address";
+    if (range !== "unspecified" && range !== "loopback" && parsed.match(IPV4_COMPATIBLE)) return "IPv4-compatible IPv6 address (embeds IPv4)";
     if (range === "rfc6052" || range === "6to4" || range === "teredo" || range === "rfc6145") return `IPv6 ${range} address (embeds IPv4)`;
   }
   const normalized = parsed.toNormalizedString();

@@ -10,17 +10,14 @@ export const TEST_ACCOUNT = "test";
 /**
  * The trigger's sample payload through the real pipeline — stored, queued, signed, sent, retried —
  * for account "test". Like Stripe's "Send test webhook" it is delivered whether or not the trigger
- * is in the Forwarding Trigger List (the operator asked for it), but it needs a forwarding URL.
+ * is in the Forwarding Trigger List (the operator asked for it). With no forwarding URL saved yet
+ * it is recorded and shown live, and its delivery waits, held, until a URL is saved.
  * Returns the event id.
  */
 export async function sendTestEvent(services: Services, deploymentId: string, ref: TriggerRef): Promise<string> {
   const trigger = findConnector(ref.connector)?.triggers.find((t) => t.name === ref.trigger);
   if (!trigger) {
     throw badInput(`There is no trigger ${ref.connector}.${ref.trigger}.`, [{ field: "trigger", message: "unknown connector or trigger" }]);
-  }
-  const settings = await services.db.forwardingSettings.findUnique({ where: { deploymentId }, select: { deploymentId: true } });
-  if (!settings) {
-    throw badInput("Save a forwarding URL first: a test event is delivered to it.", [{ field: "deploymentId", message: "has no forwarding settings yet" }]);
   }
   const recorded = await recordEvent(
     services,

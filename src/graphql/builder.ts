@@ -57,7 +57,11 @@ builder.scalarType("DateTime", {
   serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
   parseValue: (value) => {
     const date = new Date(String(value));
-    if (Number.isNaN(date.getTime())) throw new GraphQLError("DateTime must be an ISO-8601 string", { extensions: { code: "BAD_USER_INPUT" } });
+    // Years past 9999 print as "+131050-…", which neither ISO-8601 readers nor the database take.
+    const year = date.getUTCFullYear();
+    if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) {
+      throw new GraphQLError("DateTime must be an ISO-8601 string between the years 0001 and 9999", { extensions: { code: "BAD_USER_INPUT" } });
+    }
     return date;
   },
 });

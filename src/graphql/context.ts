@@ -12,6 +12,8 @@ export interface GraphQLContext {
   cookies: string[];
   /** The caller's address, for login rate limits. */
   ip: string;
+  /** SSE's `Last-Event-ID` request header: where a reconnecting stream resumes. */
+  lastEventId?: string;
 }
 
 type Credentials = { authorization?: string; cookie?: string; "x-api-key"?: string };
@@ -30,7 +32,7 @@ export async function resolvePrincipal(services: Services, credentials: Credenti
   }
   const token = sessionTokenFrom(credentials);
   if (!token) return undefined;
-  const session = await findSession(services.db, token);
+  const session = await findSession(services.db, services.sql, token);
   if (!session) {
     // A stale cookie should not lock anyone out of logging in again; a wrong bearer token is an error.
     if (credentials.authorization) throw new AppError("UNAUTHENTICATED", "The session has expired or was logged out. Log in again.");
@@ -41,5 +43,5 @@ export async function resolvePrincipal(services: Services, credentials: Credenti
 
 export async function createContext(services: Services, credentials: Credentials, ip: string): Promise<GraphQLContext> {
   const principal = await resolvePrincipal(services, credentials);
-  return { services, principal, access: createAccess(services.db, principal), cookies: [], ip };
+  return { services, principal, access: createAccess(services.sql, principal), cookies: [], ip };
 }

@@ -7,5 +7,6 @@ import "./types/dataItem.ts";
 import "./types/connectors.ts";
 import "./types/subscriptions.ts";
 import "./types/forwarding.ts";
+import "./types/deliveryOperations.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -8,6 +8,8 @@ import { AppError, toGraphQLError } from "../errors.ts";
 import { clientIp } from "../http/node.ts";
 import type { Services } from "../services.ts";
 import { createContext, resolvePrincipal } from "./context.ts";
+import { costLimitError } from "./limits.ts";
+import { fromForeignPage, type OriginPolicy, usesSessionCookie } from "./requestGuard.ts";
 import type { GraphQLServer } from "./yoga.ts";
 
 type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: string]: unknown };
@@ -22,9 +24,18 @@ type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: 
  * why. No credentials at all is allowed to connect; each subscription then resolves the caller
  * again (a revoked key or a logged-out session stops working for new subscriptions) and is
  * authorized by scope-auth, which answers UNAUTHENTICATED or FORBIDDEN as over HTTP.
+ *
+ * Abuse bounds (docs/security.md, "Websockets"): a client address holds at most
+ * WS_MAX_PER_ADDRESS sockets (more are refused with 429 before the handshake); a socket that
+ * connected without credentials is closed (4401) after WS_ANONYMOUS_TIMEOUT unless a
+ * subscription is running; the session cookie of an upgrade whose Origin is not allowed is never
+ * used (such a socket with no other credentials is closed with 4403). Limit violations in one
+ * operation (depth, aliases, cost) answer that operation with an `error` message only.
  */
-export function attachGraphQLWebSockets(server: Server, services: Services, yoga: GraphQLServer) {
+export function attachGraphQLWebSockets(server: Server, services: Services, yoga: GraphQLServer, origins: OriginPolicy) {
+  const { wsMaxPerAddress, wsAnonymousTimeoutMs } = services.config;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const openPerAddress = new Map<string, number>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
@@ -32,7 +43,21 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+    const address = clientIp(request, services.config.trustProxyHops);
+    if ((openPerAddress.get(address) ?? 0) >= wsMaxPerAddress) {
+      const body = `At most ${wsMaxPerAddress} GraphQL websockets may be open from one address.`;
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      openPerAddress.set(address, (openPerAddress.get(address) ?? 0) + 1);
+      ws.once("close", () => {
+        const left = (openPerAddress.get(address) ?? 1) - 1;
+        if (left > 0) openPerAddress.set(address, left);
+        else openPerAddress.delete(address);
+      });
+      wss.emit("connection", ws, request);
+    });
   };
   server.on("upgrade", onUpgrade);
 
@@ -41,7 +66,8 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
     return {
       authorization: text(params?.authorization) ?? text(params?.Authorization),
       "x-api-key": text(params?.["x-api-key"]),
-      cookie: request.headers.cookie,
+      // A page elsewhere may open a socket here, and the browser attaches our cookie to it.
+      cookie: fromForeignPage(origins, request.headers) === undefined ? request.headers.cookie : undefined,
     };
   };
 
@@ -50,13 +76,28 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
       execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
       onConnect: async (ctx) => {
+        const { socket, request } = ctx.extra;
+        const credentials = credentialsOf(ctx.connectionParams, request);
+        if (!credentials.authorization && !credentials["x-api-key"] && !credentials.cookie && usesSessionCookie(request.headers)) {
+          const origin = fromForeignPage(origins, request.headers);
+          socket.close(4403, `Forbidden: pages from ${origin} may not use this service's session; send credentials in connectionParams.`);
+          return false;
+        }
         try {
-          await resolvePrincipal(services, credentialsOf(ctx.connectionParams, ctx.extra.request));
+          if (!(await resolvePrincipal(services, credentials))) {
+            // Nothing an anonymous socket can subscribe to: without this it would stay open forever.
+            const closeIfIdle = () => {
+              if (Object.keys(ctx.subscriptions).length > 0) timer = setTimeout(closeIfIdle, wsAnonymousTimeoutMs);
+              else socket.close(CloseCode.Unauthorized, "Unauthorized: no credentials were sent and nothing was subscribed to.");
+            };
+            let timer = setTimeout(closeIfIdle, wsAnonymousTimeoutMs);
+            socket.once("close", () => clearTimeout(timer));
+          }
           return true;
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           // 4401/4429 with the reason, so clients (and `switchyard listen`) can say what to fix.
-          ctx.extra.socket.close(error.code === "RATE_LIMITED" ? 4429 : CloseCode.Unauthorized, error.message);
+          socket.close(error.code === "RATE_LIMITED" ? 4429 : CloseCode.Unauthorized, error.message);
           return false;
         }
       },
@@ -64,7 +105,7 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
         const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({ services });
         let contextValue;
         try {
-          contextValue = await createContext(services, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request));
+          contextValue = await createContext(services, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, services.config.trustProxyHops));
         } catch (error) {
           if (error instanceof AppError) return [toGraphQLError(error)];
           throw error;
@@ -77,6 +118,8 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
         }
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
+        const tooLarge = costLimitError(schema, document, payload.operationName, payload.variables);
+        if (tooLarge) return [tooLarge];
         const args: ExecutionArgs = {
           schema,
           document,

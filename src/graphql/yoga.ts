@@ -1,18 +1,26 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
-import { GraphQLError } from "graphql";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { AppError, toGraphQLError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { createContext, type GraphQLContext } from "./context.ts";
+import { useEventStreamIds } from "./eventStream.ts";
+import { useUnstorableInputGuard } from "./inputGuard.ts";
+import { useCostLimit } from "./limits.ts";
+import type { OriginPolicy } from "./requestGuard.ts";
 import { schema } from "./schema.ts";
 
 export interface ServerContext {
   ip: string;
 }
 
-/** Set-Cookie headers that resolvers asked for (logIn, logOut). */
-function useResponseCookies(): Plugin<GraphQLContext> {
-  const cookies = new WeakMap<Request, string[]>();
+/**
+ * Set-Cookie headers that resolvers asked for (logIn, logOut), by request: yoga's responses get them
+ * in onResponse, and the JSON fast path (./jsonPost.ts), which makes no fetch Response, asks `of`.
+ */
+function useResponseCookies(): Plugin<GraphQLContext> & { of(request: object): string[] } {
+  const cookies = new WeakMap<object, string[]>();
   return {
     onContextBuilding: ({ context }) => {
       const request = (context as unknown as { request: Request }).request;
@@ -23,6 +31,7 @@ function useResponseCookies(): Plugin<GraphQLContext> {
     onResponse: ({ request, response }) => {
       for (const cookie of cookies.get(request) ?? []) response.headers.append("set-cookie", cookie);
     },
+    of: (request) => cookies.get(request) ?? [],
   };
 }
 
@@ -38,8 +47,14 @@ function maskError(services: Services) {
       return error instanceof GraphQLError ? new GraphQLError(mapped.message, { ...error, extensions: mapped.extensions }) : mapped;
     }
     // graphql-js and envelop plugins speak in GraphQLErrors (validation, variable coercion, armor):
-    // their messages are written for clients.
-    if (original instanceof GraphQLError) return error as Error;
+    // their messages are written for clients. yoga's request parser adds the JSON parser's own
+    // error as `extensions.originalError`: an internal detail, dropped. (yoga answered 400 only
+    // because of it; `spec: false` keeps the 400.)
+    if (original instanceof GraphQLError) {
+      if (!original.extensions.originalError) return error as Error;
+      const { originalError: _internal, http, ...extensions } = original.extensions as { originalError: unknown; http?: object };
+      return new GraphQLError(original.message, { nodes: original.nodes, path: original.path, extensions: { ...extensions, ...(http && { http: { ...http, spec: false } }) } });
+    }
     services.logger.error({ err: original }, "unexpected error in a GraphQL operation");
     return new GraphQLError("Unexpected error.", {
       ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
@@ -48,20 +63,39 @@ function maskError(services: Services) {
   };
 }
 
-export function createGraphQLServer(services: Services) {
+/**
+ * Depth, alias and directive limits answer like the cost limit (BAD_USER_INPUT) and as validation
+ * errors, not exceptions: over graphql-ws an exception in validation would close the whole socket.
+ */
+const reportLimit = (context: ValidationContext | null, error: GraphQLError) =>
+  context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ""), { extensions: { code: "BAD_USER_INPUT" } }));
+const asValidationError = { onReject: [reportLimit], propagateOnRejection: false };
+
+/** GRAPHQL_INTROSPECTION=false: `__schema` and `__type` are refused at validation. */
+function useNoIntrospection(): Plugin {
+  return { onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) };
+}
+
+export function createGraphQLServer(services: Services, origins: OriginPolicy) {
   const production = services.config.env === "production";
-  return createYoga<ServerContext, GraphQLContext>({
+  const introspection = services.config.graphqlIntrospection;
+  const responseCookies = useResponseCookies();
+  const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: !production && { title: "Switchyard GraphQL" },
+    // GraphiQL cannot work without introspection: it is served exactly when introspection is on.
+    graphiql: introspection && { title: "Switchyard GraphQL" },
+    // Bundled, not fetched from a CDN: it works offline and behind strict egress rules.
+    renderGraphiQL,
+    cors: origins.cors,
     logging: false,
     // app.ts buffers the body under GRAPHQL_BODY_LIMIT (413) before yoga sees it; yoga's own limit
     // would pipe that buffer through a web TransformStream again, which doubled the cost of a POST.
     maxRequestBodySize: false,
     maskedErrors: { maskError: maskError(services), isDev: false },
-    context: ({ request, ip }) =>
-      createContext(
+    context: async ({ request, ip }) => ({
+      ...(await createContext(
         services,
         {
           authorization: request.headers.get("authorization") ?? undefined,
@@ -69,19 +103,28 @@ export function createGraphQLServer(services: Services) {
           "x-api-key": request.headers.get("x-api-key") ?? undefined,
         },
         ip,
-      ),
+      )),
+      // A reconnecting EventSource resends the last `id:` it saw (forwardedEvents resumes after it).
+      lastEventId: request.headers.get("last-event-id") || undefined,
+    }),
     plugins: [
-      useResponseCookies(),
+      responseCookies,
+      useEventStreamIds(),
+      useUnstorableInputGuard(),
       EnvelopArmorPlugin({
-        maxDepth: { n: 12 },
-        maxAliases: { n: 20 },
-        maxDirectives: { n: 20 },
+        maxDepth: { n: 12, ...asValidationError },
+        maxAliases: { n: 20, ...asValidationError },
+        maxDirectives: { n: 20, ...asValidationError },
         maxTokens: { n: 3000 },
-        costLimit: { maxCost: 20000 },
+        // Replaced by useCostLimit, which reads list sizes from the variables too.
+        costLimit: { enabled: false },
         blockFieldSuggestion: { enabled: production },
       }),
+      ...(introspection ? [] : [useNoIntrospection()]),
+      useCostLimit(),
     ],
   });
+  return Object.assign(yoga, { responseCookies: responseCookies.of });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;

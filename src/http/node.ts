@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpProblem } from "./problem.ts";
 import type { HttpResponse } from "./types.ts";
@@ -70,6 +71,28 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
   res.end();
 }
 
-export function clientIp(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? "unknown";
+/**
+ * The caller's address, for rate limits and logs. Behind `trustProxyHops` reverse proxies (TRUST_PROXY)
+ * it is read from X-Forwarded-For, counting that many entries from the right: each proxy appends the
+ * address it saw, so entries further left were written by the client and prove nothing. Like
+ * Express's numeric `trust proxy`; with fewer entries than hops, the leftmost one is taken.
+ * IPv4-mapped IPv6 (`::ffff:10.0.0.1`) is shown as IPv4, so one client has one spelling.
+ */
+export function clientIp(req: IncomingMessage, trustProxyHops: number): string {
+  const socketAddress = req.socket.remoteAddress ?? "unknown";
+  if (trustProxyHops <= 0) return normalizeIp(socketAddress);
+  const forwarded = req.headers["x-forwarded-for"];
+  const hops = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? ""))
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  // [client, proxy1, …, proxyN-1] + the socket (the last proxy): the one `trustProxyHops` back.
+  const chain = [...hops, socketAddress];
+  const picked = chain[Math.max(0, chain.length - 1 - trustProxyHops)];
+  // A forged entry that is not an address at all is not believed.
+  return ipaddr.isValid(picked) ? normalizeIp(picked) : normalizeIp(socketAddress);
+}
+
+function normalizeIp(address: string): string {
+  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
 }

@@ -11,6 +11,8 @@ export class HttpProblem extends Error {
     readonly code: string,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
+    /** Extra members of the problem document (RFC 9457 §3.2), e.g. which settings fix it. */
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super(detail);
   }
@@ -55,6 +57,7 @@ export function problemResponse(problem: HttpProblem): HttpResponse {
     status: problem.status,
     headers: { "content-type": "application/problem+json", ...problem.headers },
     body: JSON.stringify({
+      ...problem.extensions,
       type: `https://switchyard.dev/problems/${problem.code.replaceAll("_", "-")}`,
       title: titles[problem.status] ?? "Error",
       status: problem.status,

@@ -2,11 +2,16 @@ import type { Route, RouteHandler } from "./types.ts";
 
 interface CompiledRoute {
   method: string;
+  pattern: string;
   segments: string[];
   handler: RouteHandler;
 }
 
-export type RouteMatch = { handler: RouteHandler; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
+/** `pattern` is the route's path as declared (`/connect/:token`): the metrics label, never the raw path. */
+export type RouteMatch =
+  | { handler: RouteHandler; params: Record<string, string>; pattern: string }
+  | { methodNotAllowed: true; pattern: string }
+  | undefined;
 
 /**
  * Matches a path against `/a/:b/c` patterns; a last segment `*` matches the rest of the path
@@ -15,13 +20,14 @@ export type RouteMatch = { handler: RouteHandler; params: Record<string, string>
 export function createRouter(routes: Route[]) {
   const compiled: CompiledRoute[] = routes.map((route) => ({
     method: route.method,
+    pattern: route.path,
     segments: route.path.split("/").slice(1),
     handler: route.handler,
   }));
 
   return function match(method: string, pathname: string): RouteMatch {
     const parts = pathname.split("/").slice(1);
-    let pathMatched = false;
+    let pathMatched: string | undefined;
     for (const route of compiled) {
       const rest = route.segments.at(-1) === "*";
       if (rest ? parts.length < route.segments.length - 1 : route.segments.length !== parts.length) continue;
@@ -51,9 +57,9 @@ export function createRouter(routes: Route[]) {
         }
       }
       if (!ok) continue;
-      pathMatched = true;
-      if (route.method === method || (method === "HEAD" && route.method === "GET")) return { handler: route.handler, params };
+      pathMatched ??= route.pattern;
+      if (route.method === method || (method === "HEAD" && route.method === "GET")) return { handler: route.handler, params, pattern: route.pattern };
     }
-    return pathMatched ? { methodNotAllowed: true } : undefined;
+    return pathMatched ? { methodNotAllowed: true, pattern: pathMatched } : undefined;
   };
 }

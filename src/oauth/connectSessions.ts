@@ -45,6 +45,48 @@ export function checkFormNonce(services: Services, sessionId: string, purpose: s
   return presented !== null && safeEqual(presented, formNonce(services, sessionId, purpose));
 }
 
+/**
+ * Binds an authorization attempt to the browser that pressed Continue. Without it the provider's
+ * authorize URL (which carries the state) completes the connection in *any* browser, so someone
+ * could skip the connect and consent pages by handing a victim that URL.
+ *
+ * The cookie is named per session (two tabs can connect two accounts at once) and scoped to the
+ * callback path; its value is an HMAC of the session and the attempt's state under a key derived
+ * from ENCRYPTION_KEY, so nothing more is stored and a new attempt invalidates the old cookie.
+ * SameSite=Lax still sends it on the provider's top-level redirect back to us.
+ */
+export const CALLBACK_PATH = "/oauth/callback";
+const BINDING_COOKIE_PREFIX = "sy_connect_";
+
+function browserBinding(services: Services, sessionId: string, state: string): string {
+  const key = createHmac("sha256", services.config.encryptionKey).update("switchyard connect browser binding").digest();
+  return createHmac("sha256", key).update(`${sessionId}:${state}`).digest("base64url");
+}
+
+export function bindingCookie(services: Services, sessionId: string, state: string, expiresAt: Date): string {
+  const maxAge = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
+  const secure = services.config.publicUrl.startsWith("https:") ? "; Secure" : "";
+  return `${BINDING_COOKIE_PREFIX}${sessionId}=${browserBinding(services, sessionId, state)}; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+}
+
+/** Removes the session's binding cookie once the callback has been answered for good. */
+export function clearedBindingCookie(services: Services, sessionId: string): string {
+  const secure = services.config.publicUrl.startsWith("https:") ? "; Secure" : "";
+  return `${BINDING_COOKIE_PREFIX}${sessionId}=; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+}
+
+/** Whether the request's cookies carry this attempt's binding: "missing" (no cookie for the session) or "mismatch". */
+export function checkBrowserBinding(services: Services, sessionId: string, state: string, cookieHeader: string | undefined): "ok" | "missing" | "mismatch" {
+  const name = `${BINDING_COOKIE_PREFIX}${sessionId}`;
+  let presented: string | undefined;
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) presented = rest.join("=");
+  }
+  if (!presented) return "missing";
+  return safeEqual(presented, browserBinding(services, sessionId, state)) ? "ok" : "mismatch";
+}
+
 /** Starts (or restarts) an authorization attempt: a fresh state and PKCE verifier replace any earlier ones. */
 export async function bindAttempt(services: Services, sessionId: string, state: string, codeVerifier: string | undefined): Promise<boolean> {
   const { count } = await services.db.connectSession.updateMany({

@@ -1,7 +1,7 @@
 import * as oauth from "oauth4webapi";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
-import type { ConnectorDefinition, NormalizedToken, ProviderEndpoints } from "../connectors/types.ts";
+import type { ConnectorDefinition, FetchInit, NormalizedToken, ProviderEndpoints } from "../connectors/types.ts";
 import type { OAuthClientCredentials } from "../credentials/credentials.ts";
 import type { Config } from "../config.ts";
 
@@ -62,7 +62,8 @@ export async function authorizationUrl(provider: Provider, config: Config, state
   url.searchParams.set("client_id", provider.client.client_id);
   url.searchParams.set("redirect_uri", redirectUri(config));
   url.searchParams.set("response_type", "code");
-  url.searchParams.set(def.oauth.scopeParam ?? "scope", def.oauth.scopes.join(def.oauth.scopeSeparator));
+  // Providers without scopes (the app's settings decide what it may do) get no scope parameter.
+  if (def.oauth.scopes.length > 0) url.searchParams.set(def.oauth.scopeParam ?? "scope", def.oauth.scopes.join(def.oauth.scopeSeparator));
   url.searchParams.set("state", state);
   if (codeVerifier) {
     url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
@@ -144,17 +145,20 @@ export async function refreshGrant(provider: Provider, refreshToken: string): Pr
   );
 }
 
-/** GETs `${apiUrl}${path}` with the bearer token; parsed JSON; throws on non-2xx. */
+/** GETs (or `init.method`) `${apiUrl}${path}` with the bearer token; parsed JSON; throws on non-2xx. */
 export function bearerFetchJson(apiUrl: string, accessToken: string) {
-  return async (path: string): Promise<any> => {
+  return async (path: string, init: FetchInit = {}): Promise<any> => {
     const url = /^https?:\/\//.test(path) ? path : `${apiUrl}${path}`;
+    const method = init.method ?? "GET";
     const response = await fetch(url, {
-      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "user-agent": "Switchyard" },
+      method,
+      body: init.body,
+      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "user-agent": "Switchyard", ...init.headers },
       signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     });
     if (!response.ok) {
       await response.body?.cancel();
-      throw new ProviderUnavailableError(`GET ${new URL(url).pathname} answered HTTP ${response.status}`, response.status);
+      throw new ProviderUnavailableError(`${method} ${new URL(url).pathname} answered HTTP ${response.status}`, response.status);
     }
     return response.json();
   };

@@ -3,8 +3,8 @@ import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { createSigningSecret } from "../deployments/signingSecrets.ts";
-import { AppError, parseInput } from "../errors.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import { AppError, forbidden, parseInput } from "../errors.ts";
+import type { Invitation, Membership, Prisma, Role } from "../generated/prisma/client.ts";
 
 export const DEFAULT_DEPLOYMENTS = ["development", "production"] as const;
 
@@ -53,7 +53,7 @@ const memberInput = z.object({
   role: z.enum(["OWNER", "ADMIN", "MEMBER"]),
 });
 
-/** Adds an existing user to the organization by email (they sign up first; invitations by mail are out of scope). */
+/** Adds an existing user to the organization by email (an address with no account is invited instead: inviteMember). */
 export async function addMember(db: Db, organizationId: string, input: { email: string; role: string }) {
   const values = parseInput(memberInput, input);
   const user = await db.user.findUnique({ where: { email: values.email } });
@@ -72,11 +72,18 @@ export async function addMember(db: Db, organizationId: string, input: { email: 
   }
 }
 
-/** Removes a membership; the last owner cannot leave, or nobody could manage the organization. */
-export async function removeMember(db: Db, organizationId: string, userId: string) {
+/**
+ * Removes a membership. Only owners remove owners, and the last owner cannot leave, or nobody could
+ * manage the organization. `actorRole` is the remover's role here.
+ */
+export async function removeMember(db: Db, organizationId: string, userId: string, actorRole: Role | undefined) {
   return db.$transaction(async (tx) => {
+    // Removals in one organization take turns: two owners removing each other at once must not
+    // both see "two owners left" and leave none.
+    await tx.$queryRaw`select id from organization where id = ${organizationId} for update`;
     const membership = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
     if (!membership) throw new AppError("NOT_FOUND", "This user is not a member of the organization.");
+    if (membership.role === "OWNER" && actorRole !== "OWNER") throw forbidden("Only owners can remove owners.");
     if (membership.role === "OWNER") {
       const owners = await tx.membership.count({ where: { organizationId, role: "OWNER" } });
       if (owners === 1) throw new AppError("BAD_USER_INPUT", "The last owner cannot be removed. Make someone else an owner first.");
@@ -84,4 +91,40 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
     await tx.membership.delete({ where: { id: membership.id } });
     return membership;
   });
+}
+
+/** How long an invitation waits for its address to sign up. */
+export const INVITATION_TTL_DAYS = 14;
+
+/**
+ * Brings an address into the organization: a user who has an account is added at once (as
+ * addMember); an address without one gets a pending invitation, renewed (role, expiry) when invited
+ * again. Switchyard sends no mail: the inviter tells the person to sign up with that address.
+ */
+export async function inviteMember(
+  db: Db,
+  organizationId: string,
+  invitedById: string,
+  input: { email: string; role: string },
+): Promise<{ membership: Membership } | { invitation: Invitation }> {
+  const values = parseInput(memberInput, input);
+  if (await db.user.findUnique({ where: { email: values.email }, select: { id: true } })) {
+    return { membership: await addMember(db, organizationId, values) };
+  }
+  const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * 86_400_000);
+  const invitation = await db.invitation.upsert({
+    where: { organizationId_email: { organizationId, email: values.email } },
+    create: { organizationId, email: values.email, role: values.role, invitedById, expiresAt },
+    update: { role: values.role, invitedById, expiresAt, createdAt: new Date() },
+  });
+  return { invitation };
+}
+
+/** The invitation, if it exists; callers check that the caller may manage its organization. */
+export function findInvitation(db: Db, id: string) {
+  return db.invitation.findUnique({ where: { id } });
+}
+
+export async function revokeInvitation(db: Db, id: string) {
+  await db.invitation.deleteMany({ where: { id } });
 }

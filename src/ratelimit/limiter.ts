@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import ipaddr from "ipaddr.js";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors.ts";
 
 export interface RateLimit {
@@ -9,9 +10,16 @@ export interface RateLimit {
   reset(key: string): Promise<void>;
 }
 
-/** In memory for one instance; in Redis when several instances must share the budget. */
-export function createRateLimit(options: { name: string; points: number; durationSeconds: number; redis?: Redis }): RateLimit {
-  const limiter = options.redis
+export interface LimiterOptions {
+  name: string;
+  points: number;
+  durationSeconds: number;
+  redis?: Redis;
+}
+
+/** A rate-limiter-flexible limiter: in memory for one instance; in Redis when several instances must share the budget. */
+export function createLimiter(options: LimiterOptions): RateLimiterAbstract {
+  return options.redis
     ? new RateLimiterRedis({
         storeClient: options.redis,
         keyPrefix: `sy:rl:${options.name}`,
@@ -21,21 +29,41 @@ export function createRateLimit(options: { name: string; points: number; duratio
         insuranceLimiter: new RateLimiterMemory({ points: options.points, duration: options.durationSeconds }),
       })
     : new RateLimiterMemory({ keyPrefix: options.name, points: options.points, duration: options.durationSeconds });
+}
 
+export function rateLimited(msBeforeNext: number): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AppError("RATE_LIMITED", `Too many requests. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+}
+
+/** Spends `points` of `key`; the limiter's answer, or RATE_LIMITED when the budget is spent. */
+export async function consumeOrThrow(limiter: RateLimiterAbstract, key: string, points = 1): Promise<RateLimiterRes> {
+  try {
+    return await limiter.consume(key, points);
+  } catch (result) {
+    if (result instanceof RateLimiterRes) throw rateLimited(result.msBeforeNext);
+    throw result;
+  }
+}
+
+export function createRateLimit(options: LimiterOptions): RateLimit {
+  const limiter = createLimiter(options);
   return {
     async consume(key) {
-      try {
-        await limiter.consume(key);
-      } catch (result) {
-        if (result instanceof RateLimiterRes) {
-          const retryAfterSeconds = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-          throw new AppError("RATE_LIMITED", `Too many requests. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
-        }
-        throw result;
-      }
+      await consumeOrThrow(limiter, key);
     },
     async reset(key) {
       await limiter.delete(key);
     },
   };
+}
+
+/**
+ * The key an address is limited under. One IPv6 client usually holds a whole /64 (SLAAC, privacy
+ * addresses), so limiting single IPv6 addresses would let it rotate past any limit.
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.IPv6.isValid(ip) || ipaddr.IPv4.isValid(ip)) return ip;
+  const parts = ipaddr.IPv6.parse(ip).parts.slice(0, 4);
+  return `${parts.map((part) => part.toString(16)).join(":")}::/64`;
 }

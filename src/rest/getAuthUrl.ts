@@ -1,18 +1,23 @@
-import { findConnector } from "../connectors/registry.ts";
+import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
+import { hasOAuthClient, resolveCredentials } from "../credentials/credentials.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { json, type Route } from "../http/types.ts";
 import { createConnectSession } from "../oauth/connectSessions.ts";
 import type { Services } from "../services.ts";
 import { authenticateApiKey } from "./apiKeyAuth.ts";
 
-/** Control characters (C0, DEL, C1) are refused: the account name appears in pages and logs. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * Control characters (C0, DEL, C1) are refused, and so are the other invisible ones: bidi
+ * overrides and isolates, zero-width and other format characters, line and paragraph separators,
+ * lone surrogates. The account name appears in pages and logs, where they could disguise it.
+ */
+const CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 
 /**
  * GET /api/v1/connector/service/:connector_name/auth-url?account= — a single-use authorization URL
- * for one end-user account (SPEC §2). The URL is handed out even when no OAuth client is configured
- * for the connector yet (the contract's answers are 200/400/401/404/429): the connect page then
- * says the connector is not set up, and setting credentials makes the same link work.
+ * for one end-user account. Without any OAuth client for the connector (neither the deployment's
+ * own credentials nor the service's CONNECTOR_<NAME>_CLIENT_ID/_CLIENT_SECRET) it answers 409
+ * `connector_not_configured`, naming what fixes it, instead of a link the end user would find broken.
  */
 export function getAuthUrl(services: Services): Route {
   return {
@@ -30,7 +35,19 @@ export function getAuthUrl(services: Services): Route {
       if (account === undefined) throw new HttpProblem(400, "invalid_parameter", "account is required: the end user's id in your system.");
       if (account.length === 0) throw new HttpProblem(400, "invalid_parameter", "account must not be empty.");
       if ([...account].length > 255) throw new HttpProblem(400, "invalid_parameter", "account must be at most 255 characters.");
-      if (CONTROL.test(account)) throw new HttpProblem(400, "invalid_parameter", "account must not contain control characters.");
+      if (CONTROL.test(account)) throw new HttpProblem(400, "invalid_parameter", "account must not contain control characters or invisible formatting characters (such as bidi overrides like U+202E or zero-width characters).");
+
+      if (!hasOAuthClient(await resolveCredentials(services, deploymentId, def))) {
+        const prefix = connectorEnvPrefix(def);
+        const variables = [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
+        throw new HttpProblem(
+          409,
+          "connector_not_configured",
+          `${def.displayName} has no OAuth client: add this deployment's own in the console (deployment Settings → Connectors → ${def.displayName}), or set ${variables.join(" and ")} on the service.`,
+          {},
+          { connector: def.name, variables, consolePage: "Settings → Connectors" },
+        );
+      }
 
       const session = await createConnectSession(services, deploymentId, def.name, account);
       return json(

@@ -1,57 +1,83 @@
 import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
-import type { InboundRequest, VerificationKeys } from "../connectors/types.ts";
+import type { HandshakeReply } from "../connectors/schemes/index.ts";
+import type { ConnectorDefinition, InboundRequest, VerificationKeys } from "../connectors/types.ts";
 import { acceptEvents, acceptSync, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { createJwksCache } from "../forwarding/jwksCache.ts";
-import { HttpProblem } from "../http/problem.ts";
-import { json, type Route } from "../http/types.ts";
+import { asProblem, HttpProblem } from "../http/problem.ts";
+import { type HttpRequest, type HttpResponse, json, type Route } from "../http/types.ts";
 import type { Services } from "../services.ts";
 
 export const INBOUND_BODY_LIMIT = 1024 * 1024;
 
+const PATH = "/webhooks/:deploymentId/:connector";
+
+/** The connector (404 unless it takes inbound events) and the deployment's webhook secret (404 unless it exists). */
+async function resolveTarget(services: Services, request: HttpRequest): Promise<{ def: ConnectorDefinition; deploymentId: string; secret: string }> {
+  const def = findConnector(request.params.connector);
+  if (!def) throw new HttpProblem(404, "unknown_connector", `There is no connector named "${request.params.connector}".`);
+  if (def.inbound.delivery === "none") throw new HttpProblem(404, "not_found", `${def.displayName} sends no events to Switchyard.`);
+  const deploymentId = request.params.deploymentId;
+  // The deployment and the webhook secret in force, in one plain SQL statement, kept ≤ 1 s per instance.
+  const credentials = await services.inboundCredentials.get(services, deploymentId, def);
+  if (!credentials) throw new HttpProblem(404, "not_found", "There is no such deployment.");
+  return { def, deploymentId, secret: credentials.webhookSecret ?? "" };
+}
+
+function inboundRequest(services: Services, request: HttpRequest, rawBody: Buffer): InboundRequest {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  return {
+    headers,
+    rawBody,
+    method: request.method,
+    query: request.url.searchParams,
+    url: `${services.config.publicUrl}${request.url.pathname}${request.url.search}`,
+  };
+}
+
+const reply = (answer: HandshakeReply): HttpResponse => ({
+  status: answer.status,
+  headers: { "content-type": answer.contentType, "cache-control": "no-store", ...answer.headers },
+  body: answer.body,
+});
+
 /**
  * POST /webhooks/:deploymentId/:connector — where providers send events. Verified with the
- * connector's own scheme over the raw body before anything is parsed or stored; answered 200 once
- * the events (and their deliveries) are committed, so a 2xx means "will be forwarded".
+ * connector's declared scheme over the raw body before anything is parsed or stored; answered 200
+ * once the events (and their deliveries) are committed, so a 2xx means "will be forwarded".
+ * URL-verification handshakes are answered with what the provider expects and store nothing.
  */
 export function postInboundWebhook(services: Services): Route {
   const jwks = createJwksCache();
   const { logger, config } = services;
 
-  return {
+  const route: Route = {
     method: "POST",
-    path: "/webhooks/:deploymentId/:connector",
+    path: PATH,
     handler: async (request) => {
-      const def = findConnector(request.params.connector);
-      if (!def) throw new HttpProblem(404, "unknown_connector", `There is no connector named "${request.params.connector}".`);
-      const deploymentId = request.params.deploymentId;
-      // The deployment and the webhook secret in force, in one plain SQL statement, kept ≤ 1 s per instance.
-      const credentials = await services.inboundCredentials.get(services, deploymentId, def);
-      if (!credentials) throw new HttpProblem(404, "not_found", "There is no such deployment.");
+      const { def, deploymentId, secret } = await resolveTarget(services, request);
+      const inbound = inboundRequest(services, request, await request.body(INBOUND_BODY_LIMIT));
 
-      const rawBody = await request.body(INBOUND_BODY_LIMIT);
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-      const inbound: InboundRequest = { headers, rawBody };
+      const early = def.inbound.handshake(inbound, secret, "before_verify");
+      if (early) return reply(early);
 
-      const { webhookSecret } = credentials;
       const now = new Date();
       const jwksUrl = resolveEndpoints(def, config.connectorEnv).jwksUrl;
       let keys: VerificationKeys | undefined;
       if (jwksUrl) keys = { jwks: await jwks.get(jwksUrl).catch(() => ({ keys: [] })) };
-      let verified = def.inbound.verify(inbound, webhookSecret ?? "", now, keys);
+      let verified = def.inbound.verify(inbound, secret, now, keys);
       if (!verified.ok && verified.refreshKeys && jwksUrl) {
         const fresh = await jwks.refresh(jwksUrl).catch(() => undefined);
-        if (fresh) verified = def.inbound.verify(inbound, webhookSecret ?? "", now, { jwks: fresh });
+        if (fresh) verified = def.inbound.verify(inbound, secret, now, { jwks: fresh });
       }
       if (!verified.ok) {
-        logger.info({ deploymentId, connector: def.name, reason: verified.reason }, "inbound webhook refused");
         throw new HttpProblem(401, "invalid_signature", `The request is not signed by ${def.displayName} for this deployment (${verified.reason}).`);
       }
 
+      const late = def.inbound.handshake(inbound, secret, "after_verify");
+      if (late) return reply(late);
+
       const parsed = def.inbound.parse(inbound);
-      if (parsed.kind === "challenge") {
-        return { status: parsed.status, headers: { "content-type": parsed.contentType }, body: parsed.body };
-      }
       let outcome: InboundOutcome;
       try {
         outcome = parsed.sync
@@ -66,7 +92,56 @@ export function postInboundWebhook(services: Services): Route {
         }
         throw error;
       }
+      countAccepted(def.name, outcome);
       return json(200, outcome);
+    },
+  };
+
+  function countAccepted(connector: string, outcome: InboundOutcome) {
+    const metrics = services.operationsMetrics;
+    metrics.inbound(connector, "forwarded", outcome.forwarded);
+    metrics.inbound(connector, "stored", outcome.recorded - outcome.forwarded);
+    metrics.inbound(connector, "duplicate", outcome.duplicates);
+    metrics.inbound(connector, "unrouted", outcome.unrouted);
+  }
+
+  // One info line and one count per refused request: ids, status and code (the detail names the
+  // failed check) — never a header or the body.
+  return {
+    ...route,
+    handler: async (request) => {
+      try {
+        return await route.handler(request);
+      } catch (error) {
+        const problem = asProblem(error);
+        if (problem) {
+          // Whatever the caller typed as the connector must not become a label value.
+          const connector = findConnector(request.params.connector)?.name ?? "unknown";
+          services.operationsMetrics.inbound(connector, problem.code);
+          logger.info(
+            { deploymentId: request.params.deploymentId, connector, status: problem.status, code: problem.code, detail: problem.detail },
+            "inbound webhook refused",
+          );
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * GET /webhooks/:deploymentId/:connector — only for providers that verify the URL with a GET
+ * challenge (Dropbox). Anything else is 405: events are POSTed.
+ */
+export function getInboundWebhook(services: Services): Route {
+  return {
+    method: "GET",
+    path: PATH,
+    handler: async (request) => {
+      const { def, secret } = await resolveTarget(services, request);
+      const answer = def.inbound.handshake(inboundRequest(services, request, Buffer.alloc(0)), secret, "before_verify");
+      if (answer) return reply(answer);
+      throw new HttpProblem(405, "method_not_allowed", "Webhook events are delivered with POST.", { allow: "POST" });
     },
   };
 }

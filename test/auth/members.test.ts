@@ -68,3 +68,39 @@ test("removeMember: members, other organizations' users, keys and nobody are ref
   expect(errorCode(await remove({}))).toBe("UNAUTHENTICATED");
   expect(errorCode(await app.gql(RemoveMember, { org: owner.organizationId, user: other.userId }, { token: owner.token }))).toBe("NOT_FOUND");
 });
+
+test("an admin cannot remove an owner; an owner can, while another owner remains", async () => {
+  const team = await createOperator(app, "Team");
+  const admin = await newUser();
+  const secondOwner = await newUser();
+  ok(await app.gql(AddMember, { org: team.organizationId, email: admin.email, role: "ADMIN" }, { token: team.token }));
+  ok(await app.gql(AddMember, { org: team.organizationId, email: secondOwner.email, role: "OWNER" }, { token: team.token }));
+
+  const byAdmin = await app.gql(RemoveMember, { org: team.organizationId, user: team.userId }, { token: admin.token });
+  expect(errorCode(byAdmin)).toBe("FORBIDDEN");
+  expect(byAdmin.errors?.[0].message).toMatch(/Only owners can remove owners/);
+  const members = ok(await app.gql(Members, { org: team.organizationId }, { token: team.token })).organization!.members;
+  expect(members.filter((m) => m.role === "OWNER")).toHaveLength(2);
+
+  expect(ok(await app.gql(RemoveMember, { org: team.organizationId, user: secondOwner.id }, { token: team.token })).removeMember).toBe(true);
+  // Admins still remove admins and members (themselves included).
+  expect(ok(await app.gql(RemoveMember, { org: team.organizationId, user: admin.id }, { token: admin.token })).removeMember).toBe(true);
+});
+
+test("two owners removing each other at once: one succeeds, the organization keeps an owner", async () => {
+  for (let round = 0; round < 3; round++) {
+    const team = await createOperator(app, "Pair");
+    const other = await newUser();
+    ok(await app.gql(AddMember, { org: team.organizationId, email: other.email, role: "OWNER" }, { token: team.token }));
+    const results = await Promise.all([
+      app.gql(RemoveMember, { org: team.organizationId, user: other.id }, { token: team.token }),
+      app.gql(RemoveMember, { org: team.organizationId, user: team.userId }, { token: other.token }),
+    ]);
+    const codes = results.map((result) => errorCode(result) ?? "OK").sort();
+    // The loser is either "last owner" (it ran second) or "no longer a member" (it lost its own membership first).
+    expect(codes.filter((code) => code === "OK")).toHaveLength(1);
+    const survivor = results[0].data?.removeMember ? team.token : other.token;
+    const owners = ok(await app.gql(Members, { org: team.organizationId }, { token: survivor })).organization!.members.filter((m) => m.role === "OWNER");
+    expect(owners).toHaveLength(1);
+  }
+});

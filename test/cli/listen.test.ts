@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Duplex } from "node:stream";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { type Child, spawnNode } from "../helpers/childProcess.ts";
 import { graphql } from "../generated/gql.ts";
 import { fireTestEvent, forwardTo, until } from "../helpers/live.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -33,16 +34,20 @@ afterAll(async () => {
   await local.close();
 });
 
-/** `switchyard …` as a developer runs it: the bin, in a child process. */
+/** `switchyard …` as a developer runs it: the bin, in a child process (stopped after each test, pass or fail). */
 function switchyard(args: string[], env: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(process.execPath, ["bin/switchyard.js", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const child = spawnNode(["bin/switchyard.js", ...args], { env: { ...process.env, ...env } });
+  started.push(child);
   let stdout = "";
   let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | string>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal ?? -1)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+  child.process.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.process.stderr!.on("data", (chunk) => (stderr += chunk));
+  return { child: child.process, stdout: () => stdout, stderr: () => stderr, exited: child.exited };
 }
+const started: Child[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((child) => child.stop()));
+});
 
 describe("switchyard listen", () => {
   // The server counts subscriptions: a previous test's listener must be gone before "2 active"
@@ -129,21 +134,64 @@ describe("switchyard listen", () => {
 
   test("missing options and --help", async () => {
     const [missing, unknown, help] = [
-      switchyard(["listen", "--api-key", ada.apiKey]),
+      switchyard(["listen", "--deployment", ada.deploymentId]),
       switchyard(["listen", "--deployment", "x", "--bogus"]),
       switchyard(["listen", "--help"]),
     ];
     expect(await missing.exited).toBe(1);
-    expect(missing.stderr()).toContain("Pass --deployment <id>");
+    expect(missing.stderr()).toContain("Pass --api-key <key>");
     expect(await unknown.exited).toBe(2);
     expect(unknown.stderr()).toContain("Unknown option '--bogus'");
     expect(await help.exited).toBe(0);
-    expect(help.stdout()).toContain("Usage: switchyard listen --deployment ID (--api-key KEY | --token TOKEN)");
+    expect(help.stdout()).toContain("Usage: switchyard listen (--api-key KEY | --token TOKEN) [--deployment ID]");
     expect(help.stdout()).toContain("--forward-to URL");
+  });
+
+  test("without --deployment, a session that sees several deployments is shown them with their ids and asked to pick", async () => {
+    const cli = switchyard(["listen", "--url", app.url, "--token", ada.token]);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toContain("These credentials see several deployments; pass one with --deployment <id>:");
+    expect(cli.stderr()).toMatch(new RegExp(`Ada's org / development +${ada.deploymentId}`));
+    expect(cli.stderr()).toMatch(new RegExp(`Ada's org / production +${ada.productionDeploymentId}`));
+  });
+
+  test("after its connection is cut mid-stream, it resumes where it stopped: every event printed exactly once", async () => {
+    // The server side drops listen's sockets (as a restart or a proxy timeout would) while events keep coming.
+    const sockets = new Set<Duplex>();
+    const track = (_request: unknown, socket: Duplex) => sockets.add(socket);
+    app.server.on("upgrade", track);
+    try {
+      // No --deployment: an API key sees exactly one, and listen picks it.
+      const cli = switchyard(["listen", "--url", app.url, "--api-key", ada.apiKey]);
+      await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
+      expect(cli.stderr()).toContain(`Ready. Watching deployment "development" (${ada.deploymentId})`);
+      await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start");
+
+      const fired: string[] = [];
+      for (let i = 0; i < 24; i++) {
+        if (i === 8 || i === 16) for (const socket of sockets) socket.destroy();
+        fired.push((await fireTestEvent(app, ada.deploymentId, { token: ada.token })).id);
+      }
+      await until(() => fired.every((id) => cli.stdout().includes(id)), "listen to print every event", 60_000);
+      expect(cli.stderr()).toContain("Reconnected.");
+      const printed = cli.stdout().split("\n").filter((line) => line.includes(" --> ")).map((line) => /\[(evt_\w+)\]/.exec(line)?.[1]);
+      expect(printed).toEqual(fired);
+
+      cli.child.kill("SIGINT");
+      expect(await cli.exited).toBe(0);
+    } finally {
+      app.server.off("upgrade", track);
+    }
   });
 });
 
 describe("switchyard", () => {
+  test("--version prints the package's version", async () => {
+    const cli = switchyard(["--version"]);
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout()).toBe(`switchyard ${JSON.parse(readFileSync("package.json", "utf8")).version}\n`);
+  });
+
   test("--help lists serve, migrate and listen; each has its own --help", async () => {
     const [help, serve, migrate, unknown] = [["--help"], ["serve", "--help"], ["migrate", "--help"], ["frobnicate"]].map((args) => switchyard(args));
     expect(await help.exited).toBe(0);
@@ -156,14 +204,38 @@ describe("switchyard", () => {
     expect(unknown.stderr()).toContain('Unknown command "frobnicate"');
   });
 
-  test("migrate applies the migrations to the configured database and exits 0", async () => {
+  // Two cold starts of the CLI and the embedded database, one after the other: slow on a busy machine.
+  test("migrate says which migrations it applied, then that there is nothing to apply", { timeout: 240_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "switchyard-migrate-"));
     try {
       const migrate = switchyard(["migrate"], { DATA_DIR: dataDir, LOG_LEVEL: "warn" });
       expect(await migrate.exited).toBe(0);
-      expect(migrate.stdout()).toContain(`The database is up to date (embedded, in ${dataDir})`);
+      expect(migrate.stdout()).toMatch(new RegExp(`^Applied 0001_init(, \\d{4}_\\w+)* to the embedded database in ${dataDir}\\.\n$`));
+      const again = switchyard(["migrate"], { DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+      expect(await again.exited).toBe(0);
+      expect(again.stdout()).toBe(`Already up to date (the embedded database in ${dataDir}): nothing to apply.\n`);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("switchyard trigger", () => {
+  test("sends a test event through the pipeline and prints its id", async () => {
+    const cli = switchyard(["trigger", "github.issue_opened", "--url", app.url, "--api-key", ada.apiKey]);
+    expect(await cli.exited).toBe(0);
+    const id = /event (evt_\w+), account test\./.exec(cli.stdout())?.[1];
+    expect(cli.stdout()).toContain(`Sent github.issue_opened to deployment "development" (${ada.deploymentId})`);
+    // The real pipeline: delivered to the forwarding URL with the printed id.
+    await forwardingTarget.waitFor((requests) => requests.some((r) => r.headers["webhook-id"] === id));
+  });
+
+  test("a malformed or unknown trigger says so", async () => {
+    const malformed = switchyard(["trigger", "issue_opened", "--url", app.url, "--api-key", ada.apiKey]);
+    expect(await malformed.exited).toBe(1);
+    expect(malformed.stderr()).toContain("Name one trigger as <connector>.<trigger>");
+    const unknown = switchyard(["trigger", "github.no_such_trigger", "--url", app.url, "--api-key", ada.apiKey]);
+    expect(await unknown.exited).toBe(1);
+    expect(unknown.stderr()).toMatch(/no_such_trigger/);
   });
 });

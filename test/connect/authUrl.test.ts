@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { checkedFetch as fetch } from "../helpers/openapi.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { requestAuthUrl } from "../helpers/connectFlow.ts";
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 async function problem(response: Response) {
   expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  return (await response.json()) as { type: string; title: string; status: number; detail: string; code: string };
+  return (await response.json()) as { type: string; title: string; status: number; detail: string; code: string; [member: string]: unknown };
 }
 
 describe("GET /api/v1/connector/service/:connector/auth-url", () => {
@@ -82,6 +83,10 @@ describe("GET /api/v1/connector/service/:connector/auth-url", () => {
       ["tab", "\talice"],
       ["DEL", "alice\u007f"],
       ["C1 control", "alice\u0085"],
+      ["bidi override U+202E", "alice\u202Egnp.exe"],
+      ["bidi isolate U+2067", "\u2067alice"],
+      ["zero-width space", "ali\u200Bce"],
+      ["line separator U+2028", "alice\u2028bob"],
     ];
     for (const [what, account] of cases) {
       const response = await requestAuthUrl(app, ada.apiKey, "github", account);
@@ -112,7 +117,7 @@ describe("GET /api/v1/connector/service/:connector/auth-url", () => {
   });
 
   test("404 unknown_connector, names being exact and lower-case", async () => {
-    for (const name of ["salesforce", "GitHub", "git hub", "github2"]) {
+    for (const name of ["no-such-service", "GitHub", "git hub", "github2"]) {
       const response = await requestAuthUrl(app, ada.apiKey, name, "alice");
       expect(response.status, name).toBe(404);
       const body = await problem(response);
@@ -120,22 +125,35 @@ describe("GET /api/v1/connector/service/:connector/auth-url", () => {
     }
   });
 
-  test("without any OAuth app for the connector the link is still handed out; it says the connector is not set up until the operator adds one", async () => {
-    const response = await requestAuthUrl(app, ada.apiKey, "gmail", "alice");
-    expect(response.status).toBe(200);
-    const { authUrl } = (await response.json()) as { authUrl: string };
-    const page = await fetch(authUrl);
-    expect(page.status).toBe(503);
-    expect(await page.text()).toContain("Gmail is not set up");
+  test("409 connector_not_configured, naming the variables and the console page, until the deployment or the service has an OAuth app", async () => {
+    const gina = await createOperator(app, "Gina");
+    const response = await requestAuthUrl(app, gina.apiKey, "gmail", "alice");
+    expect(response.status).toBe(409);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    const body = await problem(response);
+    expect(body).toMatchObject({
+      status: 409,
+      code: "connector_not_configured",
+      connector: "gmail",
+      variables: ["CONNECTOR_GMAIL_CLIENT_ID", "CONNECTOR_GMAIL_CLIENT_SECRET"],
+      consolePage: "Settings → Connectors",
+    });
+    expect(body.detail).toContain("CONNECTOR_GMAIL_CLIENT_ID and CONNECTOR_GMAIL_CLIENT_SECRET");
+    expect(body.detail).toContain("Settings → Connectors");
+    // Nothing was created for the end user.
+    expect(await app.database.prisma.connectSession.count({ where: { deploymentId: gina.deploymentId, connector: "gmail" } })).toBe(0);
 
-    ok(await app.gql(SetCredentials, { deploymentId: ada.deploymentId, connector: "gmail", input: { clientId: "ada-google-app", clientSecret: "ada-google-secret" } }, { token: ada.token }));
-    const again = await fetch(authUrl);
+    ok(await app.gql(SetCredentials, { deploymentId: gina.deploymentId, connector: "gmail", input: { clientId: "ada-google-app", clientSecret: "ada-google-secret" } }, { token: gina.token }));
+    const again = await requestAuthUrl(app, gina.apiKey, "gmail", "alice");
     expect(again.status).toBe(200);
-    expect(await again.text()).toContain("Continue");
-    // Another deployment still has nothing configured.
+    const { authUrl } = (await again.json()) as { authUrl: string };
+    const page = await fetch(authUrl);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Continue");
+    // Another deployment still has nothing configured; the service-configured GitHub works for it.
     const eve = await createOperator(app, "Eve");
-    const { authUrl: eveUrl } = (await (await requestAuthUrl(app, eve.apiKey, "gmail", "alice")).json()) as { authUrl: string };
-    expect((await fetch(eveUrl)).status).toBe(503);
+    expect((await requestAuthUrl(app, eve.apiKey, "gmail", "alice")).status).toBe(409);
+    expect((await requestAuthUrl(app, eve.apiKey, "github", "alice")).status).toBe(200);
   });
 
   test("the session belongs to the key's deployment", async () => {
@@ -158,7 +176,8 @@ describe("GET /api/v1/connector/service/:connector/auth-url", () => {
     expect(limited).toBeDefined();
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await problem(limited!)).code).toBe("rate_limited");
-    // Another deployment's key is not affected.
-    expect((await requestAuthUrl(app, ada.apiKey, "github", "alice")).status).toBe(200);
+    // Another deployment's key is not affected (a fresh one: earlier tests spent some of ada's budget).
+    const calm = await createOperator(app, "Calm");
+    expect((await requestAuthUrl(app, calm.apiKey, "github", "alice")).status).toBe(200);
   });
 });

@@ -86,6 +86,38 @@ describe("a person clicks through the connect flow in Chromium", () => {
     expect((await connectedAccounts(app, ada)).find((a) => a.account === "bob")).toMatchObject({ status: "ACTIVE", externalId: "4242" });
   });
 
+  test("the provider URL handed to another browser does not complete the connection; the browser that pressed Continue does", async () => {
+    const authUrl = await getAuthUrl(app, ada.apiKey, "github", "handed");
+    const starter = await browser.newContext();
+    const victim = await browser.newContext();
+    try {
+      const page = await starter.newPage();
+      await page.goto(authUrl);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.waitForURL((url) => url.toString().startsWith(github.authorizeUrl));
+      const cookies = await starter.cookies(`${app.url}/oauth/callback`);
+      expect(cookies).toEqual([expect.objectContaining({ path: "/oauth/callback", httpOnly: true, sameSite: "Lax" })]);
+
+      // Someone hands the provider's URL to another person, whose browser never saw our pages.
+      const other = await victim.newPage();
+      await other.goto(page.url());
+      await other.getByRole("button", { name: "Approve" }).click();
+      await other.waitForURL((url) => url.pathname === "/oauth/callback");
+      expect(await other.getByRole("heading", { level: 1 }).textContent()).toBe("This sign-in was started in another browser");
+      expect(await other.textContent("main")).toContain("Start again from the authorization link");
+      expect((await connectedAccounts(app, ada)).some((a) => a.account === "handed")).toBe(false);
+
+      await page.getByRole("button", { name: "Approve" }).click();
+      await page.waitForURL((url) => url.pathname === "/oauth/callback");
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Your GitHub account is connected");
+      expect(await starter.cookies(`${app.url}/oauth/callback`)).toEqual([]);
+    } finally {
+      await starter.close();
+      await victim.close();
+    }
+    expect((await connectedAccounts(app, ada)).filter((a) => a.account === "handed")).toHaveLength(1);
+  });
+
   test("the pages are usable from the keyboard: Continue is reachable with Tab and shows focus", async () => {
     const authUrl = await getAuthUrl(app, ada.apiKey, "github", "keyboard");
     const page = await browser.newPage();

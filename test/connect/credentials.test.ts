@@ -11,6 +11,11 @@ const Catalog = graphql(`
     connectors { name displayName category description icon scopes triggers { name displayName description samplePayload } }
   }
 `);
+const CatalogSetup = graphql(`
+  query ConnectorCatalogSetup {
+    connectors { name serviceCredentialsConfigured webhookUrlTemplate triggers { name providerEvent } }
+  }
+`);
 const OneConnector = graphql(`
   query OneConnector($name: String!) { connector(name: $name) { name displayName category triggers { name } } }
 `);
@@ -51,15 +56,30 @@ afterAll(async () => {
 });
 
 describe("the connector catalog", () => {
-  test("lists the four connectors with their triggers and sample payloads, to anyone", async () => {
+  test("lists the catalog's connectors with their triggers and sample payloads, to anyone", async () => {
     const { connectors } = ok(await app.gql(Catalog, {}));
-    expect(connectors.map((c) => c.name).sort()).toEqual(["github", "gmail", "jira", "slack"]);
+    const names = connectors.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(["github", "gmail", "jira", "slack", "stripe", "linear"]));
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBeGreaterThanOrEqual(30);
     const github = connectors.find((c) => c.name === "github")!;
     expect(github).toMatchObject({ displayName: "GitHub", category: "issue_tracker", scopes: ["read:user"] });
     expect(github.icon).toMatch(/^<svg/);
-    expect(github.triggers.map((t) => t.name)).toEqual(["issue_opened", "issue_closed", "issue_comment_created", "pull_request_opened"]);
+    expect(github.triggers.slice(0, 4).map((t) => t.name)).toEqual(["issue_opened", "issue_closed", "issue_comment_created", "pull_request_opened"]);
     expect((github.triggers[0].samplePayload as { action: string }).action).toBe("opened");
     expect(connectors.find((c) => c.name === "gmail")!.triggers.map((t) => t.name)).toEqual(["email_sent", "email_received"]);
+  });
+
+  test("says whether the service's own OAuth client exists, where webhooks go, and each trigger's provider event", async () => {
+    const { connectors } = ok(await app.gql(CatalogSetup, {}));
+    const github = connectors.find((c) => c.name === "github")!;
+    // Only CONNECTOR_GITHUB_CLIENT_ID/_CLIENT_SECRET are set for this service.
+    expect(github.serviceCredentialsConfigured).toBe(true);
+    expect(connectors.find((c) => c.name === "gmail")!.serviceCredentialsConfigured).toBe(false);
+    expect(github.webhookUrlTemplate).toBe(`${app.url}/webhooks/{deploymentId}/github`);
+    const byName = Object.fromEntries(github.triggers.map((t) => [t.name, t.providerEvent]));
+    expect(byName).toMatchObject({ issue_opened: "issues.opened", push: "push", issues_edited: "issues.edited" });
+    expect(connectors.find((c) => c.name === "slack")!.triggers.find((t) => t.name === "reaction_added")!.providerEvent).toBe("reaction_added");
   });
 
   test("connector(name) finds one; an unknown name is null", async () => {
@@ -220,8 +240,9 @@ describe("a second deployment and the first one's sessions", () => {
     // ...and tries to land her code on Eve's session by swapping in Eve's state.
     const eveState = new URL(first.providerAuthorizeUrl!).searchParams.get("state")!;
     malloryCallback.searchParams.set("state", eveState);
-    const page = await hop("GET", malloryCallback.toString());
-    expect(page.status).toBe(400);
+    // Her browser holds no binding for Eve's attempt, so it is refused before any code is exchanged.
+    const page = await hop("GET", malloryCallback.toString(), undefined, {}, second.jar);
+    expect(page.status).toBe(403);
     expect((await connectedAccounts(app, eve)).some((a) => a.account === "victim")).toBe(false);
     expect((await connectedAccounts(app, adaProd)).some((a) => a.account === "victim")).toBe(false);
     // Mallory sees nothing of Eve's deployment, and Eve's own link still works for Eve's user.

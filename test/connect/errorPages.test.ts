@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { connectAccount, connectedAccounts, formIn, getAuthUrl, hop, walkConnectFlow } from "../helpers/connectFlow.ts";
+import { connectAccount, connectedAccounts, CookieJar, formIn, getAuthUrl, hop, walkConnectFlow } from "../helpers/connectFlow.ts";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fakeProviders/index.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { createConnectSession } from "../../src/oauth/connectSessions.ts";
 
 let app: TestApp;
 let github: FakeGitHub;
@@ -45,7 +46,7 @@ describe("the connect flow's error pages, each storing nothing", () => {
     const approved = await hop("POST", formIn(authorize).action, { ...formIn(authorize).fields, decision: "approve" });
     // Time passes beyond the TTL while the user is at the provider.
     await app.database.prisma.connectSession.updateMany({ where: { deploymentId: ada.deploymentId, account: "late" }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expectErrorPage(await hop("GET", approved.location!), 410, /expired/);
+    expectErrorPage(await hop("GET", approved.location!, undefined, {}, walk.jar), 410, /expired/);
     expectErrorPage(await hop("GET", authUrl), 410, /expired/);
     const form = formIn(start);
     expectErrorPage(await hop("POST", form.action, form.fields), 410, /expired/);
@@ -77,8 +78,62 @@ describe("the connect flow's error pages, each storing nothing", () => {
     expectErrorPage(await hop("GET", `${app.url}/oauth/callback`), 400, /could not be verified/);
     expect(await stored("tampered")).toEqual([]);
     // The genuine callback was not spent by the forgeries.
-    expect((await hop("GET", callback.toString())).status).toBe(200);
+    expect((await hop("GET", callback.toString(), undefined, {}, walk.jar)).status).toBe(200);
     expect(await stored("tampered")).toHaveLength(1);
+  });
+
+  test("a provider URL opened in another browser (no binding cookie, or another attempt's): 403, nothing stored, and the real browser still finishes", async () => {
+    const authUrl = await getAuthUrl(app, ada.apiKey, "github", "handed-over");
+    // The attacker starts the flow and hands the victim the provider's authorize URL, skipping our pages.
+    const attacker = await walkConnectFlow(authUrl, { stopAtProvider: true });
+    const authorize = await hop("GET", attacker.providerAuthorizeUrl!);
+    const approved = await hop("POST", formIn(authorize).action, { ...formIn(authorize).fields, decision: "approve" });
+    const victimLanding = await hop("GET", approved.location!, undefined, {}, new CookieJar());
+    expectErrorPage(victimLanding, 403, /started in another browser/);
+    expect(victimLanding.body).toContain("Start again from the authorization link");
+    expect(await stored("handed-over")).toEqual([]);
+
+    // A cookie from another attempt (the same session restarted elsewhere) does not fit either.
+    const [name] = attacker.jar.header(approved.location!)!.split("=");
+    expectErrorPage(await hop("GET", approved.location!, undefined, { cookie: `${name}=${"A".repeat(43)}` }), 403, /another browser/);
+    expect(await stored("handed-over")).toEqual([]);
+
+    // The attempt was not spent by the refusals: the browser that pressed Continue completes it.
+    const done = await hop("GET", approved.location!, undefined, {}, attacker.jar);
+    expect(done.status).toBe(200);
+    expect(attacker.jar.header(approved.location!)).toBeUndefined();
+    expect(await stored("handed-over")).toHaveLength(1);
+  });
+
+  test("the binding cookie is HttpOnly, SameSite=Lax, short-lived and scoped to the callback", async () => {
+    const authUrl = await getAuthUrl(app, ada.apiKey, "github", "cookie-attributes");
+    const start = await hop("GET", authUrl);
+    const form = formIn(start);
+    const consent = await hop("GET", (await hop("POST", form.action, form.fields)).location!);
+    const response = await fetch(formIn(consent).action, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...formIn(consent).fields, decision: "continue" }).toString(),
+    });
+    expect(response.status).toBe(303);
+    const [cookie] = response.headers.getSetCookie();
+    expect(cookie).toMatch(/^sy_connect_[A-Za-z0-9]+=[A-Za-z0-9_-]{43}; /);
+    expect(cookie).toContain("; Path=/oauth/callback");
+    expect(cookie).toContain("; HttpOnly");
+    expect(cookie).toContain("; SameSite=Lax");
+    const maxAge = Number(/Max-Age=(\d+)/.exec(cookie)![1]);
+    expect(maxAge).toBeGreaterThan(0);
+    expect(maxAge).toBeLessThanOrEqual(30 * 60);
+  });
+
+  test("invisible characters stored before they were refused are shown escaped, never obeyed", async () => {
+    // auth-url refuses them now (authUrl.test.ts); a session from before that still renders safely.
+    const { authUrl } = await createConnectSession(app.app.services, ada.deploymentId, "github", "alice\u202Egnp.exe\u200B");
+    const start = await hop("GET", authUrl);
+    expect(start.status).toBe(200);
+    expect(start.body).toContain("alice\\u202Egnp.exe\\u200B");
+    expect(start.body).not.toMatch(/[\u202E\u200B]/);
   });
 
   test("Cancel on the consent page: a confirmation, then the link is dead (410)", async () => {
@@ -122,7 +177,7 @@ describe("the connect flow's error pages, each storing nothing", () => {
     const approved = await hop("POST", formIn(authorize).action, { ...formIn(authorize).fields, decision: "approve" });
     const badCode = new URL(approved.location!);
     badCode.searchParams.set("code", "not-a-code-the-provider-issued");
-    expectErrorPage(await hop("GET", badCode.toString()), 400, /refused/);
+    expectErrorPage(await hop("GET", badCode.toString(), undefined, {}, walk.jar), 400, /refused/);
     expect(await stored("unlucky")).toEqual([]);
   });
 

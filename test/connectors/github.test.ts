@@ -107,14 +107,24 @@ describe("github event normalization", () => {
     expect(pr.kind === "events" && pr.events[0].data).toMatchObject({ pullRequest: { title: "Fix it", base: { ref: "main" } } });
   });
 
-  it("yields no events for unmapped events and actions (ping, issues edited)", () => {
+  it("yields no events for events and actions GitHub does not document", () => {
     for (const [name, payload] of [
-      ["ping", { zen: "Keep it logically awesome.", hook_id: 1 }],
-      ["issues", githubIssuesPayload("edited")],
-      ["star", { action: "created" }],
+      ["no_such_event", { action: "created", sender: alice }],
+      ["issues", { ...githubIssuesPayload("edited"), action: "frobnicated" }],
     ] as const) {
       expect(github.inbound.parse(inbound(githubWebhook(name, payload, secret)))).toEqual({ kind: "events", events: [] });
     }
+  });
+
+  it("maps every other documented event/action to its own trigger with GitHub's payload unchanged", () => {
+    const edited = githubIssuesPayload("edited");
+    const result = github.inbound.parse(inbound(githubWebhook("issues", edited, secret)));
+    expect(result.events.map((e) => [e.trigger, e.data])).toEqual([["issues_edited", JSON.parse(JSON.stringify(edited))]]);
+    const ping = github.inbound.parse(inbound(githubWebhook("ping", { zen: "Keep it logically awesome.", hook_id: 1, sender: alice }, secret)));
+    expect(ping.events.map((e) => e.trigger)).toEqual(["ping"]);
+    // repository_dispatch's action is the sender's own event_type.
+    const dispatch = github.inbound.parse(inbound(githubWebhook("repository_dispatch", { action: "deploy-now", sender: alice }, secret)));
+    expect(dispatch.events.map((e) => e.trigger)).toEqual(["repository_dispatch"]);
   });
 
   it("lists the sender only once when it owns the repository", () => {

@@ -59,7 +59,7 @@ describe("gmail push verification (Pub/Sub OIDC token, RS256 against the JWKS)",
   it("rejects a token for another audience, another issuer, or an expired / future token", () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ aud: "https://someone-else.example.com/push" }, "token audience mismatch"],
-      [{ iss: "https://evil.example.com" }, "token not issued by Google"],
+      [{ iss: "https://evil.example.com" }, "token not issued by the provider"],
       [{ exp: nowSeconds - 301, iat: nowSeconds - 3901 }, "token expired"],
       [{ iat: nowSeconds + 600, exp: nowSeconds + 4200 }, "token issued in the future"],
       [{ exp: undefined }, "token has no expiry"],

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import type { InboundRequest } from "../../src/connectors/types.ts";
@@ -70,7 +71,7 @@ describe("jira event normalization", () => {
     });
   });
 
-  it("dedupes retries: same identifier, or same timestamp+event+issue when the header is absent", () => {
+  it("dedupes retries: same identifier, or the body's digest when the header is absent or empty", () => {
     const payload = jiraIssuePayload("jira:issue_updated", { timestamp: 1767261600000, issueId: "10042" });
     const a = jira.inbound.parse(inbound(jiraWebhook(payload, secret, { identifier: "same" })));
     const b = jira.inbound.parse(inbound(jiraWebhook(payload, secret, { identifier: "same", retry: 1 })));
@@ -79,7 +80,10 @@ describe("jira event normalization", () => {
     const signed = jiraWebhook(payload, secret);
     const { ["x-atlassian-webhook-identifier"]: _id, ...headers } = signed.headers;
     const c = jira.inbound.parse(inbound({ headers, body: signed.body }));
-    expect(c.kind === "events" && c.events[0].dedupeKey).toBe("1767261600000:jira:issue_updated:10042");
+    const empty = jira.inbound.parse(inbound({ headers: { ...headers, "x-atlassian-webhook-identifier": " " }, body: signed.body }));
+    const digest = `sha256:${createHash("sha256").update(signed.body).digest("hex")}`;
+    expect(c.kind === "events" && c.events[0].dedupeKey).toBe(digest);
+    expect(empty.kind === "events" && empty.events[0].dedupeKey).toBe(digest);
   });
 
   it("yields no events for unmapped webhook events", () => {

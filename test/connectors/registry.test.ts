@@ -15,21 +15,26 @@ import {
 } from "../helpers/fakeProviders/index.ts";
 
 describe("the connector catalog", () => {
-  it("lists the four connectors of the spec with their categories and triggers", () => {
-    expect(connectorNames).toEqual(["gmail", "github", "jira", "slack"]);
-    const summary = Object.fromEntries(connectors.map((c) => [c.name, [c.category, c.triggers.map((t) => t.name)]]));
-    expect(summary).toEqual({
+  it("keeps the four connectors of the first release with their categories and original triggers", () => {
+    expect(connectorNames).toEqual(expect.arrayContaining(["gmail", "github", "jira", "slack"]));
+    const summary = Object.fromEntries(
+      ["gmail", "github", "jira", "slack"].map((name) => {
+        const c = findConnector(name)!;
+        return [c.name, [c.category, c.triggers.map((t) => t.name)]];
+      }),
+    );
+    expect(summary).toMatchObject({
       gmail: ["mail", ["email_sent", "email_received"]],
-      github: ["issue_tracker", ["issue_opened", "issue_closed", "issue_comment_created", "pull_request_opened"]],
+      github: ["issue_tracker", expect.arrayContaining(["issue_opened", "issue_closed", "issue_comment_created", "pull_request_opened"])],
       jira: ["issue_tracker", ["issue_created", "issue_updated"]],
-      slack: ["chat", ["message_posted", "reaction_added"]],
+      slack: ["chat", expect.arrayContaining(["message_posted", "reaction_added"])],
     });
   });
 
   it("finds connectors by exact name only", () => {
     expect(findConnector("github")?.displayName).toBe("GitHub");
     expect(findConnector("GitHub")).toBeUndefined();
-    expect(findConnector("linear")).toBeUndefined();
+    expect(findConnector("myspace")).toBeUndefined();
     expect(findConnector("__proto__")).toBeUndefined();
   });
 
@@ -39,14 +44,17 @@ describe("the connector catalog", () => {
     expect(c.icon).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<\/svg>$/);
     expect(c.icon).not.toMatch(/<script|on\w+=/i);
     for (const url of Object.values(c.endpoints)) expect(new URL(url).protocol).toBe("https:");
-    expect(c.oauth.scopes.length).toBeGreaterThan(0);
+    // Some providers take no scopes (the app's settings decide: Intercom, Notion, ClickUp, Calendly);
+    // those that do must not contain a separator, or joining them would change what is asked for.
+    for (const scope of c.oauth.scopes) expect(scope).toMatch(/^[^\s,]+$/);
     expect(new Set(c.triggers.map((t) => t.name)).size).toBe(c.triggers.length);
     for (const t of c.triggers) {
       expect(t.name).toMatch(/^[a-z][a-z0-9_]*$/);
       expect(t.displayName && t.description).toBeTruthy();
       expect(() => JSON.stringify(t.samplePayload)).not.toThrow();
     }
-    expect(c.inbound.delivery).toBe(c.name === "gmail" ? "push" : "webhook");
+    // A connector takes inbound events exactly when it offers triggers.
+    expect(c.inbound.delivery === "none").toBe(c.triggers.length === 0);
   });
 });
 
@@ -115,13 +123,13 @@ describe("sample payloads are shaped like the data parse() produces", () => {
     "gmail.email_received": gmailData(["INBOX"]),
   };
 
-  for (const c of connectors) {
-    for (const t of c.triggers) {
-      it(`${c.name}.${t.name}`, () => {
-        const event = produced[`${c.name}.${t.name}`];
-        expect(event?.trigger).toBe(t.name);
-        expect(shape(t.samplePayload)).toEqual(shape(event.data));
-      });
-    }
+  // The ten original triggers have documented shapes; the others forward the provider's payload as is.
+  for (const [key, event] of Object.entries(produced)) {
+    it(key, () => {
+      const [connector, trigger] = key.split(".");
+      const t = findConnector(connector)!.triggers.find((candidate) => candidate.name === trigger)!;
+      expect(event?.trigger).toBe(t.name);
+      expect(shape(t.samplePayload)).toEqual(shape(event.data));
+    });
   }
 });

@@ -70,9 +70,11 @@ describe("slack request verification", () => {
 });
 
 describe("slack event normalization", () => {
-  it("answers url_verification with the challenge", () => {
-    const result = slack.inbound.parse(inbound(slackEvent(slackUrlVerification("abc123challenge"), signingSecret)));
-    expect(result).toEqual({ kind: "challenge", status: 200, contentType: "text/plain", body: "abc123challenge" });
+  it("answers url_verification with the challenge, after the signature check", () => {
+    const req = inbound(slackEvent(slackUrlVerification("abc123challenge"), signingSecret));
+    expect(slack.inbound.handshake(req, signingSecret, "before_verify")).toBeUndefined();
+    expect(slack.inbound.handshake(req, signingSecret, "after_verify")).toMatchObject({ status: 200, contentType: "text/plain; charset=utf-8", body: "abc123challenge" });
+    expect(slack.inbound.parse(req)).toEqual({ kind: "events", events: [] });
   });
 
   it("maps a plain message to message_posted, routed by author and authorized users, deduped by event_id", () => {
@@ -121,7 +123,7 @@ describe("slack event normalization", () => {
       slackMessageEvent({ subtype: "message_changed" }),
       slackMessageEvent({ subtype: "channel_join" }),
       slackMessageEvent({ subtype: "bot_message" }),
-      { type: "event_callback", event_id: "Ev1", event: { type: "reaction_removed", user: "U1" } },
+      { type: "event_callback", event_id: "Ev1", event: { type: "no_such_event_type", user: "U1" } },
       { type: "app_rate_limited", minute_rate_limited: 1518467820 },
     ]) {
       expect(slack.inbound.parse(inbound(slackEvent(payload, signingSecret)))).toEqual({ kind: "events", events: [] });

@@ -110,6 +110,9 @@ describe("the seed journey", () => {
     await page.getByRole("list", { name: "Deployments" }).getByRole("link", { name: /development/ }).click();
     await heading(/Settings · development/).waitFor();
     deploymentId = new URL(page.url()).pathname.split("/")[3];
+    // The id `switchyard listen --deployment` asks for is on the page, with its own copy button.
+    expect(await page.getByLabel("Deployment ID").getByText(deploymentId, { exact: true }).isVisible()).toBe(true);
+    expect(await button("Copy ID").isVisible()).toBe(true);
     await page.getByText("This deployment has no API key yet.").waitFor();
 
     await button("Generate API key").click();
@@ -118,7 +121,7 @@ describe("the seed journey", () => {
     apiKey = (await shown.textContent()) ?? "";
     expect(apiKey).toMatch(/^sy_[a-z0-9]+_[A-Za-z0-9_-]{32,}$/);
     await page.getByText("Copy your new API key now. It will not be shown again.").waitFor();
-    expect(await button("Copy").isVisible()).toBe(true);
+    expect(await button(/^Copy$/).isVisible()).toBe(true);
     await screenshot(page, "05-api-key");
 
     const data = await fetch(`${app.url}/api/data`, { headers: { "x-api-key": apiKey } });
@@ -225,7 +228,7 @@ describe("the seed journey", () => {
 
     // Attempt history, then a replay with the same webhook-id.
     await row.getByRole("button", { name: "Details" }).click();
-    const attempts = page.getByRole("table", { name: "Attempts" });
+    const attempts = page.getByRole("list", { name: "Attempts" });
     await attempts.getByText("HTTP 200").waitFor();
     await screenshot(page, "10-events");
     const before = receiver.requests.filter((r) => r.headers["webhook-id"] === eventId).length;

@@ -11,6 +11,7 @@ import { SaveForwardingSettings, SigningSecret } from "../helpers/forwarding.ts"
 import { createOperator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { type ServiceProcess, serviceProcess } from "../helpers/serviceProcess.ts";
+import { scaled } from "../helpers/timing.ts";
 import { ok } from "../helpers/testApp.ts";
 
 /**
@@ -54,7 +55,7 @@ beforeAll(async () => {
     DELIVERY_TIMEOUT_MS: "2000",
   });
   await service.start();
-}, 90_000);
+}, scaled(90_000));
 
 afterAll(async () => {
   await service?.stop();
@@ -158,4 +159,4 @@ test(`${EVENTS} events, ${KILLS} kill -9s: every accepted event arrives, repeats
     `crash test: ${EVENTS} events, ${restarts} kill -9s, ${refused} unanswered sends redelivered, ` +
       `${deliveredBeforeLastKill} delivered before the last kill, ${duplicates} repeated deliveries (same webhook-id)`,
   );
-}, 240_000);
+}, scaled(240_000));

@@ -8,6 +8,7 @@ import { fireTestEvent, forwardTo, type Live, liveSubscriptions, subscribeWs, un
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { type ServiceProcess, serviceProcess } from "../helpers/serviceProcess.ts";
+import { scaled } from "../helpers/timing.ts";
 import { ok } from "../helpers/testApp.ts";
 
 /**
@@ -55,7 +56,7 @@ describe.skipIf(!serverUrl)("two instances, one PostgreSQL, one Redis (needs TES
     await Promise.all([a.start(), b.start()]);
     ada = await createOperator(a.client, "Ada");
     await forwardTo(a.client, ada.deploymentId, receiver.url, { token: ada.token });
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.dispose()));
@@ -63,7 +64,7 @@ describe.skipIf(!serverUrl)("two instances, one PostgreSQL, one Redis (needs TES
     await receiver?.close();
     await database?.drop();
     expect(codes).toEqual([0, 0]); // both shut down cleanly with a subscriber still connected
-  }, 60_000);
+  }, scaled(60_000));
 
   test("a subscriber on B receives an event accepted by A", async () => {
     const client = wsClient(b.url, { connectionParams: { "x-api-key": ada.apiKey } });
@@ -105,5 +106,5 @@ describe.skipIf(!serverUrl)("two instances, one PostgreSQL, one Redis (needs TES
     for (const id of fired) expect(receiver.byEventId(id), `deliveries of ${id}`).toHaveLength(1);
     expect(receiver.requests.length - before).toBe(200);
     live.stop();
-  }, 120_000);
+  }, scaled(120_000));
 });

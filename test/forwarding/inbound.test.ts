@@ -162,6 +162,71 @@ describe("Slack and Jira", () => {
   });
 });
 
+describe("verified deliveries with hostile content are stored, never a 500 the provider would retry forever", () => {
+  const received = (connector: string, request: SignedRequest) =>
+    post(connector, request).then(async (response) => ({ status: response.status, body: await response.text() }));
+
+  test("dates out of range (Jira 1e20, Slack 1e20, GitHub year -271821) fall back to the time of receipt", async () => {
+    const before = Date.now();
+    const gh = githubIssuesPayload("opened", { number: 501 }) as { issue: Record<string, unknown> };
+    gh.issue.created_at = "-271821-04-20T00:00:00Z";
+    const jiraPayload = jiraIssuePayload("jira:issue_created", { summary: "far future", timestamp: 1e20 });
+    const slackPayload = { ...slackMessageEvent({ text: "far future", ts: "1e20" }), event_time: 1e20 };
+    for (const [connector, request] of [
+      ["github", githubWebhook("issues", gh, github.webhookSecret)],
+      ["jira", jiraWebhook(jiraPayload, jira.webhookSecret)],
+      ["slack", slackEvent(slackPayload, slack.signingSecret)],
+    ] as const) {
+      const answer = await received(connector, request);
+      expect(answer.status, `${connector}: ${answer.body}`).toBe(200);
+      expect(JSON.parse(answer.body), connector).toMatchObject({ recorded: 1 });
+    }
+    const stored = (await events()).filter(
+      (e) => (e.payload as { issue?: { number?: number; summary?: string } }).issue?.number === 501 ||
+        (e.payload as { issue?: { summary?: string } }).issue?.summary === "far future" ||
+        (e.payload as { text?: string }).text === "far future",
+    );
+    expect(stored.map((e) => e.connector).sort()).toEqual(["github", "jira", "slack"]);
+    for (const event of stored) {
+      expect(Date.parse(event.occurredAt), event.connector).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(event.occurredAt), event.connector).toBeLessThanOrEqual(Date.now() + 1000);
+    }
+  });
+
+  test("an empty X-GitHub-Delivery is no delivery id: two different bodies are two events", async () => {
+    const first = githubWebhook("issues", githubIssuesPayload("opened", { number: 601 }), github.webhookSecret, { deliveryId: "" });
+    const second = githubWebhook("issues", githubIssuesPayload("opened", { number: 602 }), github.webhookSecret, { deliveryId: " " });
+    expect(first.headers["x-github-delivery"]).toBe("");
+    expect(JSON.parse((await received("github", first)).body)).toMatchObject({ recorded: 1, duplicates: 0 });
+    expect(JSON.parse((await received("github", second)).body)).toMatchObject({ recorded: 1, duplicates: 0 });
+    // The body digest still recognizes the provider's retry of the same body.
+    expect(JSON.parse((await received("github", first)).body)).toMatchObject({ recorded: 0, duplicates: 1 });
+    const numbers = (await events()).map((e) => (e.payload as { issue?: { number?: number } }).issue?.number);
+    expect(numbers.filter((n) => n === 601 || n === 602).sort()).toEqual([601, 602]);
+  });
+
+  test("the same rule for Jira's identifier header and Slack's event_id", async () => {
+    for (const summary of ["empty id A", "empty id B"]) {
+      const request = jiraWebhook(jiraIssuePayload("jira:issue_created", { summary, issueId: summary === "empty id A" ? "20001" : "20002" }), jira.webhookSecret, { identifier: "" });
+      expect(JSON.parse((await received("jira", request)).body), summary).toMatchObject({ recorded: 1 });
+    }
+    for (const text of ["no event id A", "no event id B"]) {
+      const request = slackEvent(slackMessageEvent({ text, eventId: "", ts: text.endsWith("A") ? "1700000000.000001" : "1700000000.000002" }), slack.signingSecret);
+      expect(JSON.parse((await received("slack", request)).body), text).toMatchObject({ recorded: 1 });
+    }
+  });
+
+  test("NUL characters and lone surrogates in a signed body are stored as U+FFFD", async () => {
+    const payload = githubIssuesPayload("opened", { number: 701, title: "nul\u0000here \ud800" });
+    const answer = await received("github", githubWebhook("issues", payload, github.webhookSecret));
+    expect(answer.status, answer.body).toBe(200);
+    const stored = (await events()).find((e) => (e.payload as { issue?: { number?: number } }).issue?.number === 701);
+    expect((stored!.payload as { issue: { title: string } }).issue.title).toBe("nul\uFFFDhere \uFFFD");
+    const slackAnswer = await received("slack", slackEvent(slackMessageEvent({ text: "x", eventId: "Ev\u0000NUL" }), slack.signingSecret));
+    expect(slackAnswer.status, slackAnswer.body).toBe(200);
+  });
+});
+
 describe("requests that are not the provider's are refused and leave nothing behind", () => {
   test("every bad signature answers 401 problem+json", async () => {
     const before = (await events()).length;

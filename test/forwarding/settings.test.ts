@@ -180,3 +180,49 @@ describe("forwarding settings tenancy", () => {
     expect(deployment?.forwardingSettings?.forwardingUrl).toBe("http://localhost:9000/hooks");
   });
 });
+
+describe("bounded and well-formed input", () => {
+  const saveAs = (input: Record<string, unknown>) =>
+    app.gql(SaveForwardingSettings, { deploymentId: bob.deploymentId, input: { forwardingUrl: "https://hooks.example.com/in", triggers: [], ...input } as never }, { token: bob.token });
+
+  test("a header key must be an RFC 9110 token and the value an RFC 9110 field-value: control characters are refused at save time", async () => {
+    for (const headerValue of ["abc\u0001def", "abc\u007f", "line\r\nbreak", "tab-only\t", "\u20ac uro", "\u202Eevil"]) {
+      const result = await saveAs({ headerKey: "X-Token", headerValue });
+      expect(errorCode(result), JSON.stringify(headerValue)).toBe("BAD_USER_INPUT");
+      expect(fieldsOf(result), JSON.stringify(headerValue)).toEqual(["headerValue"]);
+    }
+    for (const headerKey of ["X Token", "X-Tok\u0001en", "X:Token", "Ä-Token"]) {
+      const result = await saveAs({ headerKey, headerValue: "v" });
+      expect(fieldsOf(result), JSON.stringify(headerKey)).toEqual(["headerKey"]);
+    }
+    // Visible ASCII with inner spaces and tabs, and Latin-1 obs-text, are valid field values.
+    for (const headerValue of ["Bearer abc.def-123", "a\tb c", "caf\u00e9"]) {
+      expect(ok(await saveAs({ headerKey: "X-Token", headerValue })).saveForwardingSettings.headerValueSet, headerValue).toBe(true);
+    }
+  });
+
+  test("at most 1,000 triggers per save, and at most 50 problems reported", async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ connector: "github", trigger: `nope_${i}` }));
+    const response = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${bob.token}` },
+      body: JSON.stringify({
+        query: "mutation($d: ID!, $i: ForwardingSettingsInput!) { saveForwardingSettings(deploymentId: $d, input: $i) { forwardingUrl } }",
+        variables: { d: bob.deploymentId, i: { forwardingUrl: "https://hooks.example.com/in", triggers: many } },
+      }),
+    });
+    const text = await response.text();
+    expect(text.length).toBeLessThan(10_000);
+    const result = JSON.parse(text);
+    expect(errorCode(result)).toBe("BAD_USER_INPUT");
+    expect(result.errors[0].extensions.fields).toEqual([{ field: "triggers", message: "must list at most 1000 triggers (20000 given)" }]);
+
+    const invalid = Array.from({ length: 1000 }, (_, i) => ({ connector: i % 2 ? "github" : "x".repeat(500), trigger: `nope_${i}` }));
+    const capped = await saveAs({ triggers: invalid });
+    expect(errorCode(capped)).toBe("BAD_USER_INPUT");
+    expect(fieldsOf(capped)).toHaveLength(50);
+    expect(capped.errors![0].message).toMatch(/and 950 more problems$/);
+    expect(JSON.stringify(capped).length).toBeLessThan(40_000);
+  });
+});
+

@@ -40,6 +40,15 @@ describe("in production, forwarding URLs that reach internal addresses are refus
     ["http://[::ffff:127.0.0.1]/", "IPv4-mapped IPv6"],
     ["http://[::ffff:a00:1]/", "IPv4-mapped IPv6 (hex)"],
     ["http://[64:ff9b::a9fe:a9fe]/", "NAT64 of the metadata address"],
+    ["http://[64:ff9b:1::a00:1]/", "local-use NAT64 (RFC 8215) of 10.0.0.1"],
+    ["http://[::127.0.0.1]:8080/", "IPv4-compatible loopback (dotted)"],
+    ["http://[::7f00:1]/", "IPv4-compatible loopback (hex)"],
+    ["http://[::a9fe:a9fe]/", "IPv4-compatible metadata address"],
+    ["http://[::a00:1]/", "IPv4-compatible 10.0.0.1"],
+    ["http://[::8.8.8.8]/", "IPv4-compatible, even of a public address"],
+    ["http://[::ffff:0:7f00:1]/", "IPv4-translated (RFC 6145)"],
+    ["http://[2002:7f00:1::]/", "6to4 of loopback"],
+    ["http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "Teredo"],
     ["http://0.0.0.0/", "unspecified"],
     ["http://2130706433/", "loopback as a decimal integer"],
     ["http://0x7f.1/", "loopback in hex shorthand"],
@@ -58,7 +67,7 @@ describe("in production, forwarding URLs that reach internal addresses are refus
 
   test("checked again when connecting: a stored URL that now resolves inside is not dialled", async () => {
     const port = new URL(receiver.url).port;
-    for (const url of [`http://localhost:${port}/rebound`, `http://127.0.0.1:${port}/rebound`]) {
+    for (const url of [`http://localhost:${port}/rebound`, `http://127.0.0.1:${port}/rebound`, `http://[::7f00:1]:${port}/rebound`]) {
       ok(await save(production, ada, "https://93.184.216.34/hooks"));
       // The name's DNS answer changed since it was saved (rebinding): stand in for that by pointing the stored row inside.
       await production.database.sql.query("update forwarding_settings set forwarding_url = $1 where deployment_id = $2", [url, ada.deploymentId]);
@@ -71,7 +80,7 @@ describe("in production, forwarding URLs that reach internal addresses are refus
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(delivery.lastStatusCode).toBeNull();
-      expect(delivery.attemptLog[0].error).toMatch(/127\.0\.0\.1.*(loopback).*not allowed/);
+      expect(delivery.attemptLog[0].error).toMatch(/(127\.0\.0\.1.*loopback|::7f00:1.*IPv4-compatible).*not allowed/);
     }
     expect(receiver.requests.filter((r) => r.path === "/rebound")).toEqual([]);
   });
@@ -106,6 +115,13 @@ describe("the address table", () => {
     ["2001::1", "IPv6 teredo address (embeds IPv4)"],
     ["198.18.0.1", "reserved address"],
     ["::", "unspecified address"],
+    ["::1", "loopback address"],
+    ["::7f00:1", "IPv4-compatible IPv6 address (embeds IPv4)"],
+    ["::a9fe:a9fe", "IPv4-compatible IPv6 address (embeds IPv4)"],
+    ["::a00:1", "IPv4-compatible IPv6 address (embeds IPv4)"],
+    ["::808:808", "IPv4-compatible IPv6 address (embeds IPv4)"],
+    ["64:ff9b:1::a00:1", "IPv6 rfc6052 address (embeds IPv4)"],
+    ["::ffff:0:7f00:1", "IPv6 rfc6145 address (embeds IPv4)"],
   ])("%s ⇒ %s", (address, reason) => {
     expect(blockedAddressReason(address)).toBe(reason);
   });

@@ -64,13 +64,47 @@ export async function getAuthUrl(app: TestApp, apiKey: string, connector: string
   return body.authUrl;
 }
 
-export async function hop(method: "GET" | "POST", url: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Hop> {
+/**
+ * The cookies one browser holds, as far as the connect flow needs: stored from Set-Cookie with
+ * their Path, sent back to matching paths of the same origin, dropped at Max-Age=0.
+ */
+export class CookieJar {
+  private readonly cookies = new Map<string, { origin: string; path: string; value: string }>();
+
+  store(url: string, response: Response): void {
+    const { origin } = new URL(url);
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(";").map((part) => part.trim());
+      const [name, ...value] = pair.split("=");
+      const attribute = (key: string) => attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
+      const key = `${origin} ${name}`;
+      if (attribute("max-age") === "0") this.cookies.delete(key);
+      else this.cookies.set(key, { origin, path: attribute("path") ?? "/", value: value.join("=") });
+    }
+  }
+
+  header(url: string): string | undefined {
+    const { origin, pathname } = new URL(url);
+    const sent = [...this.cookies.entries()]
+      .filter(([, c]) => c.origin === origin && (pathname === c.path || pathname.startsWith(c.path.endsWith("/") ? c.path : `${c.path}/`)))
+      .map(([key, c]) => `${key.slice(origin.length + 1)}=${c.value}`);
+    return sent.length ? sent.join("; ") : undefined;
+  }
+}
+
+/**
+ * One request of the walk, redirects not followed. With a `jar`, cookies are sent and kept as a
+ * browser would (the connect flow binds its OAuth attempt to the browser with a cookie).
+ */
+export async function hop(method: "GET" | "POST", url: string, form?: Record<string, string>, headers: Record<string, string> = {}, jar?: CookieJar): Promise<Hop> {
+  const cookie = jar?.header(url);
   const response = await fetch(url, {
     method,
     redirect: "manual",
-    headers: form ? { "content-type": "application/x-www-form-urlencoded", ...headers } : headers,
+    headers: { ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}), ...(cookie ? { cookie } : {}), ...headers },
     body: form ? new URLSearchParams(form).toString() : undefined,
   });
+  jar?.store(url, response);
   const location = response.headers.get("location");
   return {
     method,
@@ -104,6 +138,8 @@ export interface WalkOptions {
   decision?: "approve" | "deny";
   /** Stop once the browser is at the provider (to tamper with the callback in a test). */
   stopAtProvider?: boolean;
+  /** The browser's cookies; a fresh jar (a new browser) when omitted. */
+  jar?: CookieJar;
 }
 
 export interface Walk {
@@ -116,6 +152,8 @@ export interface Walk {
   callbackUrl?: string;
   /** The last answer (the done page, or an error page). */
   final: Hop;
+  /** The cookies of the browser that walked (pass it to `hop` to continue as that browser). */
+  jar: CookieJar;
 }
 
 /**
@@ -124,36 +162,38 @@ export interface Walk {
  */
 export async function walkConnectFlow(authUrl: string, options: WalkOptions = {}): Promise<Walk> {
   const hops: Hop[] = [];
+  const jar = options.jar ?? new CookieJar();
   const record = (h: Hop) => (hops.push(h), h);
-  const walk = (final: Hop, extra: Partial<Walk> = {}): Walk => ({ hops, consentShown: false, final, ...extra });
+  const walk = (final: Hop, extra: Partial<Walk> = {}): Walk => ({ hops, consentShown: false, final, jar, ...extra });
+  const go = (method: "GET" | "POST", url: string, form?: Record<string, string>) => hop(method, url, form, {}, jar);
 
-  const start = record(await hop("GET", authUrl));
+  const start = record(await go("GET", authUrl));
   if (start.status !== 200) return walk(start);
   const startForm = formIn(start);
-  let next = record(await hop("POST", startForm.action, startForm.fields));
+  let next = record(await go("POST", startForm.action, startForm.fields));
   if (next.status !== 303 || !next.location) return walk(next);
 
   let consentShown = false;
   if (new URL(next.location).pathname.endsWith("/consent")) {
-    const consent = record(await hop("GET", next.location));
+    const consent = record(await go("GET", next.location));
     if (consent.status !== 200) return walk(consent, { consentShown });
     consentShown = true;
     const consentForm = formIn(consent);
-    next = record(await hop("POST", consentForm.action, { ...consentForm.fields, decision: options.consent ?? "continue" }));
+    next = record(await go("POST", consentForm.action, { ...consentForm.fields, decision: options.consent ?? "continue" }));
     if (next.status !== 303 || !next.location) return walk(next, { consentShown });
   }
 
   const providerAuthorizeUrl = next.location;
   if (options.stopAtProvider) return walk(next, { consentShown, providerAuthorizeUrl });
-  const authorize = record(await hop("GET", providerAuthorizeUrl));
+  const authorize = record(await go("GET", providerAuthorizeUrl));
   let toCallback = authorize;
   if (authorize.status === 200) {
     const approveForm = formIn(authorize);
-    toCallback = record(await hop("POST", approveForm.action, { ...approveForm.fields, decision: options.decision ?? "approve" }));
+    toCallback = record(await go("POST", approveForm.action, { ...approveForm.fields, decision: options.decision ?? "approve" }));
   }
   if (toCallback.status !== 302 || !toCallback.location) return walk(toCallback, { consentShown, providerAuthorizeUrl });
   const callbackUrl = toCallback.location;
-  const done = record(await hop("GET", callbackUrl));
+  const done = record(await go("GET", callbackUrl));
   return walk(done, { consentShown, providerAuthorizeUrl, callbackUrl });
 }
 

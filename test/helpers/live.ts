@@ -2,6 +2,7 @@ import { type Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { graphql } from "../generated/gql.ts";
 import { type Caller, ok, type TestApp } from "./testApp.ts";
+import { scaled } from "./timing.ts";
 
 /**
  * Live subscriptions as a client sees them: a real graphql-ws client over `ws`, and SSE over fetch.
@@ -9,6 +10,9 @@ import { type Caller, ok, type TestApp } from "./testApp.ts";
  */
 
 export interface LiveResult {
+  /** Over SSE: the message's `id:` line (an event id), when it has one. */
+  id?: string;
+  extensions?: Record<string, unknown>;
   data?: Record<string, any> | null; // eslint-disable-line @typescript-eslint/no-explicit-any
   errors?: { message: string; extensions?: { code?: string; [key: string]: unknown } }[];
 }
@@ -110,12 +114,13 @@ export async function subscribeSse(
           const frame = buffer.slice(0, boundary);
           buffer = buffer.slice(boundary + 2);
           const event = /^event: (.*)$/m.exec(frame)?.[1];
+          const id = /^id: (.*)$/m.exec(frame)?.[1];
           const data = frame
             .split("\n")
             .filter((line) => line.startsWith("data:"))
             .map((line) => line.slice(5).trimStart())
             .join("\n");
-          if (event === "next" && data) c.push(JSON.parse(data) as LiveResult);
+          if (event === "next" && data) c.push({ ...(JSON.parse(data) as LiveResult), ...(id === undefined ? {} : { id }) });
           if (event === "complete") c.end({ kind: "complete" });
         }
       }
@@ -127,11 +132,12 @@ export async function subscribeSse(
   return { status: response.status, next: c.next, ended: c.ended, stop: () => abort.abort() };
 }
 
-/** Polls until `check` holds (a state change the test cannot be told about), or fails after `ms`. */
+/** Polls until `check` holds (a state change the test cannot be told about), or fails after `ms` (scaled to the machine's load). */
 export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
+  const waitMs = scaled(ms);
+  const deadline = Date.now() + waitMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(waitMs / 1000)} s waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { scaled } from "./timing.ts";
 
 /** One request as the operator's server saw it. */
 export interface ReceivedRequest {
@@ -72,7 +73,8 @@ export async function startReceiver(): Promise<Receiver> {
     respond(next) {
       answer = next;
     },
-    waitFor(predicate, timeoutMs = 20_000) {
+    waitFor(predicate, unscaledMs = 20_000) {
+      const timeoutMs = scaled(unscaledMs);
       return new Promise((resolve, reject) => {
         const check = () => {
           if (!predicate(requests)) return;

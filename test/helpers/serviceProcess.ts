@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { type Child, spawnNode } from "./childProcess.ts";
 import { graphqlClient, type TestApp } from "./testApp.ts";
+import { scaled } from "./timing.ts";
 
 /**
  * The real service as its own process (`node --import tsx src/main.ts`), for stories that need to
@@ -13,7 +14,7 @@ export interface ServiceProcess {
   start(): Promise<void>;
   /** SIGKILL: no shutdown code runs. */
   kill9(): Promise<void>;
-  /** SIGTERM and wait: the graceful path. Resolves with the exit code (or the signal's name). */
+  /** SIGTERM and wait (SIGKILL if it does not end in time): the graceful path. Resolves with the exit code (or the signal's name). */
   stop(): Promise<number | string>;
   output(): string;
 }
@@ -29,44 +30,49 @@ export async function freePort(): Promise<number> {
 export async function serviceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-  let exited: Promise<number | string> = Promise.resolve(0);
-  let log = "";
+  let child: Child | undefined;
+  let earlierOutput = "";
 
   const service: ServiceProcess = {
     url,
     client: { url, gql: graphqlClient(url) } as unknown as TestApp,
     async start() {
-      child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      if (child) earlierOutput += child.output();
+      const current = spawnNode(["--import", "tsx", "src/main.ts"], {
         cwd: new URL("../..", import.meta.url).pathname,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...env },
-        stdio: ["ignore", "pipe", "pipe"],
       });
-      const current = child;
-      current.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-      current.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-      exited = new Promise((resolve) => current.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
-      const deadline = Date.now() + 60_000;
+      child = current;
+      // Starting compiles the TypeScript first: tens of seconds on a busy machine, so the wait scales.
+      const waitMs = scaled(60_000);
+      const deadline = Date.now() + waitMs;
+      let last = "no answer yet";
       for (;;) {
-        if (current.exitCode !== null) throw new Error(`the service exited with ${current.exitCode}:\n${log.slice(-3000)}`);
+        if (current.process.exitCode !== null) throw new Error(`the service exited with ${current.process.exitCode} before it was ready. Its output:\n${current.output().slice(-3000)}`);
         try {
-          if ((await fetch(`${url}/readyz`)).status === 200) return;
-        } catch {
-          // not listening yet
+          const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5_000) });
+          if (response.status === 200) return;
+          last = `HTTP ${response.status}`;
+        } catch (error) {
+          last = (error as Error).message;
         }
-        if (Date.now() > deadline) throw new Error(`the service did not become ready:\n${log.slice(-3000)}`);
+        if (Date.now() > deadline) {
+          // A service that never became ready must not outlive the test that started it.
+          await current.kill();
+          throw new Error(
+            `the service did not become ready: GET ${url}/readyz did not answer 200 within ${Math.round(waitMs / 1000)} s (last: ${last}). Its output:\n${current.output().slice(-3000) || "(none)"}`,
+          );
+        }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
     async kill9() {
-      child?.kill("SIGKILL");
-      await exited;
+      await child?.kill();
     },
     async stop() {
-      child?.kill("SIGTERM");
-      return exited;
+      return child ? child.stop() : 0;
     },
-    output: () => log,
+    output: () => earlierOutput + (child?.output() ?? ""),
   };
   return service;
 }

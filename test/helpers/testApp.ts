@@ -43,6 +43,10 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean; poller?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const server = createServer();
+  // Longer than any client's idle keep-alive: starting another embedded database blocks the event
+  // loop for seconds, after which Node's default 5 s could close a socket the client is reusing
+  // (ECONNRESET on the next request).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = loadConfig({

@@ -86,6 +86,74 @@ describe("GraphQL over HTTP", () => {
   });
 });
 
+describe("a NUL character or an out-of-range id is the caller's mistake, never a 500", () => {
+  const gqlAs = async (query: string, variables: Record<string, unknown>, headers: Record<string, string>) => {
+    const response = await postGraphQL(JSON.stringify({ query, variables }), headers);
+    const text = await response.text();
+    expectNoLeak(text);
+    expect(response.status).toBeLessThan(500);
+    return JSON.parse(text) as { data?: unknown; errors?: { message: string; extensions: { code: string } }[] };
+  };
+
+  test("in a GraphQL string or ID (or an unpaired surrogate), as a variable or a literal: BAD_USER_INPUT before anything runs", async () => {
+    const logIn = "mutation($email: String!) { logIn(email: $email, password: \"irrelevant\") { token } }";
+    for (const result of [
+      await gqlAs(logIn, { email: "a\u0000@x.com" }, {}),
+      await gqlAs('mutation { logIn(email: "a\\u0000@x.com", password: "x") { token } }', {}, {}),
+      await gqlAs("query($id: ID!) { deployment(id: $id) { id } }", { id: "\u0000" }, { "x-api-key": ada.apiKey }),
+      // An unpaired surrogate: valid JSON, but no UTF-8 text (PostgreSQL refused it with a 500).
+      await gqlAs(logIn, { email: "\ud800@x.com" }, {}),
+      await gqlAs("query($id: ID!) { deployment(id: $id) { id } }", { id: "\udfff" }, { "x-api-key": ada.apiKey }),
+      await gqlAs("mutation($name: String!) { createOrganization(name: $name) { id } }", { name: "Acme\u0000" }, { authorization: `Bearer ${ada.token}` }),
+      await gqlAs(
+        "mutation($d: ID!, $i: ForwardingSettingsInput!) { saveForwardingSettings(deploymentId: $d, input: $i) { forwardingUrl } }",
+        { d: ada.deploymentId, i: { forwardingUrl: "https://example.com/", triggers: [{ connector: "github", trigger: "issue\u0000opened" }] } },
+        { authorization: `Bearer ${ada.token}` },
+      ),
+    ]) {
+      expect(result.errors?.[0]?.extensions.code).toBe("BAD_USER_INPUT");
+      expect(result.errors?.[0]?.message).toMatch(/NUL|surrogate/);
+    }
+  });
+
+  test("a data item id outside PostgreSQL's integer range is NOT_FOUND", async () => {
+    for (const id of ["2147483648", "99999999999999999999", "-1", "0", "1e3"]) {
+      const result = await gqlAs("mutation($id: ID!) { updateDataItem(id: $id, name: \"x\") { id } }", { id }, { authorization: `Bearer ${ada.token}` });
+      expect(result.errors?.[0]?.extensions.code, id).toBe("NOT_FOUND");
+    }
+  });
+
+  test("a DateTime outside the years 0001–9999 is BAD_USER_INPUT, as a variable or a literal (found by the fuzzer)", async () => {
+    const query = "mutation($d: ID!, $since: DateTime!) { retryFailedDeliveries(deploymentId: $d, since: $since) }";
+    for (const since of ["+131050-03-17T04:19:51.364Z", "-000001-01-01T00:00:00.000Z"]) {
+      const result = await gqlAs(query, { d: ada.deploymentId, since }, { authorization: `Bearer ${ada.token}` });
+      expect(result.errors?.[0]?.extensions.code, since).toBe("BAD_USER_INPUT");
+    }
+    const literal = await gqlAs(`mutation { retryFailedDeliveries(deploymentId: "${ada.deploymentId}", since: "+131050-03-17T04:19:51.364Z") }`, {}, { authorization: `Bearer ${ada.token}` });
+    expect(literal.errors?.[0]?.extensions.code).toBe("BAD_USER_INPUT");
+    const fine = await gqlAs(query, { d: ada.deploymentId, since: "2026-01-01T00:00:00.000Z" }, { authorization: `Bearer ${ada.token}` });
+    expect(fine.errors).toBeUndefined();
+  });
+
+  test("in a REST path or query: 400 invalid_parameter problem+json", async () => {
+    for (const [method, path] of [
+      ["GET", "/oauth/callback?state=%00"],
+      ["GET", "/oauth/callback?state=abc&code=%00"],
+      ["POST", "/webhooks/%00/github"],
+      ["POST", `/webhooks/${ada.deploymentId}/git%00hub`],
+      ["GET", "/api/data?offset=%00"],
+      ["GET", "/api/v1/connector/service/github/auth-url?account=a%00b"],
+      ["GET", "/connect/%00"],
+      ["GET", "/api/data?%00=1"],
+    ]) {
+      const response = await fetch(`${app.url}${path}`, { method, headers: { "x-api-key": ada.apiKey } });
+      expect(response.status, path).toBe(400);
+      expect(response.headers.get("content-type"), path).toBe("application/problem+json");
+      expect(await response.json(), path).toMatchObject({ status: 400, code: "invalid_parameter", detail: expect.stringMatching(/NUL/) });
+    }
+  });
+});
+
 describe("REST", () => {
   test("unknown paths are 404 and wrong methods 405, both problem+json", async () => {
     const missing = await fetch(`${app.url}/api/nothing-here`);

@@ -5,9 +5,10 @@ import { join } from "node:path";
 import { afterAll, expect, test, vi } from "vitest";
 import { createTestDatabase } from "../helpers/database.ts";
 import { serviceProcess } from "../helpers/serviceProcess.ts";
+import { scaled } from "../helpers/timing.ts";
 
 // Starting a process compiles the TypeScript first: give each test room on a busy 2-core machine.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: scaled(120_000) });
 
 /** The process as an operator runs it (`npm start`), on the embedded database or PostgreSQL. */
 const database = await createTestDatabase();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { checkedFetch as fetch } from "../helpers/openapi.ts";
 import { graphql } from "../generated/gql.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";

@@ -2,14 +2,13 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
-import { type Caller, errorCode, type GraphQLResult, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { everyone, expectTenancy, type Who } from "../helpers/tenancy.ts";
+import { type Caller, type GraphQLResult, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
  * Every foundation operation, run as each kind of caller, with who is let in. Operations added by
  * later capabilities carry their own tables beside their tests.
  */
-type Who = "owner" | "member" | "ownKey" | "otherUser" | "otherKey" | "nobody";
-const everyone: Who[] = ["owner", "member", "ownKey", "otherUser", "otherKey", "nobody"];
 
 const Q = {
   organization: graphql(`query TOrganization($id: ID!) { organization(id: $id) { id name } }`),
@@ -88,17 +87,7 @@ const rows: Row[] = [
 
 describe.each(rows)("%s", (_name, run, allowed, denied) => {
   test.each(everyone)("as %s", async (who) => {
-    const result = await run(callers[who]);
-    if (allowed.includes(who)) {
-      expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
-    } else if (who === "nobody") {
-      expect(errorCode(result)).toBe("UNAUTHENTICATED");
-    } else if (who === "member" && denied === "NOT_FOUND") {
-      // A member can see the item but may not change it.
-      expect(errorCode(result)).toBe("FORBIDDEN");
-    } else {
-      expect(errorCode(result)).toBe(denied);
-    }
+    expectTenancy(await run(callers[who]), who, allowed, denied);
   });
 });
 

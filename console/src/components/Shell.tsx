@@ -17,7 +17,7 @@ export interface Crumb {
   to?: string;
 }
 
-/** The frame of every logged-in page: the brand, where you are, who you are and Log out. */
+/** The frame of every logged-in page: the brand, where you are, who you are (a link to the account page) and Log out. */
 export function Shell({ crumbs = [], children }: { crumbs?: Crumb[]; children: ReactNode }) {
   const { viewer, sessionChanged } = useAuth();
   const [{ fetching }, logOut] = useMutation(LogOutMutation);
@@ -48,9 +48,9 @@ export function Shell({ crumbs = [], children }: { crumbs?: Crumb[]; children: R
         </nav>
         {viewer && (
           <div className="user">
-            <span className="user-name" title={viewer.email}>
+            <Link to="/account" className="user-name" title={`${viewer.email}: your account`}>
               {viewer.name}
-            </span>
+            </Link>
             <button type="button" className="button small" onClick={onLogOut} disabled={fetching}>
               Log out
             </button>

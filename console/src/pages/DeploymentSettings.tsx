@@ -1,4 +1,5 @@
 import { useQuery } from "urql";
+import { CopyButton } from "../components/CopyButton.tsx";
 import { Shell } from "../components/Shell.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
 import { graphql } from "../generated/gql.ts";
@@ -9,6 +10,7 @@ import { ConnectorsSection } from "../settings/ConnectorsSection.tsx";
 import { DataSection } from "../settings/DataSection.tsx";
 import { EventsSection } from "../settings/EventsSection.tsx";
 import { ForwardingSection } from "../settings/ForwardingSection.tsx";
+import { OverviewSection } from "../settings/OverviewSection.tsx";
 import { SigningSecretSection } from "../settings/SigningSecretSection.tsx";
 
 const DeploymentQuery = graphql(`
@@ -30,6 +32,7 @@ const sections = [
   { slug: "connectors", label: "Connectors", Component: ConnectorsSection },
   { slug: "accounts", label: "Connected accounts", Component: ConnectedAccountsSection },
   { slug: "events", label: "Events", Component: EventsSection },
+  { slug: "overview", label: "Overview", Component: OverviewSection },
   { slug: "data", label: "Data", Component: DataSection },
 ] as const;
 
@@ -56,6 +59,10 @@ export function DeploymentSettings({ deploymentId, section }: { deploymentId: st
             <h1>
               <span className="muted-title">Settings ·</span> {deployment.name}
             </h1>
+            {/* What `switchyard listen --deployment` and the GraphQL API ask for. */}
+            <p className="muted" aria-label="Deployment ID">
+              ID <code>{deployment.id}</code> <CopyButton value={deployment.id} label="Copy ID" />
+            </p>
           </div>
           <div className="settings">
             <nav className="side-nav" aria-label="Deployment settings">

@@ -151,9 +151,29 @@ function CreateDeployment({ organizationId, onCreated }: { organizationId: strin
   );
 }
 
-const AddMemberMutation = graphql(`
-  mutation ConsoleAddMember($organizationId: ID!, $email: String!, $role: Role!) {
-    addMember(organizationId: $organizationId, email: $email, role: $role) { id role user { id name email } }
+const InviteMemberMutation = graphql(`
+  mutation ConsoleInviteMember($organizationId: ID!, $email: String!, $role: Role!) {
+    inviteMember(organizationId: $organizationId, email: $email, role: $role) {
+      __typename
+      ... on Membership { id role user { id name email } }
+      ... on Invitation { id email role }
+    }
+  }
+`);
+
+// Separate from the page's query: only owners and admins may read invitations.
+const InvitationsQuery = graphql(`
+  query ConsoleInvitations($id: ID!) {
+    organization(id: $id) {
+      id
+      invitations { id email role createdAt expiresAt invitedBy { name } }
+    }
+  }
+`);
+
+const RevokeInvitationMutation = graphql(`
+  mutation ConsoleRevokeInvitation($id: ID!) {
+    revokeInvitation(id: $id)
   }
 `);
 
@@ -227,7 +247,7 @@ function Members({ organizationId, members, viewerRole, refetch }: { organizatio
         </tbody>
       </table>
       <p className="muted">Owners and admins manage deployments, keys and settings; members can look.</p>
-      {canManage && <AddMember organizationId={organizationId} viewerRole={viewerRole} onAdded={refetch} />}
+      {canManage && <PendingInvitations organizationId={organizationId} viewerRole={viewerRole} onMemberAdded={refetch} />}
       <ConfirmDialog
         open={Boolean(removing)}
         title="Remove this member?"
@@ -243,26 +263,119 @@ function Members({ organizationId, members, viewerRole, refetch }: { organizatio
   );
 }
 
-function AddMember({ organizationId, viewerRole, onAdded }: { organizationId: string; viewerRole: string; onAdded(): void }) {
+interface InvitationRow {
+  id: string;
+  email: string;
+  role: string;
+  createdAt: string;
+  expiresAt: string;
+  invitedBy?: { name: string } | null;
+}
+
+/** Pending invitations with Revoke, and the form that adds (or invites) someone. */
+function PendingInvitations({ organizationId, viewerRole, onMemberAdded }: { organizationId: string; viewerRole: string; onMemberAdded(): void }) {
+  const [{ data, error }, refetch] = useQuery({ query: InvitationsQuery, variables: { id: organizationId } });
+  const [revoking, setRevoking] = useState<InvitationRow>();
+  const [revocation, revoke] = useMutation(RevokeInvitationMutation);
+  const toast = useToast();
+  const invitations = data?.organization?.invitations ?? [];
+  const reload = () => refetch({ requestPolicy: "network-only" });
+  const confirmRevoke = async () => {
+    if (!revoking) return;
+    const result = await revoke({ id: revoking.id });
+    setRevoking(undefined);
+    if (result.error) return toast.error(describeError(result.error));
+    toast.success(`The invitation for ${revoking.email} was revoked.`);
+    reload();
+  };
+  return (
+    <>
+      <AddMember organizationId={organizationId} viewerRole={viewerRole} onAdded={onMemberAdded} onInvited={reload} />
+      <div className="subsection">
+        <h3>Pending invitations</h3>
+        {error && <p className="form-error">{describeError(error)}</p>}
+        {!error && invitations.length === 0 ? (
+          <p className="muted">No pending invitations.</p>
+        ) : (
+          <table className="table" aria-label="Pending invitations">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Invited</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.map((invitation) => (
+                <tr key={invitation.id}>
+                  <td data-label="Email">{invitation.email}</td>
+                  <td data-label="Role">
+                    <span className="badge">{roleLabel(invitation.role)}</span>
+                  </td>
+                  <td data-label="Invited">
+                    {formatDate(invitation.createdAt)}
+                    {invitation.invitedBy && <span className="muted"> by {invitation.invitedBy.name}</span>}
+                  </td>
+                  <td data-label="Expires">{formatDate(invitation.expiresAt)}</td>
+                  <td className="row-actions">
+                    <button type="button" className="button small danger" onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      <ConfirmDialog
+        open={Boolean(revoking)}
+        title="Revoke this invitation?"
+        confirmLabel="Revoke"
+        danger
+        busy={revocation.fetching}
+        onConfirm={confirmRevoke}
+        onCancel={() => setRevoking(undefined)}
+      >
+        <p>Signing up with {revoking?.email} will no longer join this organization.</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function AddMember(props: { organizationId: string; viewerRole: string; onAdded(): void; onInvited(): void }) {
+  const { organizationId, viewerRole } = props;
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<"MEMBER" | "ADMIN" | "OWNER">("MEMBER");
-  const [{ fetching, error }, add] = useMutation(AddMemberMutation);
+  const [{ fetching, error }, invite] = useMutation(InviteMemberMutation);
   const toast = useToast();
   const roleId = useId();
   const fields = fieldErrors(error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await add({ organizationId, email, role });
-    if (result.data) {
-      toast.success(`${result.data.addMember.user.name} added as ${roleLabel(role).toLowerCase()}.`);
-      setEmail("");
-      onAdded();
+    const result = await invite({ organizationId, email, role });
+    const added = result.data?.inviteMember;
+    if (!added) return;
+    if (added.__typename === "Membership") {
+      toast.success(`${added.user.name} added as ${roleLabel(role).toLowerCase()}.`);
+      props.onAdded();
+    } else {
+      toast.success(`${added.email} invited as ${roleLabel(role).toLowerCase()}. Ask them to sign up with this address.`);
+      props.onInvited();
     }
+    setEmail("");
   };
   return (
-    <form className="subsection" onSubmit={submit} aria-label="Add a member">
-      <h3>Add a member</h3>
-      <p className="muted">They need a Switchyard account first: ask them to sign up, then add their email here.</p>
+    <form className="subsection" onSubmit={submit} aria-label="Add or invite a member">
+      <h3>Add or invite a member</h3>
+      <p className="muted">
+        Someone with a Switchyard account is added at once. Any other address is invited: signing up with it joins this organization
+        (even when sign-up is otherwise closed). Switchyard sends no email — tell them yourself.
+      </p>
       {error && !fields.email && (
         <div className="form-error" role="alert">
           {describeError(error)}
@@ -279,7 +392,7 @@ function AddMember({ organizationId, viewerRole, onAdded }: { organizationId: st
           </select>
         </div>
         <button type="submit" className="button primary" disabled={fetching || !email.trim()}>
-          {fetching ? "Adding…" : "Add member"}
+          {fetching ? "Adding…" : "Add or invite"}
         </button>
       </div>
     </form>

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
-import { useMutation } from "urql";
+import { useClient, useMutation } from "urql";
 import { useAuth } from "../auth.tsx";
 import { Field } from "../components/Field.tsx";
-import { describeError, fieldErrors } from "../errors.ts";
+import { describeError, errorCode, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
-import { Link, useSearchParam } from "../router.tsx";
+import { Link, navigate, useSearchParam } from "../router.tsx";
 
 const SignUpMutation = graphql(`
   mutation ConsoleSignUp($email: String!, $password: String!, $name: String!) {
@@ -12,17 +12,32 @@ const SignUpMutation = graphql(`
   }
 `);
 
-/** Sign up; on a fresh install (`?first=1`) it greets the first operator. The session cookie is set by the API. */
+const JoinedQuery = graphql(`
+  query ConsoleJoinedOrganizations {
+    organizations { id }
+  }
+`);
+
+/**
+ * Sign up; on a fresh install (`?first=1`) it greets the first operator. The session cookie is set
+ * by the API. Someone who was invited lands in the organization that invited them.
+ */
 export function SignUp() {
   const first = useSearchParam("first") === "1";
   const { sessionChanged } = useAuth();
   const [{ fetching, error }, signUp] = useMutation(SignUpMutation);
+  const client = useClient();
   const [values, setValues] = useState({ name: "", email: "", password: "" });
   const fields = fieldErrors(error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await signUp(values);
-    if (!result.error) sessionChanged();
+    if (result.error) return;
+    const joined = await client.query(JoinedQuery, {}, { requestPolicy: "network-only" }).toPromise();
+    const organizations = joined.data?.organizations ?? [];
+    // /signup with a viewer redirects to `next` (App.tsx).
+    if (organizations.length === 1) navigate(`/signup?next=${encodeURIComponent(`/organizations/${organizations[0].id}/integration`)}`, { replace: true });
+    sessionChanged();
   };
   const set = (name: keyof typeof values) => (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value });
   return (
@@ -36,7 +51,8 @@ export function SignUp() {
         {first && <p className="muted">Nobody has signed up on this Switchyard yet. The account you create here will own the first organization.</p>}
         {error && Object.keys(fields).length === 0 && (
           <div className="form-error" role="alert">
-            {describeError(error)}
+            {/* Sign-up closed: the server's message says how to get in. */}
+            {errorCode(error) === "FORBIDDEN" ? error.graphQLErrors[0].message : describeError(error)}
           </div>
         )}
         <Field label="Your name" name="name" autoComplete="name" required value={values.name} onChange={set("name")} error={fields.name} />

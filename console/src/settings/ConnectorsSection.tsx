@@ -10,17 +10,12 @@ import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { SectionProps } from "../pages/DeploymentSettings.tsx";
 import { recentApiKey } from "../sessionKeys.ts";
+import { categoryLabel, iconSource, matchesQuery } from "./useConnectorCatalog.ts";
 
 const ConnectorsQuery = graphql(`
   query ConsoleConnectors($id: ID!) {
-    connectors { name displayName category description icon scopes triggers { name displayName } }
+    connectors { name displayName category description icon scopes serviceCredentialsConfigured webhookUrlTemplate docs triggers { name displayName } }
     deployment(id: $id) { id connectorCredentials { connector clientId clientSecretSet webhookSecretSet updatedAt } }
-  }
-`);
-
-const WebhookUrlQuery = graphql(`
-  query ConsoleWebhookUrl($id: ID!, $connector: String!) {
-    deployment(id: $id) { id webhookUrl(connector: $connector) }
   }
 `);
 
@@ -45,7 +40,23 @@ interface Connector {
   description: string;
   icon: string;
   scopes: string[];
+  serviceCredentialsConfigured: boolean;
+  webhookUrlTemplate?: string | null;
+  docs: string[];
   triggers: { name: string; displayName: string }[];
+}
+
+/** The service-wide variables that give a connector the service's own OAuth app. */
+const serviceVariables = (connector: string) => {
+  const prefix = `CONNECTOR_${connector.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`;
+  return [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
+};
+
+/** Whether end users can connect, and through whose OAuth app. */
+function SetupBadge({ connector, credentials }: { connector: Connector; credentials?: Credentials }) {
+  if (credentials) return <span className="badge ok">Your OAuth app</span>;
+  if (connector.serviceCredentialsConfigured) return <span className="badge ok">Ready</span>;
+  return <span className="badge warn">Not set up</span>;
 }
 
 interface Credentials {
@@ -60,20 +71,47 @@ interface Credentials {
 export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: ConnectorsQuery, variables: { id: deploymentId } });
   const [open, setOpen] = useState<string>();
+  const [query, setQuery] = useState("");
+  const [category, setCategory] = useState("");
   const reload = () => refetch({ requestPolicy: "network-only" });
+  const categories = [...new Set((data?.connectors ?? []).map((c) => c.category))].sort();
+  const shown = (data?.connectors ?? []).filter(
+    (c) => (!category || c.category === category) && matchesQuery(query, c.displayName, c.name, c.category, c.description),
+  );
   return (
     <section className="panel" aria-labelledby="connectors-title">
       <h2 id="connectors-title">Connectors</h2>
       <p className="muted">
-        The third-party services your end users can connect. By default Switchyard uses the service's own OAuth app; set your own client ID and
-        secret to show your name on the provider's consent screen (the extra consent page is then skipped).
+        The third-party services your end users can connect. A connector is <strong>ready</strong> when the Switchyard service has its own OAuth app
+        for it; set your own client ID and secret to show your name on the provider's consent screen (the extra consent page is then skipped), or to
+        use a connector the service has not set up.
       </p>
       {error && !data && <LoadError error={error} retry={reload} />}
       {fetching && !data && <Loading what="Loading the connector catalog" />}
       {data && data.connectors.length === 0 && <Empty title="No connectors are installed" />}
+      {data && data.connectors.length > 0 && (
+        <div className="catalog-filters">
+          <div className="field">
+            <label htmlFor="connector-search">Search connectors</label>
+            <input id="connector-search" type="search" value={query} placeholder="Name or description" autoComplete="off" onChange={(e) => setQuery(e.target.value)} />
+          </div>
+          <div className="field narrow">
+            <label htmlFor="connector-category">Category</label>
+            <select id="connector-category" value={category} onChange={(e) => setCategory(e.target.value)}>
+              <option value="">All categories ({data.connectors.length})</option>
+              {categories.map((c) => (
+                <option key={c} value={c}>
+                  {categoryLabel(c)} ({data.connectors.filter((x) => x.category === c).length})
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      )}
+      {data && data.connectors.length > 0 && shown.length === 0 && <p className="muted">No connector matches.</p>}
       {data && (
         <ul className="rows" aria-label="Connector catalog">
-          {data.connectors.map((connector) => {
+          {shown.map((connector) => {
             const credentials = data.deployment?.connectorCredentials.find((c) => c.connector === connector.name);
             const expanded = open === connector.name;
             return (
@@ -85,16 +123,16 @@ export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
                   onClick={() => setOpen(expanded ? undefined : connector.name)}
                 >
                   <span className="connector-title">
-                    <img className="connector-icon" alt="" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(connector.icon)}`} />
+                    <img className="connector-icon" alt="" src={iconSource(connector.icon)} />
                     <span className="row-main">
                       <strong>{connector.displayName}</strong>
                       <span className="muted">
-                        {connector.category.replace(/_/g, " ")} · {connector.triggers.length} trigger{connector.triggers.length === 1 ? "" : "s"}
+                        {categoryLabel(connector.category)} · {connector.triggers.length} trigger{connector.triggers.length === 1 ? "" : "s"}
                       </span>
                     </span>
                   </span>
                   <span className="row-side">
-                    {credentials ? <span className="badge ok">Your OAuth app</span> : <span className="badge grey">Service credentials</span>}
+                    <SetupBadge connector={connector} credentials={credentials} />
                     <span className="chevron" aria-hidden="true">
                       {expanded ? "⌄" : "›"}
                     </span>
@@ -119,9 +157,8 @@ export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
 }
 
 function ConnectorDetails(props: { deploymentId: string; connector: Connector; credentials?: Credentials; canManage: boolean; onChanged(): void }) {
-  const { connector, credentials } = props;
-  const [{ data }] = useQuery({ query: WebhookUrlQuery, variables: { id: props.deploymentId, connector: connector.name } });
-  const webhookUrl = data?.deployment?.webhookUrl;
+  const { connector } = props;
+  const webhookUrl = connector.webhookUrlTemplate?.replace("{deploymentId}", props.deploymentId);
   return (
     <div className="connector-details">
       <p>{connector.description}</p>
@@ -130,18 +167,33 @@ function ConnectorDetails(props: { deploymentId: string; connector: Connector; c
       </p>
       <div className="subsection">
         <h3>Webhook URL</h3>
-        <p className="muted">Register this URL at {connector.displayName} so its events reach this deployment.</p>
         {webhookUrl ? (
-          <div className="secret-line">
-            <code data-testid={`webhook-url-${connector.name}`}>{webhookUrl}</code>
-            <CopyButton value={webhookUrl} />
-          </div>
+          <>
+            <p className="muted">Register this URL at {connector.displayName} so its events reach this deployment.</p>
+            <div className="secret-line">
+              <code data-testid={`webhook-url-${connector.name}`}>{webhookUrl}</code>
+              <CopyButton value={webhookUrl} />
+            </div>
+          </>
         ) : (
-          <Loading />
+          <p className="muted">{connector.displayName} sends no events to Switchyard: it is offered for connecting accounts only.</p>
         )}
       </div>
       <OAuthApp {...props} />
       <TestAuthUrl deploymentId={props.deploymentId} connector={connector} />
+      {connector.docs.length > 0 && (
+        <p className="hint">
+          Based on {connector.displayName}'s documentation:{" "}
+          {connector.docs.map((url, i) => (
+            <span key={url}>
+              {i > 0 && " · "}
+              <a href={url} target="_blank" rel="noreferrer">
+                {new URL(url).pathname.replace(/\/$/, "").split("/").pop() || new URL(url).hostname}
+              </a>
+            </span>
+          ))}
+        </p>
+      )}
     </div>
   );
 }
@@ -180,8 +232,19 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
           Your own app: client ID <code>{credentials.clientId}</code>, secret {credentials.clientSecretSet ? "set" : "not set"}, webhook secret{" "}
           {credentials.webhookSecretSet ? "set" : "not set"} (updated {formatDate(credentials.updatedAt)}).
         </p>
-      ) : (
+      ) : connector.serviceCredentialsConfigured ? (
         <p>Using the Switchyard service's credentials. End users see a consent page from this service before the provider's.</p>
+      ) : (
+        <p className="setup-fix" data-testid={`setup-fix-${connector.name}`}>
+          Not set up: end users cannot connect {connector.displayName} yet. Use your own client ID and secret below, or set{" "}
+          {serviceVariables(connector.name).map((v, i) => (
+            <span key={v}>
+              {i > 0 && " and "}
+              <code>{v}</code>
+            </span>
+          ))}{" "}
+          on the Switchyard service.
+        </p>
       )}
       {canManage && !editing && (
         <div className="actions">

@@ -3,14 +3,23 @@ import { graphql } from "../generated/gql.ts";
 
 const CatalogQuery = graphql(`
   query ConsoleConnectorCatalog {
-    connectors { name displayName triggers { name displayName description } }
+    connectors { name displayName category icon triggers { name displayName description providerEvent } }
   }
 `);
+
+export interface CatalogTrigger {
+  name: string;
+  displayName: string;
+  description: string;
+  providerEvent: string;
+}
 
 export interface CatalogConnector {
   name: string;
   displayName: string;
-  triggers: { name: string; displayName: string; description: string }[];
+  category: string;
+  icon: string;
+  triggers: CatalogTrigger[];
 }
 
 /** The connectors and their triggers, for the trigger pickers; with a readable label for a pair. */
@@ -23,4 +32,23 @@ export function useConnectorCatalog() {
     return `${c?.displayName ?? connector} · ${t?.displayName ?? trigger}`;
   };
   return { connectors, loaded: Boolean(data), error, label };
+}
+
+/** "issue_tracker" → "issue tracker". */
+export const categoryLabel = (category: string) => category.replace(/_/g, " ");
+
+/** The icon as an <img> source: the SVG is never inserted as markup. */
+export const iconSource = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+
+/**
+ * Every word of the query appears somewhere in the text (case-insensitive; `_`, `.` and `-` count
+ * as spaces, so "pull request merged", "pull_request" and "issues.opened" all find their trigger).
+ */
+export function matchesQuery(query: string, ...texts: string[]): boolean {
+  const normalize = (s: string) => s.toLowerCase().replace(/[_.\-]+/g, " ");
+  const haystack = normalize(texts.join(" "));
+  return normalize(query)
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
 }

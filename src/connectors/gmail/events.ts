@@ -11,60 +11,17 @@
  *
  * Design, so that everything here stays pure and offline-testable:
  *
- * - `verify(req, secret, now, keys)` checks the bearer JWT's RS256 signature against Google's JWKS
- *   (`endpoints.jwksUrl`, https://www.googleapis.com/oauth2/v3/certs). Fetching and caching that
- *   JWKS is the caller's edge work; it passes the set in as `keys.jwks` (and refetches once when
- *   the result says `refreshKeys`). Claims checked: `iss` is Google, `exp`/`iat` against `now`
- *   (5 minutes of clock tolerance), and `aud` equals the webhook secret.
- * - The webhook **secret is the push subscription's audience**: create the subscription with
- *   `--push-auth-token-audience=<secret>`. Only Google can sign a token, and only our subscription
- *   carries that audience, so it plays the role a shared HMAC secret plays elsewhere. Optionally
- *   the secret is `<audience>|<service-account-email>` to also pin the signing service account
- *   (the `email` claim, which must be `email_verified`).
+ * - Verification is the shared `jwt` scheme (schemes/jwt.ts): the bearer JWT against Google's
+ *   JWKS, the webhook secret being the push subscription's audience.
  * - `parse` decodes the notification (`decodePushNotification`) and returns no events but a
  *   `sync` notification routed by the lower-cased emailAddress.
  * - `fetchGmailEvents` (the connector's `inbound.fetchEvents`) reads history since the account's
  *   stored cursor (the profile historyId at connect time, then each returned cursor) and turns it
  *   into events with the pure `historyToEvents`, enriching each with the message's headers.
  */
-import type {
-  FetchEventsContext,
-  InboundRequest,
-  InboundResult,
-  NormalizedEvent,
-  VerificationKeys,
-  VerifyResult,
-} from "../types.ts";
-import { safeEqual } from "../signatures.ts";
-import { asRecord, asString, parseJsonObject, toDate } from "../json.ts";
-import { verifyRs256Jwt } from "../jwt.ts";
-
-const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
-
-export function verifyGmailPush(req: InboundRequest, secret: string, now: Date, keys?: VerificationKeys): VerifyResult {
-  if (!secret) return { ok: false, reason: "no push audience configured" };
-  const [audience, serviceAccount] = secret.split("|", 2);
-  const authorization = req.headers["authorization"];
-  const match = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization.trim()) : null;
-  if (!match) return { ok: false, reason: "missing bearer token" };
-
-  const result = verifyRs256Jwt(match[1], keys?.jwks, now);
-  if (!result.ok) return result;
-  const { claims } = result;
-  if (typeof claims.iss !== "string" || !GOOGLE_ISSUERS.includes(claims.iss)) {
-    return { ok: false, reason: "token not issued by Google" };
-  }
-  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-  if (!audiences.some((aud) => typeof aud === "string" && safeEqual(aud, audience))) {
-    return { ok: false, reason: "token audience mismatch" };
-  }
-  if (serviceAccount) {
-    if (claims.email_verified !== true || typeof claims.email !== "string" || claims.email !== serviceAccount) {
-      return { ok: false, reason: "token not from the expected service account" };
-    }
-  }
-  return { ok: true };
-}
+import type { FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "../types.ts";
+import { providerDate } from "../dates.ts";
+import { asRecord, asString, parseJsonObject } from "../json.ts";
 
 export interface GmailPushNotification {
   /** As Gmail wrote it; route by its lower-cased form. */
@@ -109,7 +66,7 @@ export function parseGmailPush(req: InboundRequest): InboundResult {
       externalIds: [notification.emailAddress.toLowerCase()],
       cursor: notification.historyId,
       dedupeKey: notification.messageId,
-      occurredAt: toDate(notification.publishTime) ?? new Date(),
+      occurredAt: providerDate(notification.publishTime, new Date()),
     },
   };
 }

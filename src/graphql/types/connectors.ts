@@ -1,9 +1,12 @@
+import { CATEGORIES } from "../../connectors/declaration.ts";
 import { connectors, findConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
 import {
   type CredentialsView,
   deleteConnectorCredentials,
+  hasOAuthClient,
   listConnectorCredentials,
+  serviceCredentials,
   setConnectorCredentials,
 } from "../../credentials/credentials.ts";
 import { badInput, forbidden, notFound } from "../../errors.ts";
@@ -15,12 +18,17 @@ import { builder } from "../builder.ts";
  * connected. Secrets are write-only: the API says whether they are set, never what they are.
  */
 
+const inboundUrl = (publicUrl: string, deploymentId: string, connector: string) => `${publicUrl}/webhooks/${deploymentId}/${connector}`;
+
 const Trigger = builder.objectRef<TriggerDefinition>("Trigger").implement({
   description: "Something that happens at the third party and can be forwarded.",
   fields: (t) => ({
     name: t.exposeString("name"),
     displayName: t.exposeString("displayName"),
     description: t.exposeString("description"),
+    providerEvent: t.exposeString("providerEvent", {
+      description: "The provider's own name of the event: GitHub `issues.opened` or `push`, Slack `reaction_added`, Stripe `invoice.paid`.",
+    }),
     samplePayload: t.field({ type: "JSON", description: "The `data` of a forwarded event of this trigger.", resolve: (trigger) => trigger.samplePayload }),
   }),
 });
@@ -30,11 +38,22 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
   fields: (t) => ({
     name: t.exposeString("name"),
     displayName: t.exposeString("displayName"),
-    category: t.exposeString("category", { description: "mail, issue_tracker or chat." }),
+    category: t.exposeString("category", { description: `One of: ${CATEGORIES.join(", ")}.` }),
     description: t.exposeString("description"),
     icon: t.exposeString("icon", { description: "A small inline SVG." }),
     triggers: t.field({ type: [Trigger], resolve: (c) => c.triggers }),
     scopes: t.stringList({ description: "The OAuth scopes asked for at connect time.", resolve: (c) => c.oauth.scopes }),
+    serviceCredentialsConfigured: t.boolean({
+      description:
+        "The service's own OAuth client exists (CONNECTOR_<NAME>_CLIENT_ID and _CLIENT_SECRET are set), so deployments without their own credentials can connect accounts.",
+      resolve: (c, _args, ctx) => hasOAuthClient({ ...serviceCredentials(ctx.services.config.connectorEnv, c), source: "service" }),
+    }),
+    webhookUrlTemplate: t.string({
+      nullable: true,
+      description: "The inbound URL to register at the provider, with `{deploymentId}` in place of the deployment's id; null when the connector has no inbound events.",
+      resolve: (c, _args, ctx) => (c.inbound.delivery === "none" ? null : inboundUrl(ctx.services.config.publicUrl, "{deploymentId}", c.name)),
+    }),
+    docs: t.stringList({ description: "The provider documentation this connector's declaration is based on.", resolve: (c) => c.docs }),
   }),
 });
 
@@ -96,7 +115,7 @@ builder.prismaObjectFields("Deployment", (t) => ({
     resolve: (deployment, args, ctx) => {
       const def = findConnector(args.connector);
       if (!def) throw badInput(`There is no connector named "${args.connector}".`, [{ field: "connector", message: "unknown connector" }]);
-      return `${ctx.services.config.publicUrl}/webhooks/${deployment.id}/${def.name}`;
+      return inboundUrl(ctx.services.config.publicUrl, deployment.id, def.name);
     },
   }),
 }));

@@ -75,8 +75,9 @@ builder.prismaObjectField("Deployment", "dataItems", (t) =>
 
 /** The deployment an item belongs to, if the caller may change it; NOT_FOUND otherwise (never says which). */
 async function deploymentOfItem(ctx: GraphQLContext, id: string): Promise<{ deploymentId: string; itemId: number }> {
-  const itemId = Number(id);
-  const item = Number.isSafeInteger(itemId) ? await ctx.services.db.dataItem.findUnique({ where: { id: itemId }, select: { deploymentId: true } }) : null;
+  // Ids are PostgreSQL `integer`s: anything outside 1..2^31-1 names no item (and must not reach the query).
+  const itemId = /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
+  const item = itemId >= 1 && itemId <= 2_147_483_647 ? await ctx.services.db.dataItem.findUnique({ where: { id: itemId }, select: { deploymentId: true } }) : null;
   if (!item || !(await ctx.access.canReadDeployment(item.deploymentId))) throw notFound("Data item");
   if (!(await ctx.access.canManageDeployment(item.deploymentId))) {
     throw forbidden("Only owners and admins can change data items.");

@@ -55,8 +55,31 @@ builder.queryField("deployment", (t) =>
     nullable: true,
     args: { id: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentMember: String(args.id) }),
-    // Plain SQL for the row (the hot path of the data listing); selected relations come from the fallback.
-    resolve: (_query, _root, args, ctx) => findDeployment(ctx.services.sql, String(args.id)),
+    // Plain SQL for the row (the hot path of the data listing), read with the caller's role when the
+    // access check already did; selected relations come from the fallback.
+    resolve: async (_query, _root, args, ctx) => {
+      const id = String(args.id);
+      return (await ctx.access.checkedDeployment(id)) ?? findDeployment(ctx.services.sql, id);
+    },
+  }),
+);
+
+builder.queryField("deployments", (t) =>
+  t.prismaField({
+    type: ["Deployment"],
+    description:
+      "The deployments these credentials can see: an API key's own one; a user's in every organization they belong to " +
+      "(oldest organization first). What `switchyard listen` picks from when no deployment is given.",
+    resolve: (query, _root, _args, ctx) => {
+      const principal = ctx.principal;
+      if (principal?.kind === "apiKey") return ctx.services.db.deployment.findMany({ ...query, where: { id: principal.deploymentId } });
+      if (principal?.kind !== "user") return [];
+      return ctx.services.db.deployment.findMany({
+        ...query,
+        where: { organization: { memberships: { some: { userId: principal.userId } } } },
+        orderBy: [{ organization: { createdAt: "asc" } }, { createdAt: "asc" }],
+      });
+    },
   }),
 );
 

@@ -1,4 +1,4 @@
-import { replayDelivery } from "../../delivery/replay.ts";
+import { cancelDelivery, replayDelivery, retryDelivery, retryFailedDeliveries } from "../../delivery/steer.ts";
 import { listDeliveries, listEvents } from "../../forwarding/listing.ts";
 import { sendTestEvent } from "../../forwarding/testEvent.ts";
 import {
@@ -27,13 +27,29 @@ const TriggerRefInput = builder.inputType("TriggerRefInput", {
   fields: (t) => ({ connector: t.string(), trigger: t.string() }),
 });
 
-const ForwardingSettings = builder.objectRef<ForwardingSettingsView>("ForwardingSettings").implement({
+const ForwardingStatus = builder.enumType("ForwardingStatus", {
+  description:
+    "ACTIVE: deliveries go out. PAUSED (pauseForwarding) and DISABLED (every attempt failed for FORWARDING_DISABLE_AFTER): " +
+    "new deliveries are recorded but held, none is dropped; resumeForwarding sends them, oldest first.",
+  values: ["ACTIVE", "PAUSED", "DISABLED"] as const,
+});
+
+export const ForwardingSettings = builder.objectRef<ForwardingSettingsView>("ForwardingSettings").implement({
   description: "Where a deployment's events are forwarded, with which header, and which triggers.",
   fields: (t) => ({
     forwardingUrl: t.exposeString("forwardingUrl"),
     headerKey: t.exposeString("headerKey", { nullable: true }),
     headerValueSet: t.exposeBoolean("headerValueSet", { description: "Whether a header value is stored. The value itself is never returned." }),
     triggers: t.field({ type: [TriggerRefType], description: "The Forwarding Trigger List.", resolve: (s) => s.triggers }),
+    status: t.field({ type: ForwardingStatus, resolve: (s) => s.status }),
+    disabledReason: t.exposeString("disabledReason", { nullable: true, description: "Why forwarding was DISABLED; null otherwise." }),
+    statusChangedAt: t.expose("statusChangedAt", { type: "DateTime", nullable: true, description: "When the current pause or disable began." }),
+    failingSince: t.expose("failingSince", {
+      type: "DateTime",
+      nullable: true,
+      description: "Since when every attempt to the forwarding URL has failed; null when the latest one succeeded.",
+    }),
+    lastSuccessAt: t.expose("lastSuccessAt", { type: "DateTime", nullable: true, description: "About when an attempt last succeeded (to the minute)." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
 });
@@ -50,9 +66,11 @@ const ForwardingSettingsInput = builder.inputType("ForwardingSettingsInput", {
   }),
 });
 
-const DeliveryStatus = builder.enumType("DeliveryStatus", {
-  description: "PENDING: queued or waiting for a retry. SUCCEEDED: a 2xx came back. FAILED: retries used up, or 410 Gone.",
-  values: ["PENDING", "SUCCEEDED", "FAILED"] as const,
+export const DeliveryStatus = builder.enumType("DeliveryStatus", {
+  description:
+    "PENDING: queued, waiting for a retry, or held (forwarding paused or disabled, or no URL yet). SUCCEEDED: a 2xx came back. " +
+    "FAILED: retries used up, or 410 Gone. CANCELLED: an operator cancelled it; never attempted again.",
+  values: ["PENDING", "SUCCEEDED", "FAILED", "CANCELLED"] as const,
 });
 
 builder.prismaObject("TriggerEvent", {
@@ -78,12 +96,15 @@ builder.prismaObject("Delivery", {
   fields: (t) => ({
     id: t.exposeID("id"),
     status: t.field({ type: DeliveryStatus, resolve: (delivery) => delivery.status }),
-    url: t.exposeString("url", { description: "The forwarding URL when the event arrived." }),
+    url: t.exposeString("url", {
+      nullable: true,
+      description: "Where the latest attempt went, or the next one goes (the forwarding URL in force); null while no URL is saved.",
+    }),
     attempts: t.exposeInt("attempts"),
     nextAttemptAt: t.field({
       type: "DateTime",
       nullable: true,
-      description: "When the next attempt is due; null once the delivery succeeded or failed.",
+      description: "When the next attempt is due; null once the delivery is over, and while it is held (paused, disabled, no URL).",
       resolve: (delivery) => (delivery.status === "PENDING" ? delivery.nextAttemptAt : null),
     }),
     lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true }),
@@ -99,6 +120,7 @@ builder.prismaObject("DeliveryAttempt", {
   description: "One try of a delivery.",
   fields: (t) => ({
     number: t.exposeInt("number"),
+    url: t.exposeString("url", { nullable: true, description: "Where this attempt went." }),
     startedAt: t.expose("startedAt", { type: "DateTime" }),
     durationMs: t.exposeInt("durationMs"),
     statusCode: t.exposeInt("statusCode", { nullable: true, description: "Null when no HTTP answer came back." }),

@@ -1,16 +1,42 @@
-import { addMember, createDeployment, createOrganization, removeMember } from "../../organizations/organizations.ts";
-import { forbidden } from "../../errors.ts";
+import {
+  addMember,
+  createDeployment,
+  createOrganization,
+  findInvitation,
+  inviteMember,
+  removeMember,
+  revokeInvitation,
+} from "../../organizations/organizations.ts";
+import { forbidden, notFound } from "../../errors.ts";
 import { builder } from "../builder.ts";
 
 export const RoleEnum = builder.enumType("Role", { values: ["OWNER", "ADMIN", "MEMBER"] as const });
 
-builder.prismaObject("Membership", {
+const Membership = builder.prismaObject("Membership", {
   fields: (t) => ({
     id: t.exposeID("id"),
     role: t.expose("role", { type: RoleEnum }),
     user: t.relation("user"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
+});
+
+const Invitation = builder.prismaObject("Invitation", {
+  description: "An email address invited into an organization, waiting for it to sign up.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    email: t.exposeString("email"),
+    role: t.expose("role", { type: RoleEnum }),
+    invitedBy: t.relation("invitedBy", { nullable: true, description: "Null when the inviter's account is gone." }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime" }),
+  }),
+});
+
+const InviteMemberResult = builder.unionType("InviteMemberResult", {
+  description: "A Membership when the address already has an account (added at once), else the pending Invitation.",
+  types: [Membership, Invitation],
+  resolveType: (value) => ("userId" in value ? "Membership" : "Invitation"),
 });
 
 builder.prismaObject("Organization", {
@@ -32,6 +58,11 @@ builder.prismaObject("Organization", {
     deployments: t.relation("deployments", {
       query: { orderBy: { createdAt: "asc" } },
       authScopes: (organization) => ({ organizationMember: organization.id }),
+    }),
+    invitations: t.relation("invitations", {
+      description: "Pending (unexpired) invitations, oldest first. Owners and admins only.",
+      query: () => ({ where: { expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" } }),
+      authScopes: (organization) => ({ organizationAdmin: organization.id }),
     }),
   }),
 });
@@ -81,10 +112,42 @@ builder.mutationFields((t) => ({
     },
   }),
   removeMember: t.boolean({
+    description: "Owners and admins remove members and admins; only owners remove owners, and never the last one.",
     args: { organizationId: t.arg.id(), userId: t.arg.id() },
     authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
     resolve: async (_root, args, ctx) => {
-      await removeMember(ctx.services.db, String(args.organizationId), String(args.userId));
+      const organizationId = String(args.organizationId);
+      await removeMember(ctx.services.db, organizationId, String(args.userId), await ctx.access.organizationRole(organizationId));
+      return true;
+    },
+  }),
+  inviteMember: t.field({
+    type: InviteMemberResult,
+    description:
+      "Adds the person with this email address: at once if they have an account (a Membership), else as a pending " +
+      "Invitation that their sign-up with this address accepts (also when sign-up is closed). Owners and admins; only owners invite owners.",
+    args: { organizationId: t.arg.id(), email: t.arg.string(), role: t.arg({ type: RoleEnum }) },
+    authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
+    resolve: async (_root, args, ctx) => {
+      if (ctx.principal?.kind !== "user") throw new Error("unreachable: organizationAdmin requires a user");
+      const organizationId = String(args.organizationId);
+      if (args.role === "OWNER" && (await ctx.access.organizationRole(organizationId)) !== "OWNER") {
+        throw forbidden("Only owners can invite owners.");
+      }
+      const result = await inviteMember(ctx.services.db, organizationId, ctx.principal.userId, args);
+      return "membership" in result ? result.membership : result.invitation;
+    },
+  }),
+  revokeInvitation: t.boolean({
+    description: "Withdraws a pending invitation: signing up with that address no longer joins. Owners and admins.",
+    args: { id: t.arg.id() },
+    authScopes: { loggedIn: true },
+    resolve: async (_root, args, ctx) => {
+      const invitation = await findInvitation(ctx.services.db, String(args.id));
+      // Someone outside the organization learns nothing, not even that the id exists.
+      if (!invitation || !(await ctx.access.canReadOrganization(invitation.organizationId))) throw notFound("Invitation");
+      if (!(await ctx.access.canManageOrganization(invitation.organizationId))) throw forbidden("Only owners and admins can revoke invitations.");
+      await revokeInvitation(ctx.services.db, invitation.id);
       return true;
     },
   }),

@@ -1,7 +1,9 @@
 import { GraphQLError } from "graphql";
 import { EventsDropped, type Subscription, type Topic, type TopicMessage } from "../../events/bus.ts";
 import type { DeliverySummary, DeliveryUpdateMessage, ForwardedEventMessage } from "../../events/messages.ts";
+import { assertEventOfDeployment, eventsAfter, type ReplayedEvent, resumed } from "../../events/replay.ts";
 import { builder } from "../builder.ts";
+import { describeStreamedMessage } from "../eventStream.ts";
 import type { GraphQLContext } from "../context.ts";
 
 /**
@@ -82,11 +84,34 @@ builder.subscriptionType({});
 builder.subscriptionFields((t) => ({
   forwardedEvents: t.field({
     type: ForwardedEvent,
-    description: "Every event accepted for forwarding to this deployment, live (published after it is recorded).",
-    args: { deploymentId: t.arg.id() },
+    description:
+      "Every event accepted for forwarding to this deployment, live (published after it is recorded). With `after` " +
+      "(or SSE's Last-Event-ID header), first every later event, oldest first (at most SUBSCRIPTION_REPLAY_LIMIT, " +
+      "the newest kept; the first message's `extensions.skipped` counts the rest), then live ones: no gap, no repeat.",
+    args: {
+      deploymentId: t.arg.id(),
+      after: t.arg.id({ required: false, description: "The id of the last event the caller saw, of this deployment." }),
+    },
     authScopes: (_root, args) => ({ deploymentMember: String(args.deploymentId) }),
-    subscribe: (_root, args, ctx) => live(ctx, "forwardedEvent", String(args.deploymentId)),
-    resolve: (message: ForwardedEventMessage | EventsDropped, _args, ctx) => unlessDropped(message, ctx.services.config.subscriptionBufferSize),
+    subscribe: async (_root, args, ctx) => {
+      const deploymentId = String(args.deploymentId);
+      const after = args.after ? String(args.after) : ctx.lastEventId;
+      if (!after) return live(ctx, "forwardedEvent", deploymentId);
+      await assertEventOfDeployment(ctx.services, deploymentId, after);
+      // Listening before reading the backlog is what leaves no gap at the seam (src/events/replay.ts).
+      const subscription = await live(ctx, "forwardedEvent", deploymentId);
+      try {
+        return resumed(subscription, await eventsAfter(ctx.services, deploymentId, after, ctx.services.config.subscriptionReplayLimit));
+      } catch (error) {
+        await subscription.return?.();
+        throw error;
+      }
+    },
+    resolve: (message: ReplayedEvent | EventsDropped, _args, ctx) => {
+      const event = unlessDropped(message, ctx.services.config.subscriptionBufferSize);
+      describeStreamedMessage(ctx, { id: event.id, extensions: event.skipped ? { skipped: event.skipped } : undefined });
+      return event;
+    },
   }),
   deliveryUpdates: t.field({
     type: DeliveryUpdate,

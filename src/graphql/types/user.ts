@@ -1,6 +1,7 @@
 import { clearedSessionCookie, sessionCookie } from "../../auth/principal.ts";
-import { createSession, deleteSession } from "../../auth/sessions.ts";
-import { logIn, signUp } from "../../auth/users.ts";
+import { createSession, revokeSessions } from "../../auth/sessions.ts";
+import { changePassword, logIn, signUp } from "../../auth/users.ts";
+import { addressKey } from "../../ratelimit/limiter.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
 
@@ -52,8 +53,8 @@ builder.mutationFields((t) => ({
     type: AuthPayload,
     args: { email: t.arg.string(), password: t.arg.string(), name: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      await ctx.services.rateLimits.signup.consume(ctx.ip);
-      const user = await signUp(ctx.services.db, ctx.services.passwords, args);
+      await ctx.services.rateLimits.signup.consume(addressKey(ctx.ip));
+      const user = await signUp(ctx.services.db, ctx.services.passwords, args, ctx.services.config.signup);
       return startSession(ctx, user.id);
     },
   }),
@@ -61,11 +62,7 @@ builder.mutationFields((t) => ({
     type: AuthPayload,
     args: { email: t.arg.string(), password: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      // Per address and account: guessing one account's password from many addresses is still slowed.
-      const key = `login:${args.email.trim().toLowerCase()}:${ctx.ip}`;
-      await ctx.services.rateLimits.login.consume(key);
-      const user = await logIn(ctx.services.db, ctx.services.passwords, args);
-      await ctx.services.rateLimits.login.reset(key);
+      const user = await logIn(ctx.services.db, ctx.services.passwords, ctx.services.rateLimits.login, args, ctx.ip);
       return startSession(ctx, user.id);
     },
   }),
@@ -74,7 +71,30 @@ builder.mutationFields((t) => ({
     resolve: async (_root, _args, ctx) => {
       ctx.cookies.push(clearedSessionCookie(ctx.services.config.publicUrl.startsWith("https:")));
       if (ctx.principal?.kind !== "user") return false;
-      await deleteSession(ctx.services.db, ctx.principal.sessionId);
+      await revokeSessions(ctx.services.db, ctx.principal.userId, { only: ctx.principal.sessionId });
+      return true;
+    },
+  }),
+  changePassword: t.boolean({
+    description:
+      "Replaces the logged-in user's password. Every other session of the user ends; the one that made the change stays. " +
+      "A wrong current password is BAD_USER_INPUT on `currentPassword` and counts against the log-in limits.",
+    args: { currentPassword: t.arg.string(), newPassword: t.arg.string() },
+    authScopes: { user: true },
+    resolve: async (_root, args, ctx) => {
+      if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
+      const { db, passwords, rateLimits } = ctx.services;
+      await changePassword(db, passwords, rateLimits.login, ctx.principal.userId, args, ctx.ip, ctx.principal.sessionId);
+      return true;
+    },
+  }),
+  logOutEverywhere: t.boolean({
+    description: "Ends every session of the logged-in user, this one included (other browsers, the CLI's tokens).",
+    authScopes: { user: true },
+    resolve: async (_root, _args, ctx) => {
+      if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
+      ctx.cookies.push(clearedSessionCookie(ctx.services.config.publicUrl.startsWith("https:")));
+      await revokeSessions(ctx.services.db, ctx.principal.userId);
       return true;
     },
   }),

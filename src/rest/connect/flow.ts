@@ -2,7 +2,7 @@ import { findConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition } from "../../connectors/types.ts";
 import { hasOAuthClient, resolveCredentials, type OAuthClientCredentials } from "../../credentials/credentials.ts";
 import { header, type HttpRequest, type HttpResponse } from "../../http/types.ts";
-import { bindAttempt, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../oauth/connectSessions.ts";
+import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../oauth/connectSessions.ts";
 import { authorizationUrl, oauth, providerFor } from "../../oauth/provider.ts";
 import type { Services } from "../../services.ts";
 import { errorPage } from "./page.ts";
@@ -66,7 +66,10 @@ export async function readConnectForm(services: Services, request: HttpRequest, 
   return form;
 }
 
-/** A fresh state and PKCE verifier on the session, then the browser goes to the provider. */
+/**
+ * A fresh state and PKCE verifier on the session, then the browser goes to the provider, carrying
+ * the cookie that binds this attempt to it (checked at /oauth/callback).
+ */
 export async function redirectToProvider(services: Services, live: LiveSession): Promise<HttpResponse> {
   const provider = providerFor(services.config, live.def, live.credentials);
   const state = oauth.generateRandomState();
@@ -75,7 +78,15 @@ export async function redirectToProvider(services: Services, live: LiveSession):
     return problemPage(sessionProblem(await services.db.connectSession.findUnique({ where: { id: live.session.id } })) ?? "unknown");
   }
   const location = await authorizationUrl(provider, services.config, state, verifier);
-  return { status: 303, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } };
+  return {
+    status: 303,
+    headers: {
+      location,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+      "set-cookie": bindingCookie(services, live.session.id, state, live.session.expiresAt),
+    },
+  };
 }
 
 export const seeOther = (location: string): HttpResponse => ({ status: 303, headers: { location, "cache-control": "no-store" } });

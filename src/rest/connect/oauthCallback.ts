@@ -1,9 +1,9 @@
 import { findConnector } from "../../connectors/registry.ts";
 import { TokenResponseError } from "../../connectors/tokenResponse.ts";
 import { hasOAuthClient, resolveCredentials } from "../../credentials/credentials.ts";
-import type { Route } from "../../http/types.ts";
+import { header, type Route } from "../../http/types.ts";
 import { saveConnection } from "../../oauth/connectedAccounts.ts";
-import { consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
+import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
 import type { Services } from "../../services.ts";
 import { problemPage } from "./flow.ts";
@@ -40,6 +40,21 @@ export function getOAuthCallback(services: Services): Route {
       if (problem) return problemPage(problem);
       const def = findConnector(session.connector);
       if (!def) return problemPage("unknown");
+
+      // Checked before the state is spent: a stranger's browser opening a forwarded provider URL
+      // must not use up the attempt of the person who started it.
+      const binding = checkBrowserBinding(services, session.id, state, header(request, "cookie"));
+      if (binding !== "ok") {
+        services.logger.info({ connector: def.name, binding }, "oauth callback from a browser that did not start the attempt");
+        return errorPage(
+          403,
+          "This sign-in was started in another browser",
+          binding === "missing"
+            ? "This browser did not start this connection (or it blocks cookies from this site), so it cannot be completed here. Nothing was connected."
+            : "This browser started a different attempt at this connection, so this response cannot be used here. Nothing was connected.",
+          "Start again from the authorization link you were given, in this browser, and press Continue.",
+        );
+      }
 
       if (!(await consumeState(services, session.id, state))) {
         return errorPage(400, "This sign-in could not be verified", "This response was already used.", RETRY);
@@ -87,7 +102,7 @@ export function getOAuthCallback(services: Services): Route {
       const account = await saveConnection(services, session, token, identity, def.oauth.scopes);
       if (!account) return problemPage("completed");
       const deployment = await services.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
-      return page(
+      const done = page(
         200,
         `${def.displayName} connected`,
         `${brand(def.icon, def.displayName)}
@@ -96,6 +111,8 @@ export function getOAuthCallback(services: Services): Route {
 <p>${escapeHtml(deployment?.organization.name ?? "The application")} can now receive events for <strong>${escapeHtml(session.account)}</strong>${identity.displayName ? ` (${escapeHtml(def.displayName)}: ${escapeHtml(identity.displayName)})` : ""}.</p>
 <p class="note">You can close this window.</p>`,
       );
+      // The attempt is spent: its binding cookie has served its purpose.
+      return { ...done, headers: { ...done.headers, "set-cookie": clearedBindingCookie(services, session.id) } };
     },
   };
 }

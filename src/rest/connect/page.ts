@@ -5,8 +5,18 @@ import { html, type HttpResponse } from "../../http/types.ts";
  * allows nothing else), visible focus, real headings and labels.
  */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return value
+    .replace(INVISIBLE, (c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`)
+    .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
+
+/**
+ * Characters that change how the text around them looks without being seen: controls, bidi
+ * overrides and isolates (U+202E turns "alice‮gnp.exe" around), zero-width and other format
+ * characters, line and paragraph separators, lone surrogates. Text from accounts, organizations
+ * and providers shows them as a visible `\u202E` instead of obeying them.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
 
 const styles = `
 *{box-sizing:border-box}

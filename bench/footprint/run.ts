@@ -1,0 +1,173 @@
+/**
+ * Start-up time and memory of the service as it is deployed: `node dist/main.js` (what `npm start`
+ * runs; build it with `npm run build`), one process, on each database.
+ *
+ *   npm run bench:footprint                      # embedded (fresh + existing data) and PostgreSQL
+ *   npm run bench:footprint -- --idle 10         # seconds to wait before reading the idle RSS
+ *   npm run bench:footprint -- --npm-start       # also through `npm start` (npm's own process on top)
+ *
+ * Per configuration: time from spawn to the first 200 from /healthz, the RSS once idle (after a
+ * GC-friendly pause), then the RSS after 2,000 GraphQL requests (sign-up, organization, pages) and
+ * idle again. RSS is read from /proc/<pid>/status (VmRSS, the whole process: V8 heap, PGlite's
+ * WebAssembly memory, native buffers). Targets: /healthz ≤ 3 s, idle RSS ≤ 150 MB on PostgreSQL
+ * and ≤ 250 MB embedded. Writes bench/footprint/results.json.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import pg from "pg";
+import { freePort } from "../../test/helpers/serviceProcess.ts";
+import { createBenchOperator } from "../operator.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const { values: args } = parseArgs({
+  options: {
+    idle: { type: "string", default: "5" },
+    "npm-start": { type: "boolean", default: false },
+    out: { type: "string", default: join(here, "results.json") },
+  },
+});
+const IDLE_SECONDS = Number(args.idle);
+
+if (!existsSync(join(root, "dist", "main.js"))) {
+  console.error("dist/main.js is missing: run `npm run build` first (npm install does it).");
+  process.exit(1);
+}
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const admin = async (sql: string) => {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+};
+
+/** Resident memory of a process and its children (npm start: npm + node), in MB. */
+function rssMb(pid: number): number {
+  const own = Number(/VmRSS:\s+(\d+)/.exec(safeRead(`/proc/${pid}/status`))?.[1] ?? 0) / 1024;
+  let children = 0;
+  for (const task of safeRead(`/proc/${pid}/task/${pid}/children`).split(/\s+/).filter(Boolean)) children += rssMb(Number(task));
+  return own + children;
+}
+/** CPU time (user + system) of a process and its children so far, in ms (clock ticks are 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = safeRead(`/proc/${pid}/stat`).split(") ")[1]?.split(" ") ?? [];
+  let own = (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
+  for (const task of safeRead(`/proc/${pid}/task/${pid}/children`).split(/\s+/).filter(Boolean)) own += cpuMs(Number(task));
+  return own;
+}
+const safeRead = (file: string) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Measured {
+  name: string;
+  healthzMs: number;
+  /** CPU the process (tree) used until /healthz answered: steadier than wall time on a busy machine. */
+  cpuToHealthzMs: number;
+  idleRssMb: number;
+  afterLoadRssMb: number;
+  peakRssMb: number;
+}
+
+async function measure(name: string, command: string[], env: Record<string, string>): Promise<Measured> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child: ChildProcess = spawn(command[0], command.slice(1), {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true, // its own process group: `npm start` does not pass SIGTERM on to node
+  });
+  let peak = 0;
+  const sampler = setInterval(() => child.pid && (peak = Math.max(peak, rssMb(child.pid))), 100);
+  try {
+    let healthzMs = Number.NaN;
+    let cpuToHealthzMs = Number.NaN;
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+      if (child.exitCode !== null) throw new Error(`${name}: the service exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(`${url}/healthz`)).status === 200) {
+          healthzMs = performance.now() - started;
+          cpuToHealthzMs = cpuMs(child.pid!);
+          break;
+        }
+      } catch {
+        // not listening yet
+      }
+      await sleep(10);
+    }
+    await sleep(IDLE_SECONDS * 1000);
+    const idleRssMb = rssMb(child.pid!);
+
+    // Some real work, then idle again: what the process keeps after serving.
+    const operator = await createBenchOperator(url);
+    const body = JSON.stringify({
+      query: "query($id: ID!) { deployment(id: $id) { name dataItems { totalCount nodes { id name } } } }",
+      variables: { id: operator.production },
+    });
+    await autocannon({
+      url: `${url}/graphql`,
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `sy_session=${operator.token}` },
+      body,
+      connections: 20,
+      amount: 2000,
+    });
+    await sleep(IDLE_SECONDS * 1000);
+    const afterLoadRssMb = rssMb(child.pid!);
+    return { name, healthzMs, cpuToHealthzMs, idleRssMb, afterLoadRssMb, peakRssMb: Math.max(peak, afterLoadRssMb) };
+  } finally {
+    clearInterval(sampler);
+    const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  }
+}
+
+const results: Measured[] = [];
+const common = { NODE_ENV: "production", ENCRYPTION_KEY: randomBytes(32).toString("base64") };
+const dataDir = mkdtempSync(join(tmpdir(), "sy-footprint-"));
+const dbName = `sy_bench_${randomBytes(5).toString("hex")}`;
+const dbUrl = new URL(serverUrl);
+dbUrl.pathname = `/${dbName}`;
+await admin(`create database ${dbName}`);
+try {
+  const node = [process.execPath, "dist/main.js"];
+  results.push(await measure("embedded, first start (creates the database)", node, { ...common, DATA_DIR: dataDir }));
+  results.push(await measure("embedded, next start", node, { ...common, DATA_DIR: dataDir }));
+  results.push(await measure("PostgreSQL, first start (migrates)", node, { ...common, DATABASE_URL: dbUrl.toString() }));
+  results.push(await measure("PostgreSQL, next start", node, { ...common, DATABASE_URL: dbUrl.toString() }));
+  if (args["npm-start"]) {
+    results.push(await measure("PostgreSQL, `npm start` (npm + node)", ["npm", "start", "--silent"], { ...common, DATABASE_URL: dbUrl.toString() }));
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+  await admin(`drop database if exists ${dbName} with (force)`);
+}
+
+const load = loadavg()[0];
+console.log(`\nLoad average ${load.toFixed(1)}; idle = ${IDLE_SECONDS} s after /healthz, and again after 2,000 GraphQL requests\n`);
+console.table(
+  results.map((r) => ({
+    configuration: r.name,
+    "/healthz ms": Math.round(r.healthzMs),
+    "CPU to /healthz ms": Math.round(r.cpuToHealthzMs),
+    "idle RSS MB": Math.round(r.idleRssMb),
+    "after load MB": Math.round(r.afterLoadRssMb),
+    "peak MB": Math.round(r.peakRssMb),
+  })),
+);
+writeFileSync(args.out, JSON.stringify({ date: new Date().toISOString(), load, idleSeconds: IDLE_SECONDS, results }, null, 2) + "\n");

@@ -1,0 +1,206 @@
+import { useEffect, useMemo, useRef } from "react";
+import { type CombinedError, useMutation, useQuery, useSubscription } from "urql";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import { LoadError, Loading } from "../components/States.tsx";
+import { useToast } from "../components/Toasts.tsx";
+import { describeError } from "../errors.ts";
+import { formatAge, formatSeconds } from "../format.ts";
+import { graphql } from "../generated/gql.ts";
+import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+
+const OverviewQuery = graphql(`
+  query ConsoleOverview($id: ID!) {
+    deployment(id: $id) {
+      id
+      forwardingSettings { forwardingUrl status disabledReason statusChangedAt failingSince lastSuccessAt }
+      deliveryStats(hours: 24) {
+        succeeded failed pending cancelled successRate p50Ms p95Ms oldestPendingAt queueDepth
+        buckets { start succeeded failed p50Ms p95Ms }
+      }
+    }
+  }
+`);
+
+const OverviewUpdates = graphql(`
+  subscription ConsoleOverviewUpdates($deploymentId: ID!) { deliveryUpdates(deploymentId: $deploymentId) { id status } }
+`);
+
+const OverviewEvents = graphql(`
+  subscription ConsoleOverviewEvents($deploymentId: ID!) { forwardedEvents(deploymentId: $deploymentId) { id } }
+`);
+
+const PauseMutation = graphql(`
+  mutation ConsolePauseForwarding($deploymentId: ID!) { pauseForwarding(deploymentId: $deploymentId) { status } }
+`);
+
+const ResumeMutation = graphql(`
+  mutation ConsoleResumeForwarding($deploymentId: ID!) { resumeForwarding(deploymentId: $deploymentId) { status } }
+`);
+
+/**
+ * The deployment at a glance: is forwarding on (a banner with the reason and Resume when it is
+ * not), how deliveries did in the last 24 hours (per hour, by outcome), how fast the endpoint
+ * answers, and how deep and old the queue is. deliveryStats is computed by the server; the live
+ * subscriptions only say "something changed" and the numbers are read again (at most every 2 s).
+ */
+export function OverviewSection({ deploymentId, canManage }: SectionProps) {
+  const [{ data, error, fetching }, refetch] = useQuery({ query: OverviewQuery, variables: { id: deploymentId } });
+  const reload = useMemo(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        refetch({ requestPolicy: "network-only" });
+      }, 2000);
+    };
+  }, [refetch]);
+  useSubscription({ query: OverviewUpdates, variables: { deploymentId } }, (_prev: number | undefined) => (reload(), Date.now()));
+  useSubscription({ query: OverviewEvents, variables: { deploymentId } }, (_prev: number | undefined) => (reload(), Date.now()));
+  const [pausing, pause] = useMutation(PauseMutation);
+  const [resuming, resume] = useMutation(ResumeMutation);
+  const toast = useToast();
+  const act = async (run: (variables: { deploymentId: string }) => Promise<{ error?: CombinedError }>, message: string) => {
+    const result = await run({ deploymentId });
+    if (result.error) return toast.error(describeError(result.error));
+    toast.info(message);
+    refetch({ requestPolicy: "network-only" });
+  };
+
+  const settings = data?.deployment?.forwardingSettings;
+  const stats = data?.deployment?.deliveryStats;
+  return (
+    <section className="panel" aria-labelledby="overview-title">
+      <div className="section-head">
+        <h2 id="overview-title">Overview</h2>
+        {canManage && settings?.status === "ACTIVE" && (
+          <button type="button" className="button small" disabled={pausing.fetching} onClick={() => act(pause, "Forwarding paused: new deliveries are held.")}>
+            Pause forwarding
+          </button>
+        )}
+      </div>
+      {error && !data && <LoadError error={error} retry={() => refetch({ requestPolicy: "network-only" })} />}
+      {fetching && !data && <Loading what="Loading delivery health" />}
+      {settings && settings.status !== "ACTIVE" && (
+        <div className={`banner ${settings.status === "DISABLED" ? "bad" : "warn"}`} role="alert" data-testid="forwarding-banner">
+          <div>
+            <strong>{settings.status === "DISABLED" ? "Forwarding is disabled" : "Forwarding is paused"}</strong>
+            {settings.statusChangedAt && <span className="muted"> since {formatSeconds(settings.statusChangedAt)}</span>}
+            <p>{settings.status === "DISABLED" ? settings.disabledReason : "New events are recorded and their deliveries held: nothing is sent, nothing is dropped."}</p>
+          </div>
+          {canManage && (
+            <button type="button" className="button primary" disabled={resuming.fetching} onClick={() => act(resume, "Forwarding resumed: held deliveries are going out, oldest first.")}>
+              Resume forwarding
+            </button>
+          )}
+        </div>
+      )}
+      {data && !settings && <p className="muted">No Forwarding URL is saved yet: set one under Trigger Forwarding.</p>}
+      {stats && (
+        <>
+          <dl className="tiles" aria-label="Last 24 hours">
+            <div data-testid="success-rate">
+              <dt>Success rate</dt>
+              <dd>{stats.successRate === null || stats.successRate === undefined ? "—" : `${(stats.successRate * 100).toFixed(1)} %`}</dd>
+              <span className="muted">
+                {stats.succeeded} succeeded · {stats.failed} failed
+              </span>
+            </div>
+            <div data-testid="latency">
+              <dt>Latency p50 / p95</dt>
+              <dd>{stats.p50Ms === null || stats.p50Ms === undefined ? "—" : `${stats.p50Ms} / ${stats.p95Ms} ms`}</dd>
+              <span className="muted">how long your endpoint took to answer</span>
+            </div>
+            <div data-testid="queue-depth">
+              <dt>Queue</dt>
+              <dd>{stats.queueDepth}</dd>
+              <span className="muted">pending deliveries</span>
+            </div>
+            <div data-testid="oldest-pending">
+              <dt>Oldest pending</dt>
+              <dd>{stats.oldestPendingAt ? formatAge((Date.now() - Date.parse(stats.oldestPendingAt)) / 1000) : "—"}</dd>
+              <span className="muted">{stats.oldestPendingAt ? `since ${formatSeconds(stats.oldestPendingAt)}` : "nothing waiting"}</span>
+            </div>
+          </dl>
+          <div className="charts">
+            <figure>
+              <figcaption>Deliveries per hour, by outcome</figcaption>
+              <Chart
+                label="Deliveries per hour"
+                buckets={stats.buckets}
+                series={[
+                  // Drawn as stacked bars: "failed" on top of "succeeded".
+                  { label: "Failed", stroke: "#c2372f", fill: "#c2372fcc", value: (b) => b.succeeded + b.failed, legend: (b) => b.failed, bars: true },
+                  { label: "Succeeded", stroke: "#1f7a4d", fill: "#1f7a4dcc", value: (b) => b.succeeded, legend: (b) => b.succeeded, bars: true },
+                ]}
+              />
+            </figure>
+            <figure>
+              <figcaption>Endpoint latency per hour (ms)</figcaption>
+              <Chart
+                label="Latency per hour"
+                buckets={stats.buckets}
+                series={[
+                  { label: "p50", stroke: "#2f5bd3", value: (b) => b.p50Ms ?? null, legend: (b) => b.p50Ms ?? null },
+                  { label: "p95", stroke: "#8a5a00", value: (b) => b.p95Ms ?? null, legend: (b) => b.p95Ms ?? null },
+                ]}
+              />
+            </figure>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+type Bucket = { start: string; succeeded: number; failed: number; p50Ms?: number | null; p95Ms?: number | null };
+type Series = { label: string; stroke: string; fill?: string; bars?: boolean; value(b: Bucket): number | null; legend(b: Bucket): number | null };
+
+/** One uPlot chart over the hourly buckets; rebuilt when the numbers change (24 points: cheap). */
+function Chart({ label, buckets, series }: { label: string; buckets: Bucket[]; series: Series[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const key = JSON.stringify(buckets);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const x = buckets.map((b) => Date.parse(b.start) / 1000);
+    const bars = uPlot.paths.bars!({ size: [0.6, 40] });
+    const plot = new uPlot(
+      {
+        width: Math.max(280, element.clientWidth),
+        height: 200,
+        // Half an hour of room on each side, so the first and the current hour's bars are whole.
+        scales: { x: { time: true, range: () => [x[0] - 1800, x[x.length - 1] + 1800] }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        axes: [{}, { size: 56 }],
+        series: [
+          {},
+          ...series.map((s) => ({
+            label: s.label,
+            stroke: s.stroke,
+            fill: s.fill,
+            width: s.bars ? 0 : 2,
+            paths: s.bars ? bars : undefined,
+            points: { show: !s.bars },
+            spanGaps: true,
+            value: (_u: uPlot, _v: number | null, _series: number, index: number | null) => {
+              // Not hovering: the current hour.
+              const shown = s.legend(buckets[index ?? buckets.length - 1]);
+              return shown === null ? "—" : String(shown);
+            },
+          })),
+        ],
+      },
+      [x, ...series.map((s) => buckets.map((b) => s.value(b)))],
+      element,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, element.clientWidth), height: 200 }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return <div ref={box} className="chart" role="img" aria-label={label} />;
+}

@@ -1,0 +1,171 @@
+/**
+ * Declaration → runtime connector. Everything a provider file states as data becomes the generic
+ * behaviour here: one token-response reader, one identity reader, one verifier (the declared shared
+ * scheme), one event parser (event name → trigger → routing, dedupe and time from the declared
+ * paths). Nothing here knows a provider by name.
+ */
+import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
+import { providerDate } from "./dates.ts";
+import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt } from "./json.ts";
+import { answerHandshake, HANDSHAKE_STAGE, verifyWithScheme } from "./schemes/index.ts";
+import { bodyDigest } from "./signatures.ts";
+import { readStandardTokenResponse, TokenResponseError } from "./tokenResponse.ts";
+import type { ConnectorDefinition, ExternalIdentity, InboundRequest, InboundResult, NormalizedEvent, NormalizedToken } from "./types.ts";
+
+function tokenReader(decl: ConnectorDeclaration): (body: Record<string, unknown>) => NormalizedToken {
+  const { okPath, tokenPath } = decl.oauth.tokenResponse;
+  return (body) => {
+    if (okPath && valueAt(body, okPath) !== true) {
+      throw new TokenResponseError(asString(body.error) ?? `${decl.name}_error`, asString(body.error_description));
+    }
+    const nested = tokenPath ? asRecord(valueAt(body, tokenPath)) : undefined;
+    const source = nested && typeof nested.access_token === "string" ? nested : body;
+    // Read from the token object, but report the whole answer as raw (identity may need its other parts).
+    return { ...readStandardTokenResponse(source), raw: body };
+  };
+}
+
+function identityReader(decl: ConnectorDeclaration): ConnectorDefinition["readIdentity"] {
+  const identity = decl.identity;
+  if (identity.read) return identity.read;
+  return async ({ fetchJson }) => {
+    const answer = await fetchJson(identity.path!, { method: identity.method, body: identity.body, headers: identity.headers });
+    const id = asString(valueAt(answer, identity.idPath!));
+    if (!id) throw new Error(`${decl.displayName} ${identity.path} answered without ${identity.idPath}`);
+    const displayName = identity.displayNamePath ? asString(valueAt(answer, identity.displayNamePath)) : undefined;
+    const metadata: Record<string, unknown> = {};
+    for (const [key, path] of Object.entries(identity.metadata)) {
+      const value = valueAt(answer, path);
+      if (value !== undefined) metadata[key] = value;
+    }
+    const result: ExternalIdentity = { externalId: identity.lowercaseId ? id.toLowerCase() : id, displayName, metadata };
+    const cursor = identity.cursorPath ? asString(valueAt(answer, identity.cursorPath)) : undefined;
+    return cursor === undefined ? result : { ...result, cursor };
+  };
+}
+
+/** The provider's event name as triggers name it: `issues.opened` (event + action), `push`, `reaction_added`. */
+function eventKeys(decl: ConnectorDeclaration, req: InboundRequest, body: Record<string, unknown>): string[] {
+  const spec = decl.webhook?.event;
+  if (!spec) return [];
+  const name = spec.header ? req.headers[spec.header]?.trim() : asString(valueAt(body, spec.path!));
+  if (!name) return [];
+  const action = spec.actionPath ? asString(valueAt(body, spec.actionPath)) : undefined;
+  // An action no trigger names falls back to the bare event: events whose actions are free-form
+  // (repository_dispatch) or that the provider documents without actions have one trigger.
+  return action ? [`${name}.${action}`, name] : [name];
+}
+
+function matches(trigger: TriggerDeclaration, body: Record<string, unknown>): boolean {
+  if (!trigger.when) return true;
+  if (trigger.when.absent.some((path) => valuesAt(body, path).length > 0)) return false;
+  return Object.entries(trigger.when.equals).every(([path, value]) => asString(valueAt(body, path)) === value);
+}
+
+/**
+ * The first readable time at `paths`. Declarations do not say what a number counts: past 1e11 it
+ * is milliseconds (Jira `timestamp`), else seconds (Slack `event_time`, "1767261600.000200" ts).
+ */
+function firstDate(body: Record<string, unknown>, paths: string[]): Date | undefined {
+  for (const path of paths) {
+    const value = valueAt(body, path);
+    const numeric = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
+    const epoch = numeric === undefined ? undefined : numeric > 1e11 ? "milliseconds" : "seconds";
+    const date = providerDate(value, INVALID, epoch ? { epoch } : {});
+    if (date !== INVALID) return date;
+  }
+  return undefined;
+}
+const INVALID = new Date(Number.NaN);
+
+function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => InboundResult {
+  const webhook = decl.webhook;
+  if (webhook?.parse) return webhook.parse;
+  const byEvent = new Map<string, TriggerDeclaration[]>();
+  for (const trigger of decl.triggers) byEvent.set(trigger.providerEvent, [...(byEvent.get(trigger.providerEvent) ?? []), trigger]);
+  const none: InboundResult = { kind: "events", events: [] };
+
+  return (req) => {
+    if (!webhook) return none;
+    const body = parseJsonObject(req.rawBody);
+    if (!body) return none;
+    let trigger: TriggerDeclaration | undefined;
+    for (const key of eventKeys(decl, req, body)) {
+      trigger = byEvent.get(key)?.find((t) => matches(t, body));
+      if (trigger) break;
+    }
+    if (!trigger) return none;
+
+    const externalIds = [
+      ...new Set(webhook.routing.flatMap((path) => valuesAt(body, path).map(asString)).filter((id): id is string => Boolean(id))),
+    ];
+    // An empty delivery id is no id: it would make every delivery a duplicate of the first.
+    const delivery =
+      (webhook.deliveryId.header ? deliveryId(req.headers[webhook.deliveryId.header]) : undefined) ??
+      (webhook.deliveryId.path ? deliveryId(valueAt(body, webhook.deliveryId.path)) : undefined);
+    const event: NormalizedEvent = {
+      trigger: trigger.name,
+      externalIds,
+      dedupeKey: delivery ?? `sha256:${bodyDigest(req.rawBody)}`,
+      // An unreadable or absent provider time is the receive time, never an error.
+      occurredAt: firstDate(body, [...trigger.occurredAt, ...webhook.occurredAt]) ?? new Date(),
+      data: trigger.shape ? trigger.shape(body) : body,
+    };
+    return { kind: "events", events: [event] };
+  };
+}
+
+export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinition {
+  const webhook = decl.webhook;
+  const scheme = webhook?.scheme;
+  return {
+    name: decl.name,
+    displayName: decl.displayName,
+    category: decl.category,
+    description: decl.description,
+    icon: decl.icon,
+    docs: decl.docs,
+    declaration: decl,
+    endpoints: {
+      authorizeUrl: decl.oauth.authorizeUrl,
+      tokenUrl: decl.oauth.tokenUrl,
+      apiUrl: decl.oauth.apiUrl,
+      ...(scheme?.type === "jwt" ? { jwksUrl: scheme.jwksUrl } : {}),
+    },
+    oauth: {
+      scopes: decl.oauth.scopes,
+      scopeDescriptions: decl.oauth.scopeDescriptions,
+      scopeSeparator: decl.oauth.scopeSeparator,
+      scopeParam: decl.oauth.scopeParam,
+      pkce: decl.oauth.pkce,
+      clientAuth: decl.oauth.clientAuth,
+      extraAuthorizeParams: decl.oauth.extraAuthorizeParams,
+      refresh: decl.oauth.refresh,
+      readTokenResponse: tokenReader(decl),
+    },
+    readIdentity: identityReader(decl),
+    triggers: decl.triggers.map((t) => ({
+      name: t.name,
+      displayName: t.displayName,
+      description: t.description,
+      providerEvent: t.providerEvent,
+      samplePayload: t.samplePayload,
+    })),
+    inbound: {
+      delivery: webhook ? webhook.delivery : "none",
+      scheme: scheme?.type ?? null,
+      verify: (req, secret, now, keys) =>
+        scheme ? verifyWithScheme(scheme, { req, secret, now, keys }) : { ok: false, reason: `${decl.displayName} sends no webhooks` },
+      handshake: (req, secret, stage) => {
+        for (const handshake of webhook?.handshakes ?? []) {
+          if (HANDSHAKE_STAGE[handshake.type] !== stage) continue;
+          const reply = answerHandshake(handshake, req, secret);
+          if (reply) return reply;
+        }
+        return undefined;
+      },
+      parse: eventParser(decl),
+      ...(webhook?.fetchEvents ? { fetchEvents: webhook.fetchEvents } : {}),
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Provider timestamps are untrusted input that arrives on *verified* requests: a malformed or
+ * absurd one (Jira `timestamp: 1e20`, a GitHub `created_at` in the year -271821) must not fail the
+ * request, or the provider retries it forever. Outside the range every store and every ISO-8601
+ * writer agrees on (years 1970–9999), the event is dated when Switchyard received it instead.
+ */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+export interface ProviderDateOptions {
+  /** How a bare number (or a numeric string like Slack's "1700000000.000200") counts time. */
+  epoch?: "seconds" | "milliseconds";
+}
+
+/**
+ * A provider's date as a Date, or `fallback` (normally the receive time) when it is missing,
+ * malformed or out of range. ISO-8601 strings are read as such; numbers only when `epoch` says
+ * what they count. Chain fallbacks by nesting: `providerDate(a, providerDate(b, now))`.
+ */
+export function providerDate(value: unknown, fallback: Date, options: ProviderDateOptions = {}): Date {
+  let ms: number;
+  if (value instanceof Date) {
+    ms = value.getTime();
+  } else if (typeof value === "number" || (typeof value === "string" && options.epoch && /^-?\d+(\.\d+)?$/.test(value))) {
+    if (!options.epoch) return fallback;
+    ms = Number(value) * (options.epoch === "seconds" ? 1000 : 1);
+  } else if (typeof value === "string" && value.length <= 64) {
+    ms = Date.parse(value);
+  } else {
+    return fallback;
+  }
+  if (!Number.isFinite(ms) || ms < EARLIEST || ms > LATEST) return fallback;
+  return new Date(Math.round(ms));
+}

@@ -1,0 +1,215 @@
+/**
+ * The connector declaration: what one file under `providers/` holds. A connector is data — OAuth
+ * endpoints, identity reading, webhook scheme, event-to-trigger mapping, routing — validated with
+ * zod at start-up (`registry.ts`), errors naming the file and the field. Code appears only through
+ * the few `code`/`read`/`shape` hooks below, for what a provider genuinely does unlike the others
+ * (Gmail's history reading; the original ten triggers' documented payload shapes).
+ *
+ * `docs/connectors.md` ("How to add a connector") explains every field with an example.
+ */
+import { z } from "zod";
+import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
+import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
+
+export const CATEGORIES = [
+  "mail",
+  "issue_tracker",
+  "chat",
+  "code",
+  "calendar",
+  "files",
+  "crm",
+  "payments",
+  "commerce",
+  "support",
+  "forms",
+  "scheduling",
+  "design",
+  "monitoring",
+  "accounting",
+  "video",
+  "docs",
+  "project_management",
+  "marketing",
+  "other",
+] as const;
+export type ConnectorCategory = (typeof CATEGORIES)[number];
+
+const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
+
+/** `sender.id`, `repository.owner.id`, `authorizations[].user_id` (`[]`: every element). */
+export const jsonPath = z
+  .string()
+  .regex(/^[A-Za-z0-9_$@-]+(\[\])?(\.[A-Za-z0-9_$@-]+(\[\])?)*$/, "must be a dot path like sender.id or authorizations[].user_id");
+
+const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
+const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `must be a function (${what})` });
+
+export type IdentityReader = (ctx: {
+  accessToken: string;
+  /** The token endpoint's parsed answer. */
+  token: Record<string, unknown>;
+  fetchJson: (path: string, init?: { method?: string; body?: string; headers?: Record<string, string> }) => Promise<any>;
+  apiUrl: string;
+}) => Promise<ExternalIdentity>;
+
+const oauthSchema = z.object({
+  authorizeUrl: httpsUrl,
+  tokenUrl: httpsUrl,
+  /** Base of the identity path (and of anything read with the account's token). */
+  apiUrl: httpsUrl,
+  /** May be empty for providers without scopes (the parameter is then left out). */
+  scopes: z.array(z.string().min(1)),
+  /** Each scope in words, for the consent page. */
+  scopeDescriptions: z.record(z.string(), z.string()).default({}),
+  scopeSeparator: z.enum([" ", ","]).default(" "),
+  /** The authorize parameter the scopes go in (Slack user tokens: `user_scope`). */
+  scopeParam: z.string().min(1).default("scope"),
+  /** PKCE S256, only where the provider documents support. */
+  pkce: z.boolean(),
+  /** How the token endpoint wants the client secret: in the form body, or HTTP Basic. */
+  clientAuth: z.enum(["client_secret_post", "client_secret_basic"]),
+  /** Added to the authorize URL (Google `access_type=offline`, Atlassian `audience`). */
+  extraAuthorizeParams: z.record(z.string(), z.string()).default({}),
+  /** Reading the token endpoint's answer; RFC 6749 by default (an `error` member is an error, even with HTTP 200). */
+  tokenResponse: z
+    .object({
+      /** A boolean that must be true, else the answer is an error (Slack `ok`, always HTTP 200). */
+      okPath: jsonPath.optional(),
+      /** A nested object holding the token when present (Slack's user token in `authed_user`); else the top level. */
+      tokenPath: jsonPath.optional(),
+    })
+    .strict()
+    .default({}),
+  /** The provider issues refresh tokens (with the declared scopes/parameters); refresh is then exercised in tests. */
+  refresh: z.boolean(),
+});
+
+const identitySchema = z
+  .object({
+    /** GET (or `method`) `{apiUrl}{path}` with the new access token. */
+    path: z.string().startsWith("/", "must start with /").optional(),
+    method: z.enum(["GET", "POST"]).default("GET"),
+    /** Request body for POST identity reads (GraphQL APIs: a JSON `{"query":…}`). */
+    body: z.string().optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+    /** The id routed on: matched against the webhook routing paths' values. */
+    idPath: jsonPath.optional(),
+    displayNamePath: jsonPath.optional(),
+    /** Lower-case the id (e-mail addresses). */
+    lowercaseId: z.boolean().default(false),
+    /** Metadata kept on the ConnectedAccount: name → path in the identity answer. */
+    metadata: z.record(z.string(), jsonPath).default({}),
+    /** A sync position at connect time (Gmail historyId), for notification-only pushes. */
+    cursorPath: jsonPath.optional(),
+    /** Code, only when one GET cannot say who it is (several calls, values from the token answer). */
+    read: fn<IdentityReader>("identity reader").optional(),
+  })
+  .strict()
+  .refine((i) => i.read || (i.path && i.idPath), { message: "needs path and idPath (or a read function)", path: ["idPath"] });
+
+const triggerSchema = z
+  .object({
+    /** snake_case, unique within the connector; `<connector>.<name>` is the forwarded event type. */
+    name: z.string().regex(/^[a-z][a-z0-9_]*$/, "must be snake_case"),
+    displayName: z.string().min(1),
+    description: z.string().min(1),
+    /** The provider's own name: GitHub `issues.opened` / `push`, Slack `reaction_added`, Stripe `invoice.paid`. */
+    providerEvent: z.string().min(1),
+    /** Exactly the `data` a forwarded event of this trigger carries (sendTestEvent sends it). */
+    samplePayload: z.record(z.string(), z.unknown()),
+    /** Extra conditions on the body (Slack `message` without `subtype` is a new message). */
+    when: z
+      .object({ absent: z.array(jsonPath).default([]), equals: z.record(jsonPath, z.string()).default({}) })
+      .strict()
+      .optional(),
+    /** Where this trigger's time is, before the connector-wide `occurredAt` paths. */
+    occurredAt: z.array(jsonPath).default([]),
+    /** Code: the documented data shape of the original triggers. New triggers forward the body unchanged. */
+    shape: fn<(body: Record<string, unknown>) => Record<string, unknown>>("payload shape").optional(),
+  })
+  .strict();
+
+const webhookSchema = z
+  .object({
+    /** "webhook": the provider POSTs events; "push": notifications that only say "changed" (Gmail). */
+    delivery: z.enum(["webhook", "push"]).default("webhook"),
+    scheme: schemeSchema,
+    handshakes: z.array(handshakeSchema).default([]),
+    /** The provider's event name: a header, or a body path; `actionPath` appends `.<action>` when present. */
+    event: z
+      .object({ header: headerName.optional(), path: jsonPath.optional(), actionPath: jsonPath.optional() })
+      .strict()
+      .refine((e) => e.header || e.path, { message: "needs header or path", path: ["path"] })
+      .optional(),
+    /** Payload paths whose values are matched against ConnectedAccount.externalId, most specific first. */
+    routing: z.array(jsonPath).default([]),
+    /** Where the provider's delivery id is (stable across its retries); none, or empty ⇒ a digest of the body. */
+    deliveryId: z.object({ header: headerName.optional(), path: jsonPath.optional() }).strict().default({}),
+    /** Where the event's time is, first readable wins; unreadable or absent ⇒ the receive time. */
+    occurredAt: z.array(jsonPath).default([]),
+    /** Code, for pushes that carry no event (Gmail): turns the body into events or a sync notification. */
+    parse: fn<(req: InboundRequest) => InboundResult>("push parser").optional(),
+    /** Code: reads what changed since the stored cursor, with the account's token (Gmail history). */
+    fetchEvents: fn<(ctx: FetchEventsContext) => Promise<{ events: NormalizedEvent[]; cursor: string }>>("change reader").optional(),
+  })
+  .strict()
+  .refine((w) => w.parse || w.event, { message: "needs event (or a parse function)", path: ["event"] })
+  .refine((w) => w.parse || w.routing.length > 0, { message: "needs at least one routing path", path: ["routing"] });
+
+export const connectorDeclarationSchema = z
+  .object({
+    /** Lower-case, URL-safe; the file is `providers/<name>.ts`; env names are CONNECTOR_<NAME>_*. */
+    name: z.string().regex(/^[a-z][a-z0-9_]*$/, "must be lower-case letters, digits and _"),
+    displayName: z.string().min(1),
+    category: z.enum(CATEGORIES),
+    description: z.string().min(1),
+    /** Small ORIGINAL inline SVG (not the provider's trademark logo). */
+    icon: z
+      .string()
+      .regex(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<\/svg>$/, "must be an inline <svg xmlns=…>…</svg>")
+      .refine((s) => !/<script|\son\w+=|javascript:|<foreignObject|href=/i.test(s), "must not contain scripts, handlers or links")
+      .refine((s) => s.length <= 4096, "must be at most 4 KiB"),
+    /** The provider documentation each fact above comes from. */
+    docs: z.array(httpsUrl).min(1),
+    oauth: oauthSchema,
+    identity: identitySchema,
+    /** Absent: the connector offers connect only, no inbound events. */
+    webhook: webhookSchema.optional(),
+    triggers: z.array(triggerSchema).default([]),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.triggers.length > 0 && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section" });
+    const names = new Set<string>();
+    const unconditional = new Map<string, string>();
+    c.triggers.forEach((t, i) => {
+      if (names.has(t.name)) ctx.addIssue({ code: "custom", path: ["triggers", i, "name"], message: `duplicate trigger name "${t.name}"` });
+      names.add(t.name);
+      // One delivery must never become two events: an event without extra conditions has one trigger.
+      if (!t.when) {
+        const other = unconditional.get(t.providerEvent);
+        if (other) ctx.addIssue({ code: "custom", path: ["triggers", i, "providerEvent"], message: `"${t.providerEvent}" is already trigger "${other}"` });
+        unconditional.set(t.providerEvent, t.name);
+      }
+    });
+  });
+
+/** What a provider file exports (defaults may be left out). */
+export type ConnectorDeclarationInput = z.input<typeof connectorDeclarationSchema>;
+/** After validation, defaults filled in. */
+export type ConnectorDeclaration = z.output<typeof connectorDeclarationSchema>;
+export type TriggerDeclaration = ConnectorDeclaration["triggers"][number];
+
+/** Typed identity helper for provider files: `export default declareConnector({ … })`. */
+export function declareConnector(declaration: ConnectorDeclarationInput): ConnectorDeclarationInput {
+  return declaration;
+}
+
+/** Validates one declaration; the error names the file and every bad field. */
+export function validateDeclaration(file: string, input: unknown): ConnectorDeclaration {
+  const result = connectorDeclarationSchema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  throw new Error(`Invalid connector declaration in ${file}:\n${problems.join("\n")}`);
+}

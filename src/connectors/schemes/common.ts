@@ -1,0 +1,45 @@
+import { z } from "zod";
+import type { InboundRequest, VerificationKeys, VerifyResult } from "../types.ts";
+
+/** What every scheme is given: the request as received (raw bytes), the secret in force, the clock. */
+export interface SchemeInput {
+  req: InboundRequest;
+  /** The deployment's webhook secret, else CONNECTOR_<NAME>_WEBHOOK_SECRET; "" when neither is set. */
+  secret: string;
+  now: Date;
+  /** For asymmetric schemes (JWT): the JWKS the caller fetched from the declared jwksUrl. */
+  keys?: VerificationKeys;
+}
+
+/** HTTP header names as Node gives them to us: lower-case. Declarations are checked against this. */
+export const headerName = z
+  .string()
+  .regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name (e.g. x-hub-signature-256)");
+
+/**
+ * A signed-content template: `{body}` is the raw body bytes, `{timestamp}` the timestamp header's
+ * value, `{url}` the URL the provider called. E.g. Slack `v0:{timestamp}:{body}`, Stripe
+ * `{timestamp}.{body}`, Square `{url}{body}`.
+ */
+export const signedContentTemplate = z
+  .string()
+  .refine((t) => t.split("{body}").length === 2, "must contain {body} exactly once")
+  .refine((t) => !/\{(?!body\}|timestamp\}|url\})[^}]*\}/.test(t), "only {body}, {timestamp} and {url} may be used");
+
+/** The exact bytes a template stands for; the body is never decoded and re-encoded. */
+export function signedContent(template: string, req: InboundRequest, timestamp: string | undefined): Buffer {
+  const [before, after] = template.split("{body}");
+  const fill = (part: string) => Buffer.from(part.replaceAll("{timestamp}", timestamp ?? "").replaceAll("{url}", req.url ?? ""), "utf8");
+  return Buffer.concat([fill(before), req.rawBody, fill(after)]);
+}
+
+/** Unix-seconds timestamps only: refuses before computing anything when outside the window. */
+export function checkTimestamp(value: string | undefined, now: Date, toleranceSeconds: number): VerifyResult {
+  if (!value) return { ok: false, reason: "missing timestamp" };
+  if (!/^\d{1,12}$/.test(value.trim())) return { ok: false, reason: "malformed timestamp" };
+  const skew = Math.abs(Math.floor(now.getTime() / 1000) - Number(value.trim()));
+  if (skew > toleranceSeconds) return { ok: false, reason: `timestamp outside the ${toleranceSeconds}-second window` };
+  return { ok: true };
+}
+
+export const noSecret: VerifyResult = { ok: false, reason: "no webhook secret configured" };

@@ -1,0 +1,74 @@
+/**
+ * URL-verification challenges and handshakes: requests a provider sends to prove the URL is ours
+ * (and that we hold the secret) rather than to deliver an event. Each answers with exactly what
+ * its provider expects and stores nothing.
+ *
+ * `stage` says when it is answered: `before_verify` for handshakes the provider does not sign
+ * (they precede any secret, or the answer itself proves the secret), `after_verify` for signed ones.
+ */
+import { z } from "zod";
+import { asString, parseJsonObject } from "../json.ts";
+import type { InboundRequest } from "../types.ts";
+import { computeHmac } from "./hmac.ts";
+
+export interface HandshakeReply {
+  status: number;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export const handshakeSchema = z.discriminatedUnion("type", [
+  /** Slack Events API: `{"type":"url_verification","challenge":"…"}` (signed) → the challenge as text/plain. */
+  z.object({ type: z.literal("slack_url_verification") }),
+  /** Asana: the first POST carries `X-Hook-Secret`; echo it in the same header with 200. */
+  z.object({ type: z.literal("asana_hook_secret") }),
+  /** Dropbox: `GET ?challenge=…` → the challenge as text/plain (nosniff). */
+  z.object({ type: z.literal("dropbox_challenge") }),
+  /** Zoom: event `endpoint.url_validation` → `{plainToken, encryptedToken: hex HMAC-SHA256(secret, plainToken)}`. */
+  z.object({ type: z.literal("zoom_url_validation") }),
+  /** Microsoft Graph: `POST ?validationToken=…` → the token (URL-decoded) as text/plain within 10 s. */
+  z.object({ type: z.literal("graph_validation_token") }),
+]);
+export type Handshake = z.infer<typeof handshakeSchema>;
+
+export const HANDSHAKE_STAGE: Record<Handshake["type"], "before_verify" | "after_verify"> = {
+  slack_url_verification: "after_verify",
+  asana_hook_secret: "before_verify",
+  dropbox_challenge: "before_verify",
+  zoom_url_validation: "before_verify",
+  graph_validation_token: "before_verify",
+};
+
+const text = (body: string, headers?: Record<string, string>): HandshakeReply => ({ status: 200, contentType: "text/plain; charset=utf-8", body, headers });
+
+/** The reply when `req` is this handshake; undefined when it is an ordinary delivery. */
+export function answerHandshake(handshake: Handshake, req: InboundRequest, secret: string): HandshakeReply | undefined {
+  const method = req.method ?? "POST";
+  switch (handshake.type) {
+    case "slack_url_verification": {
+      const body = method === "POST" ? parseJsonObject(req.rawBody) : null;
+      return body?.type === "url_verification" ? text(asString(body.challenge) ?? "") : undefined;
+    }
+    case "asana_hook_secret": {
+      const hookSecret = req.headers["x-hook-secret"];
+      return method === "POST" && hookSecret ? { ...text(""), headers: { "x-hook-secret": hookSecret } } : undefined;
+    }
+    case "dropbox_challenge": {
+      const challenge = req.query?.get("challenge");
+      return method === "GET" && challenge ? text(challenge, { "x-content-type-options": "nosniff" }) : undefined;
+    }
+    case "zoom_url_validation": {
+      const body = method === "POST" ? parseJsonObject(req.rawBody) : null;
+      if (body?.event !== "endpoint.url_validation") return undefined;
+      const plainToken = asString((body.payload as Record<string, unknown> | undefined)?.plainToken);
+      if (!plainToken || !secret) return undefined;
+      const encryptedToken = computeHmac({ algorithm: "sha256", encoding: "hex", secretEncoding: "utf8" }, secret, Buffer.from(plainToken, "utf8"));
+      return { status: 200, contentType: "application/json", body: JSON.stringify({ plainToken, encryptedToken }) };
+    }
+    case "graph_validation_token": {
+      const token = req.query?.get("validationToken");
+      return token ? text(token) : undefined;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * HMAC over the raw body, or over a template around it: GitHub `X-Hub-Signature-256: sha256=<hex>`,
+ * Jira/WebSub `X-Hub-Signature`, Slack/Zoom `v0=<hex>` over `v0:{timestamp}:{body}` with a
+ * timestamp header, Shopify/HubSpot base64 digests, Square `{url}{body}`.
+ */
+import { createHmac } from "node:crypto";
+import { z } from "zod";
+import { safeEqual } from "../signatures.ts";
+import type { VerifyResult } from "../types.ts";
+import { checkTimestamp, headerName, noSecret, type SchemeInput, signedContent, signedContentTemplate } from "./common.ts";
+
+export const hmacScheme = z
+  .object({
+    type: z.literal("hmac"),
+    /** The header carrying the signature. */
+    header: headerName,
+    algorithm: z.enum(["sha256", "sha1", "sha512"]).default("sha256"),
+    encoding: z.enum(["hex", "base64"]).default("hex"),
+    /** Text before the digest in the header, e.g. `sha256=` or `v0=`. */
+    prefix: z.string().default(""),
+    signedContent: signedContentTemplate.default("{body}"),
+    /** Required when the template uses {timestamp}: the header holding unix seconds. */
+    timestampHeader: headerName.optional(),
+    toleranceSeconds: z.number().int().positive().default(300),
+    /** How the secret is turned into key bytes (some providers hand out base64 secrets). */
+    secretEncoding: z.enum(["utf8", "base64"]).default("utf8"),
+  })
+  .refine((p) => !p.signedContent.includes("{timestamp}") || p.timestampHeader, {
+    message: "a signedContent with {timestamp} needs timestampHeader",
+    path: ["timestampHeader"],
+  });
+export type HmacParams = z.infer<typeof hmacScheme>;
+
+export function computeHmac(params: Pick<HmacParams, "algorithm" | "encoding" | "secretEncoding">, secret: string, content: Buffer): string {
+  const key = params.secretEncoding === "base64" ? Buffer.from(secret, "base64") : Buffer.from(secret, "utf8");
+  return createHmac(params.algorithm, key).update(content).digest(params.encoding);
+}
+
+export function verifyHmac(params: HmacParams, { req, secret, now }: SchemeInput): VerifyResult {
+  if (!secret) return noSecret;
+  const header = req.headers[params.header]?.trim();
+  if (!header) return { ok: false, reason: "missing signature header" };
+  let timestamp: string | undefined;
+  if (params.timestampHeader) {
+    timestamp = req.headers[params.timestampHeader]?.trim();
+    const fresh = checkTimestamp(timestamp, now, params.toleranceSeconds);
+    if (!fresh.ok) return fresh;
+  }
+  if (!header.startsWith(params.prefix)) return { ok: false, reason: "malformed signature header" };
+  const given = header.slice(params.prefix.length);
+  const expected = computeHmac(params, secret, signedContent(params.signedContent, req, timestamp));
+  // Hex case is not significant; base64 is compared exactly.
+  const normalized = params.encoding === "hex" ? given.toLowerCase() : given;
+  return safeEqual(normalized, expected) ? { ok: true } : { ok: false, reason: "signature mismatch" };
+}

@@ -1,0 +1,43 @@
+/**
+ * The shared verification schemes. A declaration names one (`webhook.scheme.type`) with its
+ * parameters; adding a provider never adds verification code unless its scheme is truly new.
+ */
+import { z } from "zod";
+import type { VerifyResult } from "../types.ts";
+import type { SchemeInput } from "./common.ts";
+import { hmacScheme, verifyHmac } from "./hmac.ts";
+import { jwtScheme, verifyJwt } from "./jwt.ts";
+import { standardWebhooksScheme, verifyStandardWebhooks } from "./standardWebhooks.ts";
+import { stripeScheme, verifyStripe } from "./stripe.ts";
+import { tokenScheme, verifyToken } from "./token.ts";
+import { bodyTokenScheme, verifyBodyToken } from "./bodyToken.ts";
+import { boxScheme, verifyBox } from "./box.ts";
+import { hmacBodyTimestampScheme, verifyHmacBodyTimestamp } from "./hmacBodyTimestamp.ts";
+
+export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme]);
+export type SchemeParams = z.infer<typeof schemeSchema>;
+export type SchemeType = SchemeParams["type"];
+
+export function verifyWithScheme(params: SchemeParams, input: SchemeInput): VerifyResult {
+  switch (params.type) {
+    case "hmac":
+      return verifyHmac(params, input);
+    case "stripe":
+      return verifyStripe(params, input);
+    case "token":
+      return verifyToken(params, input);
+    case "standard_webhooks":
+      return verifyStandardWebhooks(params, input);
+    case "jwt":
+      return verifyJwt(params, input);
+    case "hmac_body_timestamp":
+      return verifyHmacBodyTimestamp(params, input);
+    case "box":
+      return verifyBox(params, input);
+    case "body_token":
+      return verifyBodyToken(params, input);
+  }
+}
+
+export { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, type Handshake, type HandshakeReply } from "./handshakes.ts";
+export type { SchemeInput } from "./common.ts";

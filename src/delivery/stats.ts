@@ -1,0 +1,118 @@
+import { badInput } from "../errors.ts";
+import type { Sql } from "../db/sql.ts";
+
+/**
+ * A deployment's delivery health, computed by PostgreSQL in one statement (nothing is loaded row by
+ * row): the deliveries created in the last `hours` hours counted by their status now, hour by hour
+ * (oldest first, the current hour last and partial), and the latency of their attempts.
+ *
+ * - The window starts at the top of the hour `hours - 1` hours before this one, so the totals are
+ *   exactly the sum of the buckets.
+ * - successRate = succeeded / (succeeded + failed), null when both are 0 (pending and cancelled
+ *   deliveries have no verdict yet, or never will).
+ * - p50Ms / p95Ms: how long the forwarding URL took to answer, over every attempt of those
+ *   deliveries (percentile_disc: a duration that was actually observed).
+ * - oldestPendingAt and queueDepth describe the deployment's whole queue, not just the window: a
+ *   delivery stuck for two days is exactly what a 24-hour view must not hide.
+ */
+
+export const MAX_STATS_HOURS = 24 * 31;
+
+export interface DeliveryStatsBucket {
+  start: Date;
+  succeeded: number;
+  failed: number;
+  pending: number;
+  cancelled: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+export interface DeliveryStats {
+  hours: number;
+  succeeded: number;
+  failed: number;
+  pending: number;
+  cancelled: number;
+  successRate: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  oldestPendingAt: Date | null;
+  queueDepth: number;
+  buckets: DeliveryStatsBucket[];
+}
+
+type Row = {
+  start: Date | string | null;
+  succeeded: string | number;
+  failed: string | number;
+  pending: string | number;
+  cancelled: string | number;
+  p50: string | number | null;
+  p95: string | number | null;
+};
+
+export async function deliveryStats(sql: Sql, deploymentId: string, hours: number): Promise<DeliveryStats> {
+  if (!Number.isInteger(hours) || hours < 1 || hours > MAX_STATS_HOURS) {
+    throw badInput(`hours: must be an integer from 1 to ${MAX_STATS_HOURS}`, [{ field: "hours", message: `must be from 1 to ${MAX_STATS_HOURS}` }]);
+  }
+  // Buckets (start set) and the window's totals (start null) from one grouping-sets pass.
+  const [rows, queue] = await Promise.all([
+    sql.query<Row>(
+      `with bounds as (
+         select date_trunc('hour', now() at time zone 'UTC') - (($2::int - 1) * interval '1 hour') as first
+       ), d as (
+         select d.id, d.status, date_trunc('hour', d.created_at) as hour
+         from delivery d, bounds where d.deployment_id = $1 and d.created_at >= bounds.first
+       ), counts as (
+         select hour, count(*) filter (where status = 'SUCCEEDED') as succeeded, count(*) filter (where status = 'FAILED') as failed,
+                count(*) filter (where status = 'PENDING') as pending, count(*) filter (where status = 'CANCELLED') as cancelled
+         from d group by grouping sets ((hour), ())
+       ), latency as (
+         select d.hour, percentile_disc(0.5) within group (order by a.duration_ms) as p50,
+                percentile_disc(0.95) within group (order by a.duration_ms) as p95
+         from d join delivery_attempt a on a.delivery_id = d.id group by grouping sets ((d.hour), ())
+       ), hours as (
+         select generate_series(bounds.first, bounds.first + (($2::int - 1) * interval '1 hour'), interval '1 hour') as hour from bounds
+         union all select null
+       )
+       select h.hour at time zone 'UTC' as start, coalesce(c.succeeded, 0) as succeeded, coalesce(c.failed, 0) as failed,
+              coalesce(c.pending, 0) as pending, coalesce(c.cancelled, 0) as cancelled, l.p50, l.p95
+       from hours h
+       left join counts c on c.hour is not distinct from h.hour
+       left join latency l on l.hour is not distinct from h.hour
+       order by h.hour nulls first`,
+      [deploymentId, hours],
+    ),
+    sql.query<{ depth: string | number; oldest: Date | string | null }>(
+      // The (deployment_id, status, created_at) index: only the queue is read.
+      `select count(*) as depth, min(created_at) at time zone 'UTC' as oldest from delivery where deployment_id = $1 and status = 'PENDING'`,
+      [deploymentId],
+    ),
+  ]);
+  const number = (value: string | number | null) => (value === null ? null : Number(value));
+  const [total, ...perHour] = rows;
+  const succeeded = Number(total.succeeded);
+  const failed = Number(total.failed);
+  return {
+    hours,
+    succeeded,
+    failed,
+    pending: Number(total.pending),
+    cancelled: Number(total.cancelled),
+    successRate: succeeded + failed === 0 ? null : succeeded / (succeeded + failed),
+    p50Ms: number(total.p50),
+    p95Ms: number(total.p95),
+    oldestPendingAt: queue[0]?.oldest ? new Date(queue[0].oldest) : null,
+    queueDepth: Number(queue[0]?.depth ?? 0),
+    buckets: perHour.map((row) => ({
+      start: new Date(row.start!),
+      succeeded: Number(row.succeeded),
+      failed: Number(row.failed),
+      pending: Number(row.pending),
+      cancelled: Number(row.cancelled),
+      p50Ms: number(row.p50),
+      p95Ms: number(row.p95),
+    })),
+  };
+}

@@ -1,0 +1,157 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { getCORSHeadersByRequestAndOptions } from "@whatwg-node/server";
+import { processRegularResult } from "graphql-yoga";
+import { writeFetchResponse } from "../http/node.ts";
+import type { OriginPolicy } from "./requestGuard.ts";
+import type { GraphQLServer } from "./yoga.ts";
+
+/**
+ * A plain `application/json` POST to /graphql — what the console and API clients send — served by
+ * the same yoga instance without its fetch-API round trip. yoga.fetch would wrap the node request
+ * in a web Request, its headers in a Headers object, and the result in a web Response that
+ * writeFetchResponse unwraps again: with a warm key or session that layer was the largest cost of
+ * a GraphQL request (docs/benchmarks.md). Here the parsed params go straight to yoga's
+ * `getResultForParams` — its onParams hooks, then `getEnveloped` (armor's limits, the parse and
+ * validation cache, context with the caller, masked errors), then its onExecutionResult hooks — and
+ * the result is written the way yoga's own result processor writes it, with the same CORS headers
+ * and the Set-Cookie values logIn/logOut asked for. app.ts calls it after the same cross-site
+ * request guard (refuseGraphQLRequest) as every /graphql request.
+ *
+ * Anything else (GET, other content types, batches, malformed bodies or params, an Accept that
+ * picks SSE or multipart) returns false and goes through yoga.fetch, so yoga keeps answering
+ * those exactly as before. test/graphql/jsonPost.test.ts compares both paths response by response.
+ */
+export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy) {
+  const getResultForParams = yoga.getResultForParams;
+  const fetchAPI = yoga.fetchAPI;
+
+  return async function serveJsonPost(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, ip: string): Promise<boolean> {
+    if (!isJsonContentType(req.headers["content-type"])) return false;
+    const mediaType = regularMediaType(req.headers.accept);
+    if (!mediaType) return false;
+    let params: unknown;
+    try {
+      params = JSON.parse(body.toString("utf8"));
+    } catch {
+      return false; // yoga answers malformed JSON with its own 400
+    }
+    if (!isPlainParams(params)) return false;
+
+    const request = new NodeRequestView(req, url);
+    const result = await getResultForParams({ params, request: request as unknown as Request }, { ip });
+    // yoga's CORS plugin, with the same per-request options (false: no CORS headers).
+    const corsOptions = origins.cors(request as unknown as Request);
+    const cors = corsOptions === false ? null : getCORSHeadersByRequestAndOptions(request as unknown as Request, corsOptions);
+    const cookies = yoga.responseCookies(request);
+
+    if (result && !isAsyncIterable(result) && !result.errors && !result.extensions) {
+      // What processRegularResult writes for an error-free result, without building a Response.
+      const json = JSON.stringify(result);
+      const headers: Record<string, string | string[]> = {
+        "content-type": `${mediaType}; charset=utf-8`,
+        "content-length": String(Buffer.byteLength(json)),
+        ...cors,
+      };
+      if (cookies.length) headers["set-cookie"] = cookies;
+      res.writeHead(200, headers);
+      res.end(json);
+      return true;
+    }
+    // Errors decide the status (400 for validation under graphql-response+json, 500 for unexpected
+    // ones…): leave that to yoga's own processor.
+    const response = processRegularResult(result as never, fetchAPI, mediaType);
+    for (const [name, value] of Object.entries(cors ?? {})) response.headers.set(name, value);
+    for (const cookie of cookies) response.headers.append("set-cookie", cookie);
+    await writeFetchResponse(res, response);
+    return true;
+  };
+}
+
+/** yoga's isPOSTJsonRequest, for application/json (the rarer application/graphql+json goes to yoga). */
+function isJsonContentType(header: string | undefined): boolean {
+  const contentType = header?.split(",")[0];
+  return contentType === "application/json" || contentType?.startsWith("application/json;") === true;
+}
+
+/**
+ * The media type yoga's result processors would answer with, when it is one of the regular JSON
+ * ones (they are tried last, so they win whenever the client accepts either); undefined otherwise.
+ * Same rules as yoga's getMediaTypesForRequestInOrder: utf-8 only, earlier types preferred.
+ */
+function regularMediaType(accept: string | undefined): string | undefined {
+  const key = accept ?? "";
+  if (mediaTypes.has(key)) return mediaTypes.get(key);
+  const chosen = chooseRegularMediaType(accept);
+  // Clients send a handful of distinct Accept headers: remember the answers, within reason.
+  if (mediaTypes.size >= 100) mediaTypes.clear();
+  mediaTypes.set(key, chosen);
+  return chosen;
+}
+const mediaTypes = new Map<string, string | undefined>();
+
+function chooseRegularMediaType(accept: string | undefined): string | undefined {
+  const requested = (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",").reverse();
+  let chosen: string | undefined;
+  for (const entry of requested) {
+    const [mediaType, ...parameters] = entry.split(";");
+    const charset = parameters.find((parameter) => parameter.includes("charset=")) ?? "charset=utf-8";
+    if (charset !== "charset=utf-8") continue;
+    const [type, subtype] = mediaType.split("/");
+    for (const candidate of ["application/graphql-response+json", "application/json"]) {
+      const [candidateType, candidateSubtype] = candidate.split("/");
+      if ((type === "*" || type === candidateType) && (subtype === "*" || subtype === candidateSubtype)) chosen = candidate;
+    }
+  }
+  return chosen;
+}
+
+const PARAM_NAMES = new Set(["query", "variables", "operationName", "extensions"]);
+const isObjectOrNothing = (value: unknown) => value == null || (typeof value === "object" && !Array.isArray(value));
+
+/** Params yoga's checks would accept as they are; the rest goes to yoga for its exact 400s. */
+function isPlainParams(params: unknown): params is { query: string; variables?: Record<string, unknown>; operationName?: string } {
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return false;
+  const record = params as Record<string, unknown>;
+  for (const name in record) if (record[name] != null && !PARAM_NAMES.has(name)) return false;
+  return (
+    typeof record.query === "string" &&
+    isObjectOrNothing(record.variables) &&
+    isObjectOrNothing(record.extensions) &&
+    (record.operationName == null || typeof record.operationName === "string")
+  );
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+}
+
+/**
+ * The parts of a fetch Request that yoga's plugins and our context read (method, url, headers.get),
+ * over the node request without copying its headers. Also the key under which the cookie plugin
+ * files the request's Set-Cookie values.
+ */
+class NodeRequestView {
+  readonly method = "POST";
+  readonly headers: HeadersView;
+  constructor(
+    req: IncomingMessage,
+    private readonly parsedUrl: URL,
+  ) {
+    this.headers = new HeadersView(req.headers);
+  }
+  get url(): string {
+    return this.parsedUrl.href;
+  }
+}
+
+class HeadersView {
+  constructor(private readonly raw: IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+}

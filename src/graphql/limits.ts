@@ -1,0 +1,77 @@
+import { type DocumentNode, getNamedType, getNullableType, GraphQLError, type GraphQLSchema, isLeafType, isListType } from "graphql";
+import { type ComplexityEstimator, getComplexity } from "graphql-query-complexity";
+import type { Plugin } from "graphql-yoga";
+
+/**
+ * The cost limit of one GraphQL operation, checked with its variables before anything runs
+ * (docs/security.md, "GraphQL limits").
+ *
+ * The cost is an upper estimate of what the response holds: every scalar field selected counts 1
+ * and every object 2 (a row to fetch), times the size of the lists around it. A list's size is its `limit` or `first` argument (with
+ * the argument's default when left out); a list without one counts as `listSizes` says. Fields of
+ * a `…Connection` are one page: the field that returned the connection was already multiplied by
+ * its page size.
+ */
+export const MAX_QUERY_COST = 10_000;
+
+/** Lists that take no size argument, at the size they reach in practice. */
+const listSizes: Record<string, number> = {
+  // One forwarding URL per deployment: an event has one delivery.
+  "TriggerEvent.deliveries": 1,
+  // The default retry schedule makes 8 attempts.
+  "Delivery.attemptLog": 8,
+  "Connector.triggers": 50,
+  "Deployment.connectedAccounts": 50,
+};
+const DEFAULT_LIST_SIZE = 10;
+
+const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+  // Introspection (when enabled) and __typename, which clients add everywhere, are free.
+  if (field.name.startsWith("__")) return 0;
+  const size = args.limit ?? args.first;
+  const own = isLeafType(getNamedType(field.type)) ? 1 : 2;
+  let multiplier = 1;
+  if (typeof size === "number") {
+    // A negative or zero size is refused by the resolver; it must not make the cost negative.
+    multiplier = Math.max(1, size);
+  } else if (!type.name.endsWith("Connection")) {
+    const returned = getNullableType(field.type);
+    if (isListType(returned) && !isLeafType(getNamedType(returned))) multiplier = listSizes[`${type.name}.${field.name}`] ?? DEFAULT_LIST_SIZE;
+  }
+  return multiplier * (own + childComplexity);
+};
+
+/** The estimated cost of the operation, or undefined when its variables do not even coerce (execution says why). */
+export function queryCost(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): number | undefined {
+  try {
+    return getComplexity({ schema, query: document, operationName: operationName ?? undefined, variables: variables ?? undefined, estimators: [estimator] });
+  } catch (error) {
+    if (error instanceof GraphQLError) return undefined;
+    throw error;
+  }
+}
+
+/** The error that refuses an operation over the budget, or undefined when it may run. */
+export function costLimitError(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): GraphQLError | undefined {
+  const cost = queryCost(schema, document, operationName, variables);
+  if (cost === undefined || cost <= MAX_QUERY_COST) return undefined;
+  return new GraphQLError(
+    `The operation is too large: its estimated cost is ${cost}, above the limit of ${MAX_QUERY_COST} (about one per value in the response). ` +
+      "Ask for fewer items (limit/first), fewer fields or fewer aliases, or split it into several requests.",
+    { extensions: { code: "BAD_USER_INPUT", cost, maxCost: MAX_QUERY_COST } },
+  );
+}
+
+/** Runs the cost check before execution and before a subscription starts. */
+export function useCostLimit(): Plugin {
+  return {
+    onExecute: ({ args, setResultAndStopExecution }) => {
+      const error = costLimitError(args.schema, args.document, args.operationName, args.variableValues);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+    onSubscribe: ({ args, setResultAndStopExecution }) => {
+      const error = costLimitError(args.schema, args.document, args.operationName, args.variableValues);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+  };
+}

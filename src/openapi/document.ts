@@ -1,0 +1,283 @@
+import type { Config } from "../config.ts";
+
+/**
+ * The REST contract as OpenAPI 3.1: what /openapi.json serves and /docs/api renders. The REST tests
+ * validate every real response they receive against it (test/helpers/openapi.ts), and a linter
+ * checks it (test/openapi/document.test.ts), so this file cannot drift from the routes.
+ */
+
+const problem = (description: string, extraHeaders: Record<string, unknown> = {}) => ({
+  description,
+  headers: extraHeaders,
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+});
+
+const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" } } } });
+
+const retryAfter = { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "string", pattern: "^\\d+$" } } };
+
+export function openApiDocument(config: Pick<Config, "publicUrl">, version: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Switchyard REST API",
+      version,
+      summary: "Connector authorization URLs, paginated data, inbound provider webhooks and health.",
+      description:
+        "Everything else (configuration, events, deliveries, live streams) is GraphQL at `/graphql`. Errors are " +
+        "`application/problem+json` with a stable snake_case `code`. See docs/reference/rest.md in the repository.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: config.publicUrl }],
+    tags: [
+      { name: "Connect", description: "Authorization URLs and the hosted connect pages." },
+      { name: "Data", description: "Paginated listing." },
+      { name: "Webhooks", description: "Where third-party providers send their events." },
+      { name: "Operations", description: "Health, readiness, metrics and this document." },
+    ],
+    paths: {
+      "/api/v1/connector/service/{connector_name}/auth-url": {
+        get: {
+          tags: ["Connect"],
+          operationId: "getAuthUrl",
+          summary: "An authorization URL for one end-user account",
+          description: "Single-use once the flow completes; expires after CONNECT_URL_TTL_SECONDS (30 minutes by default).",
+          security: [{ apiKey: [] }],
+          parameters: [
+            { name: "connector_name", in: "path", required: true, schema: { type: "string" }, example: "github" },
+            {
+              name: "account",
+              in: "query",
+              required: true,
+              description: "The end user's id in your system: 1–255 characters, no control characters.",
+              schema: { type: "string", minLength: 1, maxLength: 255 },
+              example: "alice",
+            },
+          ],
+          responses: {
+            "200": {
+              description: "The URL to send the end user to.",
+              headers: { "Cache-Control": { schema: { const: "no-store" } } },
+              content: { "application/json": { schema: { $ref: "#/components/schemas/AuthUrl" } } },
+            },
+            "400": problem("`invalid_parameter`: account missing, empty, too long or with control characters."),
+            "401": problem("`missing_api_key` or `invalid_api_key` (revoked and expired keys are invalid)."),
+            "404": problem("`unknown_connector`."),
+            "409": problem("`connector_not_configured`: no OAuth client for this connector, neither the deployment's nor the service's."),
+            "429": problem("`rate_limited`.", retryAfter),
+          },
+        },
+      },
+      "/api/data": {
+        get: {
+          tags: ["Data"],
+          operationId: "listData",
+          summary: "The deployment's data items, a page at a time",
+          security: [{ apiKey: [] }],
+          parameters: [
+            { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 } },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 10 } },
+            { name: "envelope", in: "query", description: "`true`: the page in `data` beside `pagination`.", schema: { type: "string", enum: ["true", "false"] } },
+          ],
+          responses: {
+            "200": {
+              description: "Items ordered by id. Past the end: `[]`.",
+              headers: {
+                "X-Total-Count": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
+                "X-Offset": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
+                "X-Limit": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
+                Link: { required: true, description: "RFC 8288 links `first`, `prev`, `next`, `last`.", schema: { type: "string" } },
+              },
+              content: {
+                "application/json": {
+                  schema: { oneOf: [{ type: "array", items: { $ref: "#/components/schemas/DataItem" } }, { $ref: "#/components/schemas/DataEnvelope" }] },
+                },
+              },
+            },
+            "400": problem("`invalid_parameter`: offset, limit or envelope out of range."),
+            "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "429": problem("`rate_limited`.", retryAfter),
+          },
+        },
+      },
+      "/webhooks/{deploymentId}/{connector}": {
+        post: {
+          tags: ["Webhooks"],
+          operationId: "receiveWebhook",
+          summary: "An event from a provider, verified with its own scheme",
+          description:
+            "GitHub `X-Hub-Signature-256`, Slack `X-Slack-Signature` (5-minute window), Jira and Linear shared secrets, " +
+            "Gmail Pub/Sub push with its bearer token. Provider retries are deduplicated. Body limit 1 MiB.",
+          parameters: [
+            { name: "deploymentId", in: "path", required: true, schema: { type: "string" } },
+            { name: "connector", in: "path", required: true, schema: { type: "string" } },
+          ],
+          requestBody: { required: true, content: { "*/*": { schema: {} } } },
+          responses: {
+            "200": {
+              description: "Accepted: what was done with the events it carried (or a provider's handshake answer, e.g. Slack's url_verification).",
+              content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/InboundOutcome" }, { type: "object" }] } }, "text/plain": { schema: { type: "string" } } },
+            },
+            "400": problem("`invalid_parameter`: the body is not what the provider sends."),
+            "401": problem("`invalid_signature`: nothing was stored."),
+            "404": problem("`unknown_connector` or `not_found` (no such deployment)."),
+            "413": problem("`payload_too_large`: over 1 MiB."),
+            "503": problem("`upstream_unavailable`: the provider could not be read; deliver again later.", retryAfter),
+          },
+        },
+      },
+      "/connect/{token}": {
+        get: {
+          tags: ["Connect"],
+          operationId: "connectPage",
+          summary: "The connect page behind an authorization URL (HTML, for the end user's browser)",
+          parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": html("The connector, the account and a Continue button."),
+            "4XX": html("Expired, used or unknown link: an error page."),
+            "503": html("The connector has no OAuth client yet (neither the deployment's nor the service's): an error page saying so."),
+          },
+        },
+        post: {
+          tags: ["Connect"],
+          operationId: "connectContinue",
+          summary: "Continue: to the consent page or the provider's authorize URL",
+          parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "303": { description: "A redirect to the next step." }, "4XX": html("An error page.") },
+        },
+      },
+      "/connect/{token}/consent": {
+        get: {
+          tags: ["Connect"],
+          operationId: "consentPage",
+          summary: "The consent page (service default credentials only)",
+          parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": html("What is accessed, on whose behalf; Continue or Cancel."), "4XX": html("An error page.") },
+        },
+        post: {
+          tags: ["Connect"],
+          operationId: "consentDecision",
+          summary: "Continue to the provider, or cancel",
+          parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "303": { description: "To the provider's authorize URL." }, "200": html("Cancelled: nothing stored."), "4XX": html("An error page.") },
+        },
+      },
+      "/oauth/callback": {
+        get: {
+          tags: ["Connect"],
+          operationId: "oauthCallback",
+          summary: "Where the provider returns the end user (HTML)",
+          parameters: [
+            { name: "code", in: "query", schema: { type: "string" } },
+            { name: "state", in: "query", schema: { type: "string" } },
+            { name: "error", in: "query", schema: { type: "string" } },
+          ],
+          responses: { "200": html("Done: the account is connected."), "4XX": html("Expired, reused, tampered or refused flows: an error page; nothing stored.") },
+        },
+      },
+      "/healthz": {
+        get: {
+          tags: ["Operations"],
+          operationId: "health",
+          summary: "The process is up",
+          responses: { "200": { description: "Up.", content: { "application/json": { schema: { type: "object", required: ["status"], properties: { status: { const: "ok" } } } } } } },
+        },
+      },
+      "/readyz": {
+        get: {
+          tags: ["Operations"],
+          operationId: "ready",
+          summary: "The database is reachable",
+          responses: {
+            "200": {
+              description: "Ready.",
+              content: {
+                "application/json": {
+                  schema: { type: "object", required: ["status", "database"], properties: { status: { const: "ready" }, database: { enum: ["pglite", "postgresql"] } } },
+                },
+              },
+            },
+            "503": problem("`database_unavailable`."),
+          },
+        },
+      },
+      "/metrics": {
+        get: {
+          tags: ["Operations"],
+          operationId: "metrics",
+          summary: "Prometheus metrics",
+          responses: { "200": { description: "Prometheus text format.", content: { "text/plain": { schema: { type: "string" } } } } },
+        },
+      },
+      "/openapi.json": {
+        get: {
+          tags: ["Operations"],
+          operationId: "openApiDocument",
+          summary: "This document",
+          responses: { "200": { description: "OpenAPI 3.1.", content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "The deployment's API key, `sy_<word>_…`." } },
+      schemas: {
+        Problem: {
+          type: "object",
+          description: "RFC 9457 problem details with a stable `code`.",
+          required: ["type", "title", "status", "detail", "code"],
+          properties: {
+            type: { type: "string", format: "uri" },
+            title: { type: "string" },
+            status: { type: "integer", minimum: 400, maximum: 599 },
+            detail: { type: "string" },
+            code: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
+          },
+          additionalProperties: false,
+        },
+        AuthUrl: {
+          type: "object",
+          required: ["authUrl", "connector", "account", "expiresAt"],
+          properties: {
+            authUrl: { type: "string", format: "uri" },
+            connector: { type: "string" },
+            account: { type: "string" },
+            expiresAt: { type: "string", format: "date-time" },
+          },
+          additionalProperties: false,
+        },
+        DataItem: {
+          type: "object",
+          required: ["id", "name", "description"],
+          properties: { id: { type: "integer" }, name: { type: "string" }, description: { type: "string" } },
+          additionalProperties: false,
+        },
+        DataEnvelope: {
+          type: "object",
+          required: ["data", "pagination"],
+          properties: {
+            data: { type: "array", items: { $ref: "#/components/schemas/DataItem" } },
+            pagination: {
+              type: "object",
+              required: ["total", "offset", "limit"],
+              properties: { total: { type: "integer", minimum: 0 }, offset: { type: "integer", minimum: 0 }, limit: { type: "integer", minimum: 1, maximum: 100 } },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        InboundOutcome: {
+          type: "object",
+          required: ["received", "recorded", "duplicates", "forwarded", "unrouted"],
+          properties: {
+            received: { type: "integer", minimum: 0 },
+            recorded: { type: "integer", minimum: 0 },
+            duplicates: { type: "integer", minimum: 0 },
+            forwarded: { type: "integer", minimum: 0 },
+            unrouted: { type: "integer", minimum: 0 },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { Services } from "../services.ts";
+
+/**
+ * RETENTION_DAYS: deletes what is older than the retention period, in the background, in small
+ * batches, so a backlog of a million old rows never becomes one long transaction that holds locks
+ * or bloats WAL while inbound webhooks are being written.
+ *
+ * - Events received before the cutoff go with their deliveries and attempts (ON DELETE CASCADE,
+ *   both through indexes) — except an event with a PENDING delivery: a delivery held for weeks by
+ *   a pause is still owed to the operator.
+ * - Console sessions once expired; connect sessions a day after they expired (an end user who
+ *   reopens a stale link that day still reads "expired" rather than "unknown").
+ *
+ * Each batch walks an index from its oldest end (trigger_event(received_at), session(expires_at),
+ * connect_session(expires_at)) and skips rows another instance's pruner holds, so several
+ * instances prune side by side without waiting on each other.
+ */
+export interface RetentionOptions {
+  /** How often a pass starts. */
+  intervalMs?: number;
+  /** Rows per DELETE statement. */
+  batchSize?: number;
+  /** A breather between batches, for the statements of live traffic. */
+  pauseMs?: number;
+}
+
+export interface RetentionJob {
+  start(): void;
+  /** Stops after the batch in progress. */
+  stop(): Promise<void>;
+  /** One whole pass; returns how many rows of each kind were deleted. */
+  runOnce(): Promise<PruneCounts>;
+}
+
+export interface PruneCounts {
+  events: number;
+  sessions: number;
+  connectSessions: number;
+}
+
+export function createRetentionJob(services: Services, options: RetentionOptions = {}): RetentionJob {
+  const { sql, config, logger } = services;
+  const intervalMs = options.intervalMs ?? 10 * 60_000;
+  const batchSize = options.batchSize ?? 500;
+  const pauseMs = options.pauseMs ?? 20;
+  let started = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<unknown> | undefined;
+
+  // $1: rows per batch. Each names its own cutoff.
+  const statements: Record<keyof PruneCounts, [string, unknown[]]> = {
+    events: [
+      `delete from trigger_event where id in (
+         select e.id from trigger_event e
+         where e.received_at < (now() at time zone 'UTC') - ($2::int * interval '1 day')
+           and not exists (select 1 from delivery d where d.event_id = e.id and d.status = 'PENDING')
+         order by e.received_at
+         limit $1
+         for update skip locked)`,
+      [config.retentionDays],
+    ],
+    sessions: [
+      `delete from session where id in (
+         select id from session where expires_at < (now() at time zone 'UTC') order by expires_at limit $1 for update skip locked)`,
+      [],
+    ],
+    connectSessions: [
+      `delete from connect_session where id in (
+         select id from connect_session where expires_at < (now() at time zone 'UTC') - interval '1 day'
+         order by expires_at limit $1 for update skip locked)`,
+      [],
+    ],
+  };
+
+  async function prune(kind: keyof PruneCounts): Promise<number> {
+    const [statement, params] = statements[kind];
+    let total = 0;
+    for (;;) {
+      const rows = await sql.query<{ n: string | number }>(`with gone as (${statement} returning 1) select count(*) as n from gone`, [batchSize, ...params]);
+      const deleted = Number(rows[0]?.n ?? 0);
+      total += deleted;
+      if (deleted < batchSize || stopped) return total;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+
+  async function runOnce(): Promise<PruneCounts> {
+    const counts = { events: await prune("events"), sessions: await prune("sessions"), connectSessions: await prune("connectSessions") };
+    if (counts.events || counts.sessions || counts.connectSessions) {
+      logger.info({ ...counts, retentionDays: config.retentionDays }, "retention: old rows deleted");
+    }
+    return counts;
+  }
+
+  function schedule(delayMs: number) {
+    timer = setTimeout(() => {
+      pass = runOnce()
+        .catch((error) => logger.warn({ err: error }, "retention pass failed; the next one retries"))
+        .finally(() => {
+          if (!stopped) schedule(intervalMs);
+        });
+    }, delayMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      // Not at the very start: start-up (migrations, the first claims) has the database first.
+      schedule(Math.min(intervalMs, 30_000));
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await pass;
+    },
+    runOnce,
+  };
+}

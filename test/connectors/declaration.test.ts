@@ -1,0 +1,45 @@
+/** A bad declaration stops start-up with the file and the field named, not with a crash later. */
+import { describe, expect, it } from "vitest";
+import { loadConnectors } from "../../src/connectors/registry.ts";
+import github from "../../src/connectors/providers/github.ts";
+import jira from "../../src/connectors/providers/jira.ts";
+
+const valid = { ...jira };
+
+describe("declaration validation", () => {
+  it("accepts the shipped declarations", () => {
+    expect(loadConnectors([jira, github]).map((c) => c.name)).toEqual(["jira", "github"]);
+  });
+
+  it("names the file and every bad field", () => {
+    const bad = {
+      ...valid,
+      name: "acme",
+      category: "toys",
+      docs: ["http://example.com/not-https"],
+      oauth: { ...valid.oauth, tokenUrl: "ftp://acme.example/token" },
+      webhook: { ...valid.webhook!, scheme: { type: "hmac", header: "X-Acme-Signature" } },
+    };
+    let message = "";
+    try {
+      loadConnectors([bad]);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("Invalid connector declaration in src/connectors/providers/acme.ts");
+    for (const field of ["category", "docs.0", "oauth.tokenUrl", "webhook.scheme.header"]) expect(message).toContain(`  ${field}:`);
+  });
+
+  it("refuses one provider event mapped to two triggers, duplicate names, and triggers without a webhook", () => {
+    const twice = { ...valid, triggers: [valid.triggers![0], { ...valid.triggers![1], providerEvent: valid.triggers![0].providerEvent }] };
+    expect(() => loadConnectors([twice])).toThrow(/triggers\.1\.providerEvent: "jira:issue_created" is already trigger "issue_created"/);
+    expect(() => loadConnectors([valid, valid])).toThrow(/"jira" is declared twice/);
+    const { webhook: _w, ...noWebhook } = valid;
+    expect(() => loadConnectors([noWebhook])).toThrow(/webhook: triggers need a webhook section/);
+  });
+
+  it("refuses icons that could run script and unknown members", () => {
+    expect(() => loadConnectors([{ ...valid, icon: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>' }])).toThrow(/icon:/);
+    expect(() => loadConnectors([{ ...valid, colour: "blue" }])).toThrow(/Invalid connector declaration/);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * The shared verification schemes, each against the provider's own signing code where one is on
+ * npm (@octokit/webhooks-methods, standardwebhooks) or the provider's documented test vectors,
+ * and each refusing a wrong secret, an altered body, a stale timestamp and a missing header.
+ */
+import { createHmac } from "node:crypto";
+import { sign as octokitSign } from "@octokit/webhooks-methods";
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { answerHandshake, handshakeSchema, schemeSchema, verifyWithScheme } from "../../src/connectors/schemes/index.ts";
+import type { InboundRequest } from "../../src/connectors/types.ts";
+
+const now = new Date("2026-01-01T12:00:00Z");
+const seconds = Math.floor(now.getTime() / 1000);
+const body = '{"id":"evt_1","type":"thing.happened","data":{"n":1}}';
+const req = (headers: Record<string, string>, raw = body, extra: Partial<InboundRequest> = {}): InboundRequest => ({ headers, rawBody: Buffer.from(raw), ...extra });
+const verify = (params: unknown, request: InboundRequest, secret: string, at = now) => verifyWithScheme(schemeSchema.parse(params), { req: request, secret, now: at });
+
+describe("hmac", () => {
+  const github = { type: "hmac", header: "x-hub-signature-256", prefix: "sha256=" };
+
+  it("accepts GitHub's own signatures (@octokit/webhooks-methods) and GitHub's documented vector", async () => {
+    expect(verify(github, req({ "x-hub-signature-256": await octokitSign("s3cret", body) }), "s3cret")).toEqual({ ok: true });
+    const vector = "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17";
+    expect(verify(github, req({ "x-hub-signature-256": vector }, "Hello, World!"), "It's a Secret to Everybody")).toEqual({ ok: true });
+  });
+
+  it("refuses a wrong secret, an altered body, a missing header, and no configured secret", async () => {
+    const header = { "x-hub-signature-256": await octokitSign("s3cret", body) };
+    expect(verify(github, req(header), "other")).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(github, req(header, body.replace("1", "2")), "s3cret")).toMatchObject({ ok: false });
+    expect(verify(github, req({}), "s3cret")).toMatchObject({ ok: false, reason: "missing signature header" });
+    expect(verify(github, req(header), "")).toMatchObject({ ok: false });
+  });
+
+  it("signs templates with a timestamp (Slack v0), refusing stale and future timestamps", () => {
+    const slack = { type: "hmac", header: "x-slack-signature", prefix: "v0=", signedContent: "v0:{timestamp}:{body}", timestampHeader: "x-slack-request-timestamp" };
+    // Slack's documented example (https://api.slack.com/authentication/verifying-requests-from-slack).
+    const slackBody =
+      "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c";
+    const headers = { "x-slack-signature": "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503", "x-slack-request-timestamp": "1531420618" };
+    expect(verify(slack, req(headers, slackBody), "8f742231b10e8888abcd99yyyzzz85a5", new Date(1531420618_000))).toEqual({ ok: true });
+    expect(verify(slack, req(headers, slackBody), "8f742231b10e8888abcd99yyyzzz85a5", new Date(1531420618_000 + 301_000))).toMatchObject({ ok: false });
+    expect(verify(slack, req(headers, slackBody), "8f742231b10e8888abcd99yyyzzz85a5", new Date(1531420618_000 - 301_000))).toMatchObject({ ok: false });
+    expect(verify(slack, req({ "x-slack-signature": headers["x-slack-signature"] }, slackBody), "8f742231b10e8888abcd99yyyzzz85a5", new Date(1531420618_000))).toMatchObject({ ok: false, reason: "missing timestamp" });
+  });
+
+  it("reads base64 digests and sha1 (Shopify-style, legacy X-Hub-Signature)", () => {
+    const shopify = { type: "hmac", header: "x-shopify-hmac-sha256", encoding: "base64" };
+    const digest = createHmac("sha256", "shp").update(body).digest("base64");
+    expect(verify(shopify, req({ "x-shopify-hmac-sha256": digest }), "shp")).toEqual({ ok: true });
+    expect(verify(shopify, req({ "x-shopify-hmac-sha256": digest.toLowerCase() }), "shp").ok).toBe(digest === digest.toLowerCase());
+    const sha1 = { type: "hmac", header: "x-hub-signature", algorithm: "sha1", prefix: "sha1=" };
+    expect(verify(sha1, req({ "x-hub-signature": `sha1=${createHmac("sha1", "k").update(body).digest("hex")}` }), "k")).toEqual({ ok: true });
+  });
+
+  it("signs the called URL with {url} (Square-style)", () => {
+    const square = { type: "hmac", header: "x-square-hmacsha256-signature", encoding: "base64", signedContent: "{url}{body}" };
+    const url = "https://switchyard.example/webhooks/d1/square";
+    const digest = createHmac("sha256", "sq").update(url + body).digest("base64");
+    expect(verify(square, req({ "x-square-hmacsha256-signature": digest }, body, { url }), "sq")).toEqual({ ok: true });
+    expect(verify(square, req({ "x-square-hmacsha256-signature": digest }, body, { url: `${url}?x=1` }), "sq")).toMatchObject({ ok: false });
+  });
+
+  it("refuses declarations that cannot work", () => {
+    expect(schemeSchema.safeParse({ type: "hmac", header: "X-Sig" }).success).toBe(false);
+    expect(schemeSchema.safeParse({ type: "hmac", header: "x-sig", signedContent: "{timestamp}.{body}" }).success).toBe(false);
+    expect(schemeSchema.safeParse({ type: "hmac", header: "x-sig", signedContent: "{nonce}{body}" }).success).toBe(false);
+  });
+});
+
+describe("stripe (t=…,v1=…)", () => {
+  const stripe = { type: "stripe", header: "stripe-signature" };
+  const header = (secret: string, t = seconds, raw = body) => `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${raw}`).digest("hex")}`;
+
+  it("accepts Stripe's documented construction, also with a second (rolled) v1 value", () => {
+    expect(verify(stripe, req({ "stripe-signature": header("whsec_x") }), "whsec_x")).toEqual({ ok: true });
+    const rolled = `${header("whsec_old")},v1=${header("whsec_x").split("v1=")[1]}`;
+    expect(verify(stripe, req({ "stripe-signature": rolled }), "whsec_x")).toEqual({ ok: true });
+  });
+
+  it("refuses a wrong secret, an altered body, a stale timestamp and a missing header", () => {
+    expect(verify(stripe, req({ "stripe-signature": header("whsec_x") }), "whsec_y")).toMatchObject({ ok: false });
+    expect(verify(stripe, req({ "stripe-signature": header("whsec_x") }, `${body} `), "whsec_x")).toMatchObject({ ok: false });
+    expect(verify(stripe, req({ "stripe-signature": header("whsec_x", seconds - 301) }), "whsec_x")).toMatchObject({ ok: false });
+    expect(verify(stripe, req({}), "whsec_x")).toMatchObject({ ok: false, reason: "missing signature header" });
+    expect(verify(stripe, req({ "stripe-signature": "v1=abc" }), "whsec_x")).toMatchObject({ ok: false });
+  });
+});
+
+describe("token (shared secret header)", () => {
+  const gitlab = { type: "token", header: "x-gitlab-token" };
+  it("accepts the exact token and refuses anything else", () => {
+    expect(verify(gitlab, req({ "x-gitlab-token": "tok" }), "tok")).toEqual({ ok: true });
+    expect(verify(gitlab, req({ "x-gitlab-token": "tok2" }), "tok")).toMatchObject({ ok: false });
+    expect(verify(gitlab, req({}), "tok")).toMatchObject({ ok: false });
+    expect(verify({ type: "token", header: "authorization", prefix: "Bearer " }, req({ authorization: "Bearer tok" }), "tok")).toEqual({ ok: true });
+  });
+});
+
+describe("standard_webhooks", () => {
+  const secret = `whsec_${Buffer.from("a shared secret of 24 bytes!").toString("base64")}`;
+  const headers = (at = now, raw = body, key = secret) => {
+    const id = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
+    return { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(key).sign(id, at, raw) };
+  };
+
+  it("accepts what the standardwebhooks library signs", () => {
+    expect(verify({ type: "standard_webhooks" }, req(headers()), secret)).toEqual({ ok: true });
+  });
+
+  it("refuses a wrong secret, an altered body, a stale timestamp and missing headers", () => {
+    const other = `whsec_${Buffer.from("another secret, 24 bytes").toString("base64")}`;
+    expect(verify({ type: "standard_webhooks" }, req(headers(now, body, other)), secret)).toMatchObject({ ok: false });
+    expect(verify({ type: "standard_webhooks" }, req(headers(), `${body}x`), secret)).toMatchObject({ ok: false });
+    expect(verify({ type: "standard_webhooks" }, req(headers(new Date(now.getTime() - 301_000))), secret)).toMatchObject({ ok: false });
+    const { ["webhook-signature"]: _s, ...missing } = headers();
+    expect(verify({ type: "standard_webhooks" }, req(missing), secret)).toMatchObject({ ok: false });
+  });
+});
+
+describe("handshakes", () => {
+  const hs = (type: string) => handshakeSchema.parse({ type });
+
+  it("answers each provider's URL verification as documented", () => {
+    expect(answerHandshake(hs("slack_url_verification"), req({}, '{"type":"url_verification","challenge":"c1"}'), "s")).toMatchObject({ status: 200, body: "c1" });
+    expect(answerHandshake(hs("asana_hook_secret"), req({ "x-hook-secret": "hs1" }, ""), "")).toMatchObject({ status: 200, headers: { "x-hook-secret": "hs1" } });
+    expect(answerHandshake(hs("dropbox_challenge"), req({}, "", { method: "GET", query: new URLSearchParams("challenge=dbx") }), "")).toMatchObject({
+      body: "dbx",
+      headers: { "x-content-type-options": "nosniff" },
+    });
+    expect(answerHandshake(hs("graph_validation_token"), req({}, "", { query: new URLSearchParams("validationToken=Validation%3A+Testing") }), "")).toMatchObject({
+      body: "Validation: Testing",
+    });
+    // Zoom: encryptedToken = hex HMAC-SHA256(secret token, plainToken).
+    const zoom = answerHandshake(hs("zoom_url_validation"), req({}, '{"event":"endpoint.url_validation","payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"}}'), "zsecret");
+    expect(JSON.parse(zoom!.body)).toEqual({ plainToken: "qgg8vlvZRS6UYooatFL8Aw", encryptedToken: createHmac("sha256", "zsecret").update("qgg8vlvZRS6UYooatFL8Aw").digest("hex") });
+  });
+
+  it("leaves ordinary deliveries alone", () => {
+    for (const type of ["slack_url_verification", "asana_hook_secret", "dropbox_challenge", "zoom_url_validation", "graph_validation_token"]) {
+      expect(answerHandshake(hs(type), req({}, body), "s"), type).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { buildConsole } from "../../scripts/build-console.ts";
+import { graphql } from "../generated/gql.ts";
+import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { launchChromium, screenshot } from "./browser.ts";
+
+/**
+ * The console's catalog at full size, in Chromium: one of GitHub's hundreds of triggers picked by
+ * typing a few words, saved; the connector list filtered by search and category; and each
+ * connector marked ready, using the deployment's own app, or not set up with the fix named.
+ * (The service here has an OAuth app for GitHub only.)
+ */
+
+const ForwardingTriggers = graphql(`
+  query ConsoleTestForwardingTriggers($id: ID!) {
+    deployment(id: $id) { id forwardingSettings { triggers { connector trigger } } }
+  }
+`);
+
+let app: TestApp;
+let github: FakeGitHub;
+let browser: Browser;
+let ada: Operator;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  await buildConsole({ quiet: true });
+  github = await startFakeGitHub();
+  app = await startTestApp({ ...github.env() });
+  ada = await createOperator(app, "Ada");
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await github?.close();
+});
+afterEach(async ({ task }) => {
+  if (task.result?.state === "fail" && page) await screenshot(page, `failed-catalog-${task.name.replace(/\W+/g, "-").slice(0, 50)}`);
+  await context?.close();
+});
+
+async function open(path: string): Promise<Page> {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(`${app.url}/console${path}`);
+  return page;
+}
+
+test("a GitHub trigger among hundreds is picked by typing, shown with its description, and saved", async () => {
+  const page = await open(`/deployments/${ada.deploymentId}/forwarding`);
+  await page.getByLabel("Forwarding URL").fill("https://example.com/hooks");
+
+  // Browsing: GitHub offers hundreds of triggers; the category filter narrows the connectors.
+  await page.getByLabel("Connector", { exact: true }).selectOption({ label: "GitHub" });
+  const githubOptions = await page.getByLabel("Trigger", { exact: true }).locator("option").count();
+  expect(githubOptions).toBeGreaterThan(250);
+  await page.getByLabel("Category", { exact: true }).selectOption({ label: "chat" });
+  const connectorOptions = await page.getByLabel("Connector", { exact: true }).locator("option").allTextContents();
+  expect(connectorOptions).toContain("Slack");
+  expect(connectorOptions).not.toContain("Jira");
+  await page.getByLabel("Category", { exact: true }).selectOption({ label: "All categories" });
+
+  // Searching: a few words find the trigger across the whole catalog.
+  await page.getByLabel("Search triggers").fill("workflow run compl");
+  const results = page.getByRole("list", { name: "Matching triggers" });
+  const hit = results.getByRole("button", { name: /GitHub · Workflow run completed/ });
+  await hit.waitFor();
+  expect(await results.getByRole("listitem").count()).toBeLessThanOrEqual(3);
+  await hit.click();
+  const description = page.getByTestId("trigger-description");
+  expect(await description.textContent()).toContain("workflow_run.completed");
+  await page.getByRole("button", { name: "Add" }).click();
+  await page.getByRole("list", { name: "Forwarding Trigger List" }).getByText("GitHub · Workflow run completed").waitFor();
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByText(/saved/i).first().waitFor();
+  await screenshot(page, "catalog-01-trigger-search");
+
+  const { deployment } = ok(await app.gql(ForwardingTriggers, { id: ada.deploymentId }, { token: ada.token }));
+  expect(deployment?.forwardingSettings?.triggers).toEqual([{ connector: "github", trigger: "workflow_run_completed" }]);
+});
+
+test("the connector list is searchable and filterable, and says which connectors are ready and how to fix the others", async () => {
+  const page = await open(`/deployments/${ada.deploymentId}/connectors`);
+  const catalog = page.getByRole("list", { name: "Connector catalog" });
+  const row = (name: string) => catalog.getByRole("button", { name: new RegExp(`^${name}`) });
+  await row("GitHub").waitFor();
+  expect(await row("GitHub").textContent()).toContain("Ready");
+  expect(await row("Gmail").textContent()).toContain("Not set up");
+
+  await row("Gmail").click();
+  const fix = page.getByTestId("setup-fix-gmail");
+  expect(await fix.textContent()).toContain("CONNECTOR_GMAIL_CLIENT_ID");
+  expect(await fix.textContent()).toContain("CONNECTOR_GMAIL_CLIENT_SECRET");
+  await screenshot(page, "catalog-02-not-set-up");
+
+  // The deployment's own app makes it usable: the mark says whose app it is.
+  await page.getByRole("button", { name: "Use your own client ID and secret" }).click();
+  await page.getByLabel("Client ID").fill("ada-google-app");
+  await page.getByLabel("Client secret").fill("ada-google-secret");
+  await page.getByRole("button", { name: "Save credentials" }).click();
+  await row("Gmail").getByText("Your OAuth app").waitFor();
+
+  await page.getByLabel("Search connectors").fill("jira");
+  await row("Jira").waitFor();
+  expect(await catalog.getByRole("listitem").count()).toBe(1);
+  await page.getByLabel("Search connectors").fill("");
+  await page.getByLabel("Category").selectOption({ index: 1 });
+  const filtered = await catalog.getByRole("listitem").count();
+  expect(filtered).toBeGreaterThan(0);
+  expect(filtered).toBeLessThan(4);
+  await screenshot(page, "catalog-03-filtered");
+});

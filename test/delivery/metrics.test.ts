@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { DeploymentDeliveries, SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
+import { PauseForwarding } from "../helpers/operations.ts";
+import { createOperator } from "../helpers/operators.ts";
+import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+/**
+ * What Prometheus scrapes from /metrics about forwarding: delivery outcomes and durations, the
+ * queue's depth and age, inbound results — labelled by outcome or connector, never by deployment or URL.
+ */
+let app: TestApp;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  receiver.respond((request) => (request.path.startsWith("/gone") ? 410 : 200));
+  app = await startTestApp({ DELIVERY_RETRY_SCHEDULE: "100ms" }, { worker: true });
+});
+afterAll(async () => {
+  await app.close();
+  await receiver.close();
+});
+
+async function scrape(): Promise<Map<string, number>> {
+  const text = await (await fetch(`${app.url}/metrics`)).text();
+  return new Map(
+    text
+      .split("\n")
+      .filter((line) => line.startsWith("switchyard_"))
+      .map((line) => {
+        const at = line.lastIndexOf(" ");
+        return [line.slice(0, at), Number(line.slice(at + 1))] as const;
+      }),
+  );
+}
+
+test("delivery outcomes, durations, the queue and refused inbound requests are counted, with bounded labels", async () => {
+  const ada = await createOperator(app, "Ada");
+  const forwardTo = (path: string) =>
+    app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}${path}`, triggers: [] } }, { token: ada.token });
+  const send = () => app.gql(SendTestEvent, { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } }, { token: ada.token });
+  const settledCount = async (n: number) => {
+    for (;;) {
+      const { deployment } = ok(await app.gql(DeploymentDeliveries, { id: ada.deploymentId }, { token: ada.token }));
+      if (deployment!.deliveries.filter((d) => d.status !== "PENDING").length === n) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  ok(await forwardTo("/ok"));
+  ok(await send());
+  ok(await send());
+  await settledCount(2);
+  ok(await forwardTo("/gone"));
+  ok(await send());
+  await settledCount(3);
+  ok(await app.gql(PauseForwarding, { deploymentId: ada.deploymentId }, { token: ada.token }));
+  ok(await send());
+  await new Promise((resolve) => setTimeout(resolve, 1100)); // the held delivery ages past a second
+
+  expect((await fetch(`${app.url}/webhooks/${ada.deploymentId}/github`, { method: "POST", body: "{}", headers: { "x-hub-signature-256": "sha256=00" } })).status).toBe(401);
+  expect((await fetch(`${app.url}/webhooks/${ada.deploymentId}/no-such-connector`, { method: "POST", body: "{}" })).status).toBe(404);
+
+  const metrics = await scrape();
+  expect(metrics.get('switchyard_deliveries_total{outcome="succeeded"}')).toBe(2);
+  expect(metrics.get('switchyard_deliveries_total{outcome="failed"}')).toBe(1);
+  expect(metrics.get("switchyard_delivery_duration_seconds_count")).toBe(3);
+  expect(metrics.get("switchyard_delivery_queue_depth")).toBe(1);
+  expect(metrics.get("switchyard_delivery_oldest_pending_seconds")).toBeGreaterThanOrEqual(1);
+  expect(metrics.get('switchyard_inbound_events_total{connector="github",result="invalid_signature"}')).toBe(1);
+  expect(metrics.get('switchyard_inbound_events_total{connector="unknown",result="unknown_connector"}')).toBe(1);
+  // No series names a deployment, an account or a URL.
+  for (const series of metrics.keys()) {
+    expect(series).not.toContain(ada.deploymentId);
+    expect(series).not.toContain("127.0.0.1");
+    expect(series).not.toContain("no-such-connector");
+  }
+});

@@ -1,0 +1,130 @@
+/**
+ * A fake provider built from nothing but a connector's declaration: the OAuth 2.0 code grant on
+ * the declared authorize/token paths, accepting ONLY the declared client authentication style,
+ * scopes read from the declared parameter, refresh tokens exactly when the declaration says the
+ * provider issues them, token answers in the declared shape (`okPath`, `tokenPath`), and the
+ * identity endpoint at the declared method and path answering the declared id/name/metadata paths.
+ * Every connector in the registry can run its connect flow against it, so new connectors are
+ * covered without a hand-written fake.
+ */
+import type { ConnectorDefinition } from "../../../src/connectors/types.ts";
+import { connectorEnvPrefix } from "../../../src/connectors/registry.ts";
+import { jsonReply, startFakeOAuthServer, type FakeOAuthOptions, type FakeOAuthServer, type Grant, type Route } from "./oauthServer.ts";
+
+export interface DeclaredIdentity {
+  id: string;
+  displayName: string;
+  cursor: string;
+}
+
+/** For connectors whose identity is code (`identity.read`): what that code reads besides the declaration. */
+export interface DeclaredProviderOptions extends FakeOAuthOptions {
+  /** Members added to every token answer (Notion names the workspace there). */
+  tokenExtras?: (identity: DeclaredIdentity) => Record<string, unknown>;
+  /** More API routes, under `/api` (Xero's GET /connections). */
+  routes?: Route<DeclaredIdentity>[];
+}
+
+export interface FakeDeclaredProvider extends FakeOAuthServer<DeclaredIdentity> {
+  /** CONNECTOR_<NAME>_* pointing Switchyard at this fake, with a service OAuth client. */
+  env(): Record<string, string>;
+  /** Requests that reached the identity endpoint (method and path). */
+  identityRequests: Array<{ method: string; path: string; authorized: boolean }>;
+}
+
+/** Writes `value` at a declaration path (`data.viewer.id`; `[]` steps become one-element arrays). */
+export function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
+  const steps = path.split(".");
+  let node: Record<string, unknown> = target;
+  steps.forEach((raw, i) => {
+    const each = raw.endsWith("[]");
+    const key = each ? raw.slice(0, -2) : raw;
+    const last = i === steps.length - 1;
+    if (each) {
+      const list = (node[key] as Record<string, unknown>[] | undefined) ?? [{}];
+      node[key] = list;
+      if (last) list[0] = value as Record<string, unknown>;
+      else node = list[0];
+    } else if (last) node[key] = value;
+    else node = (node[key] as Record<string, unknown> | undefined) ?? (node[key] = {});
+  });
+}
+
+export async function startDeclaredProvider(def: ConnectorDefinition, opts: DeclaredProviderOptions = {}): Promise<FakeDeclaredProvider> {
+  const decl = def.declaration;
+  const { tokenResponse } = decl.oauth;
+  // Matched without its query string (e.g. `/v1/me?fields=id`).
+  const identityPath = `/api${new URL(decl.oauth.apiUrl).pathname.replace(/\/$/, "")}${(decl.identity.path ?? "").split("?")[0]}`;
+  const identityRequests: FakeDeclaredProvider["identityRequests"] = [];
+
+  const tokenBody = (grant: Grant<DeclaredIdentity>): Record<string, unknown> => {
+    const token: Record<string, unknown> = {
+      access_token: grant.accessToken,
+      token_type: "bearer",
+      scope: grant.scopes.join(decl.oauth.scopeSeparator),
+      ...(grant.expiresAt ? { expires_in: Math.round((grant.expiresAt - Date.now()) / 1000) } : {}),
+      ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
+      ...opts.tokenExtras?.(grant.identity),
+    };
+    // A nested token (Slack's authed_user) on the code exchange; refreshes answer at the top level.
+    const body: Record<string, unknown> = tokenResponse.tokenPath && grant.grantType === "authorization_code" ? {} : { ...token };
+    if (tokenResponse.tokenPath && grant.grantType === "authorization_code") setAt(body, tokenResponse.tokenPath, token);
+    if (tokenResponse.okPath) setAt(body, tokenResponse.okPath, true);
+    return body;
+  };
+
+  const server = await startFakeOAuthServer<DeclaredIdentity>(
+    def.name,
+    {
+      displayName: def.displayName,
+      // resolveEndpoints drops a trailing slash from overrides (Sentry declares /oauth/authorize/).
+      authorizePath: new URL(decl.oauth.authorizeUrl).pathname.replace(/\/+$/, ""),
+      tokenPath: new URL(decl.oauth.tokenUrl).pathname.replace(/\/+$/, ""),
+      scopeParams: [decl.oauth.scopeParam],
+      requireResponseType: true,
+      requireRedirectUriOnExchange: true,
+      clientAuthMethods: [decl.oauth.clientAuth],
+      acceptJsonBody: false,
+      accessTokenTtlSeconds: decl.oauth.refresh ? 3600 : undefined,
+      refreshTokens: decl.oauth.refresh ? "rotate" : "none",
+      tokenSuccess: (grant) => jsonReply(200, tokenBody(grant)),
+      tokenError: (kind, description) =>
+        tokenResponse.okPath ? jsonReply(200, { ok: false, error: kind }) : jsonReply(400, { error: kind, error_description: description }),
+      routes: decl.identity.path
+        ? [
+            {
+              method: decl.identity.method,
+              path: identityPath,
+              handle(req, ctx) {
+                const grant = ctx.authenticate(req);
+                identityRequests.push({ method: req.method, path: req.path, authorized: Boolean(grant) });
+                if (!grant) return jsonReply(401, { error: "invalid_token" });
+                const answer: Record<string, unknown> = {};
+                const who = grant.identity;
+                // Least important first: where paths coincide (Gmail's address is id, name and metadata), the id wins.
+                for (const [key, path] of Object.entries(decl.identity.metadata)) setAt(answer, path, `${key} of ${who.displayName}`);
+                if (decl.identity.cursorPath) setAt(answer, decl.identity.cursorPath, who.cursor);
+                if (decl.identity.displayNamePath) setAt(answer, decl.identity.displayNamePath, who.displayName);
+                if (decl.identity.idPath) setAt(answer, decl.identity.idPath, who.id);
+                return jsonReply(200, answer);
+              },
+            },
+            ...(opts.routes ?? []),
+          ]
+        : (opts.routes ?? []),
+    },
+    { id: `${def.name}-user-1`, displayName: `${def.displayName} User`, cursor: "1000" },
+    opts,
+  );
+  const prefix = connectorEnvPrefix(def);
+  return Object.assign(server, {
+    identityRequests,
+    env: () => ({
+      [`${prefix}AUTHORIZE_URL`]: server.authorizeUrl,
+      [`${prefix}TOKEN_URL`]: server.tokenUrl,
+      [`${prefix}API_URL`]: `${server.url}/api${new URL(decl.oauth.apiUrl).pathname.replace(/\/$/, "")}`,
+      [`${prefix}CLIENT_ID`]: server.clientId,
+      [`${prefix}CLIENT_SECRET`]: server.clientSecret,
+    }),
+  });
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { createRetentionJob } from "../../src/retention/prune.ts";
+import { graphql } from "../generated/gql.ts";
+import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
+import { EventDelivery, EventLog, PauseForwarding } from "../helpers/operations.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+/**
+ * RETENTION_DAYS: old events go with their deliveries and attempts, in batches; recent events and
+ * any event still owed a delivery (PENDING) stay; expired console sessions go, and connect sessions
+ * a day after they expired. Rows are aged by moving their timestamps back, as time would.
+ */
+let app: TestApp;
+let receiver: Receiver;
+let ada: Operator;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  app = await startTestApp({ RETENTION_DAYS: "30" }, { worker: true });
+  ada = await createOperator(app, "Ada");
+});
+afterAll(async () => {
+  await app.close();
+  await receiver.close();
+});
+
+const Viewer = graphql(`query RetentionViewer { viewer { id } }`);
+
+test("old events, deliveries and attempts go in batches; recent and pending ones stay; expired sessions go", async () => {
+  const sql = app.app.services.sql;
+  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/ok`, triggers: [] } }, { token: ada.token }));
+  const send = async () =>
+    ok(await app.gql(SendTestEvent, { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } }, { token: ada.token })).sendTestEvent.id;
+  const delivered = [await send(), await send(), await send(), await send()];
+  await receiver.waitFor(() => delivered.every((id) => receiver.byEventId(id).length === 1));
+  for (;;) {
+    const statuses = await Promise.all(delivered.map(async (eventId) => (await app.gql(EventDelivery, { id: ada.deploymentId, eventId }, { token: ada.token })).data!.deployment!.eventLog.nodes[0].deliveries[0].status));
+    if (statuses.every((s) => s === "SUCCEEDED")) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  ok(await app.gql(PauseForwarding, { deploymentId: ada.deploymentId }, { token: ada.token }));
+  const held = await send();
+
+  // Three delivered events and the held one are 40 days old; one delivered event is recent.
+  const old = [...delivered.slice(0, 3), held];
+  await sql.query(`update trigger_event set received_at = received_at - interval '40 days' where id = any($1::text[])`, [old]);
+  const oldDeliveryIds = (await sql.query<{ id: string }>(`select id from delivery where event_id = any($1::text[])`, [delivered.slice(0, 3)])).map((r) => r.id);
+  expect((await sql.query<{ n: number }>(`select count(*)::int as n from delivery_attempt where delivery_id = any($1::text[])`, [oldDeliveryIds]))[0].n).toBe(3);
+
+  // Bea's session has expired; two connect sessions expired, one of them more than a day ago.
+  const bea = await createOperator(app, "Bea");
+  await sql.query(`update session set expires_at = now() - interval '1 hour' where user_id = $1`, [bea.userId]);
+  await sql.query(
+    `insert into connect_session (id, token_hash, deployment_id, connector, account, expires_at)
+     values ('cs_stale', 'h1', $1, 'github', 'alice', now() - interval '2 days'), ('cs_recent', 'h2', $1, 'github', 'bob', now() - interval '1 hour')`,
+    [ada.deploymentId],
+  );
+
+  // Batches of one: the pass keeps going until a batch comes back short.
+  const counts = await createRetentionJob(app.app.services, { batchSize: 1, pauseMs: 0 }).runOnce();
+  expect(counts).toEqual({ events: 3, sessions: 1, connectSessions: 1 });
+
+  const { deployment } = ok(await app.gql(EventLog, { id: ada.deploymentId, first: 50 }, { token: ada.token }));
+  expect(deployment!.eventLog.nodes.map((n) => n.id).sort()).toEqual([delivered[3], held].sort());
+  expect((await sql.query<{ n: number }>(`select count(*)::int as n from delivery where id = any($1::text[])`, [oldDeliveryIds]))[0].n).toBe(0);
+  expect((await sql.query<{ n: number }>(`select count(*)::int as n from delivery_attempt where delivery_id = any($1::text[])`, [oldDeliveryIds]))[0].n).toBe(0);
+  expect((await sql.query<{ id: string }>(`select id from connect_session order by id`)).map((r) => r.id)).toEqual(["cs_recent"]);
+  // The expired session's row is gone: the token is simply unknown now (it was refused already).
+  expect((await sql.query<{ n: number }>(`select count(*)::int as n from session where user_id = $1`, [bea.userId]))[0].n).toBe(0);
+  expect(ok(await app.gql(Viewer, {}, { token: ada.token })).viewer).not.toBeNull();
+
+  // A second pass finds nothing more.
+  expect(await createRetentionJob(app.app.services).runOnce()).toEqual({ events: 0, sessions: 0, connectSessions: 0 });
+});
+
+test("the background job starts, prunes on its own, and stops", async () => {
+  const sql = app.app.services.sql;
+  const cara = await createOperator(app, "Cara");
+  await sql.query(`update session set expires_at = now() - interval '1 hour' where user_id = $1`, [cara.userId]);
+  const job = createRetentionJob(app.app.services, { intervalMs: 50 });
+  job.start();
+  try {
+    for (let i = 0; ; i++) {
+      const [row] = await sql.query<{ n: number }>(`select count(*)::int as n from session where user_id = $1`, [cara.userId]);
+      if (row.n === 0) break;
+      if (i > 400) throw new Error("the retention job did not delete the expired session within 20 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await job.stop();
+  }
+});
