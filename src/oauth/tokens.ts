@@ -63,8 +63,15 @@ export async function getFreshAccessToken(services: Services, connectedAccountId
     }
 
     const lockedUntil = new Date(now + REFRESH_LOCK_MS);
+    // The lock is taken only if nobody refreshed since this read: otherwise the refresh token read
+    // here has already been spent (Atlassian rotates it) and using it would look like a revoked grant.
     const { count } = await services.db.connectedAccount.updateMany({
-      where: { id: account.id, status: "ACTIVE", OR: [{ refreshLockedUntil: null }, { refreshLockedUntil: { lt: new Date(now) } }] },
+      where: {
+        id: account.id,
+        status: "ACTIVE",
+        lastRefreshedAt: account.lastRefreshedAt,
+        OR: [{ refreshLockedUntil: null }, { refreshLockedUntil: { lt: new Date(now) } }],
+      },
       data: { refreshLockedUntil: lockedUntil },
     });
     if (count === 1) return refreshHoldingLock(services, account, lockedUntil);
