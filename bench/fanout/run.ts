@@ -122,6 +122,8 @@ async function main() {
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     PASSWORD_HASH_COST: "10",
+    // Every subscriber comes from 127.0.0.1: the per-address socket limit (50) would refuse most.
+    WS_MAX_PER_ADDRESS: "5000",
   };
   delete env.DATABASE_URL;
   const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";

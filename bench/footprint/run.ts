@@ -87,7 +87,7 @@ async function measure(name: string, command: string[], env: Record<string, stri
   const started = performance.now();
   const child: ChildProcess = spawn(command[0], command.slice(1), {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, LOG_LEVEL: "warn", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, LOG_LEVEL: "warn", SIGNUP: "open", ...env },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true, // its own process group: `npm start` does not pass SIGTERM on to node
   });
