@@ -31,7 +31,16 @@ export function useUnstorableInputGuard(): Plugin {
   };
 }
 
+// yoga's parser cache hands out one DocumentNode per query text, so each document is walked once.
+const checkedDocuments = new WeakMap<DocumentNode, boolean>();
+
 function documentHasUnstorable(document: DocumentNode): boolean {
+  let found = checkedDocuments.get(document);
+  if (found === undefined) checkedDocuments.set(document, (found = literalsHaveUnstorable(document)));
+  return found;
+}
+
+function literalsHaveUnstorable(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
     StringValue(node) {

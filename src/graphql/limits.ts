@@ -1,4 +1,4 @@
-import { type DocumentNode, getNamedType, getNullableType, GraphQLError, type GraphQLSchema, isLeafType, isListType } from "graphql";
+import { type DocumentNode, getNamedType, getNullableType, GraphQLError, type GraphQLSchema, isLeafType, isListType, type ValueNode, visit } from "graphql";
 import { type ComplexityEstimator, getComplexity } from "graphql-query-complexity";
 import type { Plugin } from "graphql-yoga";
 
@@ -51,9 +51,52 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, operati
   }
 }
 
+/**
+ * Costs already computed for a document (yoga's parser cache hands out one DocumentNode per query
+ * text). A cost depends on the variables only through list sizes (`limit`/`first`) and
+ * `@include`/`@skip`, so it is remembered per value of just those variables: the console's pages
+ * differ in offsets and ids, not in sizes. Only costs are remembered, never "does not coerce": a
+ * request with a bad variable must not let a later one skip the check.
+ */
+const rememberedCosts = new WeakMap<DocumentNode, { sizeVariables: string[]; costs: Map<string, number> }>();
+const MAX_REMEMBERED_COSTS_PER_DOCUMENT = 256;
+
+function sizeVariablesOf(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (node: ValueNode) =>
+    visit(node, {
+      Variable(variable) {
+        names.add(variable.name.value);
+      },
+    });
+  visit(document, {
+    Argument(argument) {
+      if (argument.name.value === "limit" || argument.name.value === "first") collect(argument.value);
+    },
+    Directive(directive) {
+      if (directive.name.value === "include" || directive.name.value === "skip") for (const argument of directive.arguments ?? []) collect(argument.value);
+    },
+  });
+  return [...names].sort();
+}
+
+function rememberedCost(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): number | undefined {
+  let remembered = rememberedCosts.get(document);
+  if (!remembered) rememberedCosts.set(document, (remembered = { sizeVariables: sizeVariablesOf(document), costs: new Map() }));
+  const key = JSON.stringify([operationName ?? null, ...remembered.sizeVariables.map((name) => (variables && name in variables ? [variables[name]] : []))]);
+  let cost = remembered.costs.get(key);
+  if (cost === undefined) {
+    cost = queryCost(schema, document, operationName, variables);
+    if (cost === undefined) return undefined;
+    if (remembered.costs.size >= MAX_REMEMBERED_COSTS_PER_DOCUMENT) remembered.costs.clear();
+    remembered.costs.set(key, cost);
+  }
+  return cost;
+}
+
 /** The error that refuses an operation over the budget, or undefined when it may run. */
 export function costLimitError(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): GraphQLError | undefined {
-  const cost = queryCost(schema, document, operationName, variables);
+  const cost = rememberedCost(schema, document, operationName, variables);
   if (cost === undefined || cost <= MAX_QUERY_COST) return undefined;
   return new GraphQLError(
     `The operation is too large: its estimated cost is ${cost}, above the limit of ${MAX_QUERY_COST} (about one per value in the response). ` +

@@ -41,6 +41,21 @@ describe("the cost limit counts list sizes and refuses before anything runs", ()
     expect(onePage.errors).toBeUndefined();
   });
 
+  test("a document is judged again for each list size and @include, and variables that do not coerce never let a later request skip the check", async () => {
+    const pages = aliases(19, (i) => `b${i}: dataItems(limit: $n) @include(if: $all) { nodes { id name description } }`);
+    const document = `query($id: ID!, $n: Int, $all: Boolean!) { deployment(id: $id) { a: dataItems(limit: 5) { nodes { id } } ${pages} } }`;
+    const ask = (variables: Record<string, unknown>) => app.gql(document, variables, { apiKey: ada.apiKey });
+    const id = ada.deploymentId;
+    expect((await ask({ id, n: 5, all: true })).errors).toBeUndefined();
+    expect((await ask({ id, n: 100, all: true })).errors![0].extensions!.code).toBe("BAD_USER_INPUT");
+    expect((await ask({ id, n: 100, all: false })).errors).toBeUndefined();
+    expect((await ask({ id, n: 5, all: true })).errors).toBeUndefined();
+    // $id missing: the variables do not coerce, so no cost is known; the same sizes with $id are still refused.
+    expect((await ask({ n: 99, all: true })).errors![0].message).toMatch(/\$id/);
+    const refused = await ask({ id, n: 99, all: true });
+    expect(refused.errors![0].extensions).toMatchObject({ code: "BAD_USER_INPUT", maxCost: MAX_QUERY_COST });
+  });
+
   test("an over-budget mutation does not run at all", async () => {
     const secret = async () =>
       ((await app.gql(`{ deployment(id: "${ada.deploymentId}") { signingSecret } }`, {}, { token: ada.token })).data as { deployment: { signingSecret: string } }).deployment.signingSecret;
