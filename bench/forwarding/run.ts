@@ -82,7 +82,7 @@ const service = await serviceProcess({
   PASSWORD_HASH_COST: "10",
   CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
   ...(args["cpu-prof"] ? { NODE_OPTIONS: `--import ${join(here, "cpuProfile.mjs")}`, BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
-});
+}, { compiled: true });
 
 try {
   await service.start();

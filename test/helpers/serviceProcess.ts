@@ -27,7 +27,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function serviceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * `compiled`: run dist/main.js (what `npm start` runs; needs `npm run build`) instead of the
+ * TypeScript sources, as the benchmarks do.
+ */
+export async function serviceProcess(env: Record<string, string>, options: { compiled?: boolean } = {}): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: Child | undefined;
@@ -38,7 +42,7 @@ export async function serviceProcess(env: Record<string, string>): Promise<Servi
     client: { url, gql: graphqlClient(url) } as unknown as TestApp,
     async start() {
       if (child) earlierOutput += child.output();
-      const current = spawnNode(["--import", "tsx", "src/main.ts"], {
+      const current = spawnNode(options.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"], {
         cwd: new URL("../..", import.meta.url).pathname,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...env },
       });
