@@ -8,6 +8,12 @@ const ViewerQuery = graphql(`
   }
 `);
 
+const SignUpPolicyQuery = graphql(`
+  query ConsoleSignUpPolicy {
+    signUpPolicy
+  }
+`);
+
 export interface Viewer {
   id: string;
   name: string;
@@ -50,4 +56,10 @@ export function useFirstRun(): boolean | undefined {
     };
   }, []);
   return firstRun;
+}
+
+/** OPEN, or CLOSED (only the first account and invited addresses: SIGNUP=closed); undefined until known. */
+export function useSignUpPolicy(): "OPEN" | "CLOSED" | undefined {
+  const [{ data }] = useQuery({ query: SignUpPolicyQuery });
+  return data?.signUpPolicy;
 }

@@ -112,24 +112,91 @@ async function readInboundCredentials(
   deploymentId: string,
   def: Pick<ConnectorDefinition, "name">,
 ): Promise<InboundCredentials | undefined> {
-  const rows = await services.sql.query<{ webhook_secret_encrypted: string | null }>(
-    `select c.webhook_secret_encrypted
+  const rows = await services.sql.query<{ webhook_secret_encrypted: string | null; verification_token_encrypted: string | null }>(
+    `select c.webhook_secret_encrypted, v.token_encrypted as verification_token_encrypted
      from deployment d
      left join connector_credentials c on c.deployment_id = d.id and c.connector = $2
+     left join webhook_verification_token v on v.deployment_id = d.id and v.connector = $2
      where d.id = $1`,
     [deploymentId, def.name],
     "inbound_credentials",
   );
   const row = rows[0];
   if (!row) return undefined;
-  // Same rule as resolveCredentials: the operator's secret when stored, else the service default.
+  // Same rule as resolveCredentials: the operator's secret when stored, else the service default;
+  // a captured verification token only when neither is configured.
   const fallback = serviceCredentials(services.config.connectorEnv, def).webhookSecret;
-  return { webhookSecret: webhookSecretInForce(services, row.webhook_secret_encrypted, fallback) };
+  const configured = webhookSecretInForce(services, row.webhook_secret_encrypted, fallback);
+  return { webhookSecret: configured ?? (row.verification_token_encrypted ? services.box.open(row.verification_token_encrypted) : undefined) };
 }
 
 /** The operator's stored webhook secret, else the service default (an own OAuth app without one still verifies). */
 function webhookSecretInForce(services: Pick<Services, "box">, sealed: string | null, serviceDefault: string | undefined) {
   return sealed ? services.box.open(sealed) : serviceDefault;
+}
+
+/**
+ * A verification token a provider POSTed, unsigned, to the deployment's webhook URL when a
+ * subscription was created (Notion's `verification_token`). Kept sealed, for owners and admins to
+ * read and paste back at the provider. True when it was stored.
+ *
+ * Anyone who knows the webhook URL can send such a body, so what it may change is bounded:
+ * - only the first one is kept (insert, never update): a later body — forged, or from a re-created
+ *   subscription — changes nothing until an admin discards the held one;
+ * - it never replaces a configured webhook secret: it verifies events only while neither the
+ *   deployment's ConnectorCredentials nor the service (`CONNECTOR_<NAME>_WEBHOOK_SECRET`) has one.
+ * A forger who beats the provider to it is found out at once: the token the console shows is refused
+ * by the provider's Verify step; discard it and have the provider send its own again.
+ */
+export async function captureVerificationToken(
+  services: Pick<Services, "sql" | "box" | "inboundCredentials">,
+  deploymentId: string,
+  connector: Pick<ConnectorDefinition, "name">,
+  token: string,
+): Promise<boolean> {
+  const rows = await services.sql.query(
+    `insert into webhook_verification_token (deployment_id, connector, token_encrypted)
+     values ($1, $2, $3)
+     on conflict (deployment_id, connector) do nothing
+     returning 1`,
+    [deploymentId, connector.name, services.box.seal(token)],
+    "capture_verification_token",
+  );
+  if (rows.length > 0) services.inboundCredentials.invalidate(deploymentId, connector.name);
+  return rows.length > 0;
+}
+
+/** What owners and admins see of a captured verification token: the token itself, to paste at the provider. */
+export interface VerificationTokenView {
+  connector: string;
+  token: string;
+  receivedAt: Date;
+  /** It is the key inbound events are checked with: no webhook secret is configured for the connector. */
+  inForce: boolean;
+}
+
+export async function listVerificationTokens(services: Pick<Services, "db" | "box" | "config">, deploymentId: string): Promise<VerificationTokenView[]> {
+  const [tokens, credentials] = await Promise.all([
+    services.db.webhookVerificationToken.findMany({ where: { deploymentId }, orderBy: { connector: "asc" } }),
+    services.db.connectorCredentials.findMany({ where: { deploymentId }, select: { connector: true, webhookSecretEncrypted: true } }),
+  ]);
+  return tokens.map((row) => {
+    const own = credentials.find((c) => c.connector === row.connector)?.webhookSecretEncrypted;
+    const serviceDefault = serviceCredentials(services.config.connectorEnv, { name: row.connector }).webhookSecret;
+    return { connector: row.connector, token: services.box.open(row.tokenEncrypted), receivedAt: row.receivedAt, inForce: !own && !serviceDefault };
+  });
+}
+
+/** Forgets the held token, so the next one the provider sends is kept. True when there was one. */
+export async function discardVerificationToken(
+  services: Pick<Services, "db" | "inboundCredentials">,
+  deploymentId: string,
+  connectorName: string,
+): Promise<boolean> {
+  const def = knownConnector(connectorName);
+  const { count } = await services.db.webhookVerificationToken.deleteMany({ where: { deploymentId, connector: def.name } });
+  services.inboundCredentials.invalidate(deploymentId, def.name);
+  return count > 0;
 }
 
 export function hasOAuthClient(credentials: ResolvedCredentials): credentials is OAuthClientCredentials {

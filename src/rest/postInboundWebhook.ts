@@ -1,6 +1,7 @@
 import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
 import type { HandshakeReply } from "../connectors/schemes/index.ts";
 import type { ConnectorDefinition, InboundRequest, VerificationKeys } from "../connectors/types.ts";
+import { captureVerificationToken } from "../credentials/credentials.ts";
 import { acceptEvents, acceptSync, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { createJwksCache } from "../forwarding/jwksCache.ts";
 import { asProblem, HttpProblem } from "../http/problem.ts";
@@ -45,7 +46,8 @@ const reply = (answer: HandshakeReply): HttpResponse => ({
  * POST /webhooks/:deploymentId/:connector — where providers send events. Verified with the
  * connector's declared scheme over the raw body before anything is parsed or stored; answered 200
  * once the events (and their deliveries) are committed, so a 2xx means "will be forwarded".
- * URL-verification handshakes are answered with what the provider expects and store nothing.
+ * URL-verification handshakes are answered with what the provider expects and store nothing,
+ * except a verification token the operator must read back (Notion), which is kept sealed.
  */
 export function postInboundWebhook(services: Services): Route {
   const jwks = createJwksCache();
@@ -59,6 +61,11 @@ export function postInboundWebhook(services: Services): Route {
       const inbound = inboundRequest(services, request, await request.body(INBOUND_BODY_LIMIT));
 
       const early = def.inbound.handshake(inbound, secret, "before_verify");
+      if (early?.capture) {
+        // Unsigned: kept only when none is held yet, and it never replaces a configured secret (credentials.ts).
+        const kept = await captureVerificationToken(services, deploymentId, def, early.capture.verificationToken);
+        logger.info({ deploymentId, connector: def.name, kept }, "webhook verification token received");
+      }
       if (early) return reply(early);
 
       const now = new Date();

@@ -10,10 +10,14 @@ import type { Services } from "../services.ts";
  *   a pause is still owed to the operator.
  * - Console sessions once expired; connect sessions a day after they expired (an end user who
  *   reopens a stale link that day still reads "expired" rather than "unknown").
+ * - Invitations once expired: an expired one admits nobody and is listed nowhere (inviting the
+ *   address again creates a fresh one). Accepted ones are already gone: sign-up deletes them.
  *
  * Each batch walks an index from its oldest end (trigger_event(received_at), session(expires_at),
  * connect_session(expires_at)) and skips rows another instance's pruner holds, so several
- * instances prune side by side without waiting on each other.
+ * instances prune side by side without waiting on each other. The invitation table has no such
+ * index: it holds the addresses people typed into the Members page, a few rows per organization,
+ * so its batches read the table.
  */
 export interface RetentionOptions {
   /** How often a pass starts. */
@@ -36,6 +40,7 @@ export interface PruneCounts {
   events: number;
   sessions: number;
   connectSessions: number;
+  invitations: number;
 }
 
 export function createRetentionJob(services: Services, options: RetentionOptions = {}): RetentionJob {
@@ -71,6 +76,11 @@ export function createRetentionJob(services: Services, options: RetentionOptions
          order by expires_at limit $1 for update skip locked)`,
       [],
     ],
+    invitations: [
+      `delete from invitation where id in (
+         select id from invitation where expires_at < (now() at time zone 'UTC') order by expires_at limit $1 for update skip locked)`,
+      [],
+    ],
   };
 
   async function prune(kind: keyof PruneCounts): Promise<number> {
@@ -86,8 +96,13 @@ export function createRetentionJob(services: Services, options: RetentionOptions
   }
 
   async function runOnce(): Promise<PruneCounts> {
-    const counts = { events: await prune("events"), sessions: await prune("sessions"), connectSessions: await prune("connectSessions") };
-    if (counts.events || counts.sessions || counts.connectSessions) {
+    const counts: PruneCounts = {
+      events: await prune("events"),
+      sessions: await prune("sessions"),
+      connectSessions: await prune("connectSessions"),
+      invitations: await prune("invitations"),
+    };
+    if (Object.values(counts).some((n) => n > 0)) {
       logger.info({ ...counts, retentionDays: config.retentionDays }, "retention: old rows deleted");
     }
     return counts;

@@ -322,6 +322,20 @@ describe.each(cases)("$connector", (c) => {
 });
 
 describe("handshakes", () => {
+  // The configured-secret case; test/connectors/notionVerification.test.ts covers the rest.
+  test("Notion's unsigned verification request is answered 200 and never replaces the configured webhook secret", async () => {
+    const before = (await storedEvents()).length;
+    const response = await post("notion", {}, JSON.stringify({ verification_token: "secret_tMrlL1qK5vuQAh1b6cZGhFChZTSYJlce98V0pYn7yBl" }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ verification: "received" });
+    expect((await storedEvents()).length).toBe(before);
+    const body = JSON.stringify({ ...findConnector("notion")!.triggers[1].samplePayload });
+    const forged = await post("notion", { "x-notion-signature": `sha256=${hmac("sha256", "secret_tMrlL1qK5vuQAh1b6cZGhFChZTSYJlce98V0pYn7yBl", body)}` }, body);
+    expect(forged.status).toBe(401);
+    const genuine = await post("notion", { "x-notion-signature": `sha256=${hmac("sha256", secrets.get("notion")!, body)}` }, body);
+    expect(genuine.status).toBe(200);
+  });
+
   test("Zoom's endpoint.url_validation is answered with the plain token and its HMAC", async () => {
     const body = JSON.stringify({ payload: { plainToken: "qgg8vlvZRS6UYooatFL8Aw" }, event_ts: Date.now(), event: "endpoint.url_validation" });
     const now = nowSeconds();

@@ -117,3 +117,29 @@ test("the connector list is searchable and filterable, and says which connectors
   expect(filtered).toBeLessThan(4);
   await screenshot(page, "catalog-03-filtered");
 });
+
+test("Notion's verification token, once Notion POSTs it, is shown to the owner to copy, and can be discarded", async () => {
+  const page = await open(`/deployments/${ada.deploymentId}/connectors`);
+  await page.getByLabel("Search connectors").fill("notion");
+  await page.getByRole("list", { name: "Connector catalog" }).getByRole("button", { name: /^Notion/ }).click();
+  const panel = page.getByTestId("verification-token-notion");
+  await panel.getByText("No verification token received yet").waitFor();
+
+  // What Notion sends when the subscription is created (https://developers.notion.com/reference/webhooks).
+  const token = "secret_tMrlL1qK5vuQAh1b6cZGhFChZTSYJlce98V0pYn7yBl";
+  const sent = await fetch(`${app.url}/webhooks/${ada.deploymentId}/notion`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ verification_token: token }),
+  });
+  expect(sent.status).toBe(200);
+  await panel.getByRole("button", { name: "Check again" }).click();
+  await panel.getByText(token, { exact: true }).waitFor();
+  expect(await panel.textContent()).toContain("No webhook secret is configured for Notion, so its signed events are verified with this token.");
+  await panel.getByRole("button", { name: "Copy" }).waitFor();
+  await screenshot(page, "catalog-04-notion-verification-token");
+
+  await panel.getByRole("button", { name: "Discard this token" }).click();
+  await page.getByText("The Notion verification token was discarded").waitFor();
+  await panel.getByText("No verification token received yet").waitFor();
+});

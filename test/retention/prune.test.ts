@@ -10,7 +10,8 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 /**
  * RETENTION_DAYS: old events go with their deliveries and attempts, in batches; recent events and
  * any event still owed a delivery (PENDING) stay; expired console sessions go, and connect sessions
- * a day after they expired. Rows are aged by moving their timestamps back, as time would.
+ * a day after they expired; expired invitations go. Rows are aged by moving their timestamps back,
+ * as time would.
  */
 let app: TestApp;
 let receiver: Receiver;
@@ -27,6 +28,15 @@ afterAll(async () => {
 });
 
 const Viewer = graphql(`query RetentionViewer { viewer { id } }`);
+const Invite = graphql(`
+  mutation RetentionInvite($organizationId: ID!, $email: String!) {
+    inviteMember(organizationId: $organizationId, email: $email, role: MEMBER) { ... on Invitation { id email } }
+  }
+`);
+const Invitations = graphql(`query RetentionInvitations($id: ID!) { organization(id: $id) { invitations { email } } }`);
+const SignUpInvited = graphql(`
+  mutation RetentionSignUpInvited($email: String!) { signUp(email: $email, password: "correct horse battery", name: "Invited") { user { id } } }
+`);
 
 test("old events, deliveries and attempts go in batches; recent and pending ones stay; expired sessions go", async () => {
   const sql = app.app.services.sql;
@@ -60,7 +70,7 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
 
   // Batches of one: the pass keeps going until a batch comes back short.
   const counts = await createRetentionJob(app.app.services, { batchSize: 1, pauseMs: 0 }).runOnce();
-  expect(counts).toEqual({ events: 3, sessions: 1, connectSessions: 1 });
+  expect(counts).toEqual({ events: 3, sessions: 1, connectSessions: 1, invitations: 0 });
 
   const { deployment } = ok(await app.gql(EventLog, { id: ada.deploymentId, first: 50 }, { token: ada.token }));
   expect(deployment!.eventLog.nodes.map((n) => n.id).sort()).toEqual([delivered[3], held].sort());
@@ -72,7 +82,7 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
   expect(ok(await app.gql(Viewer, {}, { token: ada.token })).viewer).not.toBeNull();
 
   // A second pass finds nothing more.
-  expect(await createRetentionJob(app.app.services).runOnce()).toEqual({ events: 0, sessions: 0, connectSessions: 0 });
+  expect(await createRetentionJob(app.app.services).runOnce()).toEqual({ events: 0, sessions: 0, connectSessions: 0, invitations: 0 });
 });
 
 test("the background job starts, prunes on its own, and stops", async () => {
@@ -91,4 +101,26 @@ test("the background job starts, prunes on its own, and stops", async () => {
   } finally {
     await job.stop();
   }
+});
+
+test("expired invitations go in batches; a pending one stays and still admits its address", async () => {
+  const sql = app.app.services.sql;
+  const emails = ["lapsed-1@example.com", "lapsed-2@example.com", "pending@example.com"];
+  for (const email of emails) ok(await app.gql(Invite, { organizationId: ada.organizationId, email }, { token: ada.token }));
+  await sql.query(`update invitation set expires_at = now() - interval '1 minute' where email = any($1::text[])`, [emails.slice(0, 2)]);
+
+  const counts = await createRetentionJob(app.app.services, { batchSize: 1, pauseMs: 0 }).runOnce();
+  expect(counts.invitations).toBe(2);
+  expect((await sql.query<{ email: string }>(`select email from invitation order by email`)).map((r) => r.email)).toEqual(["pending@example.com"]);
+  const { organization } = ok(await app.gql(Invitations, { id: ada.organizationId }, { token: ada.token }));
+  expect(organization!.invitations.map((i) => i.email)).toEqual(["pending@example.com"]);
+
+  // The pending invitation still does its job: signing up with the address joins the organization.
+  ok(await app.gql(SignUpInvited, { email: "pending@example.com" }));
+  const [joined] = await sql.query<{ n: number }>(
+    `select count(*)::int as n from membership m join "user" u on u.id = m.user_id where u.email = 'pending@example.com' and m.organization_id = $1`,
+    [ada.organizationId],
+  );
+  expect(joined.n).toBe(1);
+  expect((await createRetentionJob(app.app.services).runOnce()).invitations).toBe(0);
 });

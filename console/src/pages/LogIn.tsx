@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useMutation } from "urql";
-import { useAuth } from "../auth.tsx";
+import { useAuth, useSignUpPolicy } from "../auth.tsx";
 import { Field } from "../components/Field.tsx";
 import { describeError } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
@@ -13,6 +13,8 @@ const LogInMutation = graphql(`
 `);
 
 export function LogIn() {
+  // Open or by invitation (SIGNUP): the sign-up link must not promise an account to everyone.
+  const policy = useSignUpPolicy();
   const { sessionChanged } = useAuth();
   const [{ fetching, error }, logIn] = useMutation(LogInMutation);
   const [email, setEmail] = useState("");
@@ -48,9 +50,19 @@ export function LogIn() {
         <button type="submit" className="button primary wide" disabled={fetching}>
           {fetching ? "Logging in…" : "Log in"}
         </button>
-        <p className="muted center">
-          New here? <Link to="/signup">Create an account</Link>
-        </p>
+        {policy && (
+          <p className="muted center">
+            {policy === "CLOSED" ? (
+              <>
+                Invited? <Link to="/signup">Create your account</Link>
+              </>
+            ) : (
+              <>
+                New here? <Link to="/signup">Create an account</Link>
+              </>
+            )}
+          </p>
+        )}
       </form>
     </main>
   );

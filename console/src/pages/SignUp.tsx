@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useClient, useMutation } from "urql";
-import { useAuth } from "../auth.tsx";
+import { useAuth, useSignUpPolicy } from "../auth.tsx";
 import { Field } from "../components/Field.tsx";
 import { describeError, errorCode, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
@@ -26,6 +26,9 @@ export function SignUp() {
   const first = useSearchParam("first") === "1";
   const { sessionChanged } = useAuth();
   const [{ fetching, error }, signUp] = useMutation(SignUpMutation);
+  const policy = useSignUpPolicy();
+  // The first account of an install is let in whatever the policy (the ?first=1 greeting says so).
+  const byInvitation = !first && policy === "CLOSED";
   const client = useClient();
   const [values, setValues] = useState({ name: "", email: "", password: "" });
   const fields = fieldErrors(error);
@@ -49,6 +52,12 @@ export function SignUp() {
         </div>
         <h1>{first ? "Welcome — create the first account" : "Create your account"}</h1>
         {first && <p className="muted">Nobody has signed up on this Switchyard yet. The account you create here will own the first organization.</p>}
+        {byInvitation && (
+          <p className="setup-fix" data-testid="signup-policy">
+            Sign-up on this Switchyard is by invitation. Use the email address an owner or admin of your organization invited (Members → Add or
+            invite); if you have not been invited yet, ask them first.
+          </p>
+        )}
         {error && Object.keys(fields).length === 0 && (
           <div className="form-error" role="alert">
             {/* Sign-up closed: the server's message says how to get in. */}

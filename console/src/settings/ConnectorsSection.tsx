@@ -14,7 +14,7 @@ import { categoryLabel, iconSource, matchesQuery } from "./useConnectorCatalog.t
 
 const ConnectorsQuery = graphql(`
   query ConsoleConnectors($id: ID!) {
-    connectors { name displayName category description icon scopes serviceCredentialsConfigured webhookUrlTemplate docs triggers { name displayName } }
+    connectors { name displayName category description icon scopes serviceCredentialsConfigured webhookUrlTemplate sendsVerificationToken docs triggers { name displayName } }
     deployment(id: $id) { id connectorCredentials { connector clientId clientSecretSet webhookSecretSet updatedAt } }
   }
 `);
@@ -24,6 +24,18 @@ const SetCredentialsMutation = graphql(`
     setConnectorCredentials(deploymentId: $deploymentId, connector: $connector, input: $input) {
       connector clientId clientSecretSet webhookSecretSet updatedAt
     }
+  }
+`);
+
+const VerificationTokensQuery = graphql(`
+  query ConsoleWebhookVerificationTokens($id: ID!) {
+    deployment(id: $id) { id webhookVerificationTokens { connector token receivedAt inForce } }
+  }
+`);
+
+const DiscardVerificationTokenMutation = graphql(`
+  mutation ConsoleDiscardWebhookVerificationToken($deploymentId: ID!, $connector: String!) {
+    discardWebhookVerificationToken(deploymentId: $deploymentId, connector: $connector)
   }
 `);
 
@@ -42,6 +54,7 @@ interface Connector {
   scopes: string[];
   serviceCredentialsConfigured: boolean;
   webhookUrlTemplate?: string | null;
+  sendsVerificationToken: boolean;
   docs: string[];
   triggers: { name: string; displayName: string }[];
 }
@@ -174,6 +187,7 @@ function ConnectorDetails(props: { deploymentId: string; connector: Connector; c
               <code data-testid={`webhook-url-${connector.name}`}>{webhookUrl}</code>
               <CopyButton value={webhookUrl} />
             </div>
+            {connector.sendsVerificationToken && <VerificationToken deploymentId={props.deploymentId} connector={connector} canManage={props.canManage} />}
           </>
         ) : (
           <p className="muted">{connector.displayName} sends no events to Switchyard: it is offered for connecting accounts only.</p>
@@ -305,6 +319,56 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
       >
         <p>Your client ID and secret are deleted. New connections go through the Switchyard service's OAuth app.</p>
       </ConfirmDialog>
+    </div>
+  );
+}
+
+/**
+ * The token the provider POSTs to the webhook URL when a subscription is created (Notion), to paste
+ * back in its Verify step. A secret: only owners and admins read it.
+ */
+function VerificationToken({ deploymentId, connector, canManage }: { deploymentId: string; connector: Connector; canManage: boolean }) {
+  const [{ data, fetching }, refetch] = useQuery({ query: VerificationTokensQuery, variables: { id: deploymentId }, pause: !canManage, requestPolicy: "network-only" });
+  const [discarding, discard] = useMutation(DiscardVerificationTokenMutation);
+  const toast = useToast();
+  if (!canManage) return <p className="muted">{connector.displayName} sends a verification token here when a subscription is created; an owner or admin can read it on this page.</p>;
+  const held = data?.deployment?.webhookVerificationTokens.find((t) => t.connector === connector.name);
+  const reload = () => refetch({ requestPolicy: "network-only" });
+  const forget = async () => {
+    const result = await discard({ deploymentId, connector: connector.name });
+    if (result.error) return toast.error(describeError(result.error));
+    toast.success(`The ${connector.displayName} verification token was discarded: the next one ${connector.displayName} sends is kept.`);
+    reload();
+  };
+  if (!held) {
+    return (
+      <p className="muted" data-testid={`verification-token-${connector.name}`}>
+        No verification token received yet. Create the webhook subscription at {connector.displayName} with this URL: the token it sends appears here.{" "}
+        <button type="button" className="button" onClick={reload} disabled={fetching}>
+          Check again
+        </button>
+      </p>
+    );
+  }
+  return (
+    <div className="secret-once ok" role="status" data-testid={`verification-token-${connector.name}`}>
+      <span>
+        Verification token received {formatDate(held.receivedAt)}: paste it in {connector.displayName}'s Verify step.
+      </span>
+      <div className="secret-line">
+        <code>{held.token}</code>
+        <CopyButton value={held.token} />
+      </div>
+      <span className="muted">
+        {held.inForce
+          ? `No webhook secret is configured for ${connector.displayName}, so its signed events are verified with this token.`
+          : `A webhook secret is configured for ${connector.displayName}: events are verified with that, not with this token. To use this token, save it as the webhook secret of your OAuth app.`}
+      </span>
+      <div className="actions">
+        <button type="button" className="button" onClick={forget} disabled={discarding.fetching}>
+          Discard this token
+        </button>
+      </div>
     </div>
   );
 }

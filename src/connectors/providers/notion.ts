@@ -2,7 +2,8 @@
  * Notion: public-integration OAuth (HTTP Basic at the token endpoint, no scopes: capabilities are
  * set on the integration; `owner=user`). The token answer names the workspace, which is the
  * account's id: webhook events carry `workspace_id`. Webhooks sign `X-Notion-Signature:
- * sha256=<hex HMAC-SHA256 of the body>` keyed with the subscription's verification token.
+ * sha256=<hex HMAC-SHA256 of the body>` keyed with the subscription's verification token, which
+ * Notion POSTs once, unsigned, when the subscription is created (docs/connectors.md, "Notion").
  */
 import { declareConnector } from "../declaration.ts";
 import { asRecord, asString } from "../json.ts";
@@ -64,6 +65,9 @@ export default declareConnector({
   },
   webhook: {
     scheme: { type: "hmac", header: "x-notion-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
+    // The unsigned `{"verification_token": …}` POST at subscription: captured for the operator to
+    // paste back into Notion (and, with no webhook secret configured, the key events are checked with).
+    handshakes: [{ type: "notion_verification_token" }],
     event: { path: "type" },
     routing: ["workspace_id"],
     deliveryId: { path: "id" },

@@ -4,10 +4,13 @@ import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/ty
 import {
   type CredentialsView,
   deleteConnectorCredentials,
+  discardVerificationToken,
   hasOAuthClient,
   listConnectorCredentials,
+  listVerificationTokens,
   serviceCredentials,
   setConnectorCredentials,
+  type VerificationTokenView,
 } from "../../credentials/credentials.ts";
 import { badInput, forbidden, notFound } from "../../errors.ts";
 import { disconnectAccount } from "../../oauth/connectedAccounts.ts";
@@ -54,6 +57,11 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
       resolve: (c, _args, ctx) => (c.inbound.delivery === "none" ? null : inboundUrl(ctx.services.config.publicUrl, "{deploymentId}", c.name)),
     }),
     docs: t.stringList({ description: "The provider documentation this connector's declaration is based on.", resolve: (c) => c.docs }),
+    sendsVerificationToken: t.boolean({
+      description:
+        "The provider POSTs a verification token to the webhook URL when a subscription is created (Notion), to be pasted back at the provider; it appears in Deployment.webhookVerificationTokens.",
+      resolve: (c) => (c.declaration.webhook?.handshakes ?? []).some((h) => h.type === "notion_verification_token"),
+    }),
   }),
 });
 
@@ -75,6 +83,21 @@ const ConnectorCredentials = builder.objectRef<CredentialsView>("ConnectorCreden
     clientSecretSet: t.exposeBoolean("clientSecretSet"),
     webhookSecretSet: t.exposeBoolean("webhookSecretSet"),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+const WebhookVerificationToken = builder.objectRef<VerificationTokenView>("WebhookVerificationToken").implement({
+  description:
+    "A token a provider POSTed, unsigned, to the deployment's webhook URL when a subscription was created (Notion's `verification_token`), " +
+    "to paste back at the provider. The first one received is kept until discarded.",
+  fields: (t) => ({
+    connector: t.exposeString("connector"),
+    token: t.exposeString("token", { description: "The token itself: a secret." }),
+    receivedAt: t.expose("receivedAt", { type: "DateTime" }),
+    inForce: t.exposeBoolean("inForce", {
+      description:
+        "Inbound events are verified with this token, because no webhook secret is configured for the connector (neither this deployment's nor the service's).",
+    }),
   }),
 });
 
@@ -108,6 +131,12 @@ builder.prismaObjectFields("Deployment", (t) => ({
     description: "The deployment's own OAuth apps; connectors not listed use the service's defaults.",
     resolve: (deployment, _args, ctx) => listConnectorCredentials(ctx.services.db, deployment.id),
   }),
+  webhookVerificationTokens: t.field({
+    type: [WebhookVerificationToken],
+    description: "Verification tokens providers handed over for this deployment (Notion's). Owners and admins only: they are secrets.",
+    authScopes: (deployment) => ({ deploymentAdmin: deployment.id }),
+    resolve: (deployment, _args, ctx) => listVerificationTokens(ctx.services, deployment.id),
+  }),
   connectedAccounts: t.relation("connectedAccounts", { query: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } }),
   webhookUrl: t.string({
     description: "The URL to register at the provider for this connector's webhooks.",
@@ -133,6 +162,13 @@ builder.mutationFields((t) => ({
     args: { deploymentId: t.arg.id(), connector: t.arg.string() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
     resolve: (_root, args, ctx) => deleteConnectorCredentials(ctx.services, String(args.deploymentId), args.connector),
+  }),
+  discardWebhookVerificationToken: t.boolean({
+    description:
+      "Forget the connector's held verification token, so the next one the provider sends is kept (a re-created subscription, or a token the provider refused). False when none was held.",
+    args: { deploymentId: t.arg.id(), connector: t.arg.string() },
+    authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
+    resolve: (_root, args, ctx) => discardVerificationToken(ctx.services, String(args.deploymentId), args.connector),
   }),
   disconnectAccount: t.prismaField({
     type: "ConnectedAccount",

@@ -38,6 +38,22 @@ async function startSession(ctx: GraphQLContext, userId: string): Promise<AuthPa
   return { token, userId };
 }
 
+const SignUpPolicy = builder.enumType("SignUpPolicy", {
+  description: "Who may create an account on this Switchyard (the SIGNUP setting).",
+  values: {
+    OPEN: { description: "Anyone." },
+    CLOSED: { description: "The install's first account, then only addresses an owner or admin invited (Members → Add or invite)." },
+  } as const,
+});
+
+builder.queryField("signUpPolicy", (t) =>
+  t.field({
+    type: SignUpPolicy,
+    description: "Whether sign-up is open or by invitation, so a sign-up form can say so before anyone types a password. Public.",
+    resolve: (_root, _args, ctx) => (ctx.services.config.signup === "closed" ? "CLOSED" : "OPEN"),
+  }),
+);
+
 builder.queryField("viewer", (t) =>
   t.prismaField({
     type: "User",
