@@ -154,7 +154,10 @@ export function whileAllowed<T>(ctx: GraphQLContext, deploymentId: string, sourc
         }
         // A message: sent only once access is confirmed recently enough; dropped if it ended.
         await checksSettled();
-        if (!ending && Date.now() >= trustedUntil) await recheck();
+        if (!ending && Date.now() >= trustedUntil) {
+          void recheck();
+          await checksSettled();
+        }
         if (!ending) return step;
       }
     },
