@@ -36,6 +36,7 @@ const schema = z.object({
   REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]*$/, "letters, digits and : . _ - only").default(""),
   SUBSCRIPTION_BUFFER_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   SUBSCRIPTION_REPLAY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(1000),
+  SUBSCRIPTION_ACCESS_RECHECK: z.string().default("10s"),
   ENCRYPTION_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONNECT_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
@@ -81,6 +82,12 @@ export type Config = {
   subscriptionBufferSize: number;
   /** Missed events a resumed subscription (`forwardedEvents(after:)`) replays at most, newest kept. */
   subscriptionReplayLimit: number;
+  /**
+   * How long a live subscription trusts its last check of the caller (session or API key, and
+   * membership) before it checks again ahead of sending a message: the bound on how late a
+   * revocation made on another instance stops it (docs/security.md, "Live subscriptions").
+   */
+  subscriptionAccessRecheckMs: number;
   encryptionKey: Buffer;
   logLevel: z.infer<typeof schema>["LOG_LEVEL"];
   connectUrlTtlSeconds: number;
@@ -161,6 +168,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  WS_ANONYMOUS_TIMEOUT: ${(error as Error).message}`);
   }
+  let subscriptionAccessRecheckMs: number;
+  try {
+    subscriptionAccessRecheckMs = parseDuration(values.SUBSCRIPTION_ACCESS_RECHECK);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  SUBSCRIPTION_ACCESS_RECHECK: ${(error as Error).message}`);
+  }
   const corsOrigins = parseOrigins(values.CORS_ORIGINS);
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
@@ -176,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     subscriptionBufferSize: values.SUBSCRIPTION_BUFFER_SIZE,
     subscriptionReplayLimit: values.SUBSCRIPTION_REPLAY_LIMIT,
+    subscriptionAccessRecheckMs,
     encryptionKey: resolveEncryptionKey(values.ENCRYPTION_KEY, values.NODE_ENV, dataDir),
     logLevel: values.LOG_LEVEL,
     connectUrlTtlSeconds: values.CONNECT_URL_TTL_SECONDS,

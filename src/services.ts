@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { createApiKeyVerifier } from "./auth/apiKeys.ts";
 import { createLoginGuard, type LoginGuard } from "./auth/loginGuard.ts";
+import { type Revocations, revocationsOf } from "./auth/revocations.ts";
 import type { Config } from "./config.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/passwords.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
@@ -26,6 +27,8 @@ export interface Services {
   box: SecretBox;
   passwords: PasswordHasher;
   verifyApiKey: ReturnType<typeof createApiKeyVerifier>;
+  /** Ended sessions, replaced API keys and removed members, announced on this instance (auth/revocations.ts). */
+  revocations: Revocations;
   rateLimits: { api: RateLimit; login: LoginGuard; signup: RateLimit };
   redis: Redis | undefined;
   /** Live notifications for subscriptions (publish after commit; the database is the truth). */
@@ -48,6 +51,7 @@ export function createServices(config: Config, logger: Logger, database: Databas
     box: createSecretBox(config.encryptionKey),
     passwords: createPasswordHasher(config.passwordHashCost),
     verifyApiKey: createApiKeyVerifier(database.prisma, (error) => logger.warn({ err: error }, "could not record API key use")),
+    revocations: revocationsOf(database.prisma),
     rateLimits: {
       api: createRateLimit({ name: "api", points: config.rateLimitPerMinute, durationSeconds: 60, redis }),
       login: createLoginGuard({

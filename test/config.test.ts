@@ -33,9 +33,15 @@ test.each([
   [{ DATABASE_URL: "mysql://nope" }, /DATABASE_URL: must be a postgresql:\/\/ connection string/],
   [{ DELIVERY_RETRY_SCHEDULE: "5s,soon" }, /DELIVERY_RETRY_SCHEDULE: "soon" is not a duration/],
   [{ POLL_INTERVAL: "often" }, /POLL_INTERVAL: "often" is not a duration/],
+  [{ SUBSCRIPTION_ACCESS_RECHECK: "10" }, /SUBSCRIPTION_ACCESS_RECHECK: "10" is not a duration/],
   [{ PUBLIC_URL: "not a url" }, /PUBLIC_URL/],
 ])("a bad value stops start-up naming the variable: %o", (env, message) => {
   expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
+});
+
+test("SUBSCRIPTION_ACCESS_RECHECK: 10 s by default, any duration when set", () => {
+  expect(loadConfig({ DATA_DIR: dataDir() }).subscriptionAccessRecheckMs).toBe(10_000);
+  expect(loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_ACCESS_RECHECK: "200ms" }).subscriptionAccessRecheckMs).toBe(200);
 });
 
 test("DELIVERY_RETRY_SCHEDULE accepts ms, s, m, h and d", () => {

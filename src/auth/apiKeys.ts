@@ -1,6 +1,7 @@
 import { randomToken, sha256Hex } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { badInput } from "../errors.ts";
+import { revocationsOf } from "./revocations.ts";
 
 export const MAX_GRACE_PERIOD_SECONDS = 7 * 24 * 3600;
 const KEY_SHAPE = /^sy_[a-z]+_[A-Za-z0-9_-]{32,}$/;
@@ -31,8 +32,10 @@ export async function generateApiKey(db: Db, deploymentId: string, deploymentNam
     }
     return tx.apiKey.create({ data: { deploymentId, prefix: apiKey.slice(0, PREFIX_LENGTH), hash: sha256Hex(apiKey) } });
   });
-  // The previous key must stop working now on this instance, not when its cache entry runs out.
+  // The previous key must stop working now on this instance, not when its cache entry runs out,
+  // and the subscriptions it is running here must hear of it (./revocations.ts).
   verifiedKeysOf(db).forgetDeployment(deploymentId);
+  revocationsOf(db).announce({ kind: "apiKeys", deploymentId });
   return { apiKey, key };
 }
 
@@ -45,7 +48,8 @@ export function currentApiKey(db: Db, deploymentId: string) {
   });
 }
 
-export type ApiKeyCheck = { ok: true; apiKeyId: string; deploymentId: string } | { ok: false };
+/** `expiresAt`: when a key on its grace period stops working (null: until it is replaced). */
+export type ApiKeyCheck = { ok: true; apiKeyId: string; deploymentId: string; expiresAt: Date | null } | { ok: false };
 
 /** The stored hash of a presented key; undefined when it cannot be a key at all (no lookup needed). */
 export function apiKeyHash(presented: string): string | undefined {
@@ -77,6 +81,7 @@ const MAX_VERIFIED_KEYS = 10_000;
 interface VerifiedKey {
   apiKeyId: string;
   deploymentId: string;
+  expiresAt: Date | null;
   until: number;
 }
 
@@ -136,7 +141,7 @@ export function createApiKeyVerifier(db: Db, onError: (error: unknown) => void) 
     const cached = verified.get(hash, Date.now());
     if (cached) {
       recordUse(cached.apiKeyId);
-      return { ok: true, apiKeyId: cached.apiKeyId, deploymentId: cached.deploymentId };
+      return { ok: true, apiKeyId: cached.apiKeyId, deploymentId: cached.deploymentId, expiresAt: cached.expiresAt };
     }
     const since = verified.epoch;
     // Concurrent requests with the same key share one lookup (when an entry runs out under load,
@@ -157,9 +162,9 @@ export function createApiKeyVerifier(db: Db, onError: (error: unknown) => void) 
     // Only usable keys are remembered: a key generated a moment ago works at once.
     if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now)) return { ok: false };
     const until = Math.min(now + VERIFIED_KEY_TTL_MS, key.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY);
-    verified.set(hash, { apiKeyId: key.id, deploymentId: key.deploymentId, until }, since);
+    verified.set(hash, { apiKeyId: key.id, deploymentId: key.deploymentId, expiresAt: key.expiresAt, until }, since);
     recordUse(key.id, now);
-    return { ok: true, apiKeyId: key.id, deploymentId: key.deploymentId };
+    return { ok: true, apiKeyId: key.id, deploymentId: key.deploymentId, expiresAt: key.expiresAt };
   }
 
   return Object.assign(verifyApiKey, { recordUse });

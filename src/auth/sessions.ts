@@ -1,6 +1,7 @@
 import { randomToken, sha256Hex } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
+import { revocationsOf } from "./revocations.ts";
 
 /** Console sessions: a random bearer token handed out once; only its sha256 is stored. */
 export async function createSession(db: Db, userId: string, ttlHours: number) {
@@ -107,7 +108,8 @@ export async function findSession(db: Db, sql: Sql, token: string): Promise<Foun
  * changePassword keeps the session it was made from), or all of them (logOutEverywhere). Every
  * early end of a session goes through here, so this instance's remembered lookups are dropped here
  * too (after the rows are gone): the ended sessions stop working on this instance at once, on
- * others within SESSION_CACHE_TTL_MS. Returns how many ended.
+ * others within SESSION_CACHE_TTL_MS. The user's running subscriptions on this instance are told,
+ * and those of an ended session stop at once (./revocations.ts). Returns how many ended.
  */
 export async function revokeSessions(db: Db, userId: string, options: { only?: string; except?: string } = {}): Promise<number> {
   const id = options.only !== undefined ? options.only : options.except !== undefined ? { not: options.except } : undefined;
@@ -117,5 +119,6 @@ export async function revokeSessions(db: Db, userId: string, options: { only?: s
       entry.userId === userId &&
       (options.only !== undefined ? entry.id === options.only : options.except !== undefined ? entry.id !== options.except : true),
   );
+  revocationsOf(db).announce({ kind: "sessions", userId });
   return count;
 }

@@ -8,7 +8,8 @@ export class CliError extends Error {}
 export const out = (line: string) => process.stdout.write(`${line}\n`);
 export const note = (line: string) => process.stderr.write(`${line}\n`);
 
-export type GraphQLErrors = { message: string; extensions?: { code?: string } }[];
+/** `accessEnded`: a running subscription was ended because the credentials lost access (logged out, key replaced, removed). */
+export type GraphQLErrors = { message: string; extensions?: { code?: string; accessEnded?: boolean } }[];
 export type Kind = "api-key" | "token";
 
 export { version } from "../version.ts";
@@ -98,12 +99,15 @@ export function explainFailure(error: unknown, connection: Pick<Connection, "bas
   const closeCodes: Record<number, string> = { 4401: "UNAUTHENTICATED", 4403: "FORBIDDEN", 4429: "RATE_LIMITED" };
   const code = errors?.[0]?.extensions?.code ?? (isCloseEvent(error) ? closeCodes[error.code] : undefined);
   const reason = errors?.[0]?.message ?? (isCloseEvent(error) ? error.reason : error instanceof Error ? error.message : String(error));
+  // The server's own words say what happened; the second line says what to pass next time.
+  const ended = errors?.[0]?.extensions?.accessEnded === true;
   switch (code) {
     case "UNAUTHENTICATED":
       return connection.kind === "api-key"
-        ? `The API key was refused: ${reason}\nGenerate a new key in the console (the deployment's API key section) and pass it with --api-key.`
-        : `The session token was refused: ${reason}\nLog in to the console again and pass the new token with --token, or use --api-key.`;
+        ? `The API key ${ended ? "stopped working" : "was refused"}: ${reason}\nGenerate a new key in the console (the deployment's API key section) and pass it with --api-key.`
+        : `The session token ${ended ? "stopped working" : "was refused"}: ${reason}\nLog in to the console again and pass the new token with --token, or use --api-key.`;
     case "FORBIDDEN":
+      if (ended) return `These credentials may no longer watch deployment ${deploymentId ?? "(the one given)"}: ${reason}`;
       return (
         `These credentials may not watch deployment ${deploymentId ?? "(the one given)"}.\n` +
         "Check --deployment (copy the id from the console); an API key only sees its own deployment."

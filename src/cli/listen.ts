@@ -34,7 +34,9 @@ Options:
 
 Reconnects by itself when the connection drops, and then first prints the events accepted while it
 was away (after the last one it printed; at most the server's SUBSCRIPTION_REPLAY_LIMIT, and it says
-how many older ones it left out). Ctrl-C stops it.
+how many older ones it left out). Ctrl-C stops it. When the credentials stop working while it runs
+(the session logged out, the key replaced, the user removed from the organization), it prints the
+server's reason and exits 1.
 
 Example:
   switchyard listen --api-key sy_live_… --deployment cm4… --forward-to http://localhost:3000/hook
@@ -168,8 +170,9 @@ async function run(values: Record<string, unknown>): Promise<number> {
             if (result.data?.[field]) onData(result.data[field], result.extensions as Record<string, unknown> | undefined);
           },
           error: fail,
-          // The server ends a subscription only when this listener fell behind: pick up again
-          // (after the last event printed, so the dropped ones are replayed).
+          // The server ends a subscription when this listener fell behind: pick up again (after the
+          // last event printed, so the dropped ones are replayed). When it ends one because these
+          // credentials lost access, its last result (an error, above) has already stopped listen.
           complete: () => {
             if (!stopping) watch(query, field, onData, resumable);
           },

@@ -14,6 +14,16 @@ export interface GraphQLContext {
   ip: string;
   /** SSE's `Last-Event-ID` request header: where a reconnecting stream resumes. */
   lastEventId?: string;
+  /** The same credentials asked about again: a running subscription's re-check (./liveAccess.ts). */
+  reauthenticate: () => Promise<Authentication | undefined>;
+  /** `services.revocations.announced` before the caller was authenticated (./liveAccess.ts). */
+  revocationsSeen: number;
+}
+
+/** Who the credentials name now, and until when at most (a session's or a retiring key's end). */
+export interface Authentication {
+  principal: Principal;
+  expiresAt: Date | undefined;
 }
 
 type Credentials = { authorization?: string; cookie?: string; "x-api-key"?: string };
@@ -41,7 +51,35 @@ export async function resolvePrincipal(services: Services, credentials: Credenti
   return { kind: "user", userId: session.userId, sessionId: session.id };
 }
 
+/**
+ * The credentials resolvePrincipal accepted, checked again through the same session and API-key
+ * caches: who they name now, or undefined once they no longer work (a session ended or expired, a
+ * key revoked or past its grace period). Not rate limited: it is no new request of the caller's.
+ */
+async function authenticateAgain(services: Services, credentials: Credentials): Promise<Authentication | undefined> {
+  const apiKey = credentials["x-api-key"];
+  if (apiKey) {
+    const check = await services.verifyApiKey(apiKey);
+    if (!check.ok) return undefined;
+    return { principal: { kind: "apiKey", apiKeyId: check.apiKeyId, deploymentId: check.deploymentId }, expiresAt: check.expiresAt ?? undefined };
+  }
+  const token = sessionTokenFrom(credentials);
+  const session = token ? await findSession(services.db, services.sql, token) : undefined;
+  if (!session) return undefined;
+  return { principal: { kind: "user", userId: session.userId, sessionId: session.id }, expiresAt: new Date(session.expiresAt) };
+}
+
 export async function createContext(services: Services, credentials: Credentials, ip: string): Promise<GraphQLContext> {
+  // Read before the caller is looked up: a revocation announced after this may not be in the answer.
+  const revocationsSeen = services.revocations.announced;
   const principal = await resolvePrincipal(services, credentials);
-  return { services, principal, access: createAccess(services.sql, principal), cookies: [], ip };
+  return {
+    services,
+    principal,
+    access: createAccess(services.sql, principal),
+    cookies: [],
+    ip,
+    reauthenticate: () => authenticateAgain(services, credentials),
+    revocationsSeen,
+  };
 }

@@ -23,7 +23,8 @@ type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: 
  * wrong credentials close the socket with 4401 (or 4429 when rate limited) and a reason that says
  * why. No credentials at all is allowed to connect; each subscription then resolves the caller
  * again (a revoked key or a logged-out session stops working for new subscriptions) and is
- * authorized by scope-auth, which answers UNAUTHENTICATED or FORBIDDEN as over HTTP.
+ * authorized by scope-auth, which answers UNAUTHENTICATED or FORBIDDEN as over HTTP. A running
+ * subscription ends when its caller loses access (./liveAccess.ts); the socket stays open.
  *
  * Abuse bounds (docs/security.md, "Websockets"): a client address holds at most
  * WS_MAX_PER_ADDRESS sockets (more are refused with 429 before the handshake); a socket that

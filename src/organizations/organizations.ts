@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { revocationsOf } from "../auth/revocations.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -74,10 +75,11 @@ export async function addMember(db: Db, organizationId: string, input: { email: 
 
 /**
  * Removes a membership. Only owners remove owners, and the last owner cannot leave, or nobody could
- * manage the organization. `actorRole` is the remover's role here.
+ * manage the organization. `actorRole` is the remover's role here. Once it is committed, the removed
+ * user's live subscriptions on this instance are told (src/auth/revocations.ts).
  */
 export async function removeMember(db: Db, organizationId: string, userId: string, actorRole: Role | undefined) {
-  return db.$transaction(async (tx) => {
+  const removed = await db.$transaction(async (tx) => {
     // Removals in one organization take turns: two owners removing each other at once must not
     // both see "two owners left" and leave none.
     await tx.$queryRaw`select id from organization where id = ${organizationId} for update`;
@@ -91,6 +93,8 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
     await tx.membership.delete({ where: { id: membership.id } });
     return membership;
   });
+  revocationsOf(db).announce({ kind: "membership", userId, organizationId });
+  return removed;
 }
 
 /** How long an invitation waits for its address to sign up. */

@@ -7,13 +7,23 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { type Child, spawnNode } from "../helpers/childProcess.ts";
 import { graphql } from "../generated/gql.ts";
 import { fireTestEvent, forwardTo, until } from "../helpers/live.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { freePort } from "../helpers/serviceProcess.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 const ListenSigningSecret = graphql(`
   query ListenSigningSecret($id: ID!) { deployment(id: $id) { signingSecret } }
+`);
+const ListenLogIn = graphql(`
+  mutation ListenLogIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }
+`);
+const ListenLogOut = graphql(`mutation ListenLogOut { logOut }`);
+const ListenAddMember = graphql(`
+  mutation ListenAddMember($organizationId: ID!, $email: String!) { addMember(organizationId: $organizationId, email: $email, role: MEMBER) { id } }
+`);
+const ListenRemoveMember = graphql(`
+  mutation ListenRemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }
 `);
 
 let app: TestApp;
@@ -108,6 +118,34 @@ describe("switchyard listen", () => {
 
     cli.child.kill("SIGINT");
     expect(await cli.exited).toBe(0);
+  });
+
+  test("a session logged out while it listens: prints the server's reason and what to do, and exits 1", async () => {
+    const token = ok(await app.gql(ListenLogIn, { email: ada.email, password: "correct horse battery" })).logIn.token;
+    const cli = switchyard(["listen", "--url", app.url, "--token", token, "--deployment", ada.deploymentId]);
+    await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
+    await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
+
+    ok(await app.gql(ListenLogOut, {}, { token }));
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toMatch(
+      /The session token stopped working: Your session ended \(you logged out, your password was changed, or it expired\), so this subscription stopped\. Log in again.*\nLog in to the console again and pass the new token with --token/,
+    );
+  });
+
+  test("a member removed from the organization while listening is told so, and listen exits 1", async () => {
+    const email = `listener-${Date.now()}@example.com`;
+    const member = ok(await app.gql(SignUp, { email, password: "correct horse battery", name: "Listener" })).signUp;
+    ok(await app.gql(ListenAddMember, { organizationId: ada.organizationId, email }, { token: ada.token }));
+    const cli = switchyard(["listen", "--url", app.url, "--token", member.token, "--deployment", ada.deploymentId]);
+    await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
+    await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
+
+    ok(await app.gql(ListenRemoveMember, { organizationId: ada.organizationId, userId: member.user.id }, { token: ada.token }));
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toContain(
+      `These credentials may no longer watch deployment ${ada.deploymentId}: You are no longer a member of this deployment's organization, so this subscription stopped.`,
+    );
   });
 
   test("a wrong API key says so and what to do, and exits 1", async () => {

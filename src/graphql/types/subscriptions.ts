@@ -5,10 +5,15 @@ import { assertEventOfDeployment, eventsAfter, type ReplayedEvent, resumed } fro
 import { builder } from "../builder.ts";
 import { describeStreamedMessage } from "../eventStream.ts";
 import type { GraphQLContext } from "../context.ts";
+import { AccessEnded, whileAllowed } from "../liveAccess.ts";
 
 /**
  * Live events of a deployment, over graphql-ws and SSE on /graphql. Resolved from the bus message
- * alone: a thousand subscribers never turn one event into a thousand database reads.
+ * alone: a thousand subscribers never turn one event into a thousand database reads. Each stream
+ * lasts only while its caller may read the deployment (../liveAccess.ts): a revocation on this
+ * instance ends it at once; otherwise the caller is checked again at most once per
+ * SUBSCRIPTION_ACCESS_RECHECK per subscription, from the session and API-key caches and one
+ * membership query, and only when a message is about to be sent.
  */
 
 // The DeliveryStatus enum of forwarding.ts, referenced by name so both surfaces share one type.
@@ -55,7 +60,7 @@ const DeliveryUpdate = builder.objectRef<DeliveryUpdateMessage>("DeliveryUpdate"
   }),
 });
 
-/** Subscribes once the bus is listening, so nothing published after this resolves is missed. */
+/** Subscribes once the bus is listening, so nothing published after this resolves is missed. Callers guard it with whileAllowed. */
 async function live<T extends Topic>(ctx: GraphQLContext, topic: T, deploymentId: string): Promise<Subscription<TopicMessage<T>>> {
   const subscription = ctx.services.events.listen(topic, deploymentId, ctx.services.config.subscriptionBufferSize);
   try {
@@ -67,8 +72,12 @@ async function live<T extends Topic>(ctx: GraphQLContext, topic: T, deploymentId
   return subscription;
 }
 
-/** A consumer that fell too far behind gets this as its last result; it resubscribes and reads the rest from `deliveries`. */
-function unlessDropped<T>(message: T | EventsDropped, bufferSize: number): T {
+/**
+ * The last result of a subscription that ends: a consumer that fell too far behind resubscribes and
+ * reads the rest from `deliveries`; a caller who lost access is told why and what to do.
+ */
+function unlessEnded<T>(message: T | EventsDropped | AccessEnded, bufferSize: number): T {
+  if (message instanceof AccessEnded) throw message.error;
   if (message instanceof EventsDropped) {
     throw new GraphQLError(
       `This subscriber fell more than ${bufferSize} messages behind, so ${message.dropped} were dropped and the subscription ended. ` +
@@ -87,7 +96,8 @@ builder.subscriptionFields((t) => ({
     description:
       "Every event accepted for forwarding to this deployment, live (published after it is recorded). With `after` " +
       "(or SSE's Last-Event-ID header), first every later event, oldest first (at most SUBSCRIPTION_REPLAY_LIMIT, " +
-      "the newest kept; the first message's `extensions.skipped` counts the rest), then live ones: no gap, no repeat.",
+      "the newest kept; the first message's `extensions.skipped` counts the rest), then live ones: no gap, no repeat. " +
+      "Ends with an UNAUTHENTICATED or FORBIDDEN error (`extensions.accessEnded`) once the caller loses access.",
     args: {
       deploymentId: t.arg.id(),
       after: t.arg.id({ required: false, description: "The id of the last event the caller saw, of this deployment." }),
@@ -96,29 +106,34 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, args, ctx) => {
       const deploymentId = String(args.deploymentId);
       const after = args.after ? String(args.after) : ctx.lastEventId;
-      if (!after) return live(ctx, "forwardedEvent", deploymentId);
+      if (!after) return whileAllowed(ctx, deploymentId, await live(ctx, "forwardedEvent", deploymentId));
       await assertEventOfDeployment(ctx.services, deploymentId, after);
       // Listening before reading the backlog is what leaves no gap at the seam (src/events/replay.ts).
       const subscription = await live(ctx, "forwardedEvent", deploymentId);
+      let backlog;
       try {
-        return resumed(subscription, await eventsAfter(ctx.services, deploymentId, after, ctx.services.config.subscriptionReplayLimit));
+        backlog = await eventsAfter(ctx.services, deploymentId, after, ctx.services.config.subscriptionReplayLimit);
       } catch (error) {
         await subscription.return?.();
         throw error;
       }
+      // The replayed events are guarded too: they wait for a check a revocation started.
+      return whileAllowed(ctx, deploymentId, resumed(subscription, backlog));
     },
-    resolve: (message: ReplayedEvent | EventsDropped, _args, ctx) => {
-      const event = unlessDropped(message, ctx.services.config.subscriptionBufferSize);
+    resolve: (message: ReplayedEvent | EventsDropped | AccessEnded, _args, ctx) => {
+      const event = unlessEnded(message, ctx.services.config.subscriptionBufferSize);
       describeStreamedMessage(ctx, { id: event.id, extensions: event.skipped ? { skipped: event.skipped } : undefined });
       return event;
     },
   }),
   deliveryUpdates: t.field({
     type: DeliveryUpdate,
-    description: "Status changes of this deployment's deliveries: each attempt, success and final failure.",
+    description:
+      "Status changes of this deployment's deliveries: each attempt, success and final failure. " +
+      "Ends with an UNAUTHENTICATED or FORBIDDEN error (`extensions.accessEnded`) once the caller loses access.",
     args: { deploymentId: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentMember: String(args.deploymentId) }),
-    subscribe: (_root, args, ctx) => live(ctx, "deliveryUpdate", String(args.deploymentId)),
-    resolve: (message: DeliveryUpdateMessage | EventsDropped, _args, ctx) => unlessDropped(message, ctx.services.config.subscriptionBufferSize),
+    subscribe: async (_root, args, ctx) => whileAllowed(ctx, String(args.deploymentId), await live(ctx, "deliveryUpdate", String(args.deploymentId))),
+    resolve: (message: DeliveryUpdateMessage | EventsDropped | AccessEnded, _args, ctx) => unlessEnded(message, ctx.services.config.subscriptionBufferSize),
   }),
 }));
