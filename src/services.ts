@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { type AccessCache, createAccessCache } from "./auth/access.ts";
 import { createApiKeyVerifier } from "./auth/apiKeys.ts";
 import { createLoginGuard, type LoginGuard } from "./auth/loginGuard.ts";
 import { type Revocations, revocationsOf } from "./auth/revocations.ts";
@@ -29,6 +30,8 @@ export interface Services {
   verifyApiKey: ReturnType<typeof createApiKeyVerifier>;
   /** Ended sessions, replaced API keys and removed members, announced on this instance (auth/revocations.ts). */
   revocations: Revocations;
+  /** Deployments' rows and members' roles remembered by access checks (auth/access.ts). */
+  accessCache: AccessCache;
   rateLimits: { api: RateLimit; login: LoginGuard; signup: RateLimit };
   redis: Redis | undefined;
   /** Live notifications for subscriptions (publish after commit; the database is the truth). */
@@ -42,6 +45,7 @@ export interface Services {
 }
 
 export function createServices(config: Config, logger: Logger, database: Database, redis: Redis | undefined): Services {
+  const revocations = revocationsOf(database.prisma);
   return {
     config,
     logger,
@@ -51,7 +55,8 @@ export function createServices(config: Config, logger: Logger, database: Databas
     box: createSecretBox(config.encryptionKey),
     passwords: createPasswordHasher(config.passwordHashCost),
     verifyApiKey: createApiKeyVerifier(database.prisma, (error) => logger.warn({ err: error }, "could not record API key use")),
-    revocations: revocationsOf(database.prisma),
+    revocations,
+    accessCache: createAccessCache(revocations),
     rateLimits: {
       api: createRateLimit({ name: "api", points: config.rateLimitPerMinute, durationSeconds: 60, redis }),
       login: createLoginGuard({

@@ -76,7 +76,7 @@ export async function createContext(services: Services, credentials: Credentials
   return {
     services,
     principal,
-    access: createAccess(services.sql, principal),
+    access: createAccess(services.sql, services.accessCache, principal),
     cookies: [],
     ip,
     reauthenticate: () => authenticateAgain(services, credentials),

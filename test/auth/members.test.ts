@@ -11,6 +11,7 @@ const AddMember = graphql(`
 `);
 const RemoveMember = graphql(`mutation MRemoveMember($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) }`);
 const Members = graphql(`query MMembers($org: ID!) { organization(id: $org) { members { role user { email } } } }`);
+const DeploymentOf = graphql(`query MDeployment($id: ID!) { deployment(id: $id) { id } }`);
 
 let app: TestApp;
 let owner: Operator;
@@ -33,8 +34,12 @@ test("an owner adds people who signed up, sees them listed, and removes them", a
   const listed = ok(await app.gql(Members, { org: owner.organizationId }, { token: person.token })).organization!.members;
   expect(listed).toContainEqual({ role: "ADMIN", user: { email: person.email } });
 
+  expect(ok(await app.gql(DeploymentOf, { id: owner.deploymentId }, { token: person.token })).deployment?.id).toBe(owner.deploymentId);
+
   expect(ok(await app.gql(RemoveMember, { org: owner.organizationId, user: person.id }, { token: owner.token })).removeMember).toBe(true);
+  // At once, though both answers above were remembered (the role cache of src/auth/access.ts).
   expect(errorCode(await app.gql(Members, { org: owner.organizationId }, { token: person.token }))).toBe("FORBIDDEN");
+  expect(errorCode(await app.gql(DeploymentOf, { id: owner.deploymentId }, { token: person.token }))).toBe("FORBIDDEN");
 });
 
 test("unknown emails and people already in the organization are BAD_USER_INPUT on the email field", async () => {

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { fireTestEvent, forwardTo, type Live, liveSubscriptions, subscribeWs, until, wsClient } from "../helpers/live.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import { ROLE_CACHE_TTL_MS } from "../../src/auth/access.ts";
+import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { type ServiceProcess, serviceProcess } from "../helpers/serviceProcess.ts";
 import { scaled } from "../helpers/timing.ts";
-import { ok } from "../helpers/testApp.ts";
+import { errorCode, ok } from "../helpers/testApp.ts";
 
 /**
  * Two Switchyard processes on one PostgreSQL database and one Redis, as in production behind a
@@ -23,6 +24,11 @@ const InstancesForwardedEvents = graphql(`
     forwardedEvents(deploymentId: $deploymentId) { id account delivery { status } }
   }
 `);
+const InstancesAddMember = graphql(`
+  mutation InstancesAddMember($org: ID!, $email: String!) { addMember(organizationId: $org, email: $email, role: MEMBER) { role } }
+`);
+const InstancesRemoveMember = graphql(`mutation InstancesRemoveMember($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) }`);
+const InstancesDeployment = graphql(`query InstancesDeployment($id: ID!) { deployment(id: $id) { id name } }`);
 const InstancesPending = graphql(`
   query InstancesPending($id: ID!) {
     deployment(id: $id) { pending: deliveries(status: PENDING, limit: 1) { id } }
@@ -107,4 +113,17 @@ describe.skipIf(!serverUrl)("two instances, one PostgreSQL, one Redis (needs TES
     expect(receiver.requests.length - before).toBe(200);
     live.stop();
   }, scaled(120_000));
+
+  test("a member removed on A loses access on A at once and on B once B's remembered role (≤ 2 s) runs out", async () => {
+    const email = `m-${randomBytes(4).toString("hex")}@example.com`;
+    const { signUp } = ok(await a.client.gql(SignUp, { email, password: "member password", name: "M" }));
+    ok(await a.client.gql(InstancesAddMember, { org: ada.organizationId, email }, { token: ada.token }));
+    const read = (instance: ServiceProcess) => instance.client.gql(InstancesDeployment, { id: ada.deploymentId }, { token: signUp.token });
+    // B reads the deployment, so B remembers the member's role.
+    expect(ok(await read(b)).deployment?.id).toBe(ada.deploymentId);
+    ok(await a.client.gql(InstancesRemoveMember, { org: ada.organizationId, user: signUp.user.id }, { token: ada.token }));
+    expect(errorCode(await read(a))).toBe("FORBIDDEN");
+    await new Promise((resolve) => setTimeout(resolve, ROLE_CACHE_TTL_MS + 200));
+    expect(errorCode(await read(b))).toBe("FORBIDDEN");
+  }, scaled(60_000));
 });

@@ -1,6 +1,7 @@
 import { currentApiKey, generateApiKey } from "../../auth/apiKeys.ts";
 import { findDeployment } from "../../deployments/findDeployment.ts";
 import { activeSigningSecrets, rotateSigningSecret } from "../../deployments/signingSecrets.ts";
+import type { Deployment } from "../../generated/prisma/client.ts";
 import { builder } from "../builder.ts";
 
 /**
@@ -56,10 +57,14 @@ builder.queryField("deployment", (t) =>
     args: { id: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentMember: String(args.id) }),
     // Plain SQL for the row (the hot path of the data listing), read with the caller's role when the
-    // access check already did; selected relations come from the fallback.
+    // access check already did, and remembered (auth/access.ts); selected relations come from the fallback.
+    // The remembered row has no item counter: no Deployment field serves it (dataItems reads its own).
     resolve: async (_query, _root, args, ctx) => {
       const id = String(args.id);
-      return (await ctx.access.checkedDeployment(id)) ?? findDeployment(ctx.services.sql, id);
+      const row = (await ctx.access.checkedDeployment(id)) ?? ctx.services.accessCache.deployment(id);
+      if (row) return row as Deployment;
+      const found = await findDeployment(ctx.services.sql, id);
+      return found && (ctx.services.accessCache.rememberDeployment(found) as Deployment);
     },
   }),
 );
