@@ -8,7 +8,7 @@ import { builder } from "../builder.ts";
  * The Deployment (Environment) and its keys. Other capabilities add their fields to it from their
  * own files (dataItem.ts, forwarding.ts, connectors.ts, …) with builder.prismaObjectField.
  */
-builder.prismaObject("Deployment", {
+const DeploymentObject = builder.prismaObject("Deployment", {
   description: "A deployment (environment) of an organization; owns keys, settings, accounts, events and data.",
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -51,15 +51,18 @@ const GeneratedApiKey = builder.objectRef<{ apiKey: string; key: { id: string } 
 });
 
 builder.queryField("deployment", (t) =>
-  t.prismaField({
-    type: "Deployment",
+  // t.field, not t.prismaField: the row is not read through Prisma, so mapping the selection to a
+  // Prisma query on every request would be wasted work; relations selected below it come from the
+  // Prisma plugin's fallback, as for any row missing them.
+  t.field({
+    type: DeploymentObject,
     nullable: true,
     args: { id: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentMember: String(args.id) }),
     // Plain SQL for the row (the hot path of the data listing), read with the caller's role when the
-    // access check already did, and remembered (auth/access.ts); selected relations come from the fallback.
+    // access check already did, and remembered (auth/access.ts).
     // The remembered row has no item counter: no Deployment field serves it (dataItems reads its own).
-    resolve: async (_query, _root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const id = String(args.id);
       const row = (await ctx.access.checkedDeployment(id)) ?? ctx.services.accessCache.deployment(id);
       if (row) return row as Deployment;
