@@ -1,5 +1,5 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -9,6 +9,7 @@ import { fireTestEvent, forwardTo } from "../helpers/live.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { scaled } from "../helpers/timing.ts";
 
 /**
  * The verification code in docs/verifying-webhooks.md, exactly as written there, run against real
@@ -98,3 +99,54 @@ test("the Python snippet does the same", async () => {
   child.child.stdin!.end(JSON.stringify(cases.map((c) => c.input)));
   expect(answered((await child).stdout)).toEqual(expected());
 });
+
+// Go is not needed to run Switchyard, so a machine without it skips this one; CI installs it (.ci/run).
+const hasGo = spawnSync("go", ["version"]).status === 0;
+
+test.skipIf(!hasGo)("the Go snippet does the same (skipped without a Go toolchain)", async () => {
+  const module = join(dir, "go");
+  mkdirSync(join(module, "webhooks"), { recursive: true });
+  writeFileSync(join(module, "go.mod"), "module snippetcheck\n\ngo 1.19\n");
+  writeFileSync(join(module, "webhooks", "verify.go"), snippet("go"));
+  writeFileSync(
+    join(module, "main.go"),
+    `package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+
+	"snippetcheck/webhooks"
+)
+
+type testCase struct {
+	Secret  string            \`json:"secret"\`
+	Headers map[string]string \`json:"headers"\`
+	Body    string            \`json:"body"\`
+}
+
+func main() {
+	var cases []testCase
+	if err := json.NewDecoder(os.Stdin).Decode(&cases); err != nil {
+		panic(err)
+	}
+	verdicts := make([]bool, len(cases))
+	for i, c := range cases {
+		header := http.Header{}
+		for name, value := range c.Headers {
+			header.Set(name, value)
+		}
+		verdicts[i] = webhooks.VerifyWebhook(c.Secret, header, []byte(c.Body))
+	}
+	out, _ := json.Marshal(verdicts)
+	fmt.Println(string(out))
+}
+`,
+  );
+  // Compiling takes seconds, more on a busy machine; nothing is downloaded (standard library only).
+  const child = run("go", ["run", "."], { cwd: module, env: { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off" } });
+  child.child.stdin!.end(JSON.stringify(cases.map((c) => c.input)));
+  expect(answered((await child).stdout)).toEqual(expected());
+}, scaled(180_000));
