@@ -14,11 +14,6 @@ export interface ResolvedCredentials {
   /** Absent only with service defaults that were never configured. */
   clientId: string | undefined;
   clientSecret: string | undefined;
-  /**
-   * The operator's webhook secret when they stored one, else the service default. (An operator
-   * app without a stored webhook secret falls back to the default rather than accepting nothing.)
-   */
-  webhookSecret: string | undefined;
   /** "operator": the deployment's own OAuth app (no consent page); "service": the defaults. */
   source: "operator" | "service";
 }
@@ -36,8 +31,9 @@ export function serviceCredentials(env: Record<string, string | undefined>, def:
 }
 
 /**
- * The credentials in force for `deploymentId` and `connector` (a definition or a name). Used by the
- * connect flow, token refresh and the inbound webhook verification.
+ * The OAuth client in force for `deploymentId` and `connector` (a definition or a name): the
+ * connect flow's and token refresh's. Inbound webhooks read their secret through the
+ * InboundCredentialsCache below instead.
  */
 export async function resolveCredentials(
   services: Pick<Services, "db" | "box" | "config">,
@@ -47,13 +43,8 @@ export async function resolveCredentials(
   const name = typeof connector === "string" ? connector : connector.name;
   const defaults = serviceCredentials(services.config.connectorEnv, { name });
   const own = await services.db.connectorCredentials.findUnique({ where: { deploymentId_connector: { deploymentId, connector: name } } });
-  if (!own) return { ...defaults, source: "service" };
-  return {
-    clientId: own.clientId,
-    clientSecret: services.box.open(own.clientSecretEncrypted),
-    webhookSecret: webhookSecretInForce(services, own.webhookSecretEncrypted, defaults.webhookSecret),
-    source: "operator",
-  };
+  if (!own) return { clientId: defaults.clientId, clientSecret: defaults.clientSecret, source: "service" };
+  return { clientId: own.clientId, clientSecret: services.box.open(own.clientSecretEncrypted), source: "operator" };
 }
 
 /**

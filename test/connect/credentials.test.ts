@@ -40,6 +40,9 @@ const AddMember = graphql(`
 `);
 
 let app: TestApp;
+/** The secret a deployment's inbound GitHub webhooks are verified with. */
+const inboundSecret = async (deploymentId: string) =>
+  (await app.app.services.inboundCredentials.get(app.app.services, deploymentId, { name: "github" }))?.webhookSecret;
 let github: FakeGitHub;
 let ada: Operator;
 let eve: Operator;
@@ -106,7 +109,8 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
     expect(JSON.stringify(row)).not.toContain("ada-own-github-secret");
     expect(JSON.stringify(row)).not.toContain("ada-hook-secret");
     const resolved = await resolveCredentials(app.app.services, ada.deploymentId, "github");
-    expect(resolved).toEqual({ clientId: "ada-own-github-app", clientSecret: "ada-own-github-secret", webhookSecret: "ada-hook-secret", source: "operator" });
+    expect(resolved).toEqual({ clientId: "ada-own-github-app", clientSecret: "ada-own-github-secret", source: "operator" });
+    expect(await inboundSecret(ada.deploymentId)).toBe("ada-hook-secret");
   });
 
   test("with it the consent page is skipped and the provider sees the operator's app", async () => {
@@ -127,9 +131,9 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
     expect(await resolveCredentials(app.app.services, eve.deploymentId, "github")).toEqual({
       clientId: github.clientId,
       clientSecret: github.clientSecret,
-      webhookSecret: github.webhookSecret,
       source: "service",
     });
+    expect(await inboundSecret(eve.deploymentId)).toBe(github.webhookSecret);
     const walk = await walkConnectFlow(await getAuthUrl(app, eve.apiKey, "github", "eve-user"));
     expect(walk.consentShown).toBe(true);
     expect(walk.final.status).toBe(200);
@@ -139,7 +143,8 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
   test("without a webhook secret of its own, the service default is used for webhooks", async () => {
     ok(await app.gql(SetCredentials, { deploymentId: ada.productionDeploymentId, connector: "github", input: { clientId: "x", clientSecret: "y" } }, { token: ada.token }));
     const resolved = await resolveCredentials(app.app.services, ada.productionDeploymentId, "github");
-    expect(resolved).toMatchObject({ clientId: "x", source: "operator", webhookSecret: github.webhookSecret });
+    expect(resolved).toMatchObject({ clientId: "x", source: "operator" });
+    expect(await inboundSecret(ada.productionDeploymentId)).toBe(github.webhookSecret);
     const { deployment } = ok(await app.gql(DeploymentConnectors, { id: ada.productionDeploymentId, connector: "github" }, { token: ada.token }));
     expect(deployment!.connectorCredentials[0]).toMatchObject({ clientSecretSet: true, webhookSecretSet: false });
   });
