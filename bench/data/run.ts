@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
+import { benchDatabase } from "../database.ts";
 import { createBenchOperator } from "../operator.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -48,10 +49,7 @@ const POOL_SIZE = 10; // the service's default pool (src/db/database.ts); the ba
 const DEEP_OFFSET = ITEMS - 10;
 const CONSOLE_ACCEPT = "application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed";
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const dbName = `sy_bench_${randomBytes(5).toString("hex")}`;
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
+const benchDb = benchDatabase();
 
 const children: ChildProcess[] = [];
 
@@ -63,8 +61,9 @@ function cpuOf(child: ChildProcess): Promise<number> {
   });
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>, url = serverUrl): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+/** Runs `work` on a connection to the benchmark's database. */
+async function onBenchDb<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: benchDb.url });
   await client.connect();
   try {
     return await work(client);
@@ -184,19 +183,19 @@ function table(rows: Measured[]): string {
 }
 
 async function main() {
-  console.log(`Creating ${dbName} …`);
-  await admin((client) => client.query(`create database ${dbName}`));
+  console.log(`Creating ${benchDb.name} …`);
+  await benchDb.create();
   try {
     const { port: servicePort, child: serviceProcess } = await start("service.ts", {
       NODE_ENV: "production",
-      DATABASE_URL: dbUrl.toString(),
+      DATABASE_URL: benchDb.url,
       PORT: "0",
       PUBLIC_URL: "http://127.0.0.1",
       LOG_LEVEL: "warn",
       ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       RATE_LIMIT_PER_MINUTE: "1000000000",
     }, args["service-flags"].split(" ").filter(Boolean));
-    const { port: baselinePort, child: baselineProcess } = await start("baseline.ts", { DATABASE_URL: dbUrl.toString(), POOL_SIZE: String(POOL_SIZE) });
+    const { port: baselinePort, child: baselineProcess } = await start("baseline.ts", { DATABASE_URL: benchDb.url, POOL_SIZE: String(POOL_SIZE) });
     const service = `http://127.0.0.1:${servicePort}`;
     const baseline = `http://127.0.0.1:${baselinePort}`;
 
@@ -207,18 +206,18 @@ async function main() {
     const apiKey = await operator.apiKey(big);
 
     console.log(`Seeding ${ITEMS} items (and ${SMALL_ITEMS} in a second deployment) …`);
-    await admin(async (client) => {
+    await onBenchDb(async (client) => {
       await seed(client, big, ITEMS);
       await seed(client, small, SMALL_ITEMS);
       await client.query("vacuum analyze data_item");
       await client.query("vacuum analyze deployment");
       await client.query("vacuum analyze api_key");
-    }, dbUrl.toString());
+    });
 
-    const ids = await admin(async (client) => {
+    const ids = await onBenchDb(async (client) => {
       const { rows } = await client.query<{ id: number }>("select id from data_item where deployment_id = $1 order by id", [big]);
       return rows.map((r) => r.id);
-    }, dbUrl.toString());
+    });
     const expectIds = (body: unknown[], offset: number) => {
       const got = (body as { id: number | string }[]).map((item) => Number(item.id));
       const want = ids.slice(offset, offset + 10);
@@ -302,7 +301,7 @@ async function main() {
       cores: cpus().length,
       memoryGiB: Math.round(totalmem() / 2 ** 30),
       node: process.version,
-      postgres: await admin(async (client) => (await client.query<{ v: string }>("select current_setting('server_version') as v")).rows[0].v),
+      postgres: await onBenchDb(async (client) => (await client.query<{ v: string }>("select current_setting('server_version') as v")).rows[0].v),
     };
     console.log(
       `\n${machine.cores} × ${machine.cpu}, Node ${machine.node}, PostgreSQL ${machine.postgres}; ` +
@@ -386,7 +385,7 @@ async function main() {
   } finally {
     for (const child of children) if (child.connected) child.disconnect();
     await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined)));
-    await admin((client) => client.query(`drop database if exists ${dbName} with (force)`));
+    await benchDb.drop();
   }
 }
 

@@ -23,6 +23,7 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
+import { benchDatabase } from "../database.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { encodeCursor } from "../../src/forwarding/eventLog.ts";
@@ -49,21 +50,12 @@ const CONNECTIONS = Number(args.connections);
 const PAGE = 50;
 const SECRET = "bench-github-webhook-secret";
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const dbName = `sy_bench_${randomBytes(5).toString("hex")}`;
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
-const admin = async (sql: string) => {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(sql);
-  await client.end();
-};
+const benchDb = benchDatabase();
 
 const encryptionKey = randomBytes(32).toString("base64");
-await admin(`create database ${dbName}`);
+await benchDb.create();
 const service = await serviceProcess({
-  DATABASE_URL: dbUrl.toString(),
+  DATABASE_URL: benchDb.url,
   NODE_ENV: "test",
   ENCRYPTION_KEY: encryptionKey,
   LOG_LEVEL: "warn",
@@ -74,7 +66,7 @@ const service = await serviceProcess({
   RETENTION_DAYS: "36500",
 });
 let failed = false;
-const db = new pg.Client({ connectionString: dbUrl.toString() });
+const db = new pg.Client({ connectionString: benchDb.url });
 
 try {
   await service.start();
@@ -180,9 +172,9 @@ try {
   };
   const quiet = await inbound(`inbound webhooks at ${RATE}/s`);
 
-  const config = loadConfig({ DATABASE_URL: dbUrl.toString(), NODE_ENV: "test", ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: "warn", RETENTION_DAYS: "30" });
+  const config = loadConfig({ DATABASE_URL: benchDb.url, NODE_ENV: "test", ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: "warn", RETENTION_DAYS: "30" });
   const logger = createLogger("warn");
-  const database = await openDatabase({ kind: "postgresql", url: dbUrl.toString(), poolSize: 2 }, logger);
+  const database = await openDatabase({ kind: "postgresql", url: benchDb.url, poolSize: 2 }, logger);
   const pruner = createRetentionJob(createServices(config, logger, database, undefined));
   const pruneStarted = Date.now();
   let pruneSeconds: number | undefined;
@@ -227,6 +219,6 @@ try {
 } finally {
   await db.end().catch(() => {});
   await service.stop().catch(() => {});
-  await admin(`drop database if exists ${dbName} with (force)`);
+  await benchDb.drop();
 }
 process.exit(failed ? 1 : 0);

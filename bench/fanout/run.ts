@@ -25,7 +25,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Client, createClient } from "graphql-ws";
-import pg from "pg";
+import { benchDatabase } from "../database.ts";
 import WebSocket from "ws";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -56,16 +56,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function admin(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 async function gql<T>(url: string, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
@@ -126,13 +116,10 @@ async function main() {
     WS_MAX_PER_ADDRESS: "5000",
   };
   delete env.DATABASE_URL;
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const dbName = `sy_bench_${randomBytes(5).toString("hex")}`;
+  const benchDb = benchDatabase();
   if (args.postgres) {
-    await admin(serverUrl, `create database ${dbName}`);
-    const dbUrl = new URL(serverUrl);
-    dbUrl.pathname = `/${dbName}`;
-    env.DATABASE_URL = dbUrl.toString();
+    await benchDb.create();
+    env.DATABASE_URL = benchDb.url;
   }
   if (args.redis) {
     env.REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -288,7 +275,7 @@ async function main() {
     await new Promise((resolve) => (service.exitCode !== null ? resolve(null) : service.once("exit", resolve)));
     receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
-    if (args.postgres) await admin(serverUrl, `drop database if exists ${dbName} with (force)`);
+    if (args.postgres) await benchDb.drop();
   }
 }
 

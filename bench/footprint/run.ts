@@ -20,7 +20,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import pg from "pg";
+import { benchDatabase } from "../database.ts";
 import { freePort } from "../../test/helpers/serviceProcess.ts";
 import { createBenchOperator } from "../operator.ts";
 
@@ -39,14 +39,6 @@ if (!existsSync(join(root, "dist", "main.js"))) {
   console.error("dist/main.js is missing: run `npm run build` first (npm install does it).");
   process.exit(1);
 }
-
-const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const admin = async (sql: string) => {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(sql);
-  await client.end();
-};
 
 /** Resident memory of a process and its children (npm start: npm + node), in MB. */
 function rssMb(pid: number): number {
@@ -140,22 +132,20 @@ async function measure(name: string, command: string[], env: Record<string, stri
 const results: Measured[] = [];
 const common = { NODE_ENV: "production", ENCRYPTION_KEY: randomBytes(32).toString("base64") };
 const dataDir = mkdtempSync(join(tmpdir(), "sy-footprint-"));
-const dbName = `sy_bench_${randomBytes(5).toString("hex")}`;
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
-await admin(`create database ${dbName}`);
+const benchDb = benchDatabase();
+await benchDb.create();
 try {
   const node = [process.execPath, "dist/main.js"];
   results.push(await measure("embedded, first start (creates the database)", node, { ...common, DATA_DIR: dataDir }));
   results.push(await measure("embedded, next start", node, { ...common, DATA_DIR: dataDir }));
-  results.push(await measure("PostgreSQL, first start (migrates)", node, { ...common, DATABASE_URL: dbUrl.toString() }));
-  results.push(await measure("PostgreSQL, next start", node, { ...common, DATABASE_URL: dbUrl.toString() }));
+  results.push(await measure("PostgreSQL, first start (migrates)", node, { ...common, DATABASE_URL: benchDb.url }));
+  results.push(await measure("PostgreSQL, next start", node, { ...common, DATABASE_URL: benchDb.url }));
   if (args["npm-start"]) {
-    results.push(await measure("PostgreSQL, `npm start` (npm + node)", ["npm", "start", "--silent"], { ...common, DATABASE_URL: dbUrl.toString() }));
+    results.push(await measure("PostgreSQL, `npm start` (npm + node)", ["npm", "start", "--silent"], { ...common, DATABASE_URL: benchDb.url }));
   }
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
-  await admin(`drop database if exists ${dbName} with (force)`);
+  await benchDb.drop();
 }
 
 const load = loadavg()[0];

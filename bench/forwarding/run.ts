@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
+import { benchDatabase } from "../database.ts";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
 import { serviceProcess } from "../../test/helpers/serviceProcess.ts";
 import { createBenchOperator } from "../operator.ts";
@@ -43,16 +44,7 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const SECRET = "bench-github-webhook-secret";
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const dbName = `sy_bench_${randomBytes(5).toString("hex")}`;
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
-const admin = async (sql: string) => {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(sql);
-  await client.end();
-};
+const benchDb = benchDatabase();
 
 // The operator's server: records when each event arrived, by the send time carried in its title.
 const arrivals = new Map<string, number[]>(); // path → end-to-end ms
@@ -72,10 +64,10 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
 
-await admin(`create database ${dbName}`);
+await benchDb.create();
 const children: ChildProcess[] = [];
 const service = await serviceProcess({
-  DATABASE_URL: dbUrl.toString(),
+  DATABASE_URL: benchDb.url,
   NODE_ENV: "test",
   ENCRYPTION_KEY: randomBytes(32).toString("base64"),
   LOG_LEVEL: "warn",
@@ -89,7 +81,7 @@ try {
   const operator = await createBenchOperator(service.url);
   const deploymentId = operator.development;
   // A connected GitHub account (id 583231, the sender of every payload); its token is never used here.
-  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  const db = new pg.Client({ connectionString: benchDb.url });
   await db.connect();
   await db.query(
     `insert into connected_account (id, deployment_id, connector, account, external_id, access_token_encrypted, scopes, status, updated_at)
@@ -104,7 +96,7 @@ try {
 
   const baseline = fork(join(here, "baseline.ts"), [], {
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, DATABASE_URL: dbUrl.toString(), RECEIVER_URL: `${receiverUrl}/baseline` },
+    env: { ...process.env, DATABASE_URL: benchDb.url, RECEIVER_URL: `${receiverUrl}/baseline` },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   children.push(baseline);
@@ -181,6 +173,6 @@ try {
   for (const child of children) child.kill();
   await service.stop().catch(() => {});
   receiver.close();
-  if (args["keep-db"]) console.log(`kept database ${dbName}`);
-  else await admin(`drop database if exists ${dbName} with (force)`).catch(() => {});
+  if (args["keep-db"]) console.log(`kept database ${benchDb.name}`);
+  else await benchDb.drop().catch(() => {});
 }
