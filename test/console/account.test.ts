@@ -4,7 +4,7 @@ import { buildConsole } from "../../scripts/build-console.ts";
 import { graphql } from "../generated/gql.ts";
 import { CreateOrganization, SignUp } from "../helpers/operators.ts";
 import { errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshot } from "./browser.ts";
+import { launchChromium, screenshot, screenshotIfFailed } from "./browser.ts";
 
 /**
  * The account page and invitations in a real browser, on an install with SIGNUP=closed: change
@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await screenshot(page, `failed-${task.name.replace(/\W+/g, "-").slice(0, 60)}`);
+  await screenshotIfFailed(task, page);
 });
 
 afterAll(async () => {

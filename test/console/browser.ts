@@ -43,6 +43,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(screenshotDir(), `${name}.png`), fullPage: true, animations: "disabled" });
 }
 
+/** After a failed test, a picture of what the browser showed (in the screenshot folder). */
+export async function screenshotIfFailed(task: { name: string; result?: { state?: string } }, page: Page | undefined, prefix = "failed"): Promise<void> {
+  if (task.result?.state === "fail" && page) await screenshot(page, `${prefix}-${task.name.replace(/\W+/g, "-").slice(0, 60)}`);
+}
+
 export interface ReceivedRequest {
   method: string;
   headers: IncomingHttpHeaders;

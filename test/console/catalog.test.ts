@@ -5,7 +5,7 @@ import { graphql } from "../generated/gql.ts";
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshot } from "./browser.ts";
+import { launchChromium, screenshot, screenshotIfFailed } from "./browser.ts";
 
 /**
  * The console's catalog at full size, in Chromium: one of GitHub's hundreds of triggers picked by
@@ -40,7 +40,7 @@ afterAll(async () => {
   await github?.close();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await screenshot(page, `failed-catalog-${task.name.replace(/\W+/g, "-").slice(0, 50)}`);
+  await screenshotIfFailed(task, page, "failed-catalog");
   await context?.close();
 });
 

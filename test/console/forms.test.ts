@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { buildConsole } from "../../scripts/build-console.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshot } from "./browser.ts";
+import { launchChromium, screenshot, screenshotIfFailed } from "./browser.ts";
 
 /** The promises of the settings forms, each in a fresh tab of a logged-in operator. */
 
@@ -34,7 +34,7 @@ async function openAs(operator: Operator, path: string, viewport = { width: 1280
   return page;
 }
 afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await screenshot(page, `failed-${task.name.replace(/\W+/g, "-").slice(0, 60)}`);
+  await screenshotIfFailed(task, page);
   await context?.close();
 });
 

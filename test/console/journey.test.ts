@@ -4,7 +4,7 @@ import { buildConsole } from "../../scripts/build-console.ts";
 import { graphql } from "../generated/gql.ts";
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, type Receiver, screenshot, startReceiver } from "./browser.ts";
+import { launchChromium, type Receiver, screenshot, screenshotIfFailed, startReceiver } from "./browser.ts";
 
 /**
  * The seed's operator journey in a real browser, from an empty database: sign up → create an
@@ -43,9 +43,8 @@ beforeAll(async () => {
   page.setDefaultTimeout(10_000);
 });
 
-// A failing step leaves a picture of what the browser showed (in the screenshot folder).
 afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await screenshot(page, `failed-${task.name.replace(/\W+/g, "-").slice(0, 60)}`);
+  await screenshotIfFailed(task, page);
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { DeliveryStatsQuery } from "../helpers/operations.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshot } from "./browser.ts";
+import { launchChromium, screenshot, screenshotIfFailed } from "./browser.ts";
 
 /**
  * Operating deliveries in a real browser: pause → events held → resume → delivered; retry-now of a
@@ -38,7 +38,7 @@ beforeAll(async () => {
   page.setDefaultTimeout(15_000);
 }, 120_000);
 afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await screenshot(page, `failed-${task.name.replace(/\W+/g, "-").slice(0, 60)}`);
+  await screenshotIfFailed(task, page);
 });
 afterAll(async () => {
   await browser?.close();

@@ -4,7 +4,7 @@ import { buildConsole } from "../../scripts/build-console.ts";
 import { graphql } from "../generated/gql.ts";
 import { SignUp } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshot } from "./browser.ts";
+import { launchChromium, screenshotIfFailed } from "./browser.ts";
 
 /**
  * The log-in and sign-up pages say who may sign up, in a real browser: with SIGNUP=closed (the
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 
 afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await screenshot(page, `failed-${task.name.replace(/\W+/g, "-").slice(0, 60)}`);
+  await screenshotIfFailed(task, page);
 });
 
 afterAll(async () => {
