@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { type Child, spawnNode } from "../helpers/childProcess.ts";
 import { graphql } from "../generated/gql.ts";
 import { fireTestEvent, forwardTo, until } from "../helpers/live.ts";
-import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, type Operator, SignUp } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { freePort } from "../helpers/serviceProcess.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -19,9 +19,6 @@ const ListenLogIn = graphql(`
   mutation ListenLogIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }
 `);
 const ListenLogOut = graphql(`mutation ListenLogOut { logOut }`);
-const ListenAddMember = graphql(`
-  mutation ListenAddMember($organizationId: ID!, $email: String!) { addMember(organizationId: $organizationId, email: $email, role: MEMBER) { id } }
-`);
 const ListenRemoveMember = graphql(`
   mutation ListenRemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }
 `);
@@ -136,7 +133,7 @@ describe("switchyard listen", () => {
   test("a member removed from the organization while listening is told so, and listen exits 1", async () => {
     const email = `listener-${Date.now()}@example.com`;
     const member = ok(await app.gql(SignUp, { email, password: "correct horse battery", name: "Listener" })).signUp;
-    ok(await app.gql(ListenAddMember, { organizationId: ada.organizationId, email }, { token: ada.token }));
+    await joinByInvitation(app.gql, ada.token, ada.organizationId, { email, token: member.token });
     const cli = switchyard(["listen", "--url", app.url, "--token", member.token, "--deployment", ada.deploymentId]);
     await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
     await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
