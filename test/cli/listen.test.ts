@@ -190,6 +190,29 @@ describe("switchyard listen", () => {
     expect(cli.stderr()).toMatch(new RegExp(`Ada's org / production +${ada.productionDeploymentId}`));
   });
 
+  test("names stored before control characters were refused print without their escape sequences", async () => {
+    // Written straight to the database: the API refuses such names now (test/auth/names.test.ts).
+    const poisoned = await createOperator(app, "Poisoned");
+    const osc8 = "\u001b]8;;https://evil.example/\u0007Innocent\u001b]8;;\u0007";
+    await app.database.prisma.organization.update({ where: { id: poisoned.organizationId }, data: { name: `${osc8} \u009b2J\u202Eorg` } });
+    await app.database.prisma.deployment.update({ where: { id: poisoned.deploymentId }, data: { name: "dev\u001b[2J\u001b]52;c;ZXZpbA==\u0007\nFAKE LINE" } });
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+    const listing = switchyard(["listen", "--url", app.url, "--token", poisoned.token]);
+    expect(await listing.exited).toBe(1);
+    expect(listing.stderr()).toContain("These credentials see several deployments");
+    expect(listing.stderr()).toMatch(/]8;;https:\/\/evil\.example\/Innocent]8;; 2Jorg \/ dev\[2J]52;c;ZXZpbA== FAKE LINE +\S+/);
+    expect(listing.stderr()).not.toMatch(controls);
+    expect(listing.stderr().split("\n").filter((line) => line.startsWith("FAKE LINE"))).toEqual([]);
+
+    const cli = switchyard(["listen", "--url", app.url, "--token", poisoned.token, "--deployment", poisoned.deploymentId]);
+    await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
+    expect(cli.stderr()).toContain(`Ready. Watching deployment "dev[2J]52;c;ZXZpbA== FAKE LINE" (${poisoned.deploymentId}).`);
+    expect(cli.stderr()).not.toMatch(controls);
+    cli.child.kill("SIGINT");
+    expect(await cli.exited).toBe(0);
+  });
+
   test("after its connection is cut mid-stream, it resumes where it stopped: every event printed exactly once", async () => {
     // The server side drops listen's sockets (as a restart or a proxy timeout would) while events keep coming.
     const sockets = new Set<Duplex>();
