@@ -3,8 +3,8 @@ import { graphql } from "../generated/gql.ts";
 import { ok, type TestApp } from "./testApp.ts";
 
 const SignUp = graphql(`
-  mutation SignUp($email: String!, $password: String!, $name: String!) {
-    signUp(email: $email, password: $password, name: $name) { token user { id email name } }
+  mutation SignUp($email: String!, $password: String!, $name: String!, $invitationToken: String) {
+    signUp(email: $email, password: $password, name: $name, invitationToken: $invitationToken) { token user { id email name } }
   }
 `);
 
