@@ -57,6 +57,7 @@ const schema = z.object({
     .optional(),
   SIGNUP: z.enum(["open", "closed"], "must be open or closed").optional(),
   SIGNUP_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  ORGANIZATION_CREATION: z.enum(["anyone", "owners"], "must be anyone or owners").optional(),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(24 * 14),
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   CORS_ORIGINS: z.string().default(""),
@@ -115,6 +116,11 @@ export type Config = {
   /** Who may sign up once the first account exists: anyone, or invited addresses only. */
   signup: "open" | "closed";
   signupRateLimitPerHour: number;
+  /**
+   * Who may create organizations: any logged-in user, or only users who already own one (and the
+   * install's first account, when no organization exists yet).
+   */
+  organizationCreation: "anyone" | "owners";
   sessionTtlHours: number;
   /** log2 of scrypt's N; tests lower it to keep sign-ups fast. */
   passwordHashCost: number;
@@ -207,6 +213,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // A public install must not stay open to strangers once its operator exists (docs/security.md).
     signup: values.SIGNUP ?? (values.NODE_ENV === "production" ? "closed" : "open"),
     signupRateLimitPerHour: values.SIGNUP_RATE_LIMIT_PER_HOUR,
+    // With sign-up closed, a member who could create an organization could invite anyone into it.
+    organizationCreation: values.ORGANIZATION_CREATION ?? ((values.SIGNUP ?? (values.NODE_ENV === "production" ? "closed" : "open")) === "closed" ? "owners" : "anyone"),
     sessionTtlHours: values.SESSION_TTL_HOURS,
     passwordHashCost: values.PASSWORD_HASH_COST,
     corsOrigins,

@@ -7,6 +7,7 @@ import {
   connectionOptions,
   explainFailure,
   type GraphQLErrors,
+  inline,
   isCloseEvent,
   networkReason,
   note,
@@ -117,7 +118,7 @@ async function run(values: Record<string, unknown>): Promise<number> {
       connected: (_socket, _payload, wasRetry) => {
         lost = false;
         if (wasRetry || ready) note("Reconnected.");
-        else note(`Ready. Watching deployment "${target.name}" (${deploymentId})${forwardTo ? `, forwarding to ${forwardTo}` : ""}. Ctrl-C to stop.`);
+        else note(`Ready. Watching deployment "${inline(target.name)}" (${inline(deploymentId)})${forwardTo ? `, forwarding to ${forwardTo}` : ""}. Ctrl-C to stop.`);
         ready = true;
       },
       closed: (event) => {
@@ -230,12 +231,12 @@ function eventLine(event: ForwardedEvent): string {
   const delivery = event.delivery
     ? `delivery ${event.delivery.status}${event.delivery.attempts ? ` (${event.delivery.attempts} attempt${event.delivery.attempts === 1 ? "" : "s"}${event.delivery.lastStatusCode ? `, HTTP ${event.delivery.lastStatusCode}` : ""})` : ""}`
     : "no delivery";
-  return `${stamp(new Date(event.occurredAt))}  --> ${event.type}  account=${event.account}  [${event.id}]  ${delivery}`;
+  return `${stamp(new Date(event.occurredAt))}  --> ${inline(event.type)}  account=${inline(event.account)}  [${inline(event.id)}]  ${inline(delivery)}`;
 }
 
 function deliveryLine(update: DeliveryUpdate): string {
-  const detail = update.lastStatusCode ? `HTTP ${update.lastStatusCode}` : update.lastError ?? "";
-  return `${stamp(new Date())}      delivery ${update.status} [${update.eventId}] attempt ${update.attempts}${detail ? `: ${detail}` : ""}`;
+  const detail = update.lastStatusCode ? `HTTP ${update.lastStatusCode}` : inline(update.lastError ?? "");
+  return `${stamp(new Date())}      delivery ${inline(update.status)} [${inline(update.eventId)}] attempt ${update.attempts}${detail ? `: ${detail}` : ""}`;
 }
 
 function stamp(date: Date): string {

@@ -15,7 +15,7 @@ import { graphql } from "../generated/gql.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { DeploymentEvents, SaveForwardingSettings } from "../helpers/forwarding.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { everyone, expectTenancy, type Who } from "../helpers/tenancy.ts";
 import { type Caller, errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -35,7 +35,6 @@ const SetCredentials = graphql(`
     setConnectorCredentials(deploymentId: $deploymentId, connector: $connector, input: $input) { webhookSecretSet }
   }
 `);
-const AddMember = graphql(`mutation NotionAddMember($org: ID!, $email: String!) { addMember(organizationId: $org, email: $email, role: MEMBER) { id } }`);
 const LogIn = graphql(`mutation NotionMemberLogIn($email: String!) { logIn(email: $email, password: "a fine password") { token } }`);
 const SignUpMember = graphql(`mutation NotionMemberSignUp($email: String!) { signUp(email: $email, password: "a fine password", name: "Member") { token } }`);
 const CatalogFlag = graphql(`query NotionCatalogFlag { connectors { name sendsVerificationToken } }`);
@@ -63,8 +62,8 @@ beforeAll(async () => {
   ada = await createOperator(app, "Ada");
   bea = await createOperator(app, "Bea");
   const memberEmail = `member-${Date.now()}@example.com`;
-  ok(await app.gql(SignUpMember, { email: memberEmail }));
-  ok(await app.gql(AddMember, { org: ada.organizationId, email: memberEmail }, { token: ada.token }));
+  const memberToken = ok(await app.gql(SignUpMember, { email: memberEmail })).signUp.token;
+  await joinByInvitation(app.gql, ada.token, ada.organizationId, { email: memberEmail, token: memberToken });
   callers = {
     owner: { token: ada.token },
     member: { token: ok(await app.gql(LogIn, { email: memberEmail })).logIn.token },
