@@ -4,7 +4,7 @@
  * shape and never branches on a connector's name.
  */
 import type { ConnectorCategory, ConnectorDeclaration } from "./declaration.ts";
-import type { HandshakeReply } from "./schemes/handshakes.ts";
+import type { HandshakeRefusal, HandshakeReply } from "./schemes/handshakes.ts";
 
 export type { ConnectorCategory } from "./declaration.ts";
 
@@ -205,9 +205,10 @@ export interface ConnectorDefinition {
     scheme: string | null;
     /**
      * A URL-verification challenge or handshake, answered at `stage` (before or after the
-     * signature check); undefined for an ordinary delivery.
+     * signature check); undefined for an ordinary delivery; a refusal (400) for a malformed one.
+     * Before the signature check the secret is not used.
      */
-    handshake(req: InboundRequest, secret: string, stage: "before_verify" | "after_verify"): HandshakeReply | undefined;
+    handshake(req: InboundRequest, secret: string, stage: "before_verify" | "after_verify"): HandshakeReply | HandshakeRefusal | undefined;
     /**
      * Verifies over the raw body, in constant time, BEFORE parsing. `secret` is the webhook secret
      * (for push connectors: see the connector's events.ts); `now` is injectable; `keys` carries the

@@ -1,5 +1,5 @@
 import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
-import type { HandshakeReply } from "../connectors/schemes/index.ts";
+import type { HandshakeRefusal, HandshakeReply } from "../connectors/schemes/index.ts";
 import type { ConnectorDefinition, InboundRequest, VerificationKeys } from "../connectors/types.ts";
 import { captureVerificationToken } from "../credentials/credentials.ts";
 import { acceptEvents, acceptSync, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
@@ -36,11 +36,14 @@ function inboundRequest(services: Services, request: HttpRequest, rawBody: Buffe
   };
 }
 
-const reply = (answer: HandshakeReply): HttpResponse => ({
-  status: answer.status,
-  headers: { "content-type": answer.contentType, "cache-control": "no-store", ...answer.headers },
-  body: answer.body,
-});
+const reply = (answer: HandshakeReply | HandshakeRefusal): HttpResponse => {
+  if ("refused" in answer) throw new HttpProblem(400, "invalid_parameter", `This is not a valid verification request: ${answer.refused}`);
+  return {
+    status: answer.status,
+    headers: { "content-type": answer.contentType, "cache-control": "no-store", ...answer.headers },
+    body: answer.body,
+  };
+};
 
 /**
  * POST /webhooks/:deploymentId/:connector — where providers send events. Verified with the
@@ -61,7 +64,7 @@ export function postInboundWebhook(services: Services): Route {
       const inbound = inboundRequest(services, request, await request.body(INBOUND_BODY_LIMIT));
 
       const early = def.inbound.handshake(inbound, secret, "before_verify");
-      if (early?.capture) {
+      if (early && "capture" in early && early.capture) {
         // Unsigned: kept only when none is held yet, and it never replaces a configured secret (credentials.ts).
         const kept = await captureVerificationToken(services, deploymentId, def, early.capture.verificationToken);
         logger.info({ deploymentId, connector: def.name, kept }, "webhook verification token received");

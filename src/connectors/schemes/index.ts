@@ -39,5 +39,5 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
   }
 }
 
-export { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, type Handshake, type HandshakeReply } from "./handshakes.ts";
+export { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, type Handshake, type HandshakeRefusal, type HandshakeReply } from "./handshakes.ts";
 export type { SchemeInput } from "./common.ts";
