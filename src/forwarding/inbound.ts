@@ -60,6 +60,37 @@ function route(accounts: Account[], externalIds: string[]): Account | undefined 
   return undefined;
 }
 
+/**
+ * How deeply a stored payload may nest (objects and arrays; the top level is 1). Real provider
+ * payloads nest a few levels (GitHub ~6, Jira's document format ~20); a 9 KB body can nest 4,500
+ * levels, which overflows the stack of every recursive JSON walker downstream (JSON.stringify first),
+ * and a verified delivery that fails is redelivered by its provider forever.
+ */
+export const MAX_PAYLOAD_DEPTH = 128;
+
+/** Nesting depth of `value`, counted without recursion; stops as soon as it passes `limit`. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** What is stored and forwarded instead of a payload nested too deeply: the event is kept, its data is not. */
+export const tooDeepPlaceholder = () => ({
+  switchyard: {
+    omitted: "payload_too_deep",
+    detail: `The provider's payload nested deeper than ${MAX_PAYLOAD_DEPTH} levels, so it was not stored.`,
+    maxDepth: MAX_PAYLOAD_DEPTH,
+  },
+});
+
 export async function acceptEvents(services: Services, deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[]): Promise<InboundOutcome> {
   const outcome = emptyOutcome();
   outcome.received = events.length;
@@ -72,7 +103,7 @@ export async function acceptEvents(services: Services, deploymentId: string, def
       // Per connector, so two providers' delivery ids can never collide.
       dedupeKey: `${def.name}:${event.dedupeKey}`,
       occurredAt: event.occurredAt,
-      data: event.data,
+      data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
     });
     if (!recorded) {
       outcome.unrouted++;
