@@ -74,9 +74,10 @@ export function postInboundWebhook(services: Services): Route {
       const now = new Date();
       const jwksUrl = resolveEndpoints(def, config.connectorEnv).jwksUrl;
       let keys: VerificationKeys | undefined;
-      if (jwksUrl) keys = { jwks: await jwks.get(jwksUrl).catch(() => ({ keys: [] })) };
+      // Without a push audience nothing can verify: no key is fetched for an unauthenticated request.
+      if (jwksUrl && secret) keys = { jwks: await jwks.get(jwksUrl).catch(() => ({ keys: [] })) };
       let verified = def.inbound.verify(inbound, secret, now, keys);
-      if (!verified.ok && verified.refreshKeys && jwksUrl) {
+      if (!verified.ok && verified.refreshKeys && jwksUrl && secret) {
         const fresh = await jwks.refresh(jwksUrl).catch(() => undefined);
         if (fresh) verified = def.inbound.verify(inbound, secret, now, { jwks: fresh });
       }
