@@ -50,7 +50,7 @@ const reply = (answer: HandshakeReply | HandshakeRefusal): HttpResponse => {
  * connector's declared scheme over the raw body before anything is parsed or stored; answered 200
  * once the events (and their deliveries) are committed, so a 2xx means "will be forwarded".
  * URL-verification handshakes are answered with what the provider expects and store nothing,
- * except a verification token the operator must read back (Notion), which is kept sealed.
+ * except a verification token the operator must read back and confirm (Notion), which is kept sealed.
  */
 export function postInboundWebhook(services: Services): Route {
   const jwks = createJwksCache();
@@ -65,9 +65,9 @@ export function postInboundWebhook(services: Services): Route {
 
       const early = def.inbound.handshake(inbound, secret, "before_verify");
       if (early && "capture" in early && early.capture) {
-        // Unsigned: kept only when none is held yet, and it never replaces a configured secret (credentials.ts).
-        const kept = await captureVerificationToken(services, deploymentId, def, early.capture.verificationToken);
-        logger.info({ deploymentId, connector: def.name, kept }, "webhook verification token received");
+        // Unsigned, so anyone's: kept for an owner or admin to confirm, never in force by itself (credentials.ts).
+        await captureVerificationToken(services, deploymentId, def, early.capture.verificationToken);
+        logger.info({ deploymentId, connector: def.name }, "webhook verification token received");
       }
       if (early) return reply(early);
 
