@@ -7,7 +7,7 @@
 import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
 import { providerDate } from "./dates.ts";
 import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
-import { answerHandshake, HANDSHAKE_STAGE, verifyWithScheme } from "./schemes/index.ts";
+import { answerHandshake, HANDSHAKE_STAGE, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
 import { bodyDigest } from "./signatures.ts";
 import { readStandardTokenResponse, TokenResponseError } from "./tokenResponse.ts";
 import type { ConnectorDefinition, ExternalIdentity, InboundRequest, InboundResult, NormalizedEvent, NormalizedToken } from "./types.ts";
@@ -158,6 +158,7 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
     inbound: {
       delivery: webhook ? webhook.delivery : "none",
       scheme: scheme?.type ?? null,
+      ...(webhook && !signsTimestamp(webhook.scheme) ? { replayWindowSeconds: webhook.replayWindowSeconds } : {}),
       verify: (req, secret, now, keys) =>
         scheme ? verifyWithScheme(scheme, { req, secret, now, keys }) : { ok: false, reason: `${decl.displayName} sends no webhooks` },
       handshake: (req, secret, stage) => {

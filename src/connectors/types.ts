@@ -204,6 +204,11 @@ export interface ConnectorDefinition {
     /** The shared scheme verifying inbound requests (`hmac`, `stripe`, …); null without inbound events. */
     scheme: string | null;
     /**
+     * Set when the scheme's signature covers no timestamp: a body seen under another delivery id
+     * within this many seconds is a replay (declaration `webhook.replayWindowSeconds`).
+     */
+    replayWindowSeconds?: number;
+    /**
      * A URL-verification challenge or handshake, answered at `stage` (before or after the
      * signature check); undefined for an ordinary delivery; a refusal (400) for a malformed one.
      * Before the signature check the secret is not used.

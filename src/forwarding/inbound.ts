@@ -1,4 +1,5 @@
 import { resolveEndpoints } from "../connectors/registry.ts";
+import { bodyDigest } from "../connectors/signatures.ts";
 import type { ConnectorDefinition, NormalizedEvent, SyncNotification } from "../connectors/types.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
 import { getFreshAccessToken, ReauthRequiredError } from "../oauth/tokens.ts";
@@ -91,9 +92,57 @@ export const tooDeepPlaceholder = () => ({
   },
 });
 
-export async function acceptEvents(services: Services, deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[]): Promise<InboundOutcome> {
+/**
+ * Replay check for schemes that sign no timestamp: claims the body's digest for this delivery. True
+ * when the request may be recorded — the body is new within the window, or it is the same delivery
+ * again (a provider retry, or a retry after a failed recording: the claim is kept, so it must not
+ * block its own delivery). False when the same bytes came within the window under another delivery
+ * id: a captured delivery replayed with a new id. One statement, safe under concurrency (the
+ * conflicting row is locked and re-read); rows past the window are overwritten, and this
+ * deployment's and connector's other expired rows are pruned on the way.
+ */
+async function claimBody(services: Services, deploymentId: string, connector: string, rawBody: Buffer, dedupeKey: string, now: Date, windowSeconds: number): Promise<boolean> {
+  const rows = await services.sql.query<{ dedupe_key: string }>(
+    `with pruned as (
+       delete from inbound_body_digest
+       where deployment_id = $1 and connector = $2 and digest <> $3 and seen_at < $5::timestamp - make_interval(secs => $6)
+     )
+     insert into inbound_body_digest as d (deployment_id, connector, digest, dedupe_key, seen_at)
+     values ($1, $2, $3, $4, $5::timestamp)
+     on conflict (deployment_id, connector, digest) do update
+       set dedupe_key = case when d.seen_at < $5::timestamp - make_interval(secs => $6) then excluded.dedupe_key else d.dedupe_key end,
+           seen_at = case when d.seen_at < $5::timestamp - make_interval(secs => $6) then excluded.seen_at else d.seen_at end
+     returning dedupe_key`,
+    [deploymentId, connector, bodyDigest(rawBody), dedupeKey, now.toISOString(), windowSeconds],
+    "inbound_claim_body",
+  );
+  return rows[0]?.dedupe_key === dedupeKey;
+}
+
+/** The request the events came in, for the replay check (webhooks only; absent for polls and fetched changes). */
+export interface InboundSource {
+  rawBody: Buffer;
+  now: Date;
+}
+
+export async function acceptEvents(
+  services: Services,
+  deploymentId: string,
+  def: ConnectorDefinition,
+  events: NormalizedEvent[],
+  source?: InboundSource,
+): Promise<InboundOutcome> {
   const outcome = emptyOutcome();
   outcome.received = events.length;
+  const windowSeconds = def.inbound.replayWindowSeconds;
+  if (source && windowSeconds && events.length > 0) {
+    const dedupeKey = events.map((event) => event.dedupeKey).join(" ");
+    if (!(await claimBody(services, deploymentId, def.name, source.rawBody, dedupeKey, source.now, windowSeconds))) {
+      // A replay: the 2xx a provider expects, and nothing written.
+      outcome.duplicates = events.length;
+      return outcome;
+    }
+  }
   for (const event of events) {
     // Routed to the account inside the recording statement: one round trip per event.
     const recorded = await recordRoutedEvent(services, deploymentId, {

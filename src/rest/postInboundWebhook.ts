@@ -93,7 +93,7 @@ export function postInboundWebhook(services: Services): Route {
       try {
         outcome = parsed.sync
           ? await acceptSync(services, deploymentId, def, parsed.sync)
-          : await acceptEvents(services, deploymentId, def, parsed.events);
+          : await acceptEvents(services, deploymentId, def, parsed.events, { rawBody: inbound.rawBody, now });
       } catch (error) {
         if (error instanceof UpstreamUnavailableError) {
           logger.warn({ deploymentId, connector: def.name, err: error }, "could not read a notification's changes");

@@ -258,6 +258,14 @@ async function storedEvents() {
   return ok(await app.gql(DeploymentEvents, { id: ada.deploymentId, limit: 100 }, { token: ada.token })).deployment!.events;
 }
 
+/** A copy of `value` with `path` (a dot path) set; unchanged without a path. */
+function withValueAt(value: Record<string, unknown>, path: string | undefined, replacement: unknown): Record<string, unknown> {
+  if (!path) return value;
+  const [key, ...rest] = path.split(".");
+  const child = value[key] as Record<string, unknown> | undefined;
+  return { ...value, [key]: rest.length ? withValueAt({ ...child }, rest.join("."), replacement) : replacement };
+}
+
 /** The provider's payload as forwarded: unchanged, but for a credential it carries in the body. */
 function asForwarded(c: InboundCase, body: string): Record<string, unknown> {
   const { [c.secretInBody ?? ""]: _secret, ...data } = JSON.parse(body);
@@ -312,6 +320,24 @@ describe.each(cases)("$connector", (c) => {
     }
     expect((await storedEvents()).length).toBe(before);
   });
+
+  test.runIf(findConnector(c.connector)!.inbound.replayWindowSeconds !== undefined)(
+    "its signature covers no timestamp: the same body re-sent under a new delivery id is answered 2xx and is not a second event",
+    async () => {
+      // A new event: a new delivery id where the body carries it (Notion `id`), and a marker.
+      const idPath = def().declaration.webhook!.deliveryId.path;
+      const sample = withValueAt({ ...def().triggers[0].samplePayload, replay_probe: c.connector }, idPath, `replay-probe-${c.connector}`);
+      const first = signed(c, sample, secret());
+      expect(await (await post(c.connector, first.headers, first.body)).json()).toMatchObject({ recorded: 1 });
+      // Signed again: a new delivery id where the provider sends one (x-request-uuid, x-todoist-delivery-id, …).
+      const again = signed(c, sample, secret());
+      expect(again.body).toBe(first.body);
+      const answer = await post(c.connector, again.headers, again.body);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ recorded: 0, duplicates: 1 });
+      expect((await storedEvents()).filter((e) => (e.payload as { replay_probe?: string }).replay_probe === c.connector)).toHaveLength(1);
+    },
+  );
 
   test("every trigger's sample parses to that trigger and routes to the connected account", () => {
     const connector = def();
