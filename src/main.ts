@@ -111,9 +111,9 @@ async function main() {
     const within = <T>(work: Promise<T>, ms: number) =>
       Promise.race([work.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
 
-    // /readyz fails and new requests are turned away (503, Connection: close) from now on.
+    // /readyz fails and new requests are turned away (503, Connection: close) from now on. The port
+    // stays open meanwhile, so a load balancer still routing here hears "go elsewhere", not a refusal.
     app.drain();
-    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     clearInterval(tokenRefresher);
     await app.closeLive(); // SSE streams and websockets would otherwise hold server.close open
@@ -123,6 +123,7 @@ async function main() {
       const released = await deliveryWorker.release().catch(() => 0);
       logger.warn({ released, graceMs }, "SHUTDOWN_GRACE ran out: unfinished attempts were cut and their deliveries released for another instance");
     }
+    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     if (!(await within(serverClosed, 1_000))) server.closeAllConnections();
     await app.close();
     redis?.disconnect();
