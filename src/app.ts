@@ -10,6 +10,8 @@ import { createJsonPostHandler } from "./graphql/jsonPost.ts";
 import { createGraphQLServer } from "./graphql/yoga.ts";
 import { clientIp, readBody, writeFetchResponse, writeResponse } from "./http/node.ts";
 import { refuseNulInRequest } from "./http/inputGuard.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./db/outage.ts";
+import { databaseUnavailable } from "./errors.ts";
 import { asProblem, HttpProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
 import type { HttpRequest, Route } from "./http/types.ts";
@@ -37,6 +39,11 @@ export interface App {
   attach(server: Server): void;
   /** Ends live subscriptions (SSE and websockets) so the HTTP server can finish closing. */
   closeLive(): Promise<void>;
+  /**
+   * Shutdown has begun: /readyz fails, and every new request but /healthz is answered 503
+   * `shutting_down` with `Connection: close`, so load balancers and keep-alive clients move on.
+   */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +71,8 @@ export function buildApp(deps: AppDeps): App {
     registers: [metrics],
   });
 
+  services.redisHealth.registerOn(metrics);
+  let draining = false;
   const routes: Route[] = [
     ...healthRoutes(services, metrics),
     getData(services),
@@ -144,9 +153,24 @@ export function buildApp(deps: AppDeps): App {
     }
     // Label by route pattern, never the raw path: ids and junk in paths would explode the series.
     const matched = { route: "unmatched" };
+    if (draining && url.pathname !== "/healthz") {
+      res.shouldKeepAlive = false;
+      writeResponse(
+        res,
+        problemResponse(
+          new HttpProblem(503, "shutting_down", "This instance is shutting down; send the request again (another instance will take it).", {
+            connection: "close",
+            "retry-after": "1",
+          }),
+        ),
+      );
+      requests.inc({ route: matched.route, status: "503" });
+      return;
+    }
     route(req, res, url, matched)
       .catch((error: unknown) => {
-        const problem = asProblem(error);
+        // A database outage is not a bug: 503 with Retry-After, one warning per outage (db/outage.ts).
+        const problem = asProblem(error) ?? (services.databaseOutage.noted(error) ? asProblem(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS)) : undefined);
         if (!problem) logger.error({ err: error, method: req.method, path: url.pathname }, "unexpected error");
         if (res.headersSent) {
           res.destroy();
@@ -167,8 +191,12 @@ export function buildApp(deps: AppDeps): App {
       sockets = attachGraphQLWebSockets(server, services, yoga, origins);
     },
     closeLive,
+    drain: () => {
+      draining = true;
+    },
     close: async () => {
       await closeLive();
+      services.databaseOutage.close();
       await yoga.dispose();
     },
   };

@@ -64,6 +64,9 @@ const schema = z.object({
   GRAPHQL_INTROSPECTION: z.enum(["true", "false", "1", "0"]).optional(),
   WS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   WS_ANONYMOUS_TIMEOUT: z.string().default("30s"),
+  SHUTDOWN_GRACE: z.string().default("20s"),
+  MIN_FREE_DISK_MB: z.coerce.number().int().min(0).default(256),
+  SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN: z.string().optional(),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -135,6 +138,18 @@ export type Config = {
   wsMaxPerAddress: number;
   /** How long a graphql-ws socket without credentials may stay open with no subscription. */
   wsAnonymousTimeoutMs: number;
+  /**
+   * On SIGTERM, how long attempts in flight may take to finish and be recorded before they are cut
+   * (and their deliveries released for another instance at once). Longer than DELIVERY_TIMEOUT_MS.
+   */
+  shutdownGraceMs: number;
+  /** /readyz fails when the embedded database's disk has less free space than this. */
+  minFreeDiskMb: number;
+  /**
+   * TEST ONLY: while a file exists at this path, the embedded database's writes fail with ENOSPC,
+   * as on a full disk (src/db/storageGuard.ts). Never set it in production.
+   */
+  testOnlyFailDiskWritesWhen: string | undefined;
   /** `CONNECTOR_<NAME>_*` variables, passed to the connector registry as they are. */
   connectorEnv: Record<string, string | undefined>;
 };
@@ -180,6 +195,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  SUBSCRIPTION_ACCESS_RECHECK: ${(error as Error).message}`);
   }
+  let shutdownGraceMs: number;
+  try {
+    shutdownGraceMs = parseDuration(values.SHUTDOWN_GRACE);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_GRACE: ${(error as Error).message}`);
+  }
   const corsOrigins = parseOrigins(values.CORS_ORIGINS);
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
@@ -221,6 +242,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     graphqlIntrospection: values.GRAPHQL_INTROSPECTION === undefined ? values.NODE_ENV !== "production" : ["true", "1"].includes(values.GRAPHQL_INTROSPECTION),
     wsMaxPerAddress: values.WS_MAX_PER_ADDRESS,
     wsAnonymousTimeoutMs,
+    shutdownGraceMs,
+    minFreeDiskMb: values.MIN_FREE_DISK_MB,
+    testOnlyFailDiskWritesWhen: values.SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN || undefined,
     connectorEnv,
   };
 }

@@ -157,6 +157,7 @@ async function run(values: Record<string, unknown>): Promise<number> {
     const resume: { after?: string } = {};
     const watch = <T>(query: string, field: string, onData: (data: T, extensions?: Record<string, unknown>) => void, resumable = false) => {
       const variables: Record<string, unknown> = resumable ? Object.assign(resume, { deploymentId }) : { deploymentId };
+      let pausedFor: number | undefined;
       client.subscribe<Record<string, T>>(
         { query, variables },
         {
@@ -165,7 +166,11 @@ async function run(values: Record<string, unknown>): Promise<number> {
             if (errors?.length) {
               const code = errors[0].extensions?.code;
               if (code === "EVENTS_DROPPED") note(`! ${errors[0].message}`);
-              else fail(errors);
+              else if (code === "LIVE_DEGRADED") {
+                // The server lost Redis: wait as it says, then subscribe again after the last event printed.
+                if (pausedFor === undefined && field === "forwardedEvents") note(`! ${errors[0].message}`);
+                pausedFor = Number((errors[0].extensions as { retryAfter?: number } | undefined)?.retryAfter ?? 5);
+              } else fail(errors);
               return;
             }
             if (result.data?.[field]) onData(result.data[field], result.extensions as Record<string, unknown> | undefined);
@@ -175,7 +180,9 @@ async function run(values: Record<string, unknown>): Promise<number> {
           // last event printed, so the dropped ones are replayed). When it ends one because these
           // credentials lost access, its last result (an error, above) has already stopped listen.
           complete: () => {
-            if (!stopping) watch(query, field, onData, resumable);
+            if (stopping) return;
+            if (pausedFor === undefined) watch(query, field, onData, resumable);
+            else setTimeout(() => !stopping && watch(query, field, onData, resumable), pausedFor * 1000);
           },
         },
       );

@@ -21,6 +21,12 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
   /** Claims what is due now, sends it all, records it; returns how many were attempted. */
   runOnce(): Promise<number>;
+  /**
+   * Shutdown ran out of time: gives up the claims of attempts not yet recorded, so another instance
+   * takes them at once rather than after the lease (at-least-once: one may already have been sent).
+   * Returns how many were released.
+   */
+  release(): Promise<number>;
 }
 
 /**
@@ -54,6 +60,8 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
 
   /** Attempts claimed and not yet recorded (stop() waits for them). */
   const inFlight = new Set<Promise<void>>();
+  /** Their deliveries' ids (release() gives up their claims). */
+  const claimedIds = new Set<string>();
   /** Of those, the ones whose HTTP request is in flight: at most `concurrency`. */
   let sending = 0;
   let deep = false;
@@ -98,7 +106,8 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     try {
       return await claimDueDeliveries(sql, limit, lockMs);
     } catch (error) {
-      logger.error({ err: error }, "could not claim deliveries");
+      // An outage is logged once by databaseOutage (src/db/outage.ts), not on every poll.
+      if (!services.databaseOutage.noted(error)) logger.error({ err: error }, "could not claim deliveries");
       return [];
     }
   }
@@ -112,7 +121,10 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       // per half the slots rather than one per slot freed; a shallow one as soon as anything is due.
       if (free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
         const claimed = await claim(free);
-        for (const delivery of claimed) track(attempt(delivery));
+        for (const delivery of claimed) {
+          claimedIds.add(delivery.id);
+          track(attempt(delivery).finally(() => claimedIds.delete(delivery.id)));
+        }
         deep = claimed.length === free;
         // A full batch means more may be due: go again (once enough slots free up).
         if (deep) continue;
@@ -377,6 +389,12 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       await loop;
       await Promise.allSettled([...inFlight]);
       await dispatcher.close().catch(() => {});
+    },
+    async release() {
+      const ids = [...claimedIds];
+      if (ids.length === 0) return 0;
+      await sql.query(`update delivery set locked_until = null where id = any($1::text[]) and status = 'PENDING'`, [ids]);
+      return ids.length;
     },
     async runOnce() {
       const claimed = await claimDueDeliveries(sql, concurrency, lockMs);

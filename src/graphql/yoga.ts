@@ -1,7 +1,8 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
-import { AppError, toGraphQLError } from "../errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../db/outage.ts";
+import { AppError, databaseUnavailable, toGraphQLError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { createContext, type GraphQLContext } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
@@ -53,6 +54,14 @@ function maskError(services: Services) {
       if (!original.extensions.originalError) return error as Error;
       const { originalError: _internal, http, ...extensions } = original.extensions as { originalError: unknown; http?: object };
       return new GraphQLError(original.message, { nodes: original.nodes, path: original.path, extensions: { ...extensions, ...(http && { http: { ...http, spec: false } }) } });
+    }
+    // A database outage is not a bug: SERVICE_UNAVAILABLE (HTTP 503 with Retry-After), logged once per outage.
+    if (services.databaseOutage.noted(original)) {
+      const mapped = toGraphQLError(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS));
+      return new GraphQLError(mapped.message, {
+        ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+        extensions: { ...mapped.extensions, http: { status: 503, headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } } },
+      });
     }
     services.logger.error({ err: original }, "unexpected error in a GraphQL operation");
     return new GraphQLError("Unexpected error.", {

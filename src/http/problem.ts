@@ -39,6 +39,7 @@ const fromAppError: Record<AppError["code"], [number, string]> = {
   BAD_USER_INPUT: [400, "invalid_parameter"],
   RATE_LIMITED: [429, "rate_limited"],
   CONFLICT: [409, "conflict"],
+  SERVICE_UNAVAILABLE: [503, "database_unavailable"],
 };
 
 export function asProblem(error: unknown): HttpProblem | undefined {
