@@ -6,7 +6,7 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { createOriginPolicy, refuseGraphQLRequest } from "./graphql/requestGuard.ts";
 import { attachGraphQLWebSockets } from "./graphql/websockets.ts";
-import { createJsonPostHandler } from "./graphql/jsonPost.ts";
+import { createJsonPostHandler, refusedRequestResponse } from "./graphql/jsonPost.ts";
 import { createGraphQLServer } from "./graphql/yoga.ts";
 import { clientIp, readBody, writeFetchResponse, writeResponse } from "./http/node.ts";
 import { refuseNulInRequest } from "./http/inputGuard.ts";
@@ -118,12 +118,15 @@ export function buildApp(deps: AppDeps): App {
       const ip = clientIp(req, services.config.trustProxyHops);
       // Plain JSON POSTs (the console, API clients) skip yoga's fetch layer; the rest goes through it.
       if (body && (await serveJsonPost(req, res, url, body, ip))) return;
-      const response = await yoga.fetch(
-        url,
-        { method: req.method, headers: req.headers as Record<string, string>, body: body as BodyInit | undefined },
-        { ip },
-      );
-      await writeFetchResponse(res, response);
+      try {
+        const response = await yoga.fetch(url, { method: req.method, headers: req.headers as Record<string, string>, body: body as BodyInit | undefined }, { ip });
+        await writeFetchResponse(res, response);
+      } catch (error) {
+        // Malformed params yoga throws instead of answering: its 400, not a 500.
+        const refused = refusedRequestResponse(error);
+        if (!refused || res.headersSent) throw error;
+        await writeFetchResponse(res, refused);
+      }
       return;
     }
     const found = match(req.method ?? "GET", url.pathname);
