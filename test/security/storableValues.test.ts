@@ -78,7 +78,8 @@ describe("a Gmail message with a NUL in its subject", () => {
       const signed = google.push();
       return fetch(`${app.url}/webhooks/${ada.deploymentId}/gmail`, { method: "POST", headers: signed.headers, body: signed.body });
     };
-    google.receiveEmail({ subject: "Invoice\u0000 42", snippet: "half \ud800 a pair", from: "billing@example.com" });
+    // A user-made label name reaches the event as Gmail's history lists it, not through a header.
+    google.receiveEmail({ subject: "Invoice\u0000 42", snippet: "half \ud800 a pair", from: "billing@example.com", labelIds: ["INBOX", "Label_\u0000"] });
     google.receiveEmail({ subject: "A plain one" });
     const first = await push();
     expect(first.status).toBe(200);
@@ -87,8 +88,8 @@ describe("a Gmail message with a NUL in its subject", () => {
     google.receiveEmail({ subject: "The next one" });
     expect(await (await push()).json()).toMatchObject({ received: 1, recorded: 1, forwarded: 1 });
 
-    const subjects = (await events()).filter((e) => e.type === "gmail.email_received").map((e) => (e.payload as { subject: string; snippet: string }));
-    expect(subjects.map((s) => s.subject).sort()).toEqual(["A plain one", "Invoice\uFFFD 42", "The next one"]);
-    expect(subjects.find((s) => s.subject.startsWith("Invoice"))!.snippet).toBe("half \uFFFD a pair");
+    const mails = (await events()).filter((e) => e.type === "gmail.email_received").map((e) => e.payload as { subject: string; snippet: string; labelIds: string[] });
+    expect(mails.map((m) => m.subject).sort()).toEqual(["A plain one", "Invoice\uFFFD 42", "The next one"]);
+    expect(mails.find((m) => m.subject.startsWith("Invoice"))).toMatchObject({ snippet: "half \uFFFD a pair", labelIds: ["INBOX", "Label_\uFFFD"] });
   });
 });
