@@ -67,6 +67,9 @@ const schema = z.object({
   SHUTDOWN_GRACE: z.string().default("20s"),
   MIN_FREE_DISK_MB: z.coerce.number().int().min(0).default(256),
   SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN: z.string().optional(),
+  BODY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(128),
+  BODY_MAX_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).default(16),
+  BODY_TIMEOUT: z.string().default("10s"),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -150,6 +153,12 @@ export type Config = {
    * as on a full disk (src/db/storageGuard.ts). Never set it in production.
    */
   testOnlyFailDiskWritesWhen: string | undefined;
+  /** Request bodies being read at once, in all (503 past it, before reading): bounds their memory. */
+  bodyMaxInFlight: number;
+  /** Request bodies one client address may have being read at once (429 past it, before reading). */
+  bodyMaxInFlightPerAddress: number;
+  /** How long a request body may take to arrive once its reading starts (408 past it). */
+  bodyTimeoutMs: number;
   /** `CONNECTOR_<NAME>_*` variables, passed to the connector registry as they are. */
   connectorEnv: Record<string, string | undefined>;
 };
@@ -201,6 +210,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_GRACE: ${(error as Error).message}`);
   }
+  let bodyTimeoutMs: number;
+  try {
+    bodyTimeoutMs = parseDuration(values.BODY_TIMEOUT);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  BODY_TIMEOUT: ${(error as Error).message}`);
+  }
   const corsOrigins = parseOrigins(values.CORS_ORIGINS);
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
@@ -245,6 +260,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs,
     minFreeDiskMb: values.MIN_FREE_DISK_MB,
     testOnlyFailDiskWritesWhen: values.SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN || undefined,
+    bodyMaxInFlight: values.BODY_MAX_IN_FLIGHT,
+    bodyMaxInFlightPerAddress: values.BODY_MAX_IN_FLIGHT_PER_ADDRESS,
+    bodyTimeoutMs,
     connectorEnv,
   };
 }
