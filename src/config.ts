@@ -67,8 +67,8 @@ const schema = z.object({
   SHUTDOWN_GRACE: z.string().default("20s"),
   MIN_FREE_DISK_MB: z.coerce.number().int().min(0).default(256),
   SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN: z.string().optional(),
-  BODY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(128),
-  BODY_MAX_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).default(16),
+  BODY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(256),
+  BODY_MAX_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
   BODY_TIMEOUT: z.string().default("10s"),
 });
 
