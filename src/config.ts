@@ -63,6 +63,7 @@ const schema = z.object({
   GRAPHQL_INTROSPECTION: z.enum(["true", "false", "1", "0"]).optional(),
   WS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   WS_ANONYMOUS_TIMEOUT: z.string().default("30s"),
+  DATABASE_STATEMENT_TIMEOUT: z.string().default("10s"),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -129,6 +130,11 @@ export type Config = {
   wsMaxPerAddress: number;
   /** How long a graphql-ws socket without credentials may stay open with no subscription. */
   wsAnonymousTimeoutMs: number;
+  /**
+   * PostgreSQL's statement_timeout on the connections that serve requests (0: none): the longest one
+   * request's statement may hold the shared database (docs/security.md, "Database time").
+   */
+  databaseStatementTimeoutMs: number;
   /** `CONNECTOR_<NAME>_*` variables, passed to the connector registry as they are. */
   connectorEnv: Record<string, string | undefined>;
 };
@@ -174,6 +180,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  SUBSCRIPTION_ACCESS_RECHECK: ${(error as Error).message}`);
   }
+  let databaseStatementTimeoutMs: number;
+  try {
+    databaseStatementTimeoutMs = values.DATABASE_STATEMENT_TIMEOUT.trim() === "0" ? 0 : parseDuration(values.DATABASE_STATEMENT_TIMEOUT);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  DATABASE_STATEMENT_TIMEOUT: ${(error as Error).message} (or 0 for none)`);
+  }
   const corsOrigins = parseOrigins(values.CORS_ORIGINS);
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
@@ -213,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     graphqlIntrospection: values.GRAPHQL_INTROSPECTION === undefined ? values.NODE_ENV !== "production" : ["true", "1"].includes(values.GRAPHQL_INTROSPECTION),
     wsMaxPerAddress: values.WS_MAX_PER_ADDRESS,
     wsAnonymousTimeoutMs,
+    databaseStatementTimeoutMs,
     connectorEnv,
   };
 }

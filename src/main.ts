@@ -23,7 +23,9 @@ async function main() {
   const logger = createLogger(config.logLevel);
 
   const database = await openDatabase(
-    config.databaseUrl ? { kind: "postgresql", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir },
+    config.databaseUrl
+      ? { kind: "postgresql", url: config.databaseUrl, statementTimeoutMs: config.databaseStatementTimeoutMs }
+      : { kind: "pglite", dataDir: config.dataDir },
     logger,
   );
   // Loaded only when configured: start-up time is mostly loading modules.

@@ -23,7 +23,16 @@ export interface Database {
 }
 
 export type DatabaseTarget =
-  | { kind: "postgresql"; url: string; poolSize?: number }
+  | {
+      kind: "postgresql";
+      url: string;
+      poolSize?: number;
+      /**
+       * statement_timeout of the request pool (ms; 0 or absent: none). A statement past it is
+       * cancelled (SQLSTATE 57014, see ./errors.ts). The worker's pool and migrations have none.
+       */
+      statementTimeoutMs?: number;
+    }
   | { kind: "pglite"; dataDir: string | undefined }; // undefined: in memory (tests)
 
 // Timestamps are `timestamp without time zone` holding UTC (Prisma's convention); make every
@@ -52,7 +61,8 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
   // Each driver is loaded only when used: start-up time is mostly loading modules.
   if (target.kind === "postgresql") {
     const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc });
+    const statementTimeout = target.statementTimeoutMs ? ` -c statement_timeout=${Math.round(target.statementTimeoutMs)}` : "";
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc + statementTimeout });
     const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: utc });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     for (const each of [pool, workerPool]) each.on("error", (error) => logger.warn({ err: error }, "idle database connection closed"));

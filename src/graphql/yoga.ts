@@ -1,6 +1,7 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
+import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
 import { AppError, toGraphQLError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { createContext, type GraphQLContext } from "./context.ts";
@@ -35,8 +36,9 @@ function useResponseCookies(): Plugin<GraphQLContext> & { of(request: object): s
 }
 
 /**
- * Expected errors keep their message and `extensions.code`; anything else is logged with its
- * stack and reaches the client as "Unexpected error." with code INTERNAL_SERVER_ERROR.
+ * Expected errors keep their message and `extensions.code`; a statement cancelled by
+ * DATABASE_STATEMENT_TIMEOUT is DATABASE_TIMEOUT (as REST's 503 `database_timeout`); anything else
+ * is logged with its stack and reaches the client as "Unexpected error." with code INTERNAL_SERVER_ERROR.
  */
 function maskError(services: Services) {
   return (error: unknown): Error => {
@@ -53,6 +55,13 @@ function maskError(services: Services) {
       if (!original.extensions.originalError) return error as Error;
       const { originalError: _internal, http, ...extensions } = original.extensions as { originalError: unknown; http?: object };
       return new GraphQLError(original.message, { nodes: original.nodes, path: original.path, extensions: { ...extensions, ...(http && { http: { ...http, spec: false } }) } });
+    }
+    if (isStatementTimeout(original)) {
+      services.logger.warn({ err: original }, "a GraphQL operation's statement ran past DATABASE_STATEMENT_TIMEOUT");
+      return new GraphQLError(DATABASE_TIMEOUT_MESSAGE, {
+        ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+        extensions: { code: "DATABASE_TIMEOUT" },
+      });
     }
     services.logger.error({ err: original }, "unexpected error in a GraphQL operation");
     return new GraphQLError("Unexpected error.", {

@@ -32,7 +32,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const withStatus = async (status: string) =>
+type Status = "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+const withStatus = async (status: Status) =>
   ok(await app.gql(EventLog, { id: ada.deploymentId, filter: { status }, first: 50 }, { token: ada.token })).deployment!.eventLog.nodes.map((n) => n.id);
 
 async function statusOf(eventId: string): Promise<string | undefined> {
@@ -75,7 +76,7 @@ describe("filtering the event log by delivery status", () => {
       occurredAt: new Date(),
       data: {},
     });
-    for (const status of ["PENDING", "SUCCEEDED", "FAILED", "CANCELLED"]) expect(await withStatus(status)).not.toContain(stored.eventId);
+    for (const status of ["PENDING", "SUCCEEDED", "FAILED", "CANCELLED"] as const) expect(await withStatus(status)).not.toContain(stored.eventId);
 
     ok(await app.gql(ResumeForwarding, { deploymentId: ada.deploymentId }, { token: ada.token }));
     expect(await withStatus("SUCCEEDED")).toEqual([first.id]);
