@@ -64,6 +64,9 @@ const schema = z.object({
   WS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   WS_ANONYMOUS_TIMEOUT: z.string().default("30s"),
   DATABASE_STATEMENT_TIMEOUT: z.string().default("10s"),
+  SUBSCRIPTIONS_MAX_PER_SOCKET: z.coerce.number().int().min(1).default(25),
+  SUBSCRIPTIONS_MAX_PER_PRINCIPAL: z.coerce.number().int().min(1).default(100),
+  SUBSCRIPTIONS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(200),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -126,8 +129,14 @@ export type Config = {
   corsOrigins: string[];
   /** Introspection and GraphiQL: on by default in development and test, off in production. */
   graphqlIntrospection: boolean;
-  /** Open graphql-ws sockets one client address may hold. */
+  /** Open graphql-ws sockets and SSE streams one client address may hold, together. */
   wsMaxPerAddress: number;
+  /** Operations (subscriptions, or queries in flight) running at once on one graphql-ws socket. */
+  subscriptionsMaxPerSocket: number;
+  /** Subscriptions (websockets and SSE) running at once for one user or API key, on one instance. */
+  subscriptionsMaxPerPrincipal: number;
+  /** Subscriptions (websockets and SSE) running at once from one client address, on one instance. */
+  subscriptionsMaxPerAddress: number;
   /** How long a graphql-ws socket without credentials may stay open with no subscription. */
   wsAnonymousTimeoutMs: number;
   /**
@@ -225,6 +234,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     graphqlIntrospection: values.GRAPHQL_INTROSPECTION === undefined ? values.NODE_ENV !== "production" : ["true", "1"].includes(values.GRAPHQL_INTROSPECTION),
     wsMaxPerAddress: values.WS_MAX_PER_ADDRESS,
     wsAnonymousTimeoutMs,
+    subscriptionsMaxPerSocket: values.SUBSCRIPTIONS_MAX_PER_SOCKET,
+    subscriptionsMaxPerPrincipal: values.SUBSCRIPTIONS_MAX_PER_PRINCIPAL,
+    subscriptionsMaxPerAddress: values.SUBSCRIPTIONS_MAX_PER_ADDRESS,
     databaseStatementTimeoutMs,
     connectorEnv,
   };

@@ -8,6 +8,7 @@ import { createContext, type GraphQLContext } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
 import { useUnstorableInputGuard } from "./inputGuard.ts";
 import { useCostLimit } from "./limits.ts";
+import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
 import { schema } from "./schema.ts";
 
@@ -88,6 +89,7 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy) {
   const production = services.config.env === "production";
   const introspection = services.config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
+  const liveLimits = createLiveLimits(services.config);
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -131,9 +133,11 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy) {
       }),
       ...(introspection ? [] : [useNoIntrospection()]),
       useCostLimit(),
+      // Last: only an operation every other check let through holds a subscription slot.
+      useLiveLimits(liveLimits),
     ],
   });
-  return Object.assign(yoga, { responseCookies: responseCookies.of });
+  return Object.assign(yoga, { responseCookies: responseCookies.of, liveLimits });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;
