@@ -6,6 +6,7 @@ import { AppError, toGraphQLError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { createContext, type GraphQLContext } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
+import { createGraphiQLPage } from "./graphiqlPage.ts";
 import { useUnstorableInputGuard } from "./inputGuard.ts";
 import { useCostLimit } from "./limits.ts";
 import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
@@ -90,6 +91,7 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy) {
   const introspection = services.config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
   const liveLimits = createLiveLimits(services.config);
+  const graphiqlPage = createGraphiQLPage();
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -98,7 +100,8 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy) {
     graphiql: introspection && { title: "Switchyard GraphQL" },
     // Bundled, not fetched from a CDN: it works offline and behind strict egress rules. Imported on
     // the first GraphiQL page only: the bundle is a 9 MB module that holds ~32 MB of heap once loaded.
-    renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
+    // Never framed, and only its own scripts run (./graphiqlPage.ts).
+    renderGraphiQL: graphiqlPage.render,
     cors: origins.cors,
     logging: false,
     // app.ts buffers the body under GRAPHQL_BODY_LIMIT (413) before yoga sees it; yoga's own limit
@@ -119,6 +122,7 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy) {
       lastEventId: request.headers.get("last-event-id") || undefined,
     }),
     plugins: [
+      graphiqlPage.plugin,
       responseCookies,
       useEventStreamIds(),
       useUnstorableInputGuard(),
