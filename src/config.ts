@@ -67,6 +67,7 @@ const schema = z.object({
   SUBSCRIPTIONS_MAX_PER_SOCKET: z.coerce.number().int().min(1).default(25),
   SUBSCRIPTIONS_MAX_PER_PRINCIPAL: z.coerce.number().int().min(1).default(100),
   SUBSCRIPTIONS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(200),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (make one with `openssl rand -hex 32`)").optional(),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -139,6 +140,8 @@ export type Config = {
   subscriptionsMaxPerAddress: number;
   /** How long a graphql-ws socket without credentials may stay open with no subscription. */
   wsAnonymousTimeoutMs: number;
+  /** When set, /metrics answers only requests with `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   /**
    * PostgreSQL's statement_timeout on the connections that serve requests (0: none): the longest one
    * request's statement may hold the shared database (docs/security.md, "Database time").
@@ -238,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     subscriptionsMaxPerPrincipal: values.SUBSCRIPTIONS_MAX_PER_PRINCIPAL,
     subscriptionsMaxPerAddress: values.SUBSCRIPTIONS_MAX_PER_ADDRESS,
     databaseStatementTimeoutMs,
+    metricsToken: values.METRICS_TOKEN,
     connectorEnv,
   };
 }
