@@ -57,7 +57,8 @@ describe("METRICS_TOKEN", () => {
   const scrape = (headers: Record<string, string> = {}) => fetch(`${guarded.url}/metrics`, { headers });
 
   test("when set, /metrics without the bearer token, or with another one, is a 401 problem that reveals nothing", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong-token-wrong-token" }, { authorization: `Basic ${token}` }, { "x-api-key": token }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token-wrong-token" }, { authorization: `Basic ${token}` }, { "x-api-key": token }];
+    for (const headers of attempts) {
       const response = await scrape(headers);
       expect(response.status).toBe(401);
       expect(response.headers.get("content-type")).toBe("application/problem+json");
