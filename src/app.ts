@@ -6,13 +6,17 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { createOriginPolicy, refuseGraphQLRequest } from "./graphql/requestGuard.ts";
 import { attachGraphQLWebSockets } from "./graphql/websockets.ts";
-import { createJsonPostHandler } from "./graphql/jsonPost.ts";
+import { createJsonPostHandler, refusedRequestResponse } from "./graphql/jsonPost.ts";
 import { createGraphQLServer } from "./graphql/yoga.ts";
-import { clientIp, readBody, writeFetchResponse, writeResponse } from "./http/node.ts";
+import { createBodyGate } from "./http/bodyGate.ts";
+import { ClientAbortedError, clientIp, writeFetchResponse, writeResponse } from "./http/node.ts";
 import { refuseNulInRequest } from "./http/inputGuard.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./db/outage.ts";
+import { databaseUnavailable } from "./errors.ts";
 import { asProblem, HttpProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
 import type { HttpRequest, Route } from "./http/types.ts";
+import { SESSION_COOKIE } from "./auth/principal.ts";
 import { consoleRoutes } from "./rest/console.ts";
 import { getData } from "./rest/getData.ts";
 import { getAuthUrl } from "./rest/getAuthUrl.ts";
@@ -37,10 +41,24 @@ export interface App {
   attach(server: Server): void;
   /** Ends live subscriptions (SSE and websockets) so the HTTP server can finish closing. */
   closeLive(): Promise<void>;
+  /**
+   * Shutdown has begun: /readyz fails, and every new request but /healthz is answered 503
+   * `shutting_down` with `Connection: close`, so load balancers and keep-alive clients move on.
+   */
+  drain(): void;
   close(): Promise<void>;
 }
 
 export const GRAPHQL_BODY_LIMIT = 1024 * 1024;
+/**
+ * The body limit of a /graphql request that carries no credential at all (no API key, bearer token
+ * or session cookie): what an anonymous caller may run (signUp, logIn, viewer) fits many times over,
+ * and a stranger cannot make the service buffer a full GRAPHQL_BODY_LIMIT before knowing who it is.
+ */
+export const GRAPHQL_ANONYMOUS_BODY_LIMIT = 64 * 1024;
+
+const carriesCredentials = (headers: IncomingMessage["headers"]) =>
+  Boolean(headers["x-api-key"] || headers.authorization || headers.cookie?.includes(SESSION_COOKIE));
 
 /** Builds the whole service from its dependencies. Listening and background work are main.ts's. */
 export function buildApp(deps: AppDeps): App {
@@ -62,6 +80,22 @@ export function buildApp(deps: AppDeps): App {
     labelNames: ["route"] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [metrics],
+  });
+
+  services.redisHealth.registerOn(metrics);
+  let draining = false;
+  const bodies = createBodyGate({
+    maxInFlight: deps.config.bodyMaxInFlight,
+    maxPerAddress: deps.config.bodyMaxInFlightPerAddress,
+    timeoutMs: deps.config.bodyTimeoutMs,
+  });
+  new Gauge({
+    name: "switchyard_http_bodies_in_flight",
+    help: "Request bodies being received now on this instance (bounded by BODY_MAX_IN_FLIGHT)",
+    registers: [metrics],
+    collect() {
+      this.set(bodies.inFlight());
+    },
   });
 
   const routes: Route[] = [
@@ -104,17 +138,21 @@ export function buildApp(deps: AppDeps): App {
         writeResponse(res, refusal);
         return;
       }
-      // Buffered here so the body limit applies before yoga parses anything.
-      const body = req.method === "POST" ? await readBody(req, GRAPHQL_BODY_LIMIT) : undefined;
       const ip = clientIp(req, services.config.trustProxyHops);
+      // Buffered here so the body limit applies before yoga parses anything.
+      const limit = carriesCredentials(req.headers) ? GRAPHQL_BODY_LIMIT : GRAPHQL_ANONYMOUS_BODY_LIMIT;
+      const body = req.method === "POST" ? await bodies.read(req, ip, limit) : undefined;
       // Plain JSON POSTs (the console, API clients) skip yoga's fetch layer; the rest goes through it.
       if (body && (await serveJsonPost(req, res, url, body, ip))) return;
-      const response = await yoga.fetch(
-        url,
-        { method: req.method, headers: req.headers as Record<string, string>, body: body as BodyInit | undefined },
-        { ip },
-      );
-      await writeFetchResponse(res, response);
+      try {
+        const response = await yoga.fetch(url, { method: req.method, headers: req.headers as Record<string, string>, body: body as BodyInit | undefined }, { ip });
+        await writeFetchResponse(res, response);
+      } catch (error) {
+        // Malformed params yoga throws instead of answering: its 400, not a 500.
+        const refused = refusedRequestResponse(error);
+        if (!refused || res.headersSent) throw error;
+        await writeFetchResponse(res, refused);
+      }
       return;
     }
     const found = match(req.method ?? "GET", url.pathname);
@@ -122,13 +160,14 @@ export function buildApp(deps: AppDeps): App {
     if (!found) throw new HttpProblem(404, "not_found", `Nothing is served at ${url.pathname}.`);
     if ("methodNotAllowed" in found) throw new HttpProblem(405, "method_not_allowed", `${req.method} is not allowed here.`);
     refuseNulInRequest(url, found.params);
+    const ip = clientIp(req, services.config.trustProxyHops);
     const request: HttpRequest = {
       method: req.method ?? "GET",
       url,
       headers: req.headers,
       params: found.params,
-      ip: clientIp(req, services.config.trustProxyHops),
-      body: (limit) => readBody(req, limit),
+      ip,
+      body: (limit) => bodies.read(req, ip, limit),
     };
     writeResponse(res, await found.handler(request));
   }
@@ -144,9 +183,32 @@ export function buildApp(deps: AppDeps): App {
     }
     // Label by route pattern, never the raw path: ids and junk in paths would explode the series.
     const matched = { route: "unmatched" };
+    if (draining && url.pathname !== "/healthz") {
+      res.shouldKeepAlive = false;
+      writeResponse(
+        res,
+        problemResponse(
+          new HttpProblem(503, "shutting_down", "This instance is shutting down; send the request again (another instance will take it).", {
+            connection: "close",
+            "retry-after": "1",
+          }),
+        ),
+      );
+      requests.inc({ route: matched.route, status: "503" });
+      return;
+    }
+    let status: string | undefined;
     route(req, res, url, matched)
       .catch((error: unknown) => {
-        const problem = asProblem(error);
+        if (error instanceof ClientAbortedError) {
+          // Not a failure of ours: the client hung up mid-upload. Counted as nginx's 499.
+          logger.debug({ method: req.method, path: url.pathname }, "client closed the connection before its request body arrived");
+          status = "499";
+          res.destroy();
+          return;
+        }
+        // A database outage is not a bug: 503 with Retry-After, one warning per outage (db/outage.ts).
+        const problem = asProblem(error) ?? (services.databaseOutage.noted(error) ? asProblem(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS)) : undefined);
         if (!problem) logger.error({ err: error, method: req.method, path: url.pathname }, "unexpected error");
         if (res.headersSent) {
           res.destroy();
@@ -155,7 +217,7 @@ export function buildApp(deps: AppDeps): App {
         }
       })
       .then(() => {
-        requests.inc({ route: matched.route, status: String(res.statusCode) });
+        requests.inc({ route: matched.route, status: status ?? String(res.statusCode) });
         duration.observe({ route: matched.route }, Number(process.hrtime.bigint() - started) / 1e9);
       });
   }
@@ -167,8 +229,12 @@ export function buildApp(deps: AppDeps): App {
       sockets = attachGraphQLWebSockets(server, services, yoga, origins);
     },
     closeLive,
+    drain: () => {
+      draining = true;
+    },
     close: async () => {
       await closeLive();
+      services.databaseOutage.close();
       await yoga.dispose();
     },
   };

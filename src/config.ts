@@ -57,6 +57,7 @@ const schema = z.object({
     .optional(),
   SIGNUP: z.enum(["open", "closed"], "must be open or closed").optional(),
   SIGNUP_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  ORGANIZATION_CREATION: z.enum(["anyone", "owners"], "must be anyone or owners").optional(),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(24 * 14),
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   CORS_ORIGINS: z.string().default(""),
@@ -68,6 +69,12 @@ const schema = z.object({
   SUBSCRIPTIONS_MAX_PER_PRINCIPAL: z.coerce.number().int().min(1).default(100),
   SUBSCRIPTIONS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(200),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (make one with `openssl rand -hex 32`)").optional(),
+  SHUTDOWN_GRACE: z.string().default("20s"),
+  MIN_FREE_DISK_MB: z.coerce.number().int().min(0).default(256),
+  SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN: z.string().optional(),
+  BODY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(256),
+  BODY_MAX_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
+  BODY_TIMEOUT: z.string().default("10s"),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -120,6 +127,11 @@ export type Config = {
   /** Who may sign up once the first account exists: anyone, or invited addresses only. */
   signup: "open" | "closed";
   signupRateLimitPerHour: number;
+  /**
+   * Who may create organizations: any logged-in user, or only users who already own one (and the
+   * install's first account, when no organization exists yet).
+   */
+  organizationCreation: "anyone" | "owners";
   sessionTtlHours: number;
   /** log2 of scrypt's N; tests lower it to keep sign-ups fast. */
   passwordHashCost: number;
@@ -147,6 +159,24 @@ export type Config = {
    * request's statement may hold the shared database (docs/security.md, "Database time").
    */
   databaseStatementTimeoutMs: number;
+  /**
+   * On SIGTERM, how long attempts in flight may take to finish and be recorded before they are cut
+   * (and their deliveries released for another instance at once). Longer than DELIVERY_TIMEOUT_MS.
+   */
+  shutdownGraceMs: number;
+  /** /readyz fails when the embedded database's disk has less free space than this. */
+  minFreeDiskMb: number;
+  /**
+   * TEST ONLY: while a file exists at this path, the embedded database's writes fail with ENOSPC,
+   * as on a full disk (src/db/storageGuard.ts). Never set it in production.
+   */
+  testOnlyFailDiskWritesWhen: string | undefined;
+  /** Request bodies being read at once, in all (503 past it, before reading): bounds their memory. */
+  bodyMaxInFlight: number;
+  /** Request bodies one client address may have being read at once (429 past it, before reading). */
+  bodyMaxInFlightPerAddress: number;
+  /** How long a request body may take to arrive once its reading starts (408 past it). */
+  bodyTimeoutMs: number;
   /** `CONNECTOR_<NAME>_*` variables, passed to the connector registry as they are. */
   connectorEnv: Record<string, string | undefined>;
 };
@@ -198,6 +228,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  DATABASE_STATEMENT_TIMEOUT: ${(error as Error).message} (or 0 for none)`);
   }
+  let shutdownGraceMs: number;
+  try {
+    shutdownGraceMs = parseDuration(values.SHUTDOWN_GRACE);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_GRACE: ${(error as Error).message}`);
+  }
+  let bodyTimeoutMs: number;
+  try {
+    bodyTimeoutMs = parseDuration(values.BODY_TIMEOUT);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  BODY_TIMEOUT: ${(error as Error).message}`);
+  }
   const corsOrigins = parseOrigins(values.CORS_ORIGINS);
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
@@ -231,6 +273,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // A public install must not stay open to strangers once its operator exists (docs/security.md).
     signup: values.SIGNUP ?? (values.NODE_ENV === "production" ? "closed" : "open"),
     signupRateLimitPerHour: values.SIGNUP_RATE_LIMIT_PER_HOUR,
+    // With sign-up closed, a member who could create an organization could invite anyone into it.
+    organizationCreation: values.ORGANIZATION_CREATION ?? ((values.SIGNUP ?? (values.NODE_ENV === "production" ? "closed" : "open")) === "closed" ? "owners" : "anyone"),
     sessionTtlHours: values.SESSION_TTL_HOURS,
     passwordHashCost: values.PASSWORD_HASH_COST,
     corsOrigins,
@@ -242,6 +286,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     subscriptionsMaxPerAddress: values.SUBSCRIPTIONS_MAX_PER_ADDRESS,
     databaseStatementTimeoutMs,
     metricsToken: values.METRICS_TOKEN,
+    shutdownGraceMs,
+    minFreeDiskMb: values.MIN_FREE_DISK_MB,
+    testOnlyFailDiskWritesWhen: values.SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN || undefined,
+    bodyMaxInFlight: values.BODY_MAX_IN_FLIGHT,
+    bodyMaxInFlightPerAddress: values.BODY_MAX_IN_FLIGHT_PER_ADDRESS,
+    bodyTimeoutMs,
     connectorEnv,
   };
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
  * Expected failures, thrown by services and mapped in one place per surface: GraphQL puts `code`
  * in `extensions.code`; REST turns it into problem+json (src/http/problem.ts).
  */
-export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "RATE_LIMITED" | "CONFLICT";
+export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "RATE_LIMITED" | "CONFLICT" | "SERVICE_UNAVAILABLE";
 
 export interface FieldError {
   field: string;
@@ -26,6 +26,10 @@ export const unauthenticated = (message = "Log in, or send an API key in the x-a
   new AppError("UNAUTHENTICATED", message);
 export const forbidden = (message = "You do not have access to this resource.") => new AppError("FORBIDDEN", message);
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} was not found.`);
+
+/** The database cannot be reached (src/db/outage.ts): 503 `database_unavailable` on REST, SERVICE_UNAVAILABLE on GraphQL. */
+export const databaseUnavailable = (retryAfterSeconds: number) =>
+  new AppError("SERVICE_UNAVAILABLE", `The database is unreachable right now; nothing was changed. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
 
 export function badInput(message: string, fields: FieldError[] = []): AppError {
   return new AppError("BAD_USER_INPUT", message, { fields });

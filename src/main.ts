@@ -21,18 +21,43 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // A promise nobody handled is a bug to fix, not a reason to drop every request in flight: logged
+  // loudly, the process goes on. (Node's default ends it; an unhandled Redis publish once did.)
+  process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection (a bug: please report it)"));
 
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: "postgresql", url: config.databaseUrl, statementTimeoutMs: config.databaseStatementTimeoutMs }
-      : { kind: "pglite", dataDir: config.dataDir },
+      : {
+          kind: "pglite",
+          dataDir: config.dataDir,
+          onStorageFailure: (failure) => {
+            // Runs inside the failing write: PostgreSQL would PANIC next and hold this thread for good.
+            logger.fatal({ code: failure.code, path: failure.path }, "the embedded database could not write to disk; stopping");
+            process.stderr.write(
+              `Switchyard stopped: the embedded database could not write ${failure.path} (${failure.message}). ` +
+                `Free space on the disk holding ${config.dataDir} (see docs/operations.md), then start it again: committed data is recovered.\n`,
+            );
+            process.exit(74);
+          },
+          testOnlyFailWritesWhen: config.testOnlyFailDiskWritesWhen,
+        },
     logger,
   );
   // Loaded only when configured: start-up time is mostly loading modules.
+  // No offline queue: while Redis is away a command fails at once (and falls back) instead of waiting.
   const redis = config.redisUrl
-    ? new (await import("ioredis")).Redis(config.redisUrl, { maxRetriesPerRequest: 2, keyPrefix: config.redisKeyPrefix })
+    ? new (await import("ioredis")).Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false, keyPrefix: config.redisKeyPrefix })
     : undefined;
-  redis?.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
+  if (redis) {
+    // Connection errors are reported as a state change (src/events/redisHealth.ts), once per outage.
+    redis.on("error", () => undefined);
+    const connected = await Promise.race([
+      new Promise<boolean>((resolve) => redis.once("ready", () => resolve(true))),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000).unref()),
+    ]);
+    if (!connected) logger.warn("Redis is not reachable at start-up: starting without it (live events and rate limits on this instance only) and retrying in the background");
+  }
 
   const app = buildApp({ config, logger, database, redis });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, app.handle);
@@ -47,7 +72,9 @@ async function main() {
   retention.start();
   // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
   const tokenRefresher = setInterval(() => {
-    refreshExpiringTokens(app.services).catch((error) => logger.warn({ err: error }, "token refresh sweep failed"));
+    refreshExpiringTokens(app.services).catch((error) => {
+      if (!app.services.databaseOutage.noted(error)) logger.warn({ err: error }, "token refresh sweep failed");
+    });
   }, 60_000);
   const base = config.publicUrl;
   logger.info(
@@ -67,22 +94,40 @@ async function main() {
   );
 
   let stopping = false;
+  /**
+   * SIGTERM/SIGINT: stop taking work, let attempts in flight finish and be recorded for up to
+   * SHUTDOWN_GRACE, release what is still unfinished so another instance takes it at once, close.
+   * Nothing here may wait without a bound: the whole sequence ends within SHUTDOWN_GRACE + 10 s.
+   */
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
-    // Stop taking requests, let in-flight ones finish, then release the database.
-    const forced = setTimeout(() => process.exit(1), 10_000).unref();
+    const graceMs = config.shutdownGraceMs;
+    logger.info({ signal, graceMs }, "shutting down");
+    const forced = setTimeout(() => {
+      logger.error("shutdown did not finish in time; exiting");
+      process.exit(1);
+    }, graceMs + 10_000).unref();
+    const within = <T>(work: Promise<T>, ms: number) =>
+      Promise.race([work.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+
+    // /readyz fails and new requests are turned away (503, Connection: close) from now on. The port
+    // stays open meanwhile, so a load balancer still routing here hears "go elsewhere", not a refusal.
+    app.drain();
     server.closeIdleConnections();
-    await app.closeLive(); // SSE streams and websockets would otherwise hold server.close open
-    await new Promise<void>((resolve) => server.close(() => resolve()));
     clearInterval(tokenRefresher);
-    await poller.stop();
-    await retention.stop();
-    await deliveryWorker.stop(); // attempts in flight are sent and recorded before the database closes
+    await app.closeLive(); // SSE streams and websockets would otherwise hold server.close open
+    const workerStopped = deliveryWorker.stop(); // attempts in flight are sent and recorded
+    const finished = await within(Promise.all([workerStopped, poller.stop(), retention.stop()]), graceMs);
+    if (!finished) {
+      const released = await deliveryWorker.release().catch(() => 0);
+      logger.warn({ released, graceMs }, "SHUTDOWN_GRACE ran out: unfinished attempts were cut and their deliveries released for another instance");
+    }
+    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!(await within(serverClosed, 1_000))) server.closeAllConnections();
     await app.close();
     redis?.disconnect();
-    await database.close();
+    await within(database.close(), 5_000);
     clearTimeout(forced);
     process.exit(0);
   };

@@ -8,8 +8,10 @@ import type { Config } from "./config.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/passwords.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
 import type { Database, Db } from "./db/database.ts";
+import { createDatabaseOutage, type DatabaseOutage } from "./db/outage.ts";
 import type { Sql } from "./db/sql.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
+import { createRedisHealth, type RedisHealth } from "./events/redisHealth.ts";
 import { createOperationsMetrics, type OperationsMetrics } from "./delivery/metrics.ts";
 import { createDeliverySignal, type DeliverySignal } from "./delivery/signal.ts";
 import { createInboundCredentialsCache, type InboundCredentialsCache } from "./credentials/credentials.ts";
@@ -25,6 +27,8 @@ export interface Services {
   database: Database;
   db: Db;
   sql: Sql;
+  /** Database outages: 503 instead of 500, one warning per outage, a bounded readiness check (db/outage.ts). */
+  databaseOutage: DatabaseOutage;
   box: SecretBox;
   passwords: PasswordHasher;
   verifyApiKey: ReturnType<typeof createApiKeyVerifier>;
@@ -34,6 +38,8 @@ export interface Services {
   accessCache: AccessCache;
   rateLimits: { api: RateLimit; login: LoginGuard; signup: RateLimit };
   redis: Redis | undefined;
+  /** Whether Redis is reachable now; what falls back to this instance's memory meanwhile (events/redisHealth.ts). */
+  redisHealth: RedisHealth;
   /** Live notifications for subscriptions (publish after commit; the database is the truth). */
   events: EventBus;
   /** Wakes this process's delivery worker when an event is queued (a hint; the worker also polls). */
@@ -46,29 +52,34 @@ export interface Services {
 
 export function createServices(config: Config, logger: Logger, database: Database, redis: Redis | undefined): Services {
   const revocations = revocationsOf(database.prisma);
+  const redisHealth = createRedisHealth(redis, logger);
+  const onFallback = () => redisHealth.fellBack("rate_limit");
   return {
     config,
     logger,
     database,
     db: database.prisma,
     sql: database.sql,
+    databaseOutage: createDatabaseOutage(database.sql, logger),
     box: createSecretBox(config.encryptionKey),
     passwords: createPasswordHasher(config.passwordHashCost),
     verifyApiKey: createApiKeyVerifier(database.prisma, (error) => logger.warn({ err: error }, "could not record API key use")),
     revocations,
     accessCache: createAccessCache(revocations),
     rateLimits: {
-      api: createRateLimit({ name: "api", points: config.rateLimitPerMinute, durationSeconds: 60, redis }),
+      api: createRateLimit({ name: "api", points: config.rateLimitPerMinute, durationSeconds: 60, redis, onFallback }),
       login: createLoginGuard({
         perAddressPerHour: config.loginRateLimitPerAddressPerHour,
         perAccountAndAddress: config.loginRateLimitPer15Minutes,
         accountFreeFailures: config.loginAccountFreeFailures,
         redis,
+        onFallback,
       }),
-      signup: createRateLimit({ name: "signup", points: config.signupRateLimitPerHour, durationSeconds: 3600, redis }),
+      signup: createRateLimit({ name: "signup", points: config.signupRateLimitPerHour, durationSeconds: 3600, redis, onFallback }),
     },
     redis,
-    events: createEventBus(redis),
+    redisHealth,
+    events: createEventBus(redis, redisHealth),
     deliverySignal: createDeliverySignal(),
     operationsMetrics: createOperationsMetrics(database.sql),
     inboundCredentials: createInboundCredentialsCache(),

@@ -60,6 +60,16 @@ test("SIGNUP: open in development and test, closed in production (after the firs
   expect(() => loadConfig({ DATA_DIR: dataDir(), SIGNUP: "invite-only" })).toThrow(/SIGNUP: must be open or closed/);
 });
 
+test("ORGANIZATION_CREATION: owners when sign-up is closed, anyone when open, and either when set", () => {
+  const key = Buffer.alloc(32, 1).toString("base64");
+  expect(loadConfig({ DATA_DIR: dataDir() }).organizationCreation).toBe("anyone");
+  expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: "production", ENCRYPTION_KEY: key }).organizationCreation).toBe("owners");
+  expect(loadConfig({ DATA_DIR: dataDir(), SIGNUP: "closed" }).organizationCreation).toBe("owners");
+  expect(loadConfig({ DATA_DIR: dataDir(), SIGNUP: "closed", ORGANIZATION_CREATION: "anyone" }).organizationCreation).toBe("anyone");
+  expect(loadConfig({ DATA_DIR: dataDir(), ORGANIZATION_CREATION: "owners" }).organizationCreation).toBe("owners");
+  expect(() => loadConfig({ DATA_DIR: dataDir(), ORGANIZATION_CREATION: "admins" })).toThrow(/ORGANIZATION_CREATION: must be anyone or owners/);
+});
+
 test("TRUST_PROXY: none by default; true, false or a number of proxies", () => {
   expect(loadConfig({ DATA_DIR: dataDir() }).trustProxyHops).toBe(0);
   expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: "false" }).trustProxyHops).toBe(0);

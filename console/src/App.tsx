@@ -11,6 +11,7 @@ import { Organizations } from "./pages/Organizations.tsx";
 import { OrganizationPage } from "./pages/OrganizationPage.tsx";
 import { SignUp } from "./pages/SignUp.tsx";
 import { DeploymentSettings } from "./pages/DeploymentSettings.tsx";
+import { InvitationPage } from "./pages/Invitation.tsx";
 import { match, Redirect, usePath, useSearchParam } from "./router.tsx";
 
 export function App() {
@@ -37,7 +38,10 @@ function Routes() {
   const afterLogIn = next?.startsWith("/") && !next.startsWith("//") ? next : "/organizations";
   let params: Record<string, string> | null;
 
+  // An invitation link works logged in (accept, decline) and logged out (log in or sign up through it).
+  if ((params = match("/invitations/:token", path))) return <InvitationPage token={params.token} />;
   if (path === "/signup") return viewer ? <Redirect to={afterLogIn} /> : <SignUp />;
+
   if (path === "/login") return viewer ? <Redirect to={afterLogIn} /> : <LogIn />;
   if (!viewer) return path === "/" ? <Welcome /> : <Redirect to={`/login?next=${encodeURIComponent(path)}`} />;
 

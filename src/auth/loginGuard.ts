@@ -36,14 +36,15 @@ export function createLoginGuard(options: {
   perAccountAndAddress: number;
   accountFreeFailures: number;
   redis?: Redis;
+  onFallback?: () => void;
 }): LoginGuard {
-  const { redis } = options;
-  const byAddress = createLimiter({ name: "login-address", points: options.perAddressPerHour, durationSeconds: 3600, redis });
-  const byAccountAndAddress = createLimiter({ name: "login", points: options.perAccountAndAddress, durationSeconds: 15 * 60, redis });
-  const accountFailures = createLimiter({ name: "login-account", points: Number.MAX_SAFE_INTEGER, durationSeconds: ACCOUNT_WINDOW_SECONDS, redis });
+  const { redis, onFallback } = options;
+  const byAddress = createLimiter({ name: "login-address", points: options.perAddressPerHour, durationSeconds: 3600, redis, onFallback });
+  const byAccountAndAddress = createLimiter({ name: "login", points: options.perAccountAndAddress, durationSeconds: 15 * 60, redis, onFallback });
+  const accountFailures = createLimiter({ name: "login-account", points: Number.MAX_SAFE_INTEGER, durationSeconds: ACCOUNT_WINDOW_SECONDS, redis, onFallback });
   // One point per backoff period: the first attempt of a period takes it atomically (also in Redis),
   // every other attempt in that period is refused with the time left.
-  const accountGate = createLimiter({ name: "login-gate", points: 1, durationSeconds: BACKOFF_MAX_SECONDS, redis });
+  const accountGate = createLimiter({ name: "login-gate", points: 1, durationSeconds: BACKOFF_MAX_SECONDS, redis, onFallback });
 
   return {
     async attempt(account, ip) {

@@ -16,9 +16,18 @@ export function sessionTokenFrom(headers: { authorization?: string; cookie?: str
   if (!cookie) return undefined;
   for (const part of cookie.split(";")) {
     const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join("=")) || undefined;
+    if (name === SESSION_COOKIE) return decodeCookieValue(rest.join("=")) || undefined;
   }
   return undefined;
+}
+
+/** A cookie value that is not valid percent-encoding (`sy_session=%`) names no session: treated as absent. */
+function decodeCookieValue(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {

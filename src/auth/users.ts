@@ -4,6 +4,8 @@ import { sha256Hex } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { AppError, parseInput } from "../errors.ts";
+import { displayName } from "../organizations/names.ts";
+import { findInvitationByToken, joinThrough } from "../organizations/organizations.ts";
 import type { LoginGuard } from "./loginGuard.ts";
 import { revokeSessions } from "./sessions.ts";
 
@@ -20,43 +22,66 @@ const password = z.string().min(8, "must be at least 8 characters").max(256, "mu
 const signUpInput = z.object({
   email,
   password,
-  name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  name: displayName(100),
+  invitationToken: z.string().max(200, "is not a valid invitation link").optional(),
 });
 
 export type SignUpPolicy = "open" | "closed";
 
 export const SIGNUP_CLOSED_MESSAGE =
-  "Sign-up is closed on this Switchyard. Ask an owner or admin of your organization to invite your email address " +
-  "(console: Members → Add or invite), then sign up with that address. The operator can also open sign-up with SIGNUP=open.";
+  "Sign-up is closed on this Switchyard. Ask an owner of your organization to invite your email address " +
+  "(console: Members → Invite) and open the invitation link they send you. The operator can also open sign-up with SIGNUP=open.";
+
+const NOT_AN_OWNERS_INVITATION =
+  "Sign-up is closed on this Switchyard, and only an invitation from an owner of the organization lets someone without an account sign up. " +
+  "Ask an owner to invite your email address.";
 
 // Serializes sign-ups while sign-up is closed, so two "first" accounts cannot both be created.
 const SIGNUP_LOCK = 0x5359_5355; // "SYSU"
 
 /**
- * A new account. With sign-up closed, only the install's first account and invited addresses get
- * in. Every pending invitation of the address becomes a membership in the same transaction.
+ * A new account. With `invitationToken` (the secret of an invitation link, sent to this address)
+ * the account joins that organization in the same transaction; no other invitation is accepted on
+ * the way, since typing an address proves nothing about owning it. With sign-up closed, only the
+ * install's first account and people signing up through an invitation from an owner get in.
  */
-export async function signUp(db: Db, hasher: PasswordHasher, input: { email: string; password: string; name: string }, policy: SignUpPolicy) {
-  const values = parseInput(signUpInput, input);
-  const invited = { email: values.email, expiresAt: { gt: new Date() } };
+export async function signUp(
+  db: Db,
+  hasher: PasswordHasher,
+  input: { email: string; password: string; name: string; invitationToken?: string | null },
+  policy: SignUpPolicy,
+) {
+  const values = parseInput(signUpInput, { ...input, invitationToken: input.invitationToken ?? undefined });
+  const invitation = values.invitationToken === undefined ? undefined : await findInvitationByToken(db, values.invitationToken);
+  if (invitation === null) {
+    throw new AppError("NOT_FOUND", "This invitation link is not valid: it may have expired, been revoked, been replaced by a newer one, or been used already.");
+  }
+  if (invitation && invitation.email !== values.email) {
+    throw new AppError("BAD_USER_INPUT", "This invitation was sent to a different email address. Sign up with the address it was sent to.", {
+      fields: [{ field: "email", message: "is not the address this invitation was sent to" }],
+    });
+  }
   // Refused before the (deliberately slow) hash: a closed install should not spend CPU on strangers.
-  if (policy === "closed" && !(await db.invitation.findFirst({ where: invited, select: { id: true } })) && (await db.user.findFirst({ select: { id: true } }))) {
-    throw new AppError("FORBIDDEN", SIGNUP_CLOSED_MESSAGE);
+  if (policy === "closed") {
+    if (invitation) {
+      const inviter = invitation.invitedById
+        ? await db.membership.findUnique({ where: { organizationId_userId: { organizationId: invitation.organizationId, userId: invitation.invitedById } }, select: { role: true } })
+        : null;
+      if (inviter?.role !== "OWNER") throw new AppError("FORBIDDEN", NOT_AN_OWNERS_INVITATION);
+    } else if (await db.user.findFirst({ select: { id: true } })) {
+      throw new AppError("FORBIDDEN", SIGNUP_CLOSED_MESSAGE);
+    }
   }
   const passwordHash = await hasher.hash(values.password);
   try {
     return await db.$transaction(async (tx) => {
-      const invitations = await tx.invitation.findMany({ where: invited });
-      if (policy === "closed" && invitations.length === 0) {
+      if (policy === "closed" && !invitation) {
         await tx.$executeRaw`select 1 from (select pg_advisory_xact_lock(${SIGNUP_LOCK}::bigint)) as locked`;
         if (await tx.user.findFirst({ select: { id: true } })) throw new AppError("FORBIDDEN", SIGNUP_CLOSED_MESSAGE);
       }
       const user = await tx.user.create({ data: { email: values.email, name: values.name, passwordHash } });
-      for (const invitation of invitations) {
-        await tx.membership.create({ data: { organizationId: invitation.organizationId, userId: user.id, role: invitation.role } });
-      }
-      // Expired ones too: the address has an account now, so they can never be used.
-      await tx.invitation.deleteMany({ where: { email: values.email } });
+      // Used once: a revoked or renewed invitation (another token) fails here and no account is made.
+      if (invitation) await joinThrough(tx, invitation, user.id);
       return user;
     });
   } catch (error) {

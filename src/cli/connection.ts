@@ -5,8 +5,19 @@
 
 export class CliError extends Error {}
 
-export const out = (line: string) => process.stdout.write(`${line}\n`);
-export const note = (line: string) => process.stderr.write(`${line}\n`);
+/**
+ * What a terminal would obey rather than show: C0 controls (except the line feeds and tabs of the
+ * CLI's own messages), DEL, C1 controls (U+009B alone is a CSI) and bidi overrides and isolates.
+ * Names, reasons and event fields come from the server and may hold ESC sequences (an OSC 8 link
+ * that hides its target, OSC 52 writing the clipboard, a screen clear): every line printed loses them.
+ */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+export const printable = (text: string): string => text.replace(TERMINAL_CONTROLS, "");
+/** A value from the server shown inside one line: no line breaks or tabs either, so it cannot forge a line. */
+export const inline = (value: unknown): string => printable(String(value)).replace(/[\n\t]/g, " ");
+
+export const out = (line: string) => process.stdout.write(`${printable(line)}\n`);
+export const note = (line: string) => process.stderr.write(`${printable(line)}\n`);
 
 /** `accessEnded`: a running subscription was ended because the credentials lost access (logged out, key replaced, removed). */
 export type GraphQLErrors = { message: string; extensions?: { code?: string; accessEnded?: boolean } }[];
@@ -80,10 +91,11 @@ export async function resolveDeployment(connection: Connection, deploymentId: st
     if (!visible) throw new CliError(explainFailure(body.errors ?? [], connection));
     if (visible.length === 0) throw new CliError("These credentials see no deployment. Create an organization in the console, or use a deployment's API key.");
     if (visible.length > 1) {
-      const width = Math.max(...visible.map((d) => `${d.organization.name} / ${d.name}`.length));
+      const label = (d: (typeof visible)[number]) => `${inline(d.organization.name)} / ${inline(d.name)}`;
+      const width = Math.max(...visible.map((d) => label(d).length));
       throw new CliError(
         "These credentials see several deployments; pass one with --deployment <id>:\n" +
-          visible.map((d) => `  ${`${d.organization.name} / ${d.name}`.padEnd(width)}  ${d.id}`).join("\n"),
+          visible.map((d) => `  ${label(d).padEnd(width)}  ${inline(d.id)}`).join("\n"),
       );
     }
     id = visible[0].id;

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { version } from "./connection.ts";
+import { printable, version } from "./connection.ts";
 import { listen, listenHelp, listenOptions } from "./listen.ts";
 import { migrate, migrateHelp } from "./migrate.ts";
 import { trigger, triggerHelp, triggerOptions } from "./trigger.ts";
@@ -62,7 +62,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    process.stderr.write(`Unknown command "${name}".\n\n${mainHelp}`);
+    process.stderr.write(`Unknown command "${printable(name)}".\n\n${mainHelp}`);
     return 2;
   }
   let values: Record<string, unknown>;
@@ -75,7 +75,7 @@ async function run(argv: string[]): Promise<number> {
       strict: true,
     }));
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\nRun \`switchyard ${name} --help\` for its options.\n`);
+    process.stderr.write(`${printable((error as Error).message)}\nRun \`switchyard ${name} --help\` for its options.\n`);
     return 2;
   }
   if (values.help) {
@@ -88,7 +88,7 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`switchyard: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`switchyard: ${printable(error instanceof Error ? error.message : String(error))}\n`);
     process.exit(1);
   },
 );

@@ -7,6 +7,7 @@ import {
   connectionOptions,
   explainFailure,
   type GraphQLErrors,
+  inline,
   isCloseEvent,
   networkReason,
   note,
@@ -117,7 +118,7 @@ async function run(values: Record<string, unknown>): Promise<number> {
       connected: (_socket, _payload, wasRetry) => {
         lost = false;
         if (wasRetry || ready) note("Reconnected.");
-        else note(`Ready. Watching deployment "${target.name}" (${deploymentId})${forwardTo ? `, forwarding to ${forwardTo}` : ""}. Ctrl-C to stop.`);
+        else note(`Ready. Watching deployment "${inline(target.name)}" (${inline(deploymentId)})${forwardTo ? `, forwarding to ${forwardTo}` : ""}. Ctrl-C to stop.`);
         ready = true;
       },
       closed: (event) => {
@@ -156,6 +157,7 @@ async function run(values: Record<string, unknown>): Promise<number> {
     const resume: { after?: string } = {};
     const watch = <T>(query: string, field: string, onData: (data: T, extensions?: Record<string, unknown>) => void, resumable = false) => {
       const variables: Record<string, unknown> = resumable ? Object.assign(resume, { deploymentId }) : { deploymentId };
+      let pausedFor: number | undefined;
       client.subscribe<Record<string, T>>(
         { query, variables },
         {
@@ -164,7 +166,11 @@ async function run(values: Record<string, unknown>): Promise<number> {
             if (errors?.length) {
               const code = errors[0].extensions?.code;
               if (code === "EVENTS_DROPPED") note(`! ${errors[0].message}`);
-              else fail(errors);
+              else if (code === "LIVE_DEGRADED") {
+                // The server lost Redis: wait as it says, then subscribe again after the last event printed.
+                if (pausedFor === undefined && field === "forwardedEvents") note(`! ${errors[0].message}`);
+                pausedFor = Number((errors[0].extensions as { retryAfter?: number } | undefined)?.retryAfter ?? 5);
+              } else fail(errors);
               return;
             }
             if (result.data?.[field]) onData(result.data[field], result.extensions as Record<string, unknown> | undefined);
@@ -174,7 +180,9 @@ async function run(values: Record<string, unknown>): Promise<number> {
           // last event printed, so the dropped ones are replayed). When it ends one because these
           // credentials lost access, its last result (an error, above) has already stopped listen.
           complete: () => {
-            if (!stopping) watch(query, field, onData, resumable);
+            if (stopping) return;
+            if (pausedFor === undefined) watch(query, field, onData, resumable);
+            else setTimeout(() => !stopping && watch(query, field, onData, resumable), pausedFor * 1000);
           },
         },
       );
@@ -230,12 +238,12 @@ function eventLine(event: ForwardedEvent): string {
   const delivery = event.delivery
     ? `delivery ${event.delivery.status}${event.delivery.attempts ? ` (${event.delivery.attempts} attempt${event.delivery.attempts === 1 ? "" : "s"}${event.delivery.lastStatusCode ? `, HTTP ${event.delivery.lastStatusCode}` : ""})` : ""}`
     : "no delivery";
-  return `${stamp(new Date(event.occurredAt))}  --> ${event.type}  account=${event.account}  [${event.id}]  ${delivery}`;
+  return `${stamp(new Date(event.occurredAt))}  --> ${inline(event.type)}  account=${inline(event.account)}  [${inline(event.id)}]  ${inline(delivery)}`;
 }
 
 function deliveryLine(update: DeliveryUpdate): string {
-  const detail = update.lastStatusCode ? `HTTP ${update.lastStatusCode}` : update.lastError ?? "";
-  return `${stamp(new Date())}      delivery ${update.status} [${update.eventId}] attempt ${update.attempts}${detail ? `: ${detail}` : ""}`;
+  const detail = update.lastStatusCode ? `HTTP ${update.lastStatusCode}` : inline(update.lastError ?? "");
+  return `${stamp(new Date())}      delivery ${inline(update.status)} [${inline(update.eventId)}] attempt ${update.attempts}${detail ? `: ${detail}` : ""}`;
 }
 
 function stamp(date: Date): string {

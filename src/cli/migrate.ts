@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from "../config.ts";
+import { printable } from "./connection.ts";
 import { openDatabase } from "../db/database.ts";
 import { createLogger } from "../log.ts";
 
@@ -16,7 +17,7 @@ export async function migrate(): Promise<number> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${printable(error.message)}\n`);
       return 2;
     }
     throw error;
@@ -30,11 +31,11 @@ export async function migrate(): Promise<number> {
     await database.close();
     const where = database.kind === "pglite" ? `the embedded database in ${config.dataDir}` : "PostgreSQL";
     const applied = database.migrationsApplied ?? [];
-    process.stdout.write(applied.length > 0 ? `Applied ${applied.join(", ")} to ${where}.\n` : `Already up to date (${where}): nothing to apply.\n`);
+    process.stdout.write(applied.length > 0 ? `Applied ${applied.join(", ")} to ${printable(where)}.\n` : `Already up to date (${where}): nothing to apply.\n`);
     return 0;
   } catch (error) {
     process.stderr.write(
-      `Could not migrate the database: ${(error as Error).message}\n` +
+      `Could not migrate the database: ${printable((error as Error).message)}\n` +
         (config.databaseUrl ? "Check DATABASE_URL and that the server is reachable.\n" : "Check DATA_DIR, and that no other Switchyard process uses it.\n"),
     );
     return 1;

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
-import { CliError, connectionFrom, connectionOptions, explainFailure, out, reportingCliErrors, request, resolveDeployment } from "./connection.ts";
+import { CliError, connectionFrom, connectionOptions, explainFailure, inline, out, reportingCliErrors, request, resolveDeployment } from "./connection.ts";
 
 export const triggerHelp = `Usage: switchyard trigger <connector>.<trigger> (--api-key KEY | --token TOKEN) [--deployment ID] [--url URL]
 
@@ -37,7 +37,7 @@ export function trigger(values: Record<string, unknown>, positionals: string[]):
       if (error?.extensions?.code === "BAD_USER_INPUT" || error?.extensions?.code === "NOT_FOUND") throw new CliError(error.message);
       throw new CliError(explainFailure(body.errors ?? [], connection, target.id));
     }
-    out(`Sent ${event.type} to deployment "${target.name}" (${target.id}): event ${event.id}, account ${event.account}.`);
+    out(`Sent ${inline(event.type)} to deployment "${inline(target.name)}" (${inline(target.id)}): event ${inline(event.id)}, account ${inline(event.account)}.`);
     return 0;
   });
 }

@@ -6,8 +6,8 @@
  */
 import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
 import { providerDate } from "./dates.ts";
-import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt } from "./json.ts";
-import { answerHandshake, HANDSHAKE_STAGE, verifyWithScheme } from "./schemes/index.ts";
+import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
+import { answerHandshake, HANDSHAKE_STAGE, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
 import { bodyDigest } from "./signatures.ts";
 import { readStandardTokenResponse, TokenResponseError } from "./tokenResponse.ts";
 import type { ConnectorDefinition, ExternalIdentity, InboundRequest, InboundResult, NormalizedEvent, NormalizedToken } from "./types.ts";
@@ -84,6 +84,10 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
   const byEvent = new Map<string, TriggerDeclaration[]>();
   for (const trigger of decl.triggers) byEvent.set(trigger.providerEvent, [...(byEvent.get(trigger.providerEvent) ?? []), trigger]);
   const none: InboundResult = { kind: "events", events: [] };
+  // A secret carried in the body (Figma's passcode) is the provider's proof, not event data: it is
+  // neither stored (members read the event log) nor forwarded.
+  const secretPath = webhook?.scheme.type === "body_token" ? webhook.scheme.path : undefined;
+  const payload = (body: Record<string, unknown>) => (secretPath ? withoutPath(body, secretPath) : body);
 
   return (req) => {
     if (!webhook) return none;
@@ -109,7 +113,7 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
       dedupeKey: delivery ?? `sha256:${bodyDigest(req.rawBody)}`,
       // An unreadable or absent provider time is the receive time, never an error.
       occurredAt: firstDate(body, [...trigger.occurredAt, ...webhook.occurredAt]) ?? new Date(),
-      data: trigger.shape ? trigger.shape(body) : body,
+      data: trigger.shape ? trigger.shape(payload(body)) : payload(body),
     };
     return { kind: "events", events: [event] };
   };
@@ -154,12 +158,15 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
     inbound: {
       delivery: webhook ? webhook.delivery : "none",
       scheme: scheme?.type ?? null,
+      ...(webhook && !signsTimestamp(webhook.scheme) ? { replayWindowSeconds: webhook.replayWindowSeconds } : {}),
       verify: (req, secret, now, keys) =>
         scheme ? verifyWithScheme(scheme, { req, secret, now, keys }) : { ok: false, reason: `${decl.displayName} sends no webhooks` },
       handshake: (req, secret, stage) => {
+        // Before the signature check the caller is anyone: no handshake may use the secret then.
+        const key = stage === "after_verify" ? secret : "";
         for (const handshake of webhook?.handshakes ?? []) {
           if (HANDSHAKE_STAGE[handshake.type] !== stage) continue;
-          const reply = answerHandshake(handshake, req, secret);
+          const reply = answerHandshake(handshake, req, key);
           if (reply) return reply;
         }
         return undefined;

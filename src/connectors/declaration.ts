@@ -148,6 +148,12 @@ const webhookSchema = z
     deliveryId: z.object({ header: headerName.optional(), path: jsonPath.optional() }).strict().default({}),
     /** Where the event's time is, first readable wins; unreadable or absent ⇒ the receive time. */
     occurredAt: z.array(jsonPath).default([]),
+    /**
+     * For schemes whose signature covers no timestamp (`hmac` without `{timestamp}`, `token`,
+     * `body_token`): the same raw body under another delivery id within this many seconds is a
+     * replay — answered 2xx, nothing recorded. At least the provider's own retry/redelivery window.
+     */
+    replayWindowSeconds: z.number().int().positive().default(86_400),
     /** Code, for pushes that carry no event (Gmail): turns the body into events or a sync notification. */
     parse: fn<(req: InboundRequest) => InboundResult>("push parser").optional(),
     /** Code: reads what changed since the stored cursor, with the account's token (Gmail history). */

@@ -84,3 +84,16 @@ export function valuesAt(value: unknown, path: string): unknown[] {
 export function valueAt(value: unknown, path: string): unknown {
   return valuesAt(value, path)[0];
 }
+
+/**
+ * `value` without the member at a dot path (`passcode`, `auth.token`): a copy along the path only,
+ * the rest shared. Unchanged when the path is absent.
+ */
+export function withoutPath(value: Record<string, unknown>, path: string): Record<string, unknown> {
+  const [key, ...rest] = path.split(".");
+  if (!Object.hasOwn(value, key)) return value;
+  const { [key]: child, ...others } = value;
+  if (rest.length === 0) return others;
+  const record = asRecord(child);
+  return record ? { ...others, [key]: withoutPath(record, rest.join(".")) } : value;
+}

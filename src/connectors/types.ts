@@ -4,7 +4,7 @@
  * shape and never branches on a connector's name.
  */
 import type { ConnectorCategory, ConnectorDeclaration } from "./declaration.ts";
-import type { HandshakeReply } from "./schemes/handshakes.ts";
+import type { HandshakeRefusal, HandshakeReply } from "./schemes/handshakes.ts";
 
 export type { ConnectorCategory } from "./declaration.ts";
 
@@ -204,10 +204,16 @@ export interface ConnectorDefinition {
     /** The shared scheme verifying inbound requests (`hmac`, `stripe`, …); null without inbound events. */
     scheme: string | null;
     /**
-     * A URL-verification challenge or handshake, answered at `stage` (before or after the
-     * signature check); undefined for an ordinary delivery.
+     * Set when the scheme's signature covers no timestamp: a body seen under another delivery id
+     * within this many seconds is a replay (declaration `webhook.replayWindowSeconds`).
      */
-    handshake(req: InboundRequest, secret: string, stage: "before_verify" | "after_verify"): HandshakeReply | undefined;
+    replayWindowSeconds?: number;
+    /**
+     * A URL-verification challenge or handshake, answered at `stage` (before or after the
+     * signature check); undefined for an ordinary delivery; a refusal (400) for a malformed one.
+     * Before the signature check the secret is not used.
+     */
+    handshake(req: InboundRequest, secret: string, stage: "before_verify" | "after_verify"): HandshakeReply | HandshakeRefusal | undefined;
     /**
      * Verifies over the raw body, in constant time, BEFORE parsing. `secret` is the webhook secret
      * (for push connectors: see the connector's events.ts); `now` is injectable; `keys` carries the

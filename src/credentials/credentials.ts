@@ -1,8 +1,9 @@
 import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { Db } from "../db/database.ts";
-import { badInput, parseInput } from "../errors.ts";
+import { badInput, notFound, parseInput } from "../errors.ts";
 import type { Services } from "../services.ts";
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 /**
@@ -104,10 +105,15 @@ async function readInboundCredentials(
   def: Pick<ConnectorDefinition, "name">,
 ): Promise<InboundCredentials | undefined> {
   const rows = await services.sql.query<{ webhook_secret_encrypted: string | null; verification_token_encrypted: string | null }>(
+    // Only a confirmed verification token: one that merely arrived is anyone's.
     `select c.webhook_secret_encrypted, v.token_encrypted as verification_token_encrypted
      from deployment d
      left join connector_credentials c on c.deployment_id = d.id and c.connector = $2
-     left join webhook_verification_token v on v.deployment_id = d.id and v.connector = $2
+     left join lateral (
+       select token_encrypted from webhook_verification_token
+       where deployment_id = d.id and connector = $2 and confirmed_at is not null
+       order by confirmed_at desc limit 1
+     ) v on true
      where d.id = $1`,
     [deploymentId, def.name],
     "inbound_credentials",
@@ -115,7 +121,7 @@ async function readInboundCredentials(
   const row = rows[0];
   if (!row) return undefined;
   // Same rule as resolveCredentials: the operator's secret when stored, else the service default;
-  // a captured verification token only when neither is configured.
+  // a confirmed verification token only when neither is configured.
   const fallback = serviceCredentials(services.config.connectorEnv, def).webhookSecret;
   const configured = webhookSecretInForce(services, row.webhook_secret_encrypted, fallback);
   return { webhookSecret: configured ?? (row.verification_token_encrypted ? services.box.open(row.verification_token_encrypted) : undefined) };
@@ -126,59 +132,108 @@ function webhookSecretInForce(services: Pick<Services, "box">, sealed: string | 
   return sealed ? services.box.open(sealed) : serviceDefault;
 }
 
+/** How many unconfirmed verification tokens are kept per deployment and connector: the newest. */
+export const MAX_UNCONFIRMED_VERIFICATION_TOKENS = 20;
+
 /**
  * A verification token a provider POSTed, unsigned, to the deployment's webhook URL when a
  * subscription was created (Notion's `verification_token`). Kept sealed, for owners and admins to
- * read and paste back at the provider. True when it was stored.
+ * read, paste back at the provider, and confirm.
  *
- * Anyone who knows the webhook URL can send such a body, so what it may change is bounded:
- * - only the first one is kept (insert, never update): a later body — forged, or from a re-created
- *   subscription — changes nothing until an admin discards the held one;
- * - it never replaces a configured webhook secret: it verifies events only while neither the
- *   deployment's ConnectorCredentials nor the service (`CONNECTOR_<NAME>_WEBHOOK_SECRET`) has one.
- * A forger who beats the provider to it is found out at once: the token the console shows is refused
- * by the provider's Verify step; discard it and have the provider send its own again.
+ * Anyone who knows the webhook URL can send such a body, so arriving puts nothing in force: every
+ * token received is kept (the newest MAX_UNCONFIRMED_VERIFICATION_TOKENS unconfirmed ones), and
+ * only the one an owner or admin confirms (confirmVerificationToken) verifies events — and only while
+ * no webhook secret is configured (the deployment's ConnectorCredentials' or the service's). Until
+ * one is confirmed, events are refused 401 and nothing is stored. A forger's tokens are shown beside
+ * the provider's with the time each came; the provider's Verify step accepts only its own.
  */
 export async function captureVerificationToken(
-  services: Pick<Services, "sql" | "box" | "inboundCredentials">,
+  services: Pick<Services, "sql" | "box">,
   deploymentId: string,
   connector: Pick<ConnectorDefinition, "name">,
   token: string,
-): Promise<boolean> {
-  const rows = await services.sql.query(
-    `insert into webhook_verification_token (deployment_id, connector, token_encrypted)
-     values ($1, $2, $3)
-     on conflict (deployment_id, connector) do nothing
-     returning 1`,
-    [deploymentId, connector.name, services.box.seal(token)],
+): Promise<void> {
+  // One statement: the new row, and the oldest unconfirmed ones past the bound dropped (the
+  // subquery does not see the new row, so it keeps one fewer of the older ones).
+  await services.sql.query(
+    `with kept as (
+       insert into webhook_verification_token (id, deployment_id, connector, token_encrypted)
+       values ($1, $2, $3, $4)
+       returning id
+     )
+     delete from webhook_verification_token
+     where id in (
+       select id from webhook_verification_token
+       where deployment_id = $2 and connector = $3 and confirmed_at is null
+       order by received_at desc, id desc
+       offset $5
+     )`,
+    [`vtk_${randomBytes(12).toString("hex")}`, deploymentId, connector.name, services.box.seal(token), MAX_UNCONFIRMED_VERIFICATION_TOKENS - 1],
     "capture_verification_token",
   );
-  if (rows.length > 0) services.inboundCredentials.invalidate(deploymentId, connector.name);
-  return rows.length > 0;
 }
 
-/** What owners and admins see of a captured verification token: the token itself, to paste at the provider. */
+/** What owners and admins see of a received verification token: the token itself, to paste at the provider. */
 export interface VerificationTokenView {
+  id: string;
   connector: string;
   token: string;
   receivedAt: Date;
-  /** It is the key inbound events are checked with: no webhook secret is configured for the connector. */
+  /** When an owner or admin confirmed it; null while it is only received. */
+  confirmedAt: Date | null;
+  /** It is the key inbound events are checked with: confirmed, and no webhook secret is configured for the connector. */
   inForce: boolean;
 }
 
 export async function listVerificationTokens(services: Pick<Services, "db" | "box" | "config">, deploymentId: string): Promise<VerificationTokenView[]> {
   const [tokens, credentials] = await Promise.all([
-    services.db.webhookVerificationToken.findMany({ where: { deploymentId }, orderBy: { connector: "asc" } }),
+    services.db.webhookVerificationToken.findMany({ where: { deploymentId }, orderBy: [{ connector: "asc" }, { receivedAt: "desc" }, { id: "desc" }] }),
     services.db.connectorCredentials.findMany({ where: { deploymentId }, select: { connector: true, webhookSecretEncrypted: true } }),
   ]);
   return tokens.map((row) => {
     const own = credentials.find((c) => c.connector === row.connector)?.webhookSecretEncrypted;
     const serviceDefault = serviceCredentials(services.config.connectorEnv, { name: row.connector }).webhookSecret;
-    return { connector: row.connector, token: services.box.open(row.tokenEncrypted), receivedAt: row.receivedAt, inForce: !own && !serviceDefault };
+    return {
+      id: row.id,
+      connector: row.connector,
+      token: services.box.open(row.tokenEncrypted),
+      receivedAt: row.receivedAt,
+      confirmedAt: row.confirmedAt,
+      inForce: row.confirmedAt !== null && !own && !serviceDefault,
+    };
   });
 }
 
-/** Forgets the held token, so the next one the provider sends is kept. True when there was one. */
+/** The deployment a token belongs to, for the caller's access check; undefined when there is no such token. */
+export async function verificationTokenDeployment(services: Pick<Services, "db">, id: string): Promise<string | undefined> {
+  const row = await services.db.webhookVerificationToken.findUnique({ where: { id }, select: { deploymentId: true } });
+  return row?.deploymentId;
+}
+
+/**
+ * Puts one received token in force for its connector (an owner's or admin's decision, after Notion's
+ * Verify step accepted it): it is confirmed and every other token of that deployment and connector
+ * is not, in one statement.
+ */
+export async function confirmVerificationToken(
+  services: Pick<Services, "db" | "sql" | "box" | "config" | "inboundCredentials">,
+  id: string,
+): Promise<VerificationTokenView> {
+  const row = await services.db.webhookVerificationToken.findUniqueOrThrow({ where: { id }, select: { deploymentId: true, connector: true } });
+  await services.sql.query(
+    `update webhook_verification_token
+     set confirmed_at = case when id = $1 then coalesce(confirmed_at, now()) end
+     where deployment_id = $2 and connector = $3 and (id = $1 or confirmed_at is not null)`,
+    [id, row.deploymentId, row.connector],
+    "confirm_verification_token",
+  );
+  services.inboundCredentials.invalidate(row.deploymentId, row.connector);
+  const view = (await listVerificationTokens(services, row.deploymentId)).find((t) => t.id === id);
+  if (!view) throw notFound("Verification token");
+  return view;
+}
+
+/** Forgets every token held for the connector (confirmed or not). True when there was one. */
 export async function discardVerificationToken(
   services: Pick<Services, "db" | "inboundCredentials">,
   deploymentId: string,

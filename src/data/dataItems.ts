@@ -3,6 +3,7 @@ import { usableApiKeySql } from "../auth/apiKeys.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
 import { notFound, parseInput } from "../errors.ts";
+import { displayName } from "../organizations/names.ts";
 
 export interface DataItemRow {
   id: number;
@@ -80,7 +81,7 @@ export async function listDataItemsByApiKey(sql: Sql, keyHash: string, offset: n
 }
 
 const itemInput = z.object({
-  name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
+  name: displayName(200),
   description: z.string().max(5000, "must be at most 5000 characters"),
 });
 

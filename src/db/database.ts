@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Logger } from "pino";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { migrate } from "./migrate.ts";
+import type { StorageFailure } from "./storageGuard.ts";
 import { type Sql, sqlOverPGlite, sqlOverPool } from "./sql.ts";
 
 export type Db = PrismaClient;
@@ -33,7 +34,14 @@ export type DatabaseTarget =
        */
       statementTimeoutMs?: number;
     }
-  | { kind: "pglite"; dataDir: string | undefined }; // undefined: in memory (tests)
+  | {
+      kind: "pglite";
+      dataDir: string | undefined; // undefined: in memory (tests)
+      /** Called inside a write the disk refused for good; must end the process (./storageGuard.ts). */
+      onStorageFailure?: (failure: StorageFailure) => void;
+      /** TEST ONLY: writes fail with ENOSPC while this file exists (./storageGuard.ts). */
+      testOnlyFailWritesWhen?: string;
+    };
 
 // Timestamps are `timestamp without time zone` holding UTC (Prisma's convention); make every
 // connection agree so that now() and Prisma's values compare correctly.
@@ -62,10 +70,13 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
   if (target.kind === "postgresql") {
     const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
     const statementTimeout = target.statementTimeoutMs ? ` -c statement_timeout=${Math.round(target.statementTimeoutMs)}` : "";
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc + statementTimeout });
-    const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: utc });
+    // A bounded wait for a connection: during an outage a request fails (503) instead of queueing forever.
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc + statementTimeout, connectionTimeoutMillis: 5_000 });
+    const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: utc, connectionTimeoutMillis: 5_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
-    for (const each of [pool, workerPool]) each.on("error", (error) => logger.warn({ err: error }, "idle database connection closed"));
+    // Debug only, and only the message: pg's error carries its client (statements included), and an
+    // outage closes every idle connection at once — the outage itself is logged once (./outage.ts).
+    for (const each of [pool, workerPool]) each.on("error", (error) => logger.debug({ message: error.message }, "idle database connection closed"));
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
       sql: sqlOverPool(pool),
@@ -81,7 +92,11 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       mkdirSync(target.dataDir, { recursive: true });
       lockDataDir(target.dataDir);
     }
-    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
+    const [{ PGlite }, { PrismaPGlite }, { GuardedNodeFS }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("pglite-prisma-adapter"),
+      import("./storageGuard.ts"),
+    ]);
     const pgdata = target.dataDir ? join(target.dataDir, "pgdata") : undefined;
     if (pgdata && !existsSync(pgdata) && existsSync(PGDATA_TEMPLATE)) {
       // Copied aside and renamed: a start interrupted mid-copy must not leave half a database.
@@ -92,7 +107,12 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       }
       renameSync(copying, pgdata);
     }
-    const pglite = new PGlite(pgdata, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
+    const onStorageFailure = target.onStorageFailure ?? defaultStorageFailure;
+    const pglite = new PGlite({
+      // On disk, through the guard that ends the process on a write the disk refuses (./storageGuard.ts).
+      ...(pgdata ? { fs: new GuardedNodeFS(pgdata, onStorageFailure, target.testOnlyFailWritesWhen) } : {}),
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+    });
     await pglite.waitReady;
     await pglite.exec("set TimeZone = 'UTC'");
     database = {
@@ -108,6 +128,12 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
   }
   database.migrationsApplied = await migrate(database.sql, logger);
   return database;
+}
+
+/** Without a handler from main.ts: say why, and end the process (nothing else can run after a PANIC). */
+function defaultStorageFailure(failure: StorageFailure): void {
+  process.stderr.write(`Switchyard: the embedded database could not write ${failure.path}: ${failure.message}. Stopping.\n`);
+  process.exit(74);
 }
 
 /**

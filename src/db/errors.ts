@@ -26,3 +26,40 @@ export function isStatementTimeout(error: unknown): boolean {
 /** What the caller of a cancelled statement reads, on both surfaces (no SQL, no setting's value). */
 export const DATABASE_TIMEOUT_MESSAGE =
   "The database took too long to answer this request, so it was stopped. Ask for less (a narrower filter, a smaller page or window) or try again in a moment.";
+
+// Node's socket errors when the server is gone, refuses or cannot be resolved.
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+// SQLSTATEs of a server that is going away or not taking work: class 08 (connection exception),
+// admin/crash shutdown, cannot connect now, too many connections.
+const UNAVAILABLE_SQLSTATES = /^(08...|57P01|57P02|57P03|53300)$/;
+// What the driver adapters report for the same (Prisma's DriverAdapterError `cause.kind`).
+const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+// pg's own errors, which carry no code.
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|the database system is (shutting down|starting up|in recovery mode)|terminating connection due to administrator command/i;
+
+/**
+ * The database could not be reached (stopped, restarting, unreachable, out of connections), as
+ * opposed to a statement that failed: the caller should be told 503 and to retry, not 500. Looks
+ * through Prisma's wrappers (`cause`, `meta.driverAdapterError`) down to the driver's error.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  // fetch's own failure (a provider, a receiver) carries socket codes too: never the database's.
+  if (error instanceof TypeError && error.message === "fetch failed") return false;
+  const e = error as {
+    code?: unknown;
+    kind?: unknown;
+    originalCode?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+    errorCode?: unknown;
+  };
+  if (typeof e.code === "string" && (SOCKET_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code) || e.code === "P1001" || e.code === "P1017")) return true;
+  if (typeof e.errorCode === "string" && (e.errorCode === "P1001" || e.errorCode === "P1017")) return true;
+  if (typeof e.originalCode === "string" && UNAVAILABLE_SQLSTATES.test(e.originalCode)) return true;
+  if (typeof e.kind === "string" && UNAVAILABLE_KINDS.has(e.kind)) return true;
+  if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1);
+}

@@ -28,6 +28,41 @@ export interface ClaimedDelivery {
 }
 
 /**
+ * How many times a delivery may be claimed without an attempt being recorded. Each such claim sent
+ * the request (or may have): a claim whose result cannot be stored — a crash between the answer and
+ * the recording statement, or a row the database refuses — leaves the delivery due again when its
+ * lease runs out, and without a bound the receiver would get it again every lease, forever. After
+ * this many, the next claim marks it FAILED with a reason instead of sending it; retryDelivery and
+ * replayDelivery start it again (and reset the count). Five: more than any run of crashes or
+ * database hiccups a healthy deployment sees in a row, few enough to stop a poisoned row quickly.
+ */
+export const MAX_UNRECORDED_CLAIMS = 5;
+
+/** The reason a delivery stopped by MAX_UNRECORDED_CLAIMS shows as its lastError. */
+export const UNRECORDED_CLAIMS_ERROR =
+  `Sent ${MAX_UNRECORDED_CLAIMS} times without any attempt being recorded (the outcome could not be stored), so it is no longer sent. ` +
+  "Retry or replay it once the cause is fixed.";
+
+/** A delivery the claim stopped instead of sending (MAX_UNRECORDED_CLAIMS): already FAILED. */
+export interface GivenUpDelivery {
+  id: string;
+  deployment_id: string;
+  event_id: string;
+  status: "FAILED";
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: null;
+}
+
+export interface Claim {
+  /** To send now. */
+  claimed: ClaimedDelivery[];
+  /** Not sent: FAILED by this claim (MAX_UNRECORDED_CLAIMS). */
+  givenUp: GivenUpDelivery[];
+}
+
+/**
  * Claims up to `limit` due deliveries for `lockMs`. `FOR UPDATE SKIP LOCKED` lets any number of
  * workers (processes, machines) share the queue without waiting on each other or claiming the same
  * row; `locked_until` keeps a row out of every other claim while its attempt is in flight, and
@@ -36,9 +71,17 @@ export interface ClaimedDelivery {
  * Only deliveries of ACTIVE forwarding settings are claimed, and each goes to the forwarding URL in
  * force now (written back to the row): a pause, a disable or a new URL that commits before the
  * claim is always obeyed, whatever the row says. Held rows (no next_attempt_at) are not even read.
+ *
+ * Each claim counts itself (`claim_count`; recording an attempt resets it). A due row already
+ * claimed MAX_UNRECORDED_CLAIMS times with no attempt recorded is marked FAILED by the same
+ * statement and returned in `givenUp` rather than sent.
  */
-export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number): Promise<Claim> {
   const rows = await sql.query<{
+    given_up: boolean;
+    status: string;
+    last_status_code: number | null;
+    last_error: string | null;
     id: string;
     deployment_id: string;
     url: string;
@@ -55,9 +98,17 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
     signing_secrets: string[] | null;
   }>(
     `with claimed as (
-       update delivery set locked_until = now() + ($2::int * interval '1 millisecond'), url = due.forwarding_url
+       update delivery set
+         claim_count = delivery.claim_count + 1,
+         locked_until = case when due.give_up then null else now() + ($2::int * interval '1 millisecond') end,
+         url = due.forwarding_url,
+         status = case when due.give_up then 'FAILED'::"DeliveryStatus" else delivery.status end,
+         next_attempt_at = case when due.give_up then null else delivery.next_attempt_at end,
+         completed_at = case when due.give_up then now() else delivery.completed_at end,
+         last_error = case when due.give_up then $4 else delivery.last_error end,
+         updated_at = case when due.give_up then now() else delivery.updated_at end
        from (
-         select d.id, s.forwarding_url from delivery d
+         select d.id, s.forwarding_url, d.claim_count >= $3 as give_up from delivery d
          join forwarding_settings s on s.deployment_id = d.deployment_id and s.status = 'ACTIVE'
          where d.status = 'PENDING' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
          order by d.next_attempt_at
@@ -65,9 +116,10 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
          for update of d skip locked
        ) due
        where delivery.id = due.id
-       returning delivery.id, delivery.deployment_id, delivery.url, delivery.attempts, delivery.cycle_start, delivery.event_id
+       returning delivery.id, delivery.deployment_id, delivery.url, delivery.attempts, delivery.cycle_start, delivery.event_id,
+                 due.give_up as given_up, delivery.status::text as status, delivery.last_status_code, delivery.last_error
      )
-     select c.id, c.deployment_id, c.url, c.attempts, c.cycle_start, c.event_id,
+     select c.id, c.deployment_id, c.url, c.attempts, c.cycle_start, c.event_id, c.given_up, c.status, c.last_status_code, c.last_error,
             e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload,
             s.header_key, s.header_value_encrypted,
             (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
@@ -76,10 +128,22 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
      from claimed c
      join trigger_event e on e.id = c.event_id
      left join forwarding_settings s on s.deployment_id = c.deployment_id`,
-    [limit, lockMs],
+    [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR],
     "claim_due_deliveries",
   );
-  return rows.map((row) => ({
+  const givenUp: GivenUpDelivery[] = rows
+    .filter((row) => row.given_up)
+    .map((row) => ({
+      id: row.id,
+      deployment_id: row.deployment_id,
+      event_id: row.event_id,
+      status: "FAILED",
+      attempts: Number(row.attempts),
+      last_status_code: row.last_status_code,
+      last_error: row.last_error,
+      next_attempt_at: null,
+    }));
+  const claimed = rows.filter((row) => !row.given_up).map((row) => ({
     id: row.id,
     deploymentId: row.deployment_id,
     url: row.url,
@@ -97,4 +161,5 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
     headerValueSealed: row.header_value_encrypted,
     signingSecretsSealed: row.signing_secrets ?? [],
   }));
+  return { claimed, givenUp };
 }

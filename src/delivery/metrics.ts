@@ -19,6 +19,8 @@ export interface OperationsMetrics {
   deliveryAttempted(outcome: Exclude<DeliveryOutcome, "cancelled"> | undefined, durationMs: number): void;
   /** An operator cancelled a pending delivery. */
   deliveryCancelled(): void;
+  /** A delivery stopped unsent because none of its last claims could record an attempt (MAX_UNRECORDED_CLAIMS): `failed`. */
+  deliveryGivenUp(): void;
   /** Inbound events by result (forwarded, stored, duplicate, unrouted), or a refused request by its problem code. */
   inbound(connector: string, result: string, count?: number): void;
   /** Adds the series to the registry /metrics serves. */
@@ -85,6 +87,9 @@ export function createOperationsMetrics(sql: Sql): OperationsMetrics {
     },
     deliveryCancelled() {
       deliveries.inc({ outcome: "cancelled" });
+    },
+    deliveryGivenUp() {
+      deliveries.inc({ outcome: "failed" });
     },
     inbound(connector, result, count = 1) {
       if (count > 0) inbound.inc({ connector, result }, count);

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { Agent, type Dispatcher, request } from "undici";
 import type { Config } from "../config.ts";
 import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../forwarding/ssrf.ts";
+import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
 /** How much of a receiver's answer is kept in the attempt log. The rest is not even read. */
@@ -19,7 +20,7 @@ export interface SendResult {
   statusCode: number | null;
   /** Set when no HTTP answer came back (timeout, refused, blocked address, …). */
   error: string | null;
-  /** The first RESPONSE_BODY_LIMIT bytes of the answer, as text. */
+  /** The first RESPONSE_BODY_LIMIT bytes of the answer, as storable text (NULs and the like replaced). */
   responseBody: string | null;
   durationMs: number;
 }
@@ -40,7 +41,14 @@ export function createDeliveryDispatcher(config: Config): { dispatcher: Dispatch
 /** One POST, never following redirects, never longer than `timeoutMs` in all. Never throws. */
 export async function send(dispatcher: Dispatcher, guarded: boolean, outbound: OutboundRequest, timeoutMs: number): Promise<SendResult> {
   const started = performance.now();
-  const done = (result: Omit<SendResult, "durationMs">): SendResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  // Whatever the receiver answered (or its connection error says) is recorded in a batch with other
+  // tenants' attempts: one unstorable character must not fail them all (src/text/storable.ts).
+  const done = (result: Omit<SendResult, "durationMs">): SendResult => ({
+    statusCode: result.statusCode,
+    error: storableOptional(result.error),
+    responseBody: storableOptional(result.responseBody),
+    durationMs: Math.round(performance.now() - started),
+  });
   try {
     if (guarded) {
       // net.connect skips the resolver for IP literals, so those are judged here.

@@ -46,6 +46,7 @@ export async function retryDelivery(services: Services, id: string): Promise<voi
     `update delivery set
        status = 'PENDING',
        cycle_start = case when status = 'FAILED' then attempts else cycle_start end,
+       claim_count = 0,
        next_attempt_at = ${DUE_NOW},
        url = ${URL_IN_FORCE},
        completed_at = null,
@@ -68,7 +69,7 @@ export async function retryDelivery(services: Services, id: string): Promise<voi
  */
 export async function replayDelivery(services: Services, id: string): Promise<void> {
   const rows = await services.sql.query<Row>(
-    `update delivery set status = 'PENDING', next_attempt_at = ${DUE_NOW}, url = ${URL_IN_FORCE}, locked_until = null, completed_at = null, updated_at = now()
+    `update delivery set status = 'PENDING', claim_count = 0, next_attempt_at = ${DUE_NOW}, url = ${URL_IN_FORCE}, locked_until = null, completed_at = null, updated_at = now()
      where id = $1 and status in ('SUCCEEDED', 'FAILED')
      ${RETURNING}`,
     [id],
@@ -103,7 +104,7 @@ export async function cancelDelivery(services: Services, id: string): Promise<vo
 export async function retryFailedDeliveries(services: Services, deploymentId: string, since: Date): Promise<number> {
   const rows = await services.sql.query<{ count: string | number }>(
     `with retried as (
-       update delivery set status = 'PENDING', cycle_start = attempts, next_attempt_at = ${DUE_NOW}, url = ${URL_IN_FORCE}, completed_at = null, updated_at = now()
+       update delivery set status = 'PENDING', cycle_start = attempts, claim_count = 0, next_attempt_at = ${DUE_NOW}, url = ${URL_IN_FORCE}, completed_at = null, updated_at = now()
        where deployment_id = $1 and created_at >= $2::timestamp and status = 'FAILED'
        returning 1
      )

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { DeliveryStatus } from "../events/messages.ts";
 import { holdDeliveries } from "../forwarding/status.ts";
 import type { Services } from "../services.ts";
-import { type ClaimedDelivery, claimDueDeliveries } from "./claim.ts";
+import { type Claim, type ClaimedDelivery, claimDueDeliveries, MAX_UNRECORDED_CLAIMS } from "./claim.ts";
 import { publishDeliveryUpdate } from "./publishUpdate.ts";
 import { nextStep } from "./retryPolicy.ts";
 import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./send.ts";
@@ -13,14 +13,25 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** How often the queue is looked at when nothing woke the worker. */
   pollIntervalMs?: number;
+  /**
+   * How long a claim keeps a delivery from every other claim (default: the delivery timeout plus
+   * 5 s, so an attempt cannot outlive it). Tests shorten it to play out expired leases.
+   */
+  leaseMs?: number;
 }
 
 export interface DeliveryWorker {
   start(): void;
   /** Stops claiming, waits for the attempts in flight to be sent and recorded. */
   stop(): Promise<void>;
-  /** Claims what is due now, sends it all, records it; returns how many were attempted. */
+  /** Claims what is due now, sends it all, then records it all (one batch); returns how many were attempted. */
   runOnce(): Promise<number>;
+  /**
+   * Shutdown ran out of time: gives up the claims of attempts not yet recorded, so another instance
+   * takes them at once rather than after the lease (at-least-once: one may already have been sent).
+   * Returns how many were released.
+   */
+  release(): Promise<number>;
 }
 
 /**
@@ -35,7 +46,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   const concurrency = options.concurrency ?? 64;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   // The attempt cannot outlive its timeout; the margin covers signing and recording the result.
-  const lockMs = config.deliveryTimeoutMs + 5_000;
+  const lockMs = options.leaseMs ?? config.deliveryTimeoutMs + 5_000;
   const { dispatcher, guarded } = createDeliveryDispatcher(config);
 
   // Opened secrets by their sealed text (signing secrets, operator header values). The sealed text
@@ -54,6 +65,8 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
 
   /** Attempts claimed and not yet recorded (stop() waits for them). */
   const inFlight = new Set<Promise<void>>();
+  /** Their deliveries' ids (release() gives up their claims). */
+  const claimedIds = new Set<string>();
   /** Of those, the ones whose HTTP request is in flight: at most `concurrency`. */
   let sending = 0;
   let deep = false;
@@ -96,11 +109,25 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
 
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
     try {
-      return await claimDueDeliveries(sql, limit, lockMs);
+      return settleGivenUp(await claimDueDeliveries(sql, limit, lockMs));
     } catch (error) {
-      logger.error({ err: error }, "could not claim deliveries");
+      // An outage is logged once by databaseOutage (src/db/outage.ts), not on every poll.
+      if (!services.databaseOutage.noted(error)) logger.error({ err: error }, "could not claim deliveries");
       return [];
     }
+  }
+
+  /** Reports the deliveries the claim stopped instead of sending (MAX_UNRECORDED_CLAIMS); returns the rest. */
+  function settleGivenUp({ claimed, givenUp }: Claim): ClaimedDelivery[] {
+    for (const row of givenUp) {
+      services.operationsMetrics.deliveryGivenUp();
+      logger.warn(
+        { deliveryId: row.id, eventId: row.event_id, deploymentId: row.deployment_id, claims: MAX_UNRECORDED_CLAIMS, outcome: "failed" },
+        "delivery stopped: sent repeatedly but no attempt could be recorded",
+      );
+      publishDeliveryUpdate(services, row);
+    }
+    return claimed;
   }
 
   async function run() {
@@ -112,7 +139,10 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       // per half the slots rather than one per slot freed; a shallow one as soon as anything is due.
       if (free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
         const claimed = await claim(free);
-        for (const delivery of claimed) track(attempt(delivery));
+        for (const delivery of claimed) {
+          claimedIds.add(delivery.id);
+          track(attempt(delivery).finally(() => claimedIds.delete(delivery.id)));
+        }
         deep = claimed.length === free;
         // A full batch means more may be due: go again (once enough slots free up).
         if (deep) continue;
@@ -122,6 +152,12 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    await record(await sendOne(delivery));
+  }
+
+  type Sent = { delivery: ClaimedDelivery; startedAt: Date; result: SendResult };
+
+  async function sendOne(delivery: ClaimedDelivery): Promise<Sent> {
     const startedAt = new Date();
     let result: SendResult;
     sending++;
@@ -135,10 +171,14 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       sending--;
       wake();
     }
+    return { delivery, startedAt, result };
+  }
+
+  async function record({ delivery, startedAt, result }: Sent): Promise<void> {
     try {
       await recordAttempt(delivery, startedAt, result);
     } catch (error) {
-      // The lease runs out and the delivery is tried again: at-least-once.
+      // The lease runs out and the delivery is tried again (at-least-once), at most MAX_UNRECORDED_CLAIMS times.
       logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
     }
   }
@@ -207,6 +247,8 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   }
   async function flushRecords() {
     recording = true;
+    // Attempts that finish in the same turn of the event loop go in the same statement.
+    await Promise.resolve();
     while (toRecord.length > 0) {
       // Sorted by id: two statements touching the same rows lock them in the same order.
       const batch = toRecord.splice(0, 200).sort((a, b) => (a.attempt.id < b.attempt.id ? -1 : 1));
@@ -215,7 +257,22 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
         const byId = new Map(rows.map((row) => [row.id, row]));
         for (const entry of batch) entry.resolve(byId.get(entry.attempt.id));
       } catch (error) {
-        for (const entry of batch) entry.reject(error);
+        if (batch.length === 1) {
+          batch[0].reject(error);
+          continue;
+        }
+        // One row the database refuses must not cost the others their record (and their receivers
+        // a repeat every lease): the batch is recorded again one attempt per statement, so only the
+        // refused row fails — and that one is bounded by MAX_UNRECORDED_CLAIMS.
+        logger.warn({ err: error, attempts: batch.length }, "a batch of delivery attempts could not be recorded; recording them one by one");
+        for (const entry of batch) {
+          try {
+            const [row] = await recordAttempts([entry.attempt]);
+            entry.resolve(row);
+          } catch (single) {
+            entry.reject(single);
+          }
+        }
       }
     }
     recording = false;
@@ -244,6 +301,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
        ), d as (
          update delivery set
            attempts = delivery.attempts + 1,
+           claim_count = 0,
            status = case when delivery.status = 'CANCELLED' then delivery.status else i.status::"DeliveryStatus" end,
            next_attempt_at = case
              when delivery.status = 'CANCELLED' or i.status <> 'PENDING' then null
@@ -378,9 +436,18 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       await Promise.allSettled([...inFlight]);
       await dispatcher.close().catch(() => {});
     },
+    async release() {
+      const ids = [...claimedIds];
+      if (ids.length === 0) return 0;
+      await sql.query(`update delivery set locked_until = null where id = any($1::text[]) and status = 'PENDING'`, [ids]);
+      return ids.length;
+    },
     async runOnce() {
-      const claimed = await claimDueDeliveries(sql, concurrency, lockMs);
-      await Promise.all(claimed.map(attempt));
+      const claimed = settleGivenUp(await claimDueDeliveries(sql, concurrency, lockMs));
+      // Sent together, then recorded together: one statement for the round, as a busy worker's
+      // group commit would record them.
+      const sent = await Promise.all(claimed.map(sendOne));
+      await Promise.all(sent.map(record));
       return claimed.length;
     },
   };

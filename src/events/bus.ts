@@ -1,8 +1,7 @@
 import { setMaxListeners } from "node:events";
-import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
-import { createPubSub } from "graphql-yoga";
 import type { Redis } from "ioredis";
 import type { DeliveryUpdateMessage, ForwardedEventMessage } from "./messages.ts";
+import type { RedisHealth } from "./redisHealth.ts";
 
 /**
  * Live notifications for subscriptions, per deployment. In process by default; through Redis when
@@ -12,6 +11,12 @@ import type { DeliveryUpdateMessage, ForwardedEventMessage } from "./messages.ts
  * Subscribers use `listen`, which gives each subscriber a bounded buffer: a consumer that falls
  * `bufferSize` messages behind gets what was buffered, then one `EventsDropped` notice, and its
  * subscription ends. Memory per subscriber never grows past `bufferSize` messages.
+ *
+ * Redis is optional at run time. While it is unreachable a publish goes to this instance's own
+ * subscribers only (never an unhandled rejection, never a crash), and no subscriber is left to miss
+ * events silently: every open subscription gets one `LiveDegraded` notice and ends, and new ones are
+ * refused (`ready` rejects with `LiveDegradedError`) until Redis is back. Subscribers then resume
+ * with `forwardedEvents(after:)`, which replays what they missed from the database.
  */
 export type EventBus = ReturnType<typeof createEventBus>;
 
@@ -27,21 +32,41 @@ export class EventsDropped {
   constructor(readonly dropped: number) {}
 }
 
-export interface Subscription<T> extends AsyncIterableIterator<T | EventsDropped> {
+/** The last item of a subscription ended because Redis became unreachable (see above). */
+export class LiveDegraded {}
+
+/** Why a subscription cannot start now: Redis is configured and unreachable. */
+export class LiveDegradedError extends Error {
+  constructor() {
+    super("Live events are paused: this instance cannot reach Redis, which relays events between instances.");
+  }
+}
+
+export interface Subscription<T> extends AsyncIterableIterator<T | EventsDropped | LiveDegraded> {
   /** Resolves once the subscription receives messages (with Redis: once SUBSCRIBE is acknowledged). */
   ready: Promise<void>;
 }
 
 export const DEFAULT_SUBSCRIPTION_BUFFER = 1000;
 
-export function createEventBus(redis?: Redis) {
+export function createEventBus(redis?: Redis, health?: RedisHealth) {
   // Channels carry the client's key prefix too (ioredis applies keyPrefix to keys, not to channels),
   // so two installations, or two test runs, sharing one Redis never hear each other.
   const prefix = redis?.options.keyPrefix ?? "";
   const subscribeClient = redis?.duplicate();
-  const target: EventTarget = redis && subscribeClient ? prefixed(createRedisEventTarget({ publishClient: redis, subscribeClient }), prefix) : local();
-  const pubsub = createPubSub<Topics>({ eventTarget: target });
-  const live = new Set<() => void>();
+  if (subscribeClient) health?.watch(subscribeClient);
+  const localTarget = local();
+  const target: EventTarget = redis && subscribeClient ? redisTarget(redis, subscribeClient, prefix, localTarget, health) : localTarget;
+  const live = new Map<() => void, () => void>(); // stop → degrade
+  const degraded = () => redis !== undefined && health !== undefined && health.state() !== "ok";
+  // Redis went away: no open subscription may go on as if it heard everything.
+  health?.onChange((up) => {
+    if (!up) for (const degrade of [...live.values()]) degrade();
+  });
+
+  function publish<T extends Topic>(topic: T, deploymentId: string, message: TopicMessage<T>): void {
+    target.dispatchEvent(new CustomEvent(`${topic}:${deploymentId}`, { detail: message }));
+  }
 
   function listen<T extends Topic>(topic: T, deploymentId: string, bufferSize = DEFAULT_SUBSCRIPTION_BUFFER): Subscription<TopicMessage<T>> {
     type Message = TopicMessage<T>;
@@ -50,7 +75,8 @@ export function createEventBus(redis?: Redis) {
     const queue: Message[] = [];
     let dropped = 0;
     let finished = false;
-    let waiting: ((result: IteratorResult<Message | EventsDropped>) => void) | undefined;
+    let lostRedis = false;
+    let waiting: ((result: IteratorResult<Message | EventsDropped | LiveDegraded>) => void) | undefined;
 
     const onEvent = (event: Event) => {
       if (finished) return;
@@ -75,11 +101,40 @@ export function createEventBus(redis?: Redis) {
       waiting = undefined;
     };
 
-    target.addEventListener(name, onEvent);
-    live.add(stop);
-    // SUBSCRIBE again for the name: ioredis answers in order, so this resolves after the
-    // event target's own SUBSCRIBE was acknowledged and messages flow.
-    const ready = subscribeClient ? subscribeClient.subscribe(prefix + name).then(() => undefined) : Promise.resolve();
+    /** Redis went away: what is queued is still delivered, then one LiveDegraded, then the end. */
+    const degrade = () => {
+      if (finished || lostRedis) return;
+      lostRedis = true;
+      target.removeEventListener(name, onEvent);
+      if (waiting) {
+        const resolve = waiting;
+        waiting = undefined;
+        resolve({ value: new LiveDegraded(), done: false });
+        stop();
+      }
+    };
+
+    let ready: Promise<void>;
+    if (degraded()) {
+      finished = true;
+      ready = Promise.reject(new LiveDegradedError());
+      ready.catch(() => undefined);
+    } else {
+      target.addEventListener(name, onEvent);
+      live.set(stop, degrade);
+      // SUBSCRIBE again for the name: ioredis answers in order, so this resolves after the
+      // event target's own SUBSCRIBE was acknowledged and messages flow.
+      ready = subscribeClient
+        ? subscribeClient.subscribe(prefix + name).then(
+            () => undefined,
+            (error: unknown) => {
+              health?.failed(error);
+              stop();
+              throw new LiveDegradedError();
+            },
+          )
+        : Promise.resolve();
+    }
 
     const iterator: Subscription<Message> = {
       ready,
@@ -88,6 +143,10 @@ export function createEventBus(redis?: Redis) {
       },
       next() {
         if (queue.length > 0) return Promise.resolve({ value: queue.shift() as Message, done: false });
+        if (lostRedis && !finished) {
+          stop();
+          return Promise.resolve({ value: new LiveDegraded(), done: false });
+        }
         if (dropped > 0 && !finished) {
           const notice = new EventsDropped(dropped);
           stop();
@@ -111,13 +170,13 @@ export function createEventBus(redis?: Redis) {
   }
 
   return {
-    publish: pubsub.publish,
+    publish,
     listen,
     /** Subscriptions currently open on this instance (a /metrics gauge; tests wait on it). */
     activeSubscriptions: () => live.size,
     /** Ends every open subscription (shutdown): streams complete instead of hanging. */
     close: async () => {
-      for (const stop of [...live]) stop();
+      for (const stop of [...live.keys()]) stop();
       subscribeClient?.disconnect();
     },
   };
@@ -130,26 +189,57 @@ function local(): EventTarget {
   return target;
 }
 
-function prefixed(target: EventTarget, prefix: string): EventTarget {
-  if (!prefix) return target;
-  const routed = new Map<EventListenerOrEventListenerObject, EventListener>();
+/**
+ * An EventTarget over Redis pub/sub (what @graphql-yoga/redis-event-target does, plus failure
+ * handling: its publish promise was left unhandled, which ended the process when Redis went away).
+ * Listeners are kept on `localTarget` under the unprefixed name; one SUBSCRIBE per channel in use.
+ * A publish that Redis cannot take is dispatched to this instance's listeners instead.
+ */
+function redisTarget(publishClient: Redis, subscribeClient: Redis, prefix: string, localTarget: EventTarget, health: RedisHealth | undefined): EventTarget {
+  const listening = new Map<string, number>();
+  subscribeClient.on("message", (channel: string, text: string) => {
+    if (!channel.startsWith(prefix)) return;
+    let detail: unknown;
+    try {
+      detail = JSON.parse(text);
+    } catch {
+      return; // not ours
+    }
+    localTarget.dispatchEvent(new CustomEvent(channel.slice(prefix.length), { detail }));
+  });
+  const fallBack = (event: Event) => {
+    health?.fellBack("publish");
+    localTarget.dispatchEvent(new CustomEvent(event.type, { detail: (event as CustomEvent).detail }));
+  };
   return {
     addEventListener(type, listener) {
       if (!listener) return;
-      const call = typeof listener === "function" ? listener : (event: Event) => listener.handleEvent(event);
-      // Listeners see the unprefixed name, as they subscribed.
-      const wrapped: EventListener = (event) => call(new CustomEvent(type, { detail: (event as CustomEvent).detail }));
-      routed.set(listener, wrapped);
-      target.addEventListener(prefix + type, wrapped);
+      localTarget.addEventListener(type, listener);
+      const count = listening.get(type) ?? 0;
+      listening.set(type, count + 1);
+      if (count === 0) subscribeClient.subscribe(prefix + type).catch(() => undefined); // the caller's own SUBSCRIBE reports failures
     },
     removeEventListener(type, listener) {
-      const wrapped = listener && routed.get(listener);
-      if (!wrapped) return;
-      routed.delete(listener);
-      target.removeEventListener(prefix + type, wrapped);
+      if (!listener) return;
+      localTarget.removeEventListener(type, listener);
+      const count = (listening.get(type) ?? 0) - 1;
+      if (count > 0) {
+        listening.set(type, count);
+        return;
+      }
+      listening.delete(type);
+      subscribeClient.unsubscribe(prefix + type).catch(() => undefined);
     },
     dispatchEvent(event) {
-      return target.dispatchEvent(new CustomEvent(prefix + event.type, { detail: (event as CustomEvent).detail }));
+      if (health && health.state() !== "ok") {
+        fallBack(event);
+        return true;
+      }
+      publishClient.publish(prefix + event.type, JSON.stringify((event as CustomEvent).detail)).catch((error: unknown) => {
+        health?.failed(error);
+        fallBack(event);
+      });
+      return true;
     },
   };
 }

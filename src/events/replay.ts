@@ -1,6 +1,6 @@
 import { badInput } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { EventsDropped, type Subscription } from "./bus.ts";
+import { EventsDropped, LiveDegraded, type Subscription } from "./bus.ts";
 import type { DeliverySummary, ForwardedEventMessage } from "./messages.ts";
 
 /**
@@ -84,7 +84,7 @@ export async function eventsAfter(
 export function resumed(
   live: Subscription<ForwardedEventMessage>,
   backlog: { events: ForwardedEventMessage[]; skipped: number },
-): AsyncIterableIterator<ReplayedEvent | EventsDropped> {
+): AsyncIterableIterator<ReplayedEvent | EventsDropped | LiveDegraded> {
   const sent = new Set(backlog.events.map((event) => event.id));
   const queued: ReplayedEvent[] = backlog.events.map((event) => ({ ...event }));
   if (backlog.skipped > 0) {
@@ -92,7 +92,7 @@ export function resumed(
     // but skipped ones (impossible: skipped > 0 implies a full page) there is no first message.
     queued[0].skipped = backlog.skipped;
   }
-  const iterator: AsyncIterableIterator<ReplayedEvent | EventsDropped> = {
+  const iterator: AsyncIterableIterator<ReplayedEvent | EventsDropped | LiveDegraded> = {
     [Symbol.asyncIterator]: () => iterator,
     async next() {
       const next = queued.shift();
@@ -100,7 +100,7 @@ export function resumed(
       for (;;) {
         const result = await live.next();
         if (result.done) return result;
-        if (result.value instanceof EventsDropped || !sent.has(result.value.id)) return result;
+        if (result.value instanceof EventsDropped || result.value instanceof LiveDegraded || !sent.has(result.value.id)) return result;
       }
     },
     async return() {

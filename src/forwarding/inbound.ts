@@ -1,4 +1,5 @@
 import { resolveEndpoints } from "../connectors/registry.ts";
+import { bodyDigest } from "../connectors/signatures.ts";
 import type { ConnectorDefinition, NormalizedEvent, SyncNotification } from "../connectors/types.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
 import { getFreshAccessToken, ReauthRequiredError } from "../oauth/tokens.ts";
@@ -60,9 +61,88 @@ function route(accounts: Account[], externalIds: string[]): Account | undefined 
   return undefined;
 }
 
-export async function acceptEvents(services: Services, deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[]): Promise<InboundOutcome> {
+/**
+ * How deeply a stored payload may nest (objects and arrays; the top level is 1). Real provider
+ * payloads nest a few levels (GitHub ~6, Jira's document format ~20); a 9 KB body can nest 4,500
+ * levels, which overflows the stack of every recursive JSON walker downstream (JSON.stringify first),
+ * and a verified delivery that fails is redelivered by its provider forever.
+ */
+export const MAX_PAYLOAD_DEPTH = 128;
+
+/** Nesting depth of `value`, counted without recursion; stops as soon as it passes `limit`. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** What is stored and forwarded instead of a payload nested too deeply: the event is kept, its data is not. */
+export const tooDeepPlaceholder = () => ({
+  switchyard: {
+    omitted: "payload_too_deep",
+    detail: `The provider's payload nested deeper than ${MAX_PAYLOAD_DEPTH} levels, so it was not stored.`,
+    maxDepth: MAX_PAYLOAD_DEPTH,
+  },
+});
+
+/**
+ * Replay check for schemes that sign no timestamp: claims the body's digest for this delivery. True
+ * when the request may be recorded — the body is new within the window, or it is the same delivery
+ * again (a provider retry, or a retry after a failed recording: the claim is kept, so it must not
+ * block its own delivery). False when the same bytes came within the window under another delivery
+ * id: a captured delivery replayed with a new id. One statement, safe under concurrency (the
+ * conflicting row is locked and re-read); rows past the window are overwritten, and this
+ * deployment's and connector's other expired rows are pruned on the way.
+ */
+async function claimBody(services: Services, deploymentId: string, connector: string, rawBody: Buffer, dedupeKey: string, now: Date, windowSeconds: number): Promise<boolean> {
+  const rows = await services.sql.query<{ dedupe_key: string }>(
+    `with pruned as (
+       delete from inbound_body_digest
+       where deployment_id = $1 and connector = $2 and digest <> $3 and seen_at < $5::timestamp - make_interval(secs => $6)
+     )
+     insert into inbound_body_digest as d (deployment_id, connector, digest, dedupe_key, seen_at)
+     values ($1, $2, $3, $4, $5::timestamp)
+     on conflict (deployment_id, connector, digest) do update
+       set dedupe_key = case when d.seen_at < $5::timestamp - make_interval(secs => $6) then excluded.dedupe_key else d.dedupe_key end,
+           seen_at = case when d.seen_at < $5::timestamp - make_interval(secs => $6) then excluded.seen_at else d.seen_at end
+     returning dedupe_key`,
+    [deploymentId, connector, bodyDigest(rawBody), dedupeKey, now.toISOString(), windowSeconds],
+    "inbound_claim_body",
+  );
+  return rows[0]?.dedupe_key === dedupeKey;
+}
+
+/** The request the events came in, for the replay check (webhooks only; absent for polls and fetched changes). */
+export interface InboundSource {
+  rawBody: Buffer;
+  now: Date;
+}
+
+export async function acceptEvents(
+  services: Services,
+  deploymentId: string,
+  def: ConnectorDefinition,
+  events: NormalizedEvent[],
+  source?: InboundSource,
+): Promise<InboundOutcome> {
   const outcome = emptyOutcome();
   outcome.received = events.length;
+  const windowSeconds = def.inbound.replayWindowSeconds;
+  if (source && windowSeconds && events.length > 0) {
+    const dedupeKey = events.map((event) => event.dedupeKey).join(" ");
+    if (!(await claimBody(services, deploymentId, def.name, source.rawBody, dedupeKey, source.now, windowSeconds))) {
+      // A replay: the 2xx a provider expects, and nothing written.
+      outcome.duplicates = events.length;
+      return outcome;
+    }
+  }
   for (const event of events) {
     // Routed to the account inside the recording statement: one round trip per event.
     const recorded = await recordRoutedEvent(services, deploymentId, {
@@ -72,7 +152,7 @@ export async function acceptEvents(services: Services, deploymentId: string, def
       // Per connector, so two providers' delivery ids can never collide.
       dedupeKey: `${def.name}:${event.dedupeKey}`,
       occurredAt: event.occurredAt,
-      data: event.data,
+      data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
     });
     if (!recorded) {
       outcome.unrouted++;

@@ -43,7 +43,7 @@ export function createPoller(services: Services, intervalMs: number): Poller {
 
   return {
     start() {
-      timer ??= setInterval(() => void runOnce().catch((error) => services.logger.warn({ err: error }, "poll sweep failed")), intervalMs);
+      timer ??= setInterval(() => void runOnce().catch((error) => services.databaseOutage.noted(error) || services.logger.warn({ err: error }, "poll sweep failed")), intervalMs);
     },
     async stop() {
       clearInterval(timer);

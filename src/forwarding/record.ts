@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ForwardedEventMessage } from "../events/messages.ts";
 import type { Services } from "../services.ts";
+import { storableJson, storableText } from "../text/storable.ts";
 
 /** An inbound event, normalized, routed to an account and ready to store. */
 export interface EventToRecord {
@@ -69,10 +70,23 @@ export async function recordRoutedEvent(
 async function insertEvent(
   services: Services,
   deploymentId: string,
-  event: EventToRecord,
-  routeBy: string[] | null,
+  given: EventToRecord,
+  givenRouteBy: string[] | null,
   options: RecordOptions,
 ): Promise<(RecordedEvent & { account: string }) | undefined> {
+  // Everything here came from a provider (a webhook body, an API answer): a NUL or an unpaired
+  // surrogate would fail the statement, and the provider would redeliver into the same failure
+  // forever. Replaced instead (src/text/storable.ts); the data published and forwarded is the
+  // data stored.
+  const { json: payload, value: data } = storableJson(given.data);
+  const event: EventToRecord = {
+    ...given,
+    trigger: storableText(given.trigger),
+    account: storableText(given.account),
+    dedupeKey: storableText(given.dedupeKey),
+    data,
+  };
+  const routeBy = givenRouteBy && givenRouteBy.map(storableText);
   const eventId = newEventId();
   const deliveryId = `dlv_${randomBytes(12).toString("hex")}`;
   const rows = await services.sql.query<{
@@ -123,7 +137,7 @@ async function insertEvent(
       event.connector,
       event.trigger,
       event.account,
-      JSON.stringify(event.data),
+      payload,
       event.occurredAt.toISOString(),
       event.dedupeKey,
       deliveryId,

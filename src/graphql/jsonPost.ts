@@ -67,6 +67,23 @@ export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy
   };
 }
 
+/**
+ * The answer to a request yoga refused as malformed by throwing (its parameter checks do, for
+ * `variables` that are an array, a number or `true`, when its body limit is off as ours is) rather
+ * than by answering: the 4xx and GraphQL error body its own path gives, instead of a 500. Anything
+ * else is not ours to answer: undefined.
+ */
+export function refusedRequestResponse(error: unknown): Response | undefined {
+  const refused = error as { message?: unknown; extensions?: { code?: unknown; http?: { status?: unknown } } } | null;
+  const status = refused?.extensions?.http?.status;
+  if (typeof status !== "number" || status < 400 || status >= 500 || typeof refused?.message !== "string") return undefined;
+  const code = typeof refused.extensions?.code === "string" ? refused.extensions.code : "BAD_REQUEST";
+  return new Response(JSON.stringify({ errors: [{ message: refused.message, extensions: { code } }] }), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
+}
+
 /** yoga's isPOSTJsonRequest, for application/json (the rarer application/graphql+json goes to yoga). */
 function isJsonContentType(header: string | undefined): boolean {
   const contentType = header?.split(",")[0];

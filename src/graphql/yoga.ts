@@ -2,7 +2,8 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
-import { AppError, toGraphQLError } from "../errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../db/outage.ts";
+import { AppError, databaseUnavailable, toGraphQLError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { createContext, type GraphQLContext } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
@@ -63,6 +64,14 @@ function maskError(services: Services) {
       return new GraphQLError(DATABASE_TIMEOUT_MESSAGE, {
         ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
         extensions: { code: "DATABASE_TIMEOUT" },
+      });
+    }
+    // A database outage is not a bug: SERVICE_UNAVAILABLE (HTTP 503 with Retry-After), logged once per outage.
+    if (services.databaseOutage.noted(original)) {
+      const mapped = toGraphQLError(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS));
+      return new GraphQLError(mapped.message, {
+        ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+        extensions: { ...mapped.extensions, http: { status: 503, headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } } },
       });
     }
     services.logger.error({ err: original }, "unexpected error in a GraphQL operation");

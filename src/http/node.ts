@@ -3,8 +3,21 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpProblem } from "./problem.ts";
 import type { HttpResponse } from "./types.ts";
 
-/** Reads a request body up to `limitBytes`; past that, 413 without reading the rest into memory. */
-export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+/** The client went away before its request body had arrived: nobody is left to answer (logged as 499). */
+export class ClientAbortedError extends Error {
+  constructor() {
+    super("the client closed the connection before its request body arrived");
+    this.name = "ClientAbortedError";
+  }
+}
+
+/**
+ * Reads a request body up to `limitBytes`; past that, 413 without reading the rest into memory.
+ * With `timeoutMs`, a body that has not fully arrived by then is 408 (and the connection closed):
+ * a client trickling bytes does not hold its buffer for as long as it likes. A client that hangs
+ * up midway rejects with ClientAbortedError.
+ */
+export function readBody(req: IncomingMessage, limitBytes: number, timeoutMs?: number): Promise<Buffer> {
   const tooLarge = () =>
     new HttpProblem(413, "payload_too_large", `The request body is larger than ${limitBytes} bytes.`, { connection: "close" });
   const declared = Number(req.headers["content-length"]);
@@ -12,18 +25,40 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (chunk: Buffer) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.removeListener("data", onData);
+      outcome();
+    };
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            settle(() => {
+              req.resume();
+              reject(new HttpProblem(408, "request_timeout", `The request body did not arrive within ${timeoutMs} ms.`, { connection: "close" }));
+            });
+          }, timeoutMs);
+    function onData(chunk: Buffer) {
       size += chunk.length;
       if (size > limitBytes) {
-        req.removeAllListeners("data");
-        req.resume();
-        reject(tooLarge());
+        settle(() => {
+          req.resume();
+          reject(tooLarge());
+        });
         return;
       }
       chunks.push(chunk);
+    }
+    req.on("data", onData);
+    req.on("end", () => settle(() => resolve(Buffer.concat(chunks))));
+    req.on("error", (error) => settle(() => reject(req.complete ? error : new ClientAbortedError())));
+    req.on("close", () => {
+      if (!req.complete) settle(() => reject(new ClientAbortedError()));
     });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
   });
 }
 

@@ -25,6 +25,7 @@ const titles: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
@@ -40,6 +41,7 @@ const fromAppError: Record<AppError["code"], [number, string]> = {
   BAD_USER_INPUT: [400, "invalid_parameter"],
   RATE_LIMITED: [429, "rate_limited"],
   CONFLICT: [409, "conflict"],
+  SERVICE_UNAVAILABLE: [503, "database_unavailable"],
 };
 
 export function asProblem(error: unknown): HttpProblem | undefined {

@@ -1,9 +1,10 @@
 import * as oauth from "oauth4webapi";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
-import type { ConnectorDefinition, FetchInit, NormalizedToken, ProviderEndpoints } from "../connectors/types.ts";
+import type { ConnectorDefinition, ExternalIdentity, FetchInit, NormalizedToken, ProviderEndpoints } from "../connectors/types.ts";
 import type { OAuthClientCredentials } from "../credentials/credentials.ts";
 import type { Config } from "../config.ts";
+import { storableJson, storableOptional, storableText } from "../text/storable.ts";
 
 /**
  * One connector's OAuth 2.0 authorization server as oauth4webapi sees it, built from the
@@ -103,7 +104,8 @@ export async function readTokenEndpointResponse(provider: Provider, response: Re
     // A 4xx without a recognizable error body is still a refusal.
     throw new TokenResponseError("invalid_request", `HTTP ${response.status}`);
   }
-  return token;
+  // The granted scopes are stored (a text[] column, which refuses a NUL like any text).
+  return { ...token, scopes: token.scopes.map(storableText) };
 }
 
 async function callTokenEndpoint(provider: Provider, request: () => Promise<Response>): Promise<NormalizedToken> {
@@ -164,14 +166,25 @@ export function bearerFetchJson(apiUrl: string, accessToken: string) {
   };
 }
 
-/** What the provider says about who authorized. */
-export async function readIdentity(provider: Provider, token: NormalizedToken) {
-  return provider.def.readIdentity({
+/**
+ * What the provider says about who authorized, made storable: a NUL or an unpaired surrogate in a
+ * login, a name or an id (src/text/storable.ts) is replaced, not a reason to fail the connection.
+ * The external id is cleaned the same way as inbound events' routing ids, so the two still match.
+ */
+export async function readIdentity(provider: Provider, token: NormalizedToken): Promise<ExternalIdentity> {
+  const identity = await provider.def.readIdentity({
     accessToken: token.accessToken,
     token: token.raw,
     fetchJson: bearerFetchJson(provider.endpoints.apiUrl, token.accessToken),
     apiUrl: provider.endpoints.apiUrl,
   });
+  return {
+    ...identity,
+    externalId: storableText(identity.externalId),
+    displayName: storableOptional(identity.displayName),
+    cursor: storableOptional(identity.cursor),
+    ...(identity.metadata ? { metadata: storableJson(identity.metadata).value } : {}),
+  };
 }
 
 export { oauth };

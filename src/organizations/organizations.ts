@@ -4,15 +4,18 @@ import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { createSigningSecret } from "../deployments/signingSecrets.ts";
-import { AppError, forbidden, parseInput } from "../errors.ts";
-import type { Invitation, Membership, Prisma, Role } from "../generated/prisma/client.ts";
+import { randomToken, sha256Hex } from "../crypto/secrets.ts";
+import { AppError, forbidden, notFound, parseInput } from "../errors.ts";
+import type { Invitation, Prisma, Role } from "../generated/prisma/client.ts";
+import { displayName, UNPRINTABLE, UNPRINTABLE_MESSAGE } from "./names.ts";
 
 export const DEFAULT_DEPLOYMENTS = ["development", "production"] as const;
 
-const organizationName = z.string().trim().min(1, "is required").max(100, "must be at most 100 characters");
+const organizationName = displayName(100);
 // Deployment names show up in keys and URLs: keep them to a slug.
 const deploymentName = z
   .string()
+  .refine((value) => !UNPRINTABLE.test(value), UNPRINTABLE_MESSAGE)
   .trim()
   .min(1, "is required")
   .max(63, "must be at most 63 characters")
@@ -24,9 +27,24 @@ async function addDeployment(tx: Prisma.TransactionClient, box: SecretBox, organ
   return deployment;
 }
 
-/** A new organization owned by its creator, with a `development` and a `production` deployment. */
-export async function createOrganization(db: Db, box: SecretBox, userId: string, name: string) {
+export type OrganizationCreation = "anyone" | "owners";
+
+export const ORGANIZATION_CREATION_MESSAGE =
+  "Only owners of an organization can create organizations on this Switchyard (ORGANIZATION_CREATION=owners). " +
+  "Ask an owner to create it, or to make you an owner.";
+
+/**
+ * A new organization owned by its creator, with a `development` and a `production` deployment.
+ * With `policy` "owners", only a user who owns an organization may create one (and anybody while
+ * none exists: the install's first operator): else any member could make themselves an owner of a
+ * fresh organization and invite strangers in past a closed sign-up.
+ */
+export async function createOrganization(db: Db, box: SecretBox, userId: string, name: string, policy: OrganizationCreation = "anyone") {
   const values = parseInput(z.object({ name: organizationName }), { name });
+  if (policy === "owners") {
+    const owns = await db.membership.findFirst({ where: { userId, role: "OWNER" }, select: { id: true } });
+    if (!owns && (await db.organization.findFirst({ select: { id: true } }))) throw forbidden(ORGANIZATION_CREATION_MESSAGE);
+  }
   return db.$transaction(async (tx) => {
     const organization = await tx.organization.create({ data: { name: values.name } });
     await tx.membership.create({ data: { organizationId: organization.id, userId, role: "OWNER" } });
@@ -44,30 +62,6 @@ export async function createDeployment(db: Db, box: SecretBox, organizationId: s
       throw new AppError("BAD_USER_INPUT", `A deployment named "${values.name}" already exists in this organization.`, {
         fields: [{ field: "name", message: "is already taken" }],
       });
-    }
-    throw error;
-  }
-}
-
-const memberInput = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email("is not an email address")),
-  role: z.enum(["OWNER", "ADMIN", "MEMBER"]),
-});
-
-/** Adds an existing user to the organization by email (an address with no account is invited instead: inviteMember). */
-export async function addMember(db: Db, organizationId: string, input: { email: string; role: string }) {
-  const values = parseInput(memberInput, input);
-  const user = await db.user.findUnique({ where: { email: values.email } });
-  if (!user) {
-    throw new AppError("BAD_USER_INPUT", "No user has signed up with this email yet. Ask them to sign up, then add them.", {
-      fields: [{ field: "email", message: "has no account" }],
-    });
-  }
-  try {
-    return await db.membership.create({ data: { organizationId, userId: user.id, role: values.role } });
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError("BAD_USER_INPUT", "This user is already a member.", { fields: [{ field: "email", message: "is already a member" }] });
     }
     throw error;
   }
@@ -97,31 +91,56 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
   return removed;
 }
 
-/** How long an invitation waits for its address to sign up. */
+const memberInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email("is not an email address")),
+  role: z.enum(["OWNER", "ADMIN", "MEMBER"]),
+});
+
+/** How long an invitation waits to be accepted. */
 export const INVITATION_TTL_DAYS = 14;
 
+/** The secret of an invitation's link: shown once, stored as its sha256. */
+const newInvitationToken = () => `sy_inv_${randomToken(32)}`;
+export const invitationTokenHash = (token: string) => sha256Hex(token.trim());
+
+/** A pending invitation and, only in the answer to the inviter, the secret of its link. */
+export type IssuedInvitation = Invitation & { token?: string };
+
 /**
- * Brings an address into the organization: a user who has an account is added at once (as
- * addMember); an address without one gets a pending invitation, renewed (role, expiry) when invited
- * again. Switchyard sends no mail: the inviter tells the person to sign up with that address.
+ * Invites an address into the organization with a role, whether or not it has an account: the
+ * answer is the same either way, so inviting reveals nothing about who has signed up. The person
+ * joins by opening the invitation's link (its secret token) while logged in with that address, or
+ * by signing up through it. Inviting an address again renews the invitation (role, expiry) and
+ * issues a new link; the old link stops working. Switchyard sends no mail: the inviter passes the
+ * link on. `actorRole` is the inviter's role: only owners invite owners, and only owners change
+ * an owner's pending invitation.
  */
 export async function inviteMember(
   db: Db,
   organizationId: string,
   invitedById: string,
+  actorRole: Role | undefined,
   input: { email: string; role: string },
-): Promise<{ membership: Membership } | { invitation: Invitation }> {
+): Promise<IssuedInvitation> {
   const values = parseInput(memberInput, input);
-  if (await db.user.findUnique({ where: { email: values.email }, select: { id: true } })) {
-    return { membership: await addMember(db, organizationId, values) };
+  if (values.role === "OWNER" && actorRole !== "OWNER") throw forbidden("Only owners can invite owners.");
+  // Members can see who is in their organization, so this says nothing new about the address.
+  if (await db.membership.findFirst({ where: { organizationId, user: { email: values.email } }, select: { id: true } })) {
+    throw new AppError("BAD_USER_INPUT", "This person is already a member.", { fields: [{ field: "email", message: "is already a member" }] });
   }
+  const existing = await db.invitation.findUnique({ where: { organizationId_email: { organizationId, email: values.email } } });
+  if (existing?.role === "OWNER" && existing.expiresAt > new Date() && actorRole !== "OWNER") {
+    throw forbidden("Only owners can change an owner's invitation.");
+  }
+  const token = newInvitationToken();
+  const tokenHash = invitationTokenHash(token);
   const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * 86_400_000);
   const invitation = await db.invitation.upsert({
     where: { organizationId_email: { organizationId, email: values.email } },
-    create: { organizationId, email: values.email, role: values.role, invitedById, expiresAt },
-    update: { role: values.role, invitedById, expiresAt, createdAt: new Date() },
+    create: { organizationId, email: values.email, role: values.role, invitedById, expiresAt, tokenHash },
+    update: { role: values.role, invitedById, expiresAt, tokenHash, createdAt: new Date() },
   });
-  return { invitation };
+  return { ...invitation, token };
 }
 
 /** The invitation, if it exists; callers check that the caller may manage its organization. */
@@ -129,6 +148,51 @@ export function findInvitation(db: Db, id: string) {
   return db.invitation.findUnique({ where: { id } });
 }
 
-export async function revokeInvitation(db: Db, id: string) {
-  await db.invitation.deleteMany({ where: { id } });
+/** The pending (unexpired) invitation whose link carries `token`, if any. */
+export function findInvitationByToken(db: Db, token: string) {
+  if (!token.trim() || token.length > 200) return Promise.resolve(null);
+  return db.invitation.findFirst({ where: { tokenHash: invitationTokenHash(token), expiresAt: { gt: new Date() } } });
+}
+
+/** Withdraws a pending invitation. Only owners withdraw an owner's invitation. */
+export async function revokeInvitation(db: Db, invitation: Invitation, actorRole: Role | undefined) {
+  if (invitation.role === "OWNER" && actorRole !== "OWNER") throw forbidden("Only owners can revoke an owner's invitation.");
+  await db.invitation.deleteMany({ where: { id: invitation.id } });
+}
+
+const INVITATION_NOT_FOUND = "This invitation link is not valid: it may have expired, been revoked, been replaced by a newer one, or been used already.";
+
+/**
+ * Turns the invitation behind `token` into a membership of `user`, who must be logged in with the
+ * address it was sent to. The token is what proves the inviter meant this person; the address is
+ * what keeps a leaked link from working for someone else. Used once: the invitation is deleted in
+ * the same transaction.
+ */
+export async function acceptInvitation(db: Db, user: { id: string; email: string }, token: string) {
+  const invitation = await findInvitationByToken(db, token);
+  if (!invitation) throw new AppError("NOT_FOUND", INVITATION_NOT_FOUND);
+  if (invitation.email !== user.email) {
+    throw forbidden("This invitation was sent to a different email address. Log in with the address it was sent to.");
+  }
+  return db.$transaction((tx) => joinThrough(tx, invitation, user.id));
+}
+
+/** Inside a transaction: deletes the invitation (only one caller wins) and adds its membership. */
+export async function joinThrough(tx: Prisma.TransactionClient, invitation: Invitation, userId: string) {
+  const { count } = await tx.invitation.deleteMany({ where: { id: invitation.id, tokenHash: invitation.tokenHash } });
+  if (count === 0) throw new AppError("NOT_FOUND", INVITATION_NOT_FOUND);
+  const already = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: invitation.organizationId, userId } } });
+  if (already) return already;
+  return tx.membership.create({ data: { organizationId: invitation.organizationId, userId, role: invitation.role } });
+}
+
+/** Turns down an invitation sent to the user's address (NOT_FOUND for anyone else's). */
+export async function declineInvitation(db: Db, user: { email: string }, id: string) {
+  const { count } = await db.invitation.deleteMany({ where: { id, email: user.email } });
+  if (count === 0) throw notFound("Invitation");
+}
+
+/** The pending invitations sent to an address, oldest first. */
+export function invitationsFor(db: Db, email: string) {
+  return db.invitation.findMany({ where: { email, expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" }, include: { organization: { select: { name: true } } } });
 }

@@ -15,6 +15,37 @@ export interface LimiterOptions {
   points: number;
   durationSeconds: number;
   redis?: Redis;
+  /** Called each time a Redis limiter counts in this instance's memory because Redis failed. */
+  onFallback?: () => void;
+}
+
+/**
+ * The in-memory stand-in rate-limiter-flexible turns to when a Redis command fails: it counts per
+ * instance (each instance allows the full budget) until Redis is back, and says when it is used.
+ */
+class InsuranceLimiter extends RateLimiterMemory {
+  constructor(
+    options: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly noted: () => void,
+  ) {
+    super(options);
+  }
+  override consume(...args: Parameters<RateLimiterMemory["consume"]>) {
+    this.noted();
+    return super.consume(...args);
+  }
+  override penalty(...args: Parameters<RateLimiterMemory["penalty"]>) {
+    this.noted();
+    return super.penalty(...args);
+  }
+  override get(...args: Parameters<RateLimiterMemory["get"]>) {
+    this.noted();
+    return super.get(...args);
+  }
+  override delete(...args: Parameters<RateLimiterMemory["delete"]>) {
+    this.noted();
+    return super.delete(...args);
+  }
 }
 
 /** A rate-limiter-flexible limiter: in memory for one instance; in Redis when several instances must share the budget. */
@@ -25,8 +56,10 @@ export function createLimiter(options: LimiterOptions): RateLimiterAbstract {
         keyPrefix: `sy:rl:${options.name}`,
         points: options.points,
         duration: options.durationSeconds,
-        // If Redis is down, fall back to this instance's memory rather than failing every request.
-        insuranceLimiter: new RateLimiterMemory({ points: options.points, duration: options.durationSeconds }),
+        // If Redis is down, fall back to this instance's memory rather than failing every request,
+        // and do not wait for a reconnect first (docs/operations.md, "What happens when Redis stops").
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new InsuranceLimiter({ points: options.points, duration: options.durationSeconds }, options.onFallback ?? (() => {})),
       })
     : new RateLimiterMemory({ keyPrefix: options.name, points: options.points, duration: options.durationSeconds });
 }

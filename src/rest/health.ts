@@ -1,23 +1,48 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { statfs } from "node:fs/promises";
 import type { Services } from "../services.ts";
 import { json, type HttpRequest, type Route } from "../http/types.ts";
 import { HttpProblem } from "../http/problem.ts";
 import type { Registry } from "prom-client";
 
+/**
+ * /healthz: the process answers. /readyz: this instance can take traffic — the database answers
+ * within a second (never longer: a probe that hangs is as bad as a failed one), and, on the embedded
+ * database, its folder's disk has at least MIN_FREE_DISK_MB free. Redis is reported but does not
+ * decide: without it the service runs degraded (docs/operations.md). During shutdown app.ts answers
+ * /readyz 503 `shutting_down` before it gets here.
+ */
 export function healthRoutes(services: Services, metrics: Registry): Route[] {
+  const { config } = services;
   return [
     { method: "GET", path: "/healthz", handler: async () => json(200, { status: "ok" }) },
     {
       method: "GET",
       path: "/readyz",
       handler: async () => {
-        try {
-          await services.sql.query("select 1");
-        } catch (error) {
-          services.logger.warn({ err: error }, "readiness check: database unreachable");
-          throw new HttpProblem(503, "database_unavailable", "The database is not reachable.");
+        const [reachable, freeMb] = await Promise.all([
+          services.databaseOutage.reachable(),
+          services.database.kind === "pglite" ? freeDiskMb(config.dataDir) : Promise.resolve(undefined),
+        ]);
+        if (!reachable) {
+          // Logged once per outage by databaseOutage, not once per probe.
+          throw new HttpProblem(503, "database_unavailable", "The database is not reachable.", { "retry-after": "5" });
         }
-        return json(200, { status: "ready", database: services.database.kind });
+        if (freeMb !== undefined && freeMb < config.minFreeDiskMb) {
+          throw new HttpProblem(
+            503,
+            "disk_space_low",
+            `The embedded database's disk has ${freeMb} MB free, under MIN_FREE_DISK_MB (${config.minFreeDiskMb} MB). Free some space or move DATA_DIR to a larger disk.`,
+            {},
+            { freeDiskMb: freeMb },
+          );
+        }
+        return json(200, {
+          status: "ready",
+          database: services.database.kind,
+          redis: services.redisHealth.state(),
+          ...(freeMb !== undefined ? { freeDiskMb: freeMb } : {}),
+        });
       },
     },
     {
@@ -49,4 +74,14 @@ function requireMetricsToken(request: HttpRequest, token: string) {
       : "The metrics token is not valid.",
     { "www-authenticate": 'Bearer realm="metrics"' },
   );
+}
+
+/** Free space (for unprivileged users) on the disk holding `dir`; undefined when it cannot be read. */
+async function freeDiskMb(dir: string): Promise<number | undefined> {
+  try {
+    const stats = await statfs(dir);
+    return Math.floor((stats.bavail * stats.bsize) / (1024 * 1024));
+  } catch {
+    return undefined;
+  }
 }

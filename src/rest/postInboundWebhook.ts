@@ -1,5 +1,5 @@
 import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
-import type { HandshakeReply } from "../connectors/schemes/index.ts";
+import type { HandshakeRefusal, HandshakeReply } from "../connectors/schemes/index.ts";
 import type { ConnectorDefinition, InboundRequest, VerificationKeys } from "../connectors/types.ts";
 import { captureVerificationToken } from "../credentials/credentials.ts";
 import { acceptEvents, acceptSync, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
@@ -36,18 +36,21 @@ function inboundRequest(services: Services, request: HttpRequest, rawBody: Buffe
   };
 }
 
-const reply = (answer: HandshakeReply): HttpResponse => ({
-  status: answer.status,
-  headers: { "content-type": answer.contentType, "cache-control": "no-store", ...answer.headers },
-  body: answer.body,
-});
+const reply = (answer: HandshakeReply | HandshakeRefusal): HttpResponse => {
+  if ("refused" in answer) throw new HttpProblem(400, "invalid_parameter", `This is not a valid verification request: ${answer.refused}`);
+  return {
+    status: answer.status,
+    headers: { "content-type": answer.contentType, "cache-control": "no-store", ...answer.headers },
+    body: answer.body,
+  };
+};
 
 /**
  * POST /webhooks/:deploymentId/:connector — where providers send events. Verified with the
  * connector's declared scheme over the raw body before anything is parsed or stored; answered 200
  * once the events (and their deliveries) are committed, so a 2xx means "will be forwarded".
  * URL-verification handshakes are answered with what the provider expects and store nothing,
- * except a verification token the operator must read back (Notion), which is kept sealed.
+ * except a verification token the operator must read back and confirm (Notion), which is kept sealed.
  */
 export function postInboundWebhook(services: Services): Route {
   const jwks = createJwksCache();
@@ -61,19 +64,20 @@ export function postInboundWebhook(services: Services): Route {
       const inbound = inboundRequest(services, request, await request.body(INBOUND_BODY_LIMIT));
 
       const early = def.inbound.handshake(inbound, secret, "before_verify");
-      if (early?.capture) {
-        // Unsigned: kept only when none is held yet, and it never replaces a configured secret (credentials.ts).
-        const kept = await captureVerificationToken(services, deploymentId, def, early.capture.verificationToken);
-        logger.info({ deploymentId, connector: def.name, kept }, "webhook verification token received");
+      if (early && "capture" in early && early.capture) {
+        // Unsigned, so anyone's: kept for an owner or admin to confirm, never in force by itself (credentials.ts).
+        await captureVerificationToken(services, deploymentId, def, early.capture.verificationToken);
+        logger.info({ deploymentId, connector: def.name }, "webhook verification token received");
       }
       if (early) return reply(early);
 
       const now = new Date();
       const jwksUrl = resolveEndpoints(def, config.connectorEnv).jwksUrl;
       let keys: VerificationKeys | undefined;
-      if (jwksUrl) keys = { jwks: await jwks.get(jwksUrl).catch(() => ({ keys: [] })) };
+      // Without a push audience nothing can verify: no key is fetched for an unauthenticated request.
+      if (jwksUrl && secret) keys = { jwks: await jwks.get(jwksUrl).catch(() => ({ keys: [] })) };
       let verified = def.inbound.verify(inbound, secret, now, keys);
-      if (!verified.ok && verified.refreshKeys && jwksUrl) {
+      if (!verified.ok && verified.refreshKeys && jwksUrl && secret) {
         const fresh = await jwks.refresh(jwksUrl).catch(() => undefined);
         if (fresh) verified = def.inbound.verify(inbound, secret, now, { jwks: fresh });
       }
@@ -89,7 +93,7 @@ export function postInboundWebhook(services: Services): Route {
       try {
         outcome = parsed.sync
           ? await acceptSync(services, deploymentId, def, parsed.sync)
-          : await acceptEvents(services, deploymentId, def, parsed.events);
+          : await acceptEvents(services, deploymentId, def, parsed.events, { rawBody: inbound.rawBody, now });
       } catch (error) {
         if (error instanceof UpstreamUnavailableError) {
           logger.warn({ deploymentId, connector: def.name, err: error }, "could not read a notification's changes");

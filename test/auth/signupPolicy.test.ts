@@ -1,34 +1,45 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
-import { CreateOrganization, GenerateApiKey, SignUp } from "../helpers/operators.ts";
+import { AcceptInvitation, CreateOrganization, GenerateApiKey, invitationToken } from "../helpers/operators.ts";
 import { type Caller, errorCode, type GraphQLResult, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
  * SIGNUP=closed (the production default once the first account exists): strangers are turned
- * away with how to get in; an address an owner or admin invited signs up and lands in the
- * organization with the invited role.
+ * away with how to get in; a person an owner invited signs up through the invitation's link and
+ * lands in the organization with the invited role. Typing an invited address is not enough: the
+ * link's secret is what shows the inviter meant this person.
  */
 
 const Invite = graphql(`
   mutation SpInvite($org: ID!, $email: String!, $role: Role!) {
     inviteMember(organizationId: $org, email: $email, role: $role) {
       __typename
-      ... on Invitation { id email role expiresAt invitedBy { email } }
+      ... on Invitation { id email role expiresAt acceptUrl invitedBy { email } }
       ... on Membership { role user { email } }
     }
   }
 `);
-const Invitations = graphql(`query SpInvitations($org: ID!) { organization(id: $org) { invitations { id email role } } }`);
+const SignUpThrough = graphql(`
+  mutation SpSignUpThrough($email: String!, $password: String!, $name: String!, $invitationToken: String) {
+    signUp(email: $email, password: $password, name: $name, invitationToken: $invitationToken) { token user { id email } }
+  }
+`);
+const Invitations = graphql(`query SpInvitations($org: ID!) { organization(id: $org) { invitations { id email role acceptUrl } } }`);
 const Revoke = graphql(`mutation SpRevoke($id: ID!) { revokeInvitation(id: $id) }`);
 const Mine = graphql(`query SpMine { organizations { id name viewerRole } }`);
+const NewOrganization = graphql(`mutation SpNewOrganization($name: String!) { createOrganization(name: $name) { id } }`);
 
 let app: TestApp;
 const password = "a good long password";
 let owner: { token: string; email: string; organizationId: string; deploymentId: string; apiKey: string };
 
-const signUp = (email: string) => app.gql(SignUp, { email, password, name: email.split("@")[0] });
+const signUp = (email: string, invitationToken?: string) => app.gql(SignUpThrough, { email, password, name: email.split("@")[0], invitationToken });
 const invite = (caller: Caller, email: string, role: "OWNER" | "ADMIN" | "MEMBER" = "MEMBER", org = owner.organizationId) =>
   app.gql(Invite, { org, email, role }, caller);
+/** The invitation's link token, from an inviteMember answer. */
+async function linkOf(result: Promise<GraphQLResult<{ inviteMember: { __typename: string; acceptUrl?: string | null } }>>): Promise<string> {
+  return invitationToken(ok(await result).inviteMember.acceptUrl);
+}
 
 beforeAll(async () => {
   app = await startTestApp({ SIGNUP: "closed" });
@@ -56,43 +67,84 @@ describe("with SIGNUP=closed", () => {
     );
   });
 
-  test("an invited address signs up (any letter case) and lands in the organization with the invited role", async () => {
+  test("an invited person signs up through the link (any letter case) and lands in the organization with the invited role", async () => {
     const { inviteMember } = ok(await invite({ token: owner.token }, "  New.Admin@Example.com ", "ADMIN"));
     expect(inviteMember).toMatchObject({ __typename: "Invitation", email: "new.admin@example.com", role: "ADMIN", invitedBy: { email: owner.email } });
+    const link = (inviteMember as { acceptUrl: string }).acceptUrl;
+    expect(link).toMatch(new RegExp(`^${app.url}/console/invitations/sy_inv_[A-Za-z0-9_-]{43}$`));
+    // Shown once: the list has the invitation, never its link.
     const listed = ok(await app.gql(Invitations, { org: owner.organizationId }, { token: owner.token })).organization!.invitations;
-    expect(listed).toContainEqual({ id: (inviteMember as { id: string }).id, email: "new.admin@example.com", role: "ADMIN" });
+    expect(listed).toContainEqual({ id: (inviteMember as { id: string }).id, email: "new.admin@example.com", role: "ADMIN", acceptUrl: null });
 
-    const { signUp: joined } = ok(await signUp("NEW.ADMIN@example.com"));
+    const { signUp: joined } = ok(await signUp("NEW.ADMIN@example.com", invitationToken(link)));
     expect(ok(await app.gql(Mine, {}, { token: joined.token })).organizations).toEqual([{ id: owner.organizationId, name: "Acme", viewerRole: "ADMIN" }]);
-    // Accepted: no longer pending, and the address cannot sign up twice.
+    // Accepted: no longer pending, and neither the link nor the address works twice.
     expect(ok(await app.gql(Invitations, { org: owner.organizationId }, { token: owner.token })).organization!.invitations.map((i) => i.email)).not.toContain(
       "new.admin@example.com",
     );
+    expect(errorCode(await signUp("other@example.com", invitationToken(link)))).toBe("NOT_FOUND");
     expect(errorCode(await signUp("new.admin@example.com"))).toBe("FORBIDDEN");
   });
 
-  test("inviting an address that has an account adds the user at once", async () => {
-    ok(await invite({ token: owner.token }, "twice@example.com"));
-    ok(await signUp("twice@example.com"));
-    const { createOrganization } = ok(await app.gql(CreateOrganization, { name: "Second" }, { token: owner.token }));
-    const { inviteMember } = ok(await invite({ token: owner.token }, "twice@example.com", "ADMIN", createOrganization.id));
-    expect(inviteMember).toEqual({ __typename: "Membership", role: "ADMIN", user: { email: "twice@example.com" } });
-    expect(errorCode(await invite({ token: owner.token }, "twice@example.com", "ADMIN", createOrganization.id))).toBe("BAD_USER_INPUT");
+  test("whoever types a pending invitee's address first does not take the seat: without the link they are turned away", async () => {
+    const link = await linkOf(invite({ token: owner.token }, "ceo@example.com", "OWNER"));
+    const squatter = await signUp("ceo@example.com");
+    expect(errorCode(squatter)).toBe("FORBIDDEN");
+    expect(squatter.errors?.[0].message).toMatch(/Sign-up is closed/);
+    // A link sent to another address does not open the door for this one either.
+    const elsewhere = await signUp("intruder@example.com", link);
+    expect(errorCode(elsewhere)).toBe("BAD_USER_INPUT");
+    expect(elsewhere.errors?.[0].extensions?.fields).toEqual([{ field: "email", message: "is not the address this invitation was sent to" }]);
+    // The invitee still can.
+    const { signUp: ceo } = ok(await signUp("ceo@example.com", link));
+    expect(ok(await app.gql(Mine, {}, { token: ceo.token })).organizations.map((o) => o.viewerRole)).toEqual(["OWNER"]);
   });
 
-  test("a revoked or expired invitation lets nobody in, and is not listed", async () => {
-    const revoked = ok(await invite({ token: owner.token }, "revoked@example.com")).inviteMember as { id: string };
-    expect(ok(await app.gql(Revoke, { id: revoked.id }, { token: owner.token })).revokeInvitation).toBe(true);
-    expect(errorCode(await signUp("revoked@example.com"))).toBe("FORBIDDEN");
+  test("only an owner's invitation lets someone without an account sign up; an admin's still works for people who have one", async () => {
+    const admin = await joinAs("ADMIN");
+    const fromAdmin = ok(await invite({ token: admin }, "outsider@example.com"));
+    // The admin gets the same answer as for anyone: nothing says whether the address has an account.
+    expect(fromAdmin.inviteMember.__typename).toBe("Invitation");
+    const refused = await signUp("outsider@example.com", invitationToken((fromAdmin.inviteMember as { acceptUrl: string }).acceptUrl));
+    expect(errorCode(refused)).toBe("FORBIDDEN");
+    expect(refused.errors?.[0].message).toMatch(/only an invitation from an owner/);
 
-    ok(await invite({ token: owner.token }, "late@example.com"));
+    // The same admin invites someone who already has an account (from another organization): they accept.
+    const { createOrganization: second } = ok(await app.gql(CreateOrganization, { name: "Second" }, { token: owner.token }));
+    const colleague = await joinAs("MEMBER", second.id);
+    const colleagueEmail = `member-${joined}@example.com`;
+    const link = await linkOf(invite({ token: admin }, colleagueEmail));
+    ok(await app.gql(AcceptInvitation, { token: link }, { token: colleague }));
+    expect(ok(await app.gql(Mine, {}, { token: colleague })).organizations.map((o) => o.id)).toContain(owner.organizationId);
+  });
+
+  test("creating organizations is for owners (ORGANIZATION_CREATION defaults to owners with sign-up closed)", async () => {
+    const member = await joinAs("MEMBER");
+    const refused = await app.gql(NewOrganization, { name: "Mine now" }, { token: member });
+    expect(errorCode(refused)).toBe("FORBIDDEN");
+    expect(refused.errors?.[0].message).toMatch(/ORGANIZATION_CREATION=owners/);
+    const admin = await joinAs("ADMIN");
+    expect(errorCode(await app.gql(NewOrganization, { name: "Mine now" }, { token: admin }))).toBe("FORBIDDEN");
+    ok(await app.gql(NewOrganization, { name: "Third" }, { token: owner.token }));
+  });
+
+  test("a revoked, replaced or expired invitation lets nobody in, and is not listed", async () => {
+    const revoked = ok(await invite({ token: owner.token }, "revoked@example.com")).inviteMember as { id: string; acceptUrl: string };
+    expect(ok(await app.gql(Revoke, { id: revoked.id }, { token: owner.token })).revokeInvitation).toBe(true);
+    expect(errorCode(await signUp("revoked@example.com", invitationToken(revoked.acceptUrl)))).toBe("NOT_FOUND");
+
+    const first = await linkOf(invite({ token: owner.token }, "twice-invited@example.com"));
+    const second = await linkOf(invite({ token: owner.token }, "twice-invited@example.com"));
+    expect(errorCode(await signUp("twice-invited@example.com", first))).toBe("NOT_FOUND");
+    ok(await signUp("twice-invited@example.com", second));
+
+    const late = await linkOf(invite({ token: owner.token }, "late@example.com"));
     await app.database.prisma.invitation.updateMany({ where: { email: "late@example.com" }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const listed = ok(await app.gql(Invitations, { org: owner.organizationId }, { token: owner.token })).organization!.invitations;
     expect(listed.map((i) => i.email)).not.toContain("late@example.com");
-    expect(errorCode(await signUp("late@example.com"))).toBe("FORBIDDEN");
-    // Inviting again renews it.
-    ok(await invite({ token: owner.token }, "late@example.com"));
-    ok(await signUp("late@example.com"));
+    expect(errorCode(await signUp("late@example.com", late))).toBe("NOT_FOUND");
+    // Inviting again renews it, with a new link.
+    ok(await signUp("late@example.com", await linkOf(invite({ token: owner.token }, "late@example.com"))));
   });
 
   test("bad input is BAD_USER_INPUT on the field; only owners invite owners", async () => {
@@ -109,8 +161,7 @@ let joined = 0;
 /** A user invited into the owner's organization with `role`; their session token. */
 async function joinAs(role: "ADMIN" | "MEMBER", org = owner.organizationId, inviter = owner.token): Promise<string> {
   const email = `${role.toLowerCase()}-${++joined}@example.com`;
-  ok(await invite({ token: inviter }, email, role, org));
-  return ok(await signUp(email)).signUp.token;
+  return ok(await signUp(email, await linkOf(invite({ token: inviter }, email, role, org)))).signUp.token;
 }
 
 describe("tenancy: who may see and change invitations", () => {

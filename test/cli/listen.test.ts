@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { type Child, spawnNode } from "../helpers/childProcess.ts";
 import { graphql } from "../generated/gql.ts";
 import { fireTestEvent, forwardTo, until } from "../helpers/live.ts";
-import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, type Operator, SignUp } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { freePort } from "../helpers/serviceProcess.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -19,9 +19,6 @@ const ListenLogIn = graphql(`
   mutation ListenLogIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }
 `);
 const ListenLogOut = graphql(`mutation ListenLogOut { logOut }`);
-const ListenAddMember = graphql(`
-  mutation ListenAddMember($organizationId: ID!, $email: String!) { addMember(organizationId: $organizationId, email: $email, role: MEMBER) { id } }
-`);
 const ListenRemoveMember = graphql(`
   mutation ListenRemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }
 `);
@@ -136,7 +133,7 @@ describe("switchyard listen", () => {
   test("a member removed from the organization while listening is told so, and listen exits 1", async () => {
     const email = `listener-${Date.now()}@example.com`;
     const member = ok(await app.gql(SignUp, { email, password: "correct horse battery", name: "Listener" })).signUp;
-    ok(await app.gql(ListenAddMember, { organizationId: ada.organizationId, email }, { token: ada.token }));
+    await joinByInvitation(app.gql, ada.token, ada.organizationId, { email, token: member.token });
     const cli = switchyard(["listen", "--url", app.url, "--token", member.token, "--deployment", ada.deploymentId]);
     await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
     await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
@@ -191,6 +188,29 @@ describe("switchyard listen", () => {
     expect(cli.stderr()).toContain("These credentials see several deployments; pass one with --deployment <id>:");
     expect(cli.stderr()).toMatch(new RegExp(`Ada's org / development +${ada.deploymentId}`));
     expect(cli.stderr()).toMatch(new RegExp(`Ada's org / production +${ada.productionDeploymentId}`));
+  });
+
+  test("names stored before control characters were refused print without their escape sequences", async () => {
+    // Written straight to the database: the API refuses such names now (test/auth/names.test.ts).
+    const poisoned = await createOperator(app, "Poisoned");
+    const osc8 = "\u001b]8;;https://evil.example/\u0007Innocent\u001b]8;;\u0007";
+    await app.database.prisma.organization.update({ where: { id: poisoned.organizationId }, data: { name: `${osc8} \u009b2J\u202Eorg` } });
+    await app.database.prisma.deployment.update({ where: { id: poisoned.deploymentId }, data: { name: "dev\u001b[2J\u001b]52;c;ZXZpbA==\u0007\nFAKE LINE" } });
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+    const listing = switchyard(["listen", "--url", app.url, "--token", poisoned.token]);
+    expect(await listing.exited).toBe(1);
+    expect(listing.stderr()).toContain("These credentials see several deployments");
+    expect(listing.stderr()).toMatch(/]8;;https:\/\/evil\.example\/Innocent]8;; 2Jorg \/ dev\[2J]52;c;ZXZpbA== FAKE LINE +\S+/);
+    expect(listing.stderr()).not.toMatch(controls);
+    expect(listing.stderr().split("\n").filter((line) => line.startsWith("FAKE LINE"))).toEqual([]);
+
+    const cli = switchyard(["listen", "--url", app.url, "--token", poisoned.token, "--deployment", poisoned.deploymentId]);
+    await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
+    expect(cli.stderr()).toContain(`Ready. Watching deployment "dev[2J]52;c;ZXZpbA== FAKE LINE" (${poisoned.deploymentId}).`);
+    expect(cli.stderr()).not.toMatch(controls);
+    cli.child.kill("SIGINT");
+    expect(await cli.exited).toBe(0);
   });
 
   test("after its connection is cut mid-stream, it resumes where it stopped: every event printed exactly once", async () => {

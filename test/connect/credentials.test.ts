@@ -3,7 +3,7 @@ import { resolveCredentials } from "../../src/credentials/credentials.ts";
 import { graphql } from "../generated/gql.ts";
 import { connectAccount, connectedAccounts, formIn, getAuthUrl, hop, walkConnectFlow } from "../helpers/connectFlow.ts";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fakeProviders/index.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, type Operator } from "../helpers/operators.ts";
 import { errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 const Catalog = graphql(`
@@ -34,9 +34,6 @@ const DeploymentConnectors = graphql(`
 `);
 const Disconnect = graphql(`
   mutation DisconnectAccount($id: ID!) { disconnectAccount(id: $id) { id connector account status scopes lastRefreshedAt } }
-`);
-const AddMember = graphql(`
-  mutation ConnectAddMember($organizationId: ID!, $email: String!, $role: Role!) { addMember(organizationId: $organizationId, email: $email, role: $role) { id role } }
 `);
 
 let app: TestApp;
@@ -221,7 +218,7 @@ describe("who may do what", () => {
 
   test("members read accounts and credentials but cannot change them", async () => {
     const mia = await createOperator(app, "Mia");
-    ok(await app.gql(AddMember, { organizationId: ada.organizationId, email: mia.email, role: "MEMBER" }, { token: ada.token }));
+    await joinByInvitation(app.gql, ada.token, ada.organizationId, mia);
     const read = ok(await app.gql(DeploymentConnectors, { id: ada.deploymentId, connector: "github" }, { token: mia.token }));
     expect(read.deployment!.connectorCredentials).toHaveLength(1);
     const accounts = await connectedAccounts(app, { token: mia.token, deploymentId: ada.deploymentId });

@@ -44,6 +44,8 @@ interface InboundCase {
   staleBy?: number;
   /** The secret in the provider's own form, when it has one (Pipedrive: base64 of user:password). */
   webhookSecret?: string;
+  /** What of the body is the provider's credential, not data: removed before storing and forwarding (Figma's passcode). */
+  secretInBody?: string;
 }
 
 const stripeClient = new Stripe("sk_test_not_used");
@@ -142,6 +144,7 @@ const cases: InboundCase[] = [
   {
     connector: "figma",
     prepare: (sample, secret) => ({ ...sample, passcode: secret }),
+    secretInBody: "passcode",
     sign: () => ({}),
     signatureHeaders: [],
     bodySigned: false,
@@ -255,6 +258,20 @@ async function storedEvents() {
   return ok(await app.gql(DeploymentEvents, { id: ada.deploymentId, limit: 100 }, { token: ada.token })).deployment!.events;
 }
 
+/** A copy of `value` with `path` (a dot path) set; unchanged without a path. */
+function withValueAt(value: Record<string, unknown>, path: string | undefined, replacement: unknown): Record<string, unknown> {
+  if (!path) return value;
+  const [key, ...rest] = path.split(".");
+  const child = value[key] as Record<string, unknown> | undefined;
+  return { ...value, [key]: rest.length ? withValueAt({ ...child }, rest.join("."), replacement) : replacement };
+}
+
+/** The provider's payload as forwarded: unchanged, but for a credential it carries in the body. */
+function asForwarded(c: InboundCase, body: string): Record<string, unknown> {
+  const { [c.secretInBody ?? ""]: _secret, ...data } = JSON.parse(body);
+  return c.secretInBody ? data : JSON.parse(body);
+}
+
 function signed(c: InboundCase, sample: Record<string, unknown>, secret: string, now = nowSeconds()) {
   const ctx = { url: webhookUrl(c.connector), now };
   const body = JSON.stringify(c.prepare ? c.prepare(sample, secret, ctx) : sample);
@@ -283,7 +300,7 @@ describe.each(cases)("$connector", (c) => {
     expect(forwarded).toHaveLength(1);
     const body = JSON.parse(forwarded[0].body);
     expect(body).toMatchObject({ connector: c.connector, trigger: trigger.name, account: "alice", deploymentId: ada.deploymentId });
-    expect(body.data).toEqual(JSON.parse(request.body));
+    expect(body.data).toEqual(asForwarded(c, request.body));
   });
 
   test("a wrong secret, an altered body, a missing signature or a stale timestamp is a 401 that stores nothing", async () => {
@@ -304,6 +321,24 @@ describe.each(cases)("$connector", (c) => {
     expect((await storedEvents()).length).toBe(before);
   });
 
+  test.runIf(findConnector(c.connector)!.inbound.replayWindowSeconds !== undefined)(
+    "its signature covers no timestamp: the same body re-sent under a new delivery id is answered 2xx and is not a second event",
+    async () => {
+      // A new event: a new delivery id where the body carries it (Notion `id`), and a marker.
+      const idPath = def().declaration.webhook!.deliveryId.path;
+      const sample = withValueAt({ ...def().triggers[0].samplePayload, replay_probe: c.connector }, idPath, `replay-probe-${c.connector}`);
+      const first = signed(c, sample, secret());
+      expect(await (await post(c.connector, first.headers, first.body)).json()).toMatchObject({ recorded: 1 });
+      // Signed again: a new delivery id where the provider sends one (x-request-uuid, x-todoist-delivery-id, …).
+      const again = signed(c, sample, secret());
+      expect(again.body).toBe(first.body);
+      const answer = await post(c.connector, again.headers, again.body);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ recorded: 0, duplicates: 1 });
+      expect((await storedEvents()).filter((e) => (e.payload as { replay_probe?: string }).replay_probe === c.connector)).toHaveLength(1);
+    },
+  );
+
   test("every trigger's sample parses to that trigger and routes to the connected account", () => {
     const connector = def();
     const accountId = routedId(connector, connector.triggers[0].samplePayload);
@@ -316,8 +351,27 @@ describe.each(cases)("$connector", (c) => {
       const [event] = result.kind === "events" ? result.events : [];
       expect(event?.trigger, trigger.name).toBe(trigger.name);
       expect(event.externalIds, trigger.name).toContain(accountId);
-      expect(event.data).toEqual(JSON.parse(request.body));
+      expect(event.data).toEqual(asForwarded(c, request.body));
     }
+  });
+});
+
+describe("a secret carried in the body", () => {
+  test("Figma's passcode is neither stored in the event log nor forwarded", async () => {
+    const c = cases.find((x) => x.connector === "figma")!;
+    const secret = secrets.get("figma")!;
+    const trigger = findConnector("figma")!.triggers[1];
+    const request = signed(c, { ...trigger.samplePayload, webhook_id: "passcode-story" }, secret);
+    expect(request.body).toContain(secret);
+    const response = await post("figma", request.headers, request.body);
+    expect(await response.json()).toMatchObject({ recorded: 1, forwarded: 0 });
+    // The event log (what every member reads) holds the payload without it.
+    const stored = (await storedEvents()).find((e) => e.type === `figma.${trigger.name}`)!;
+    expect(stored.payload).toMatchObject({ webhook_id: "passcode-story", file_key: trigger.samplePayload.file_key });
+    expect(JSON.stringify(stored.payload)).not.toContain(secret);
+    expect(stored.payload).not.toHaveProperty("passcode");
+    // And nothing the receiver was sent carries it.
+    expect(receiver.requests.some((r) => r.body.includes(secret))).toBe(false);
   });
 });
 
@@ -343,5 +397,37 @@ describe("handshakes", () => {
     const response = await post("zoom", { "x-zm-request-timestamp": String(now), "x-zm-signature": `v0=${hmac("sha256", secret, `v0:${now}:${body}`)}` }, body);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ plainToken: "qgg8vlvZRS6UYooatFL8Aw", encryptedToken: hmac("sha256", secret, "qgg8vlvZRS6UYooatFL8Aw") });
+  });
+
+  test("an unsigned Zoom url_validation is refused, so nobody can have the deployment's secret sign a forged event", async () => {
+    const secret = secrets.get("zoom")!;
+    const before = (await storedEvents()).length;
+    // The attack: ask for the "encryptedToken" of `v0:<ts>:<forged body>`, then send that body with it.
+    const now = nowSeconds();
+    const forged = JSON.stringify({ ...findConnector("zoom")!.triggers[0].samplePayload, event_ts: Date.now() });
+    const ask = JSON.stringify({ event: "endpoint.url_validation", payload: { plainToken: `v0:${now}:${forged}` }, event_ts: Date.now() });
+    const asked = await post("zoom", {}, ask);
+    expect(asked.status).toBe(401);
+    const answer = await asked.text();
+    expect(answer).not.toContain(hmac("sha256", secret, `v0:${now}:${forged}`));
+    expect(JSON.parse(answer)).toMatchObject({ code: "invalid_signature" });
+
+    // Even a short, well-formed plain token is not answered without Zoom's signature.
+    const plain = JSON.stringify({ event: "endpoint.url_validation", payload: { plainToken: "qgg8vlvZRS6UYooatFL8Aw" }, event_ts: Date.now() });
+    expect((await post("zoom", {}, plain)).status).toBe(401);
+    expect((await post("zoom", { "x-zm-request-timestamp": String(now), "x-zm-signature": `v0=${hmac("sha256", "not-the-secret", `v0:${now}:${plain}`)}` }, plain)).status).toBe(401);
+    expect((await storedEvents()).length).toBe(before);
+  });
+
+  test("a signed Zoom url_validation whose plainToken is not a short [A-Za-z0-9_-] token is a 400 invalid_parameter", async () => {
+    const secret = secrets.get("zoom")!;
+    for (const plainToken of ["has spaces", "x".repeat(65), "", "a.b", 42]) {
+      const body = JSON.stringify({ event: "endpoint.url_validation", payload: { plainToken }, event_ts: Date.now() });
+      const now = nowSeconds();
+      const response = await post("zoom", { "x-zm-request-timestamp": String(now), "x-zm-signature": `v0=${hmac("sha256", secret, `v0:${now}:${body}`)}` }, body);
+      expect(response.status, String(plainToken)).toBe(400);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      expect(await response.json()).toMatchObject({ status: 400, code: "invalid_parameter" });
+    }
   });
 });

@@ -4,9 +4,10 @@
  * back into Notion, which from then on signs events with `X-Notion-Signature: sha256=<hex
  * HMAC-SHA256 of the body keyed with the token>` (https://developers.notion.com/reference/webhooks).
  *
- * The request is answered 200 and stored as no event; the token is kept sealed and shown to the
- * deployment's owners and admins only; with no webhook secret configured it verifies Notion's
- * events. An unsigned body can never replace what is held or configured.
+ * The request is answered 200 and stored as no event. Anyone who knows the URL can send one, so a
+ * received token is never in force by itself: every one is kept sealed and shown, with when it came,
+ * to the deployment's owners and admins, and only the one an owner or admin confirms verifies
+ * Notion's events (with no webhook secret configured). Until then, events are refused 401.
  */
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -15,14 +16,19 @@ import { graphql } from "../generated/gql.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { DeploymentEvents, SaveForwardingSettings } from "../helpers/forwarding.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { everyone, expectTenancy, type Who } from "../helpers/tenancy.ts";
 import { type Caller, errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 const VerificationTokens = graphql(`
   query NotionVerificationTokens($id: ID!) {
-    deployment(id: $id) { id webhookVerificationTokens { connector token receivedAt inForce } }
+    deployment(id: $id) { id webhookVerificationTokens { id connector token receivedAt confirmedAt inForce } }
+  }
+`);
+const ConfirmToken = graphql(`
+  mutation NotionConfirmVerificationToken($id: ID!) {
+    confirmWebhookVerificationToken(id: $id) { id connector token confirmedAt inForce }
   }
 `);
 const DiscardToken = graphql(`
@@ -35,7 +41,6 @@ const SetCredentials = graphql(`
     setConnectorCredentials(deploymentId: $deploymentId, connector: $connector, input: $input) { webhookSecretSet }
   }
 `);
-const AddMember = graphql(`mutation NotionAddMember($org: ID!, $email: String!) { addMember(organizationId: $org, email: $email, role: MEMBER) { id } }`);
 const LogIn = graphql(`mutation NotionMemberLogIn($email: String!) { logIn(email: $email, password: "a fine password") { token } }`);
 const SignUpMember = graphql(`mutation NotionMemberSignUp($email: String!) { signUp(email: $email, password: "a fine password", name: "Member") { token } }`);
 const CatalogFlag = graphql(`query NotionCatalogFlag { connectors { name sendsVerificationToken } }`);
@@ -63,8 +68,8 @@ beforeAll(async () => {
   ada = await createOperator(app, "Ada");
   bea = await createOperator(app, "Bea");
   const memberEmail = `member-${Date.now()}@example.com`;
-  ok(await app.gql(SignUpMember, { email: memberEmail }));
-  ok(await app.gql(AddMember, { org: ada.organizationId, email: memberEmail }, { token: ada.token }));
+  const memberToken = ok(await app.gql(SignUpMember, { email: memberEmail })).signUp.token;
+  await joinByInvitation(app.gql, ada.token, ada.organizationId, { email: memberEmail, token: memberToken });
   callers = {
     owner: { token: ada.token },
     member: { token: ok(await app.gql(LogIn, { email: memberEmail })).logIn.token },
@@ -96,6 +101,14 @@ const held = async (deploymentId = ada.deploymentId, caller: Caller = callers.ow
 const eventCount = async () => ok(await app.gql(DeploymentEvents, { id: ada.deploymentId, limit: 100 }, { token: ada.token })).deployment!.events.length;
 
 const token = "secret_tMrlL1qK5vuQAh1b6cZGhFChZTSYJlce98V0pYn7yBl";
+const planted = "secret_planted_by_someone_who_knows_the_url";
+const idOf = async (value: string, deploymentId = ada.deploymentId) => (await held(deploymentId)).find((t) => t.token === value)!.id;
+let eventNumber = 0;
+/** A fresh signed Notion event (a new id each time, so never a duplicate). */
+const signedEvent = (key: string) => {
+  const body = JSON.stringify({ ...sample, id: `event-${++eventNumber}` });
+  return { body, headers: sign(key, body) };
+};
 
 describe("Notion's verification request", () => {
   test("the catalog says Notion hands over a verification token, and only Notion", async () => {
@@ -103,7 +116,7 @@ describe("Notion's verification request", () => {
     expect(connectors.filter((c) => c.sendsVerificationToken).map((c) => c.name)).toEqual(["notion"]);
   });
 
-  test("is answered 200 without a signature, stored as no event, and its token shown to owners and admins sealed at rest", async () => {
+  test("is answered 200 without a signature, stored as no event, and its token shown to owners and admins — unconfirmed, sealed at rest", async () => {
     const before = await eventCount();
     const response = await post(ada.deploymentId, verificationBody(token));
     expect(response.status).toBe(200);
@@ -114,7 +127,8 @@ describe("Notion's verification request", () => {
     expect(await eventCount()).toBe(before);
 
     const [shown] = await held();
-    expect(shown).toMatchObject({ connector: "notion", token, inForce: true });
+    expect(shown).toMatchObject({ connector: "notion", token, confirmedAt: null, inForce: false });
+    expect(shown.id).toMatch(/^vtk_/);
     expect(Date.now() - Date.parse(shown.receivedAt)).toBeLessThan(60_000);
 
     // Encrypted at rest like every other secret.
@@ -124,37 +138,102 @@ describe("Notion's verification request", () => {
     expect(rows[0].token_encrypted).not.toContain(token);
   });
 
-  test("only the deployment's owners and admins (and its own key) read the token; another deployment holds none", async () => {
+  test("until an owner confirms a token, events signed with it are refused 401 and nothing is stored", async () => {
+    const before = await eventCount();
+    const event = signedEvent(token);
+    const refused = await post(ada.deploymentId, event.body, event.headers);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: "invalid_signature" });
+    expect(await eventCount()).toBe(before);
+  });
+
+  test("a planted token is kept beside the genuine one, with when it came, and is not in force either", async () => {
+    expect((await post(ada.deploymentId, verificationBody(planted))).status).toBe(200);
+    const tokens = await held();
+    expect(tokens.map((t) => t.token)).toEqual([planted, token]);
+    expect(tokens.every((t) => t.confirmedAt === null && !t.inForce)).toBe(true);
+    expect(Date.parse(tokens[0].receivedAt)).toBeGreaterThanOrEqual(Date.parse(tokens[1].receivedAt));
+    const event = signedEvent(planted);
+    expect((await post(ada.deploymentId, event.body, event.headers)).status).toBe(401);
+  });
+
+  test("only the deployment's owners and admins (and its own key) list or confirm tokens; a member and another organization cannot", async () => {
     for (const who of everyone) {
       expectTenancy(await app.gql(VerificationTokens, { id: ada.deploymentId }, callers[who]), who, ["owner", "ownKey"], "FORBIDDEN");
     }
+    const genuine = await idOf(token);
+    for (const who of everyone) {
+      expectTenancy(await app.gql(ConfirmToken, { id: genuine }, callers[who]), who, ["owner", "ownKey"], "NOT_FOUND");
+    }
+    expect(errorCode(await app.gql(ConfirmToken, { id: "vtk_no_such_token" }, callers.owner))).toBe("NOT_FOUND");
     // The same deployment's other environment, and another organization's deployment, hold nothing.
     expect(await held(ada.productionDeploymentId)).toEqual([]);
     expect(await held(bea.deploymentId, { token: bea.token })).toEqual([]);
   });
 
-  test("then Notion's events signed with that token are verified and forwarded; any other key is refused", async () => {
-    const body = JSON.stringify(sample);
-    const response = await post(ada.deploymentId, body, sign(token, body));
+  test("the confirmed token verifies Notion's events, which are forwarded; the planted one and any other key are refused", async () => {
+    const genuine = await idOf(token);
+    const { confirmWebhookVerificationToken: confirmed } = ok(await app.gql(ConfirmToken, { id: genuine }, callers.owner));
+    expect(confirmed).toMatchObject({ id: genuine, token, inForce: true });
+    expect(confirmed.confirmedAt).not.toBeNull();
+    expect((await held()).map((t) => [t.token, t.inForce])).toEqual([
+      [planted, false],
+      [token, true],
+    ]);
+
+    const event = signedEvent(token);
+    const response = await post(ada.deploymentId, event.body, event.headers);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ recorded: 1, forwarded: 1 });
-    await receiver.waitFor((requests) => requests.some((r) => JSON.parse(r.body).type === `notion.${notion.triggers[0].name}`));
+    await receiver.waitFor((requests) => requests.some((r) => JSON.parse(r.body).data?.id === JSON.parse(event.body).id));
 
-    const forged = JSON.stringify({ ...sample, id: "another-event-id" });
-    const refused = await post(ada.deploymentId, forged, sign("secret_someone_else", forged));
-    expect(refused.status).toBe(401);
-    expect(await refused.json()).toMatchObject({ code: "invalid_signature" });
+    for (const key of [planted, "secret_someone_else"]) {
+      const forged = signedEvent(key);
+      const refused = await post(ada.deploymentId, forged.body, forged.headers);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ code: "invalid_signature" });
+    }
   });
 
-  test("a second verification body — forged, say — replaces nothing: the held token stays the key", async () => {
-    const forgedToken = "secret_forged_by_someone_who_knows_the_url";
-    const response = await post(ada.deploymentId, verificationBody(forgedToken));
-    expect(response.status).toBe(200);
-    expect(JSON.parse(await response.text())).toEqual({ verification: "received" });
-    expect((await held()).map((t) => t.token)).toEqual([token]);
+  test("later verification bodies change nothing in force; confirming another token replaces the confirmed one", async () => {
+    expect((await post(ada.deploymentId, verificationBody("secret_yet_another_plant"))).status).toBe(200);
+    const event = signedEvent(token);
+    expect((await post(ada.deploymentId, event.body, event.headers)).status).toBe(200);
 
-    const body = JSON.stringify({ ...sample, id: "signed-with-the-forged-token" });
-    expect((await post(ada.deploymentId, body, sign(forgedToken, body))).status).toBe(401);
+    const renewed = "secret_from_the_recreated_subscription";
+    expect((await post(ada.deploymentId, verificationBody(renewed))).status).toBe(200);
+    ok(await app.gql(ConfirmToken, { id: await idOf(renewed) }, callers.owner));
+    const inForce = (await held()).filter((t) => t.confirmedAt !== null);
+    expect(inForce.map((t) => t.token)).toEqual([renewed]);
+    const old = signedEvent(token);
+    expect((await post(ada.deploymentId, old.body, old.headers)).status).toBe(401);
+    const current = signedEvent(renewed);
+    expect((await post(ada.deploymentId, current.body, current.headers)).status).toBe(200);
+  });
+
+  test("after a discard, a loop of planted tokens never wins: none verifies until confirmed, and only the newest 20 are kept", async () => {
+    expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.member))).toBe("FORBIDDEN");
+    expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.otherUser))).toBe("FORBIDDEN");
+    expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "nope" }, callers.owner))).toBe("BAD_USER_INPUT");
+    expect(ok(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.owner)).discardWebhookVerificationToken).toBe(true);
+    expect(await held()).toEqual([]);
+
+    const before = await eventCount();
+    for (let i = 0; i < 25; i++) {
+      const loop = `secret_loop_${i}`;
+      expect((await post(ada.deploymentId, verificationBody(loop))).status).toBe(200);
+      const event = signedEvent(loop);
+      expect((await post(ada.deploymentId, event.body, event.headers)).status, loop).toBe(401);
+    }
+    expect(await eventCount()).toBe(before);
+    const tokens = await held();
+    expect(tokens).toHaveLength(20);
+    expect(tokens[0].token).toBe("secret_loop_24");
+    expect(tokens.some((t) => t.token === "secret_loop_4")).toBe(false);
+    expect(tokens.every((t) => !t.inForce)).toBe(true);
+
+    expect(ok(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.ownKey)).discardWebhookVerificationToken).toBe(true);
+    expect(ok(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.owner)).discardWebhookVerificationToken).toBe(false);
   });
 
   test("anything event-like is not a verification request: unsigned, it is a 401 that stores nothing", async () => {
@@ -181,25 +260,7 @@ describe("Notion's verification request", () => {
     expect((await post("no-such-deployment", verificationBody(token))).status).toBe(404);
   });
 
-  test("an owner discards the held token (a member may not); the next one Notion sends is kept", async () => {
-    expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.member))).toBe("FORBIDDEN");
-    expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.otherUser))).toBe("FORBIDDEN");
-    expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "nope" }, callers.owner))).toBe("BAD_USER_INPUT");
-    expect(ok(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.owner)).discardWebhookVerificationToken).toBe(true);
-    expect(await held()).toEqual([]);
-    // Nothing held and nothing configured: nothing verifies.
-    const body = JSON.stringify({ ...sample, id: "after-discard" });
-    expect((await post(ada.deploymentId, body, sign(token, body))).status).toBe(401);
-
-    const renewed = "secret_from_the_recreated_subscription";
-    expect((await post(ada.deploymentId, verificationBody(renewed))).status).toBe(200);
-    expect((await held()).map((t) => t.token)).toEqual([renewed]);
-    expect((await post(ada.deploymentId, body, sign(renewed, body))).status).toBe(200);
-    expect(ok(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.ownKey)).discardWebhookVerificationToken).toBe(true);
-    expect(ok(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.owner)).discardWebhookVerificationToken).toBe(false);
-  });
-
-  test("with a webhook secret configured, a verification token is shown but never becomes the key", async () => {
+  test("with a webhook secret configured, even a confirmed verification token is shown but never becomes the key", async () => {
     const deploymentId = ada.productionDeploymentId;
     ok(
       await app.gql(
@@ -209,6 +270,7 @@ describe("Notion's verification request", () => {
       ),
     );
     expect((await post(deploymentId, verificationBody("secret_unsigned_newcomer"))).status).toBe(200);
+    ok(await app.gql(ConfirmToken, { id: await idOf("secret_unsigned_newcomer", deploymentId) }, callers.owner));
     expect(await held(deploymentId)).toMatchObject([{ connector: "notion", token: "secret_unsigned_newcomer", inForce: false }]);
 
     const body = JSON.stringify({ ...sample, id: "production-event" });

@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { answerHandshake, handshakeSchema, schemeSchema, verifyWithScheme } from "../../src/connectors/schemes/index.ts";
+import { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, schemeSchema, verifyWithScheme } from "../../src/connectors/schemes/index.ts";
 import type { InboundRequest } from "../../src/connectors/types.ts";
 
 const now = new Date("2026-01-01T12:00:00Z");
@@ -134,7 +134,24 @@ describe("handshakes", () => {
     });
     // Zoom: encryptedToken = hex HMAC-SHA256(secret token, plainToken).
     const zoom = answerHandshake(hs("zoom_url_validation"), req({}, '{"event":"endpoint.url_validation","payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"}}'), "zsecret");
-    expect(JSON.parse(zoom!.body)).toEqual({ plainToken: "qgg8vlvZRS6UYooatFL8Aw", encryptedToken: createHmac("sha256", "zsecret").update("qgg8vlvZRS6UYooatFL8Aw").digest("hex") });
+    expect(JSON.parse((zoom as { body: string }).body)).toEqual({ plainToken: "qgg8vlvZRS6UYooatFL8Aw", encryptedToken: createHmac("sha256", "zsecret").update("qgg8vlvZRS6UYooatFL8Aw").digest("hex") });
+  });
+
+  it("no handshake answered before the signature check computes anything with the secret", () => {
+    const requests = [
+      req({ "x-hook-secret": "attacker-chosen" }, '{"type":"url_verification","challenge":"v0:1:{}"}'),
+      req({}, '{"event":"endpoint.url_validation","payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"}}'),
+      req({}, "", { method: "GET", query: new URLSearchParams("challenge=v0:1:{}&validationToken=v0:1:{}") }),
+      req({}, '{"verification_token":"secret_abc"}'),
+    ];
+    for (const [type, stage] of Object.entries(HANDSHAKE_STAGE)) {
+      if (stage !== "before_verify") continue;
+      for (const r of requests) {
+        // Whatever the secret, the same answer: the answer cannot carry anything keyed by it.
+        expect(answerHandshake(hs(type), r, "secret-one"), type).toEqual(answerHandshake(hs(type), r, "another-secret"));
+      }
+    }
+    expect(HANDSHAKE_STAGE.zoom_url_validation).toBe("after_verify");
   });
 
   it("leaves ordinary deliveries alone", () => {

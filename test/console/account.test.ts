@@ -113,21 +113,25 @@ test("log out everywhere ends this browser's session, another browser's and the 
   }
 });
 
-test("invite an address on the Members page; signing up with it (sign-up closed) lands in the organization", async () => {
+test("invite an address on the Members page; the invited person opens the link, signs up through it (sign-up closed) and lands in the organization", async () => {
   await logInWith(page, password);
   await page.goto(`${app.url}/console/organizations/${organizationId}/members`);
-  const form = page.getByRole("form", { name: "Add or invite a member" });
+  const form = page.getByRole("form", { name: "Invite a member" });
   await form.getByLabel("Email").fill("Newcomer@Example.com");
   await form.getByLabel("Role").selectOption({ label: "Admin" });
-  await form.getByRole("button", { name: "Add or invite" }).click();
-  await page.getByText("newcomer@example.com invited as admin.").waitFor();
+  await form.getByRole("button", { name: "Invite", exact: true }).click();
+  // The link is shown once, like an API key, with a copy button.
+  await page.getByText("Copy the invitation link for newcomer@example.com now. It will not be shown again.").waitFor();
+  const link = (await page.getByTestId("invitation-link").textContent()) ?? "";
+  expect(link).toMatch(new RegExp(`^${app.url}/console/invitations/sy_inv_[A-Za-z0-9_-]{43}$`));
+  expect(await form.getByRole("button", { name: "Copy" }).isVisible()).toBe(true);
   const pending = page.getByRole("table", { name: "Pending invitations" });
   await pending.getByText("newcomer@example.com").waitFor();
   await screenshot(page, "15-invitations");
 
   // Revoking works from the same list (a second invitation, so the first stays for the sign-up).
   await form.getByLabel("Email").fill("changed-my-mind@example.com");
-  await form.getByRole("button", { name: "Add or invite" }).click();
+  await form.getByRole("button", { name: "Invite", exact: true }).click();
   await pending.getByText("changed-my-mind@example.com").waitFor();
   await pending.getByRole("button", { name: "Revoke the invitation for changed-my-mind@example.com" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
@@ -136,22 +140,34 @@ test("invite an address on the Members page; signing up with it (sign-up closed)
 
   const newcomer = await browser.newContext();
   try {
-    const signUpPage = await newcomer.newPage();
-    signUpPage.setDefaultTimeout(10_000);
-    // A stranger is told how to get in.
-    await signUpPage.goto(`${app.url}/console/signup`);
-    await signUpPage.getByLabel("Your name").fill("Stranger");
-    await signUpPage.getByLabel("Email").fill("stranger@example.com");
-    await signUpPage.getByLabel("Password").fill("some passphrase 3");
-    await signUpPage.getByRole("button", { name: "Sign up" }).click();
-    await signUpPage.getByRole("alert").getByText(/Sign-up is closed.*invite your email address/).waitFor();
+    const visitor = await newcomer.newPage();
+    visitor.setDefaultTimeout(10_000);
+    // A stranger is told how to get in; typing the invited address is not enough either.
+    await visitor.goto(`${app.url}/console/signup`);
+    await visitor.getByLabel("Your name").fill("Squatter");
+    await visitor.getByLabel("Email").fill("newcomer@example.com");
+    await visitor.getByLabel("Password").fill("some passphrase 3");
+    await visitor.getByRole("button", { name: "Sign up" }).click();
+    await visitor.getByRole("alert").getByText(/Sign-up is closed.*invite your email address/).waitFor();
 
-    await signUpPage.getByLabel("Your name").fill("Newcomer");
-    await signUpPage.getByLabel("Email").fill("newcomer@example.com");
-    await signUpPage.getByRole("button", { name: "Sign up" }).click();
-    await signUpPage.getByRole("heading", { name: "Acme" }).waitFor();
-    expect(new URL(signUpPage.url()).pathname).toBe(`/console/organizations/${organizationId}/integration`);
-    await signUpPage.getByText("Admin", { exact: true }).waitFor();
+    // A link that is not (or no longer) valid says so.
+    await visitor.goto(`${link}x`);
+    await visitor.getByRole("heading", { name: "This invitation link is not valid" }).waitFor();
+
+    await visitor.goto(link);
+    await visitor.getByRole("heading", { name: "Join Acme" }).waitFor();
+    await visitor.getByText("Log in with newcomer@example.com to accept, or create an account with that address.").waitFor();
+    await screenshot(visitor, "18-invitation");
+    await visitor.getByRole("link", { name: "Sign up with newcomer@example.com" }).click();
+    await visitor.getByTestId("signup-invitation").getByText(/You are joining Acme as admin/).waitFor();
+    expect(await visitor.getByTestId("signup-policy").count()).toBe(0);
+    await visitor.getByLabel("Your name").fill("Newcomer");
+    await expect.poll(() => visitor.getByLabel("Email").inputValue()).toBe("newcomer@example.com");
+    await visitor.getByLabel("Password").fill("some passphrase 3");
+    await visitor.getByRole("button", { name: "Sign up" }).click();
+    await visitor.getByRole("heading", { name: "Acme" }).waitFor();
+    expect(new URL(visitor.url()).pathname).toBe(`/console/organizations/${organizationId}/integration`);
+    await visitor.getByText("Admin", { exact: true }).waitFor();
   } finally {
     await newcomer.close();
   }
@@ -159,4 +175,43 @@ test("invite an address on the Members page; signing up with it (sign-up closed)
   await page.reload();
   await page.getByRole("table", { name: "Members" }).getByText("newcomer@example.com").waitFor();
   await page.getByText("No pending invitations.").waitFor();
+});
+
+test("someone who already has an account accepts with the link while logged in; a different account is told whose it is", async () => {
+  const Invite = graphql(`
+    mutation ConsoleTestInvite($org: ID!, $email: String!) {
+      inviteMember(organizationId: $org, email: $email, role: MEMBER) { __typename ... on Invitation { acceptUrl } }
+    }
+  `);
+  const ownerToken = ok(await app.gql(LogIn, { email, password })).logIn.token;
+  // Someone who signed up through an invitation to another organization of Grace's.
+  const { createOrganization: lab } = ok(await app.gql(CreateOrganization, { name: "Lab" }, { token: ownerToken }));
+  const first = ok(await app.gql(Invite, { org: lab.id, email: "ada@example.com" }, { token: ownerToken })).inviteMember;
+  const firstLink = first.__typename === "Invitation" ? first.acceptUrl! : "";
+  ok(await app.gql(SignUp, { email: "ada@example.com", password: "ada passphrase 1", name: "Ada", invitationToken: firstLink.split("/").pop() }));
+  const invited = ok(await app.gql(Invite, { org: organizationId, email: "ada@example.com" }, { token: ownerToken })).inviteMember;
+  const link = invited.__typename === "Invitation" ? invited.acceptUrl! : "";
+
+  // Grace (logged in on `page`) opens Ada's link: not hers to accept.
+  await page.goto(link);
+  await page.getByText(/This invitation was sent to ada@example.com, and you are logged in as grace@example.com/).waitFor();
+  expect(await page.getByRole("button", { name: "Accept and join" }).count()).toBe(0);
+
+  const adas = await browser.newContext();
+  try {
+    const ada = await adas.newPage();
+    ada.setDefaultTimeout(10_000);
+    await ada.goto(link);
+    await ada.getByRole("link", { name: "Log in to accept" }).click();
+    await ada.getByLabel("Email").fill("ada@example.com");
+    await ada.getByLabel("Password").fill("ada passphrase 1");
+    await ada.getByRole("button", { name: "Log in", exact: true }).click();
+    // Back on the invitation after logging in.
+    await ada.getByRole("heading", { name: "Join Acme" }).waitFor();
+    await ada.getByRole("button", { name: "Accept and join" }).click();
+    await ada.getByRole("heading", { name: "Acme" }).waitFor();
+    expect(new URL(ada.url()).pathname).toBe(`/console/organizations/${organizationId}/integration`);
+  } finally {
+    await adas.close();
+  }
 });

@@ -118,7 +118,7 @@ test("the connector list is searchable and filterable, and says which connectors
   await screenshot(page, "catalog-03-filtered");
 });
 
-test("Notion's verification token, once Notion POSTs it, is shown to the owner to copy, and can be discarded", async () => {
+test("Notion's verification token, once Notion POSTs it, is shown to the owner to copy and confirm, and can be discarded", async () => {
   const page = await open(`/deployments/${ada.deploymentId}/connectors`);
   await page.getByLabel("Search connectors").fill("notion");
   await page.getByRole("list", { name: "Connector catalog" }).getByRole("button", { name: /^Notion/ }).click();
@@ -135,11 +135,17 @@ test("Notion's verification token, once Notion POSTs it, is shown to the owner t
   expect(sent.status).toBe(200);
   await panel.getByRole("button", { name: "Check again" }).click();
   await panel.getByText(token, { exact: true }).waitFor();
-  expect(await panel.textContent()).toContain("No webhook secret is configured for Notion, so its signed events are verified with this token.");
+  expect(await panel.textContent()).toContain("none is used until you confirm it");
+  expect(await panel.textContent()).not.toContain("verified with this token");
   await panel.getByRole("button", { name: "Copy" }).waitFor();
   await screenshot(page, "catalog-04-notion-verification-token");
 
-  await panel.getByRole("button", { name: "Discard this token" }).click();
-  await page.getByText("The Notion verification token was discarded").waitFor();
+  await panel.getByRole("button", { name: /^Confirm the token received/ }).click();
+  await page.getByText("The Notion verification token is confirmed.").waitFor();
+  await panel.getByText("No webhook secret is configured for Notion, so its signed events are verified with this token.").waitFor();
+  expect(await panel.getByRole("button", { name: /^Confirm the token received/ }).count()).toBe(0);
+
+  await panel.getByRole("button", { name: "Discard all tokens" }).click();
+  await page.getByText("The Notion verification tokens were discarded").waitFor();
   await panel.getByText("No verification token received yet").waitFor();
 });

@@ -53,7 +53,7 @@ test("sign-up closed: the log-in page invites only the invited, and the sign-up 
   await page.getByRole("heading", { name: "Create your account" }).waitFor();
   const notice = page.getByTestId("signup-policy");
   await notice.waitFor();
-  expect(await notice.textContent()).toMatch(/Sign-up on this Switchyard is by invitation\. Use the email address an owner or admin of your organization invited/);
+  expect(await notice.textContent()).toMatch(/Sign-up on this Switchyard is by invitation\. Open the invitation link an owner of your organization sent you/);
   // Said before the form: above the password field, with nothing typed yet.
   const noticeBox = (await notice.boundingBox())!;
   const passwordBox = (await page.getByLabel("Password").boundingBox())!;

@@ -6,7 +6,7 @@ import { graphql } from "../generated/gql.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { fireTestEvent, forwardTo, type Live, liveSubscriptions, subscribeWs, until, wsClient } from "../helpers/live.ts";
 import { ROLE_CACHE_TTL_MS } from "../../src/auth/access.ts";
-import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, type Operator, SignUp } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { type ServiceProcess, serviceProcess } from "../helpers/serviceProcess.ts";
 import { scaled } from "../helpers/timing.ts";
@@ -23,9 +23,6 @@ const InstancesForwardedEvents = graphql(`
   subscription InstancesForwardedEvents($deploymentId: ID!) {
     forwardedEvents(deploymentId: $deploymentId) { id account delivery { status } }
   }
-`);
-const InstancesAddMember = graphql(`
-  mutation InstancesAddMember($org: ID!, $email: String!) { addMember(organizationId: $org, email: $email, role: MEMBER) { role } }
 `);
 const InstancesRemoveMember = graphql(`mutation InstancesRemoveMember($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) }`);
 const InstancesDeployment = graphql(`query InstancesDeployment($id: ID!) { deployment(id: $id) { id name } }`);
@@ -117,7 +114,7 @@ describe.skipIf(!serverUrl)("two instances, one PostgreSQL, one Redis (needs TES
   test("a member removed on A loses access on A at once and on B once B's remembered role (≤ 2 s) runs out", async () => {
     const email = `m-${randomBytes(4).toString("hex")}@example.com`;
     const { signUp } = ok(await a.client.gql(SignUp, { email, password: "member password", name: "M" }));
-    ok(await a.client.gql(InstancesAddMember, { org: ada.organizationId, email }, { token: ada.token }));
+    await joinByInvitation(a.client.gql, ada.token, ada.organizationId, { email, token: signUp.token });
     const read = (instance: ServiceProcess) => instance.client.gql(InstancesDeployment, { id: ada.deploymentId }, { token: signUp.token });
     // B reads the deployment, so B remembers the member's role.
     expect(ok(await read(b)).deployment?.id).toBe(ada.deploymentId);

@@ -6,7 +6,7 @@ import { SESSION_CACHE_TTL_MS } from "../../src/auth/sessions.ts";
 import { graphql } from "../generated/gql.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { fireTestEvent, type Live, type LiveResult, liveSubscriptions, subscribeSse, subscribeWs, until, wsClient } from "../helpers/live.ts";
-import { createOperator, GenerateApiKey, type Operator, SignUp } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, GenerateApiKey, type Operator, SignUp } from "../helpers/operators.ts";
 import { type ServiceProcess, serviceProcess } from "../helpers/serviceProcess.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { scaled } from "../helpers/timing.ts";
@@ -38,11 +38,6 @@ const RvLogOutEverywhere = graphql(`mutation RvLogOutEverywhere { logOutEverywhe
 const RvChangePassword = graphql(`
   mutation RvChangePassword($current: String!, $next: String!) {
     changePassword(currentPassword: $current, newPassword: $next)
-  }
-`);
-const RvAddMember = graphql(`
-  mutation RvAddMember($organizationId: ID!, $email: String!) {
-    addMember(organizationId: $organizationId, email: $email, role: MEMBER) { id }
   }
 `);
 const RvRemoveMember = graphql(`
@@ -196,7 +191,7 @@ describe("on the instance where access is revoked", () => {
   test("removeMember ends the removed member's subscriptions with FORBIDDEN; the owner's go on", async () => {
     const email = `member-${randomBytes(4).toString("hex")}@example.com`;
     const member = ok(await app.gql(SignUp, { email, password: PASSWORD, name: "Member" })).signUp;
-    ok(await app.gql(RvAddMember, { organizationId: ada.organizationId, email }, { token: ada.token }));
+    await joinByInvitation(app.gql, ada.token, ada.organizationId, { email, token: member.token });
     const membersEvents = subscribe(asBearer(member.token), ada.deploymentId);
     const membersUpdates = subscribe(asBearer(member.token), ada.deploymentId, RvDeliveryUpdates);
     const owners = subscribe(asBearer(ada.token), ada.deploymentId);
@@ -220,7 +215,7 @@ describe("on the instance where access is revoked", () => {
 
     ok(await app.gql(RvLogOut, {}, { token: bobsToken }));
     ok(await app.gql(GenerateApiKey, { deploymentId: bob.deploymentId }, { token: bob.token }));
-    ok(await app.gql(RvAddMember, { organizationId: bob.organizationId, email: ada.email }, { token: bob.token }));
+    await joinByInvitation(app.gql, bob.token, bob.organizationId, ada);
     ok(await app.gql(RvRemoveMember, { organizationId: bob.organizationId, userId: ada.userId }, { token: bob.token }));
     const after = await fire(ada.deploymentId);
 

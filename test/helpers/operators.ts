@@ -3,8 +3,8 @@ import { graphql } from "../generated/gql.ts";
 import { ok, type TestApp } from "./testApp.ts";
 
 const SignUp = graphql(`
-  mutation SignUp($email: String!, $password: String!, $name: String!) {
-    signUp(email: $email, password: $password, name: $name) { token user { id email name } }
+  mutation SignUp($email: String!, $password: String!, $name: String!, $invitationToken: String) {
+    signUp(email: $email, password: $password, name: $name, invitationToken: $invitationToken) { token user { id email name } }
   }
 `);
 
@@ -50,3 +50,37 @@ export async function createOperator(app: TestApp, name = "Ada"): Promise<Operat
 }
 
 export { GenerateApiKey, SignUp, CreateOrganization };
+
+const InviteMember = graphql(`
+  mutation InviteMember($organizationId: ID!, $email: String!, $role: Role!) {
+    inviteMember(organizationId: $organizationId, email: $email, role: $role) { __typename ... on Invitation { id email role acceptUrl } }
+  }
+`);
+
+const AcceptInvitation = graphql(`
+  mutation AcceptInvitation($token: String!) { acceptInvitation(token: $token) { id viewerRole } }
+`);
+
+/** The secret token at the end of an invitation's acceptUrl. */
+export const invitationToken = (acceptUrl: string | null | undefined): string => {
+  if (!acceptUrl) throw new Error("the invitation came without its acceptUrl");
+  return acceptUrl.slice(acceptUrl.lastIndexOf("/") + 1);
+};
+
+/**
+ * Someone who has an account joins an organization the way people do: an owner or admin
+ * (`inviterToken`) invites their address, and they accept the link while logged in.
+ */
+export async function joinByInvitation(
+  gql: TestApp["gql"],
+  inviterToken: string,
+  organizationId: string,
+  member: { email: string; token: string },
+  role: "OWNER" | "ADMIN" | "MEMBER" = "MEMBER",
+): Promise<void> {
+  const invited = ok(await gql(InviteMember, { organizationId, email: member.email, role }, { token: inviterToken })).inviteMember;
+  if (invited.__typename !== "Invitation") throw new Error("inviteMember answered a Membership");
+  ok(await gql(AcceptInvitation, { token: invitationToken(invited.acceptUrl) }, { token: member.token }));
+}
+
+export { InviteMember, AcceptInvitation };

@@ -12,7 +12,8 @@ export interface ReceivedRequest {
   status: number;
 }
 
-type Answer = number | { status: number; headers?: Record<string, string>; body?: string };
+/** A status, or a status with headers and a body (bytes as they are: a Buffer may hold anything). */
+type Answer = number | { status: number; headers?: Record<string, string>; body?: string | Buffer };
 
 export interface Receiver {
   url: string;

@@ -3,7 +3,7 @@ import { createRetentionJob } from "../../src/retention/prune.ts";
 import { graphql } from "../generated/gql.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { EventDelivery, EventLog, PauseForwarding } from "../helpers/operations.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import { createOperator, invitationToken, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -30,12 +30,14 @@ afterAll(async () => {
 const Viewer = graphql(`query RetentionViewer { viewer { id } }`);
 const Invite = graphql(`
   mutation RetentionInvite($organizationId: ID!, $email: String!) {
-    inviteMember(organizationId: $organizationId, email: $email, role: MEMBER) { ... on Invitation { id email } }
+    inviteMember(organizationId: $organizationId, email: $email, role: MEMBER) { __typename ... on Invitation { id email acceptUrl } }
   }
 `);
 const Invitations = graphql(`query RetentionInvitations($id: ID!) { organization(id: $id) { invitations { email } } }`);
 const SignUpInvited = graphql(`
-  mutation RetentionSignUpInvited($email: String!) { signUp(email: $email, password: "correct horse battery", name: "Invited") { user { id } } }
+  mutation RetentionSignUpInvited($email: String!, $invitationToken: String) {
+    signUp(email: $email, password: "correct horse battery", name: "Invited", invitationToken: $invitationToken) { user { id } }
+  }
 `);
 
 test("old events, deliveries and attempts go in batches; recent and pending ones stay; expired sessions go", async () => {
@@ -106,7 +108,11 @@ test("the background job starts, prunes on its own, and stops", async () => {
 test("expired invitations go in batches; a pending one stays and still admits its address", async () => {
   const sql = app.app.services.sql;
   const emails = ["lapsed-1@example.com", "lapsed-2@example.com", "pending@example.com"];
-  for (const email of emails) ok(await app.gql(Invite, { organizationId: ada.organizationId, email }, { token: ada.token }));
+  const links: Record<string, string | null | undefined> = {};
+  for (const email of emails) {
+    const invited = ok(await app.gql(Invite, { organizationId: ada.organizationId, email }, { token: ada.token })).inviteMember;
+    if (invited.__typename === "Invitation") links[email] = invited.acceptUrl;
+  }
   await sql.query(`update invitation set expires_at = now() - interval '1 minute' where email = any($1::text[])`, [emails.slice(0, 2)]);
 
   const counts = await createRetentionJob(app.app.services, { batchSize: 1, pauseMs: 0 }).runOnce();
@@ -115,8 +121,8 @@ test("expired invitations go in batches; a pending one stays and still admits it
   const { organization } = ok(await app.gql(Invitations, { id: ada.organizationId }, { token: ada.token }));
   expect(organization!.invitations.map((i) => i.email)).toEqual(["pending@example.com"]);
 
-  // The pending invitation still does its job: signing up with the address joins the organization.
-  ok(await app.gql(SignUpInvited, { email: "pending@example.com" }));
+  // The pending invitation still does its job: signing up through its link joins the organization.
+  ok(await app.gql(SignUpInvited, { email: "pending@example.com", invitationToken: invitationToken(links["pending@example.com"]) }));
   const [joined] = await sql.query<{ n: number }>(
     `select count(*)::int as n from membership m join "user" u on u.id = m.user_id where u.email = 'pending@example.com' and m.organization_id = $1`,
     [ada.organizationId],

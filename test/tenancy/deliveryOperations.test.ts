@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
-import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, type Operator, SignUp } from "../helpers/operators.ts";
 import { everyone, expectTenancy, type Who } from "../helpers/tenancy.ts";
 import { type Caller, errorCode, type GraphQLResult, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -21,7 +21,6 @@ const Q = {
   pause: graphql(`mutation TPause($id: ID!) { pauseForwarding(deploymentId: $id) { status } }`),
   resume: graphql(`mutation TResume($id: ID!) { resumeForwarding(deploymentId: $id) { status } }`),
   logIn: graphql(`mutation TOpsLogIn($e: String!) { logIn(email: $e, password: "a fine password") { token } }`),
-  addMember: graphql(`mutation TOpsAddMember($org: ID!, $email: String!) { addMember(organizationId: $org, email: $email, role: MEMBER) { id } }`),
 };
 
 let app: TestApp;
@@ -34,8 +33,8 @@ beforeAll(async () => {
   owner = await createOperator(app, "Owner");
   const other = await createOperator(app, "Other");
   const memberEmail = `member-${Date.now()}@example.com`;
-  ok(await app.gql(SignUp, { email: memberEmail, password: "a fine password", name: "M" }));
-  ok(await app.gql(Q.addMember, { org: owner.organizationId, email: memberEmail }, { token: owner.token }));
+  const memberToken = ok(await app.gql(SignUp, { email: memberEmail, password: "a fine password", name: "M" })).signUp.token;
+  await joinByInvitation(app.gql, owner.token, owner.organizationId, { email: memberEmail, token: memberToken });
   callers = {
     owner: { token: owner.token },
     member: { token: ok(await app.gql(Q.logIn, { e: memberEmail })).logIn.token },

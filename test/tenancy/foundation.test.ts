@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
-import { createOperator, type Operator, SignUp } from "../helpers/operators.ts";
+import { createOperator, joinByInvitation, type Operator, SignUp } from "../helpers/operators.ts";
 import { everyone, expectTenancy, type Who } from "../helpers/tenancy.ts";
 import { type Caller, type GraphQLResult, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -25,6 +25,7 @@ const Q = {
   updateDataItem: graphql(`mutation TUpdateItem($id: ID!) { updateDataItem(id: $id, name: "renamed") { id } }`),
   deleteDataItem: graphql(`mutation TDeleteItem($id: ID!) { deleteDataItem(id: $id) { id } }`),
   addMember: graphql(`mutation TAddMember($org: ID!, $email: String!) { addMember(organizationId: $org, email: $email, role: MEMBER) { id } }`),
+  logIn: graphql(`mutation TLogIn($e: String!) { logIn(email: $e, password: "a fine password") { token } }`),
 };
 
 let app: TestApp;
@@ -43,10 +44,8 @@ beforeAll(async () => {
   owner = await createOperator(app, "Owner");
   other = await createOperator(app, "Other");
   const memberEmail = await newUserEmail();
-  ok(await app.gql(Q.addMember, { org: owner.organizationId, email: memberEmail }, { token: owner.token }));
-  const memberToken = ok(
-    await app.gql(graphql(`mutation TLogIn($e: String!) { logIn(email: $e, password: "a fine password") { token } }`), { e: memberEmail }),
-  ).logIn.token;
+  const memberToken = ok(await app.gql(Q.logIn, { e: memberEmail })).logIn.token;
+  await joinByInvitation(app.gql, owner.token, owner.organizationId, { email: memberEmail, token: memberToken });
   callers = {
     owner: { token: owner.token },
     member: { token: memberToken },
@@ -82,6 +81,7 @@ const rows: Row[] = [
   ["createDataItem", (c) => app.gql(Q.createDataItem, { id: owner.deploymentId }, c), ["owner", "ownKey"], "FORBIDDEN"],
   ["updateDataItem", async (c) => app.gql(Q.updateDataItem, { id: await newItem() }, c), ["owner", "ownKey"], "NOT_FOUND"],
   ["deleteDataItem", async (c) => app.gql(Q.deleteDataItem, { id: await newItem() }, c), ["owner", "ownKey"], "NOT_FOUND"],
+  // Deprecated; the same as inviteMember (test/tenancy/invitations.test.ts).
   ["addMember", async (c) => app.gql(Q.addMember, { org: owner.organizationId, email: await newUserEmail() }, c), ["owner"], "FORBIDDEN"],
 ];
 

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { useAuth } from "../auth.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { CopyButton } from "../components/CopyButton.tsx";
 import { Field } from "../components/Field.tsx";
 import { Shell } from "../components/Shell.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
@@ -155,8 +156,7 @@ const InviteMemberMutation = graphql(`
   mutation ConsoleInviteMember($organizationId: ID!, $email: String!, $role: Role!) {
     inviteMember(organizationId: $organizationId, email: $email, role: $role) {
       __typename
-      ... on Membership { id role user { id name email } }
-      ... on Invitation { id email role }
+      ... on Invitation { id email role acceptUrl }
     }
   }
 `);
@@ -247,7 +247,7 @@ function Members({ organizationId, members, viewerRole, refetch }: { organizatio
         </tbody>
       </table>
       <p className="muted">Owners and admins manage deployments, keys and settings; members can look.</p>
-      {canManage && <PendingInvitations organizationId={organizationId} viewerRole={viewerRole} onMemberAdded={refetch} />}
+      {canManage && <PendingInvitations organizationId={organizationId} viewerRole={viewerRole} />}
       <ConfirmDialog
         open={Boolean(removing)}
         title="Remove this member?"
@@ -273,7 +273,7 @@ interface InvitationRow {
 }
 
 /** Pending invitations with Revoke, and the form that adds (or invites) someone. */
-function PendingInvitations({ organizationId, viewerRole, onMemberAdded }: { organizationId: string; viewerRole: string; onMemberAdded(): void }) {
+function PendingInvitations({ organizationId, viewerRole }: { organizationId: string; viewerRole: string }) {
   const [{ data, error }, refetch] = useQuery({ query: InvitationsQuery, variables: { id: organizationId } });
   const [revoking, setRevoking] = useState<InvitationRow>();
   const [revocation, revoke] = useMutation(RevokeInvitationMutation);
@@ -290,7 +290,7 @@ function PendingInvitations({ organizationId, viewerRole, onMemberAdded }: { org
   };
   return (
     <>
-      <AddMember organizationId={organizationId} viewerRole={viewerRole} onAdded={onMemberAdded} onInvited={reload} />
+      <AddMember organizationId={organizationId} viewerRole={viewerRole} onInvited={reload} />
       <div className="subsection">
         <h3>Pending invitations</h3>
         {error && <p className="form-error">{describeError(error)}</p>}
@@ -322,9 +322,12 @@ function PendingInvitations({ organizationId, viewerRole, onMemberAdded }: { org
                   </td>
                   <td data-label="Expires">{formatDate(invitation.expiresAt)}</td>
                   <td className="row-actions">
-                    <button type="button" className="button small danger" onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
-                      Revoke
-                    </button>
+                    {/* Only owners change an owner's invitation (the server says so too). */}
+                    {(invitation.role !== "OWNER" || viewerRole === "OWNER") && (
+                      <button type="button" className="button small danger" onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
+                        Revoke
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -341,41 +344,48 @@ function PendingInvitations({ organizationId, viewerRole, onMemberAdded }: { org
         onConfirm={confirmRevoke}
         onCancel={() => setRevoking(undefined)}
       >
-        <p>Signing up with {revoking?.email} will no longer join this organization.</p>
+        <p>The link sent to {revoking?.email} will no longer work.</p>
       </ConfirmDialog>
     </>
   );
 }
 
-function AddMember(props: { organizationId: string; viewerRole: string; onAdded(): void; onInvited(): void }) {
+function AddMember(props: { organizationId: string; viewerRole: string; onInvited(): void }) {
   const { organizationId, viewerRole } = props;
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<"MEMBER" | "ADMIN" | "OWNER">("MEMBER");
+  const [issued, setIssued] = useState<{ email: string; link: string }>();
   const [{ fetching, error }, invite] = useMutation(InviteMemberMutation);
-  const toast = useToast();
   const roleId = useId();
   const fields = fieldErrors(error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await invite({ organizationId, email, role });
-    const added = result.data?.inviteMember;
-    if (!added) return;
-    if (added.__typename === "Membership") {
-      toast.success(`${added.user.name} added as ${roleLabel(role).toLowerCase()}.`);
-      props.onAdded();
-    } else {
-      toast.success(`${added.email} invited as ${roleLabel(role).toLowerCase()}. Ask them to sign up with this address.`);
-      props.onInvited();
-    }
+    const invited = result.data?.inviteMember;
+    if (invited?.__typename !== "Invitation" || !invited.acceptUrl) return;
+    setIssued({ email: invited.email, link: invited.acceptUrl });
+    props.onInvited();
     setEmail("");
   };
   return (
-    <form className="subsection" onSubmit={submit} aria-label="Add or invite a member">
-      <h3>Add or invite a member</h3>
+    <form className="subsection" onSubmit={submit} aria-label="Invite a member">
+      <h3>Invite a member</h3>
       <p className="muted">
-        Someone with a Switchyard account is added at once. Any other address is invited: signing up with it joins this organization
-        (even when sign-up is otherwise closed). Switchyard sends no email — tell them yourself.
+        Everyone joins through an invitation link: send it to them yourself (Switchyard sends no email). They open it and log in, or
+        sign up, with the invited address. {viewerRole === "OWNER" ? "" : "While sign-up is closed, only an owner's invitation lets someone without an account sign up."}
       </p>
+      {issued && (
+        <div className="secret-once" role="status">
+          <strong>Copy the invitation link for {issued.email} now. It will not be shown again.</strong>
+          <div className="secret-line">
+            <code data-testid="invitation-link">{issued.link}</code>
+            <CopyButton value={issued.link} />
+          </div>
+          <button type="button" className="button small" onClick={() => setIssued(undefined)}>
+            I have sent it
+          </button>
+        </div>
+      )}
       {error && !fields.email && (
         <div className="form-error" role="alert">
           {describeError(error)}
@@ -392,7 +402,7 @@ function AddMember(props: { organizationId: string; viewerRole: string; onAdded(
           </select>
         </div>
         <button type="submit" className="button primary" disabled={fetching || !email.trim()}>
-          {fetching ? "Adding…" : "Add or invite"}
+          {fetching ? "Inviting…" : "Invite"}
         </button>
       </div>
     </form>

@@ -3,6 +3,8 @@ import { useMutation, useQuery } from "urql";
 import { Field } from "../components/Field.tsx";
 import { Shell } from "../components/Shell.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
+import { useToast } from "../components/Toasts.tsx";
+import { formatDate } from "../format.ts";
 import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
 import { Link, navigate } from "../router.tsx";
@@ -10,6 +12,18 @@ import { Link, navigate } from "../router.tsx";
 const OrganizationsQuery = graphql(`
   query ConsoleOrganizations {
     organizations { id name viewerRole deployments { id } }
+  }
+`);
+
+const MyInvitationsQuery = graphql(`
+  query ConsoleMyInvitations {
+    viewer { id invitations { id organizationName role expiresAt invitedBy { name } } }
+  }
+`);
+
+const DeclineMyInvitationMutation = graphql(`
+  mutation ConsoleDeclineMyInvitation($id: ID!) {
+    declineInvitation(id: $id)
   }
 `);
 
@@ -47,8 +61,54 @@ export function Organizations() {
           ))}
         </ul>
       )}
+      <MyInvitations />
       {data && <CreateOrganization first={organizations.length === 0} />}
     </Shell>
+  );
+}
+
+/** Invitations sent to the viewer's address: accepted through the link the inviter sent, declined here. */
+function MyInvitations() {
+  const [{ data }, refetch] = useQuery({ query: MyInvitationsQuery, requestPolicy: "network-only" });
+  const [{ fetching }, decline] = useMutation(DeclineMyInvitationMutation);
+  const toast = useToast();
+  const invitations = data?.viewer?.invitations ?? [];
+  if (invitations.length === 0) return null;
+  const onDecline = async (id: string, organizationName: string) => {
+    const result = await decline({ id });
+    if (result.error) return toast.error(describeError(result.error));
+    toast.success(`You declined the invitation to ${organizationName}.`);
+    refetch({ requestPolicy: "network-only" });
+  };
+  return (
+    <section className="panel">
+      <h2>Invitations for you</h2>
+      <p className="muted">To accept, open the invitation link you were sent: it is the proof that the invitation was meant for you.</p>
+      <ul className="rows" aria-label="Invitations for you">
+        {invitations.map((invitation) => (
+          <li key={invitation.id} className="row-link">
+            <span className="row-main">
+              <strong>{invitation.organizationName}</strong>
+              <span className="muted">
+                as {roleLabel(invitation.role).toLowerCase()}
+                {invitation.invitedBy ? `, from ${invitation.invitedBy.name}` : ""} · expires {formatDate(invitation.expiresAt)}
+              </span>
+            </span>
+            <span className="row-side">
+              <button
+                type="button"
+                className="button small"
+                disabled={fetching}
+                onClick={() => onDecline(invitation.id, invitation.organizationName)}
+                aria-label={`Decline the invitation to ${invitation.organizationName}`}
+              >
+                Decline
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -1,5 +1,5 @@
-import { type FormEvent, useState } from "react";
-import { useClient, useMutation } from "urql";
+import { type FormEvent, useEffect, useState } from "react";
+import { useClient, useMutation, useQuery } from "urql";
 import { useAuth, useSignUpPolicy } from "../auth.tsx";
 import { Field } from "../components/Field.tsx";
 import { describeError, errorCode, fieldErrors } from "../errors.ts";
@@ -7,8 +7,14 @@ import { graphql } from "../generated/gql.ts";
 import { Link, navigate, useSearchParam } from "../router.tsx";
 
 const SignUpMutation = graphql(`
-  mutation ConsoleSignUp($email: String!, $password: String!, $name: String!) {
-    signUp(email: $email, password: $password, name: $name) { user { id name email } }
+  mutation ConsoleSignUp($email: String!, $password: String!, $name: String!, $invitationToken: String) {
+    signUp(email: $email, password: $password, name: $name, invitationToken: $invitationToken) { user { id name email } }
+  }
+`);
+
+const InvitationPreviewQuery = graphql(`
+  query ConsoleSignUpInvitation($token: String!) {
+    invitation(token: $token) { email role organizationName }
   }
 `);
 
@@ -24,17 +30,25 @@ const JoinedQuery = graphql(`
  */
 export function SignUp() {
   const first = useSearchParam("first") === "1";
+  // Signing up through an invitation link (/console/invitations/<token> → Sign up).
+  const invitationToken = useSearchParam("invitation");
+  const [preview] = useQuery({ query: InvitationPreviewQuery, variables: { token: invitationToken ?? "" }, pause: !invitationToken });
+  const invitation = preview.data?.invitation;
   const { sessionChanged } = useAuth();
   const [{ fetching, error }, signUp] = useMutation(SignUpMutation);
   const policy = useSignUpPolicy();
   // The first account of an install is let in whatever the policy (the ?first=1 greeting says so).
-  const byInvitation = !first && policy === "CLOSED";
+  const byInvitation = !first && !invitationToken && policy === "CLOSED";
   const client = useClient();
   const [values, setValues] = useState({ name: "", email: "", password: "" });
+  const invitedEmail = invitation?.email;
+  useEffect(() => {
+    if (invitedEmail) setValues((current) => (current.email ? current : { ...current, email: invitedEmail }));
+  }, [invitedEmail]);
   const fields = fieldErrors(error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await signUp(values);
+    const result = await signUp({ ...values, invitationToken });
     if (result.error) return;
     const joined = await client.query(JoinedQuery, {}, { requestPolicy: "network-only" }).toPromise();
     const organizations = joined.data?.organizations ?? [];
@@ -54,8 +68,14 @@ export function SignUp() {
         {first && <p className="muted">Nobody has signed up on this Switchyard yet. The account you create here will own the first organization.</p>}
         {byInvitation && (
           <p className="setup-fix" data-testid="signup-policy">
-            Sign-up on this Switchyard is by invitation. Use the email address an owner or admin of your organization invited (Members → Add or
-            invite); if you have not been invited yet, ask them first.
+            Sign-up on this Switchyard is by invitation. Open the invitation link an owner of your organization sent you (Members → Invite);
+            if you have not been invited yet, ask them first.
+          </p>
+        )}
+        {invitation && (
+          <p className="setup-fix" data-testid="signup-invitation">
+            You are joining {invitation.organizationName} as {invitation.role.toLowerCase()}. Sign up with {invitation.email}, the address the
+            invitation was sent to.
           </p>
         )}
         {error && Object.keys(fields).length === 0 && (

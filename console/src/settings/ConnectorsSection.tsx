@@ -29,7 +29,13 @@ const SetCredentialsMutation = graphql(`
 
 const VerificationTokensQuery = graphql(`
   query ConsoleWebhookVerificationTokens($id: ID!) {
-    deployment(id: $id) { id webhookVerificationTokens { connector token receivedAt inForce } }
+    deployment(id: $id) { id webhookVerificationTokens { id connector token receivedAt confirmedAt inForce } }
+  }
+`);
+
+const ConfirmVerificationTokenMutation = graphql(`
+  mutation ConsoleConfirmWebhookVerificationToken($id: ID!) {
+    confirmWebhookVerificationToken(id: $id) { id confirmedAt inForce }
   }
 `);
 
@@ -324,23 +330,32 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
 }
 
 /**
- * The token the provider POSTs to the webhook URL when a subscription is created (Notion), to paste
- * back in its Verify step. A secret: only owners and admins read it.
+ * The tokens the provider POSTs to the webhook URL when a subscription is created (Notion), to paste
+ * back in its Verify step. Anyone who knows the URL can send one, so every one received is listed
+ * with when it came, and none is used until an owner or admin confirms it. Secrets: only owners and
+ * admins read them.
  */
 function VerificationToken({ deploymentId, connector, canManage }: { deploymentId: string; connector: Connector; canManage: boolean }) {
   const [{ data, fetching }, refetch] = useQuery({ query: VerificationTokensQuery, variables: { id: deploymentId }, pause: !canManage, requestPolicy: "network-only" });
   const [discarding, discard] = useMutation(DiscardVerificationTokenMutation);
+  const [confirming, confirm] = useMutation(ConfirmVerificationTokenMutation);
   const toast = useToast();
-  if (!canManage) return <p className="muted">{connector.displayName} sends a verification token here when a subscription is created; an owner or admin can read it on this page.</p>;
-  const held = data?.deployment?.webhookVerificationTokens.find((t) => t.connector === connector.name);
+  if (!canManage) return <p className="muted">{connector.displayName} sends a verification token here when a subscription is created; an owner or admin can read and confirm it on this page.</p>;
+  const tokens = data?.deployment?.webhookVerificationTokens.filter((t) => t.connector === connector.name) ?? [];
   const reload = () => refetch({ requestPolicy: "network-only" });
   const forget = async () => {
     const result = await discard({ deploymentId, connector: connector.name });
     if (result.error) return toast.error(describeError(result.error));
-    toast.success(`The ${connector.displayName} verification token was discarded: the next one ${connector.displayName} sends is kept.`);
+    toast.success(`The ${connector.displayName} verification tokens were discarded.`);
     reload();
   };
-  if (!held) {
+  const confirmToken = async (id: string) => {
+    const result = await confirm({ id });
+    if (result.error) return toast.error(describeError(result.error));
+    toast.success(`The ${connector.displayName} verification token is confirmed.`);
+    reload();
+  };
+  if (tokens.length === 0) {
     return (
       <p className="muted" data-testid={`verification-token-${connector.name}`}>
         No verification token received yet. Create the webhook subscription at {connector.displayName} with this URL: the token it sends appears here.{" "}
@@ -353,20 +368,40 @@ function VerificationToken({ deploymentId, connector, canManage }: { deploymentI
   return (
     <div className="secret-once ok" role="status" data-testid={`verification-token-${connector.name}`}>
       <span>
-        Verification token received {formatDate(held.receivedAt)}: paste it in {connector.displayName}'s Verify step.
+        Verification tokens received, newest first. Paste the one {connector.displayName} sent in its Verify step; once {connector.displayName} accepts
+        it, confirm it here. Anyone who knows this URL can send a token, so none is used until you confirm it, and events are refused until then.
       </span>
-      <div className="secret-line">
-        <code>{held.token}</code>
-        <CopyButton value={held.token} />
-      </div>
-      <span className="muted">
-        {held.inForce
-          ? `No webhook secret is configured for ${connector.displayName}, so its signed events are verified with this token.`
-          : `A webhook secret is configured for ${connector.displayName}: events are verified with that, not with this token. To use this token, save it as the webhook secret of your OAuth app.`}
-      </span>
+      <ul className="token-list" aria-label={`${connector.displayName} verification tokens`}>
+        {tokens.map((held) => (
+          <li key={held.id} data-testid={`verification-token-${held.id}`}>
+            <span className="muted">Received {formatDate(held.receivedAt)}</span>
+            <div className="secret-line">
+              <code>{held.token}</code>
+              <CopyButton value={held.token} />
+            </div>
+            {held.confirmedAt ? (
+              <span className="muted">
+                Confirmed {formatDate(held.confirmedAt)}.{" "}
+                {held.inForce
+                  ? `No webhook secret is configured for ${connector.displayName}, so its signed events are verified with this token.`
+                  : `A webhook secret is configured for ${connector.displayName}: events are verified with that, not with this token. To use this token, save it as the webhook secret of your OAuth app.`}
+              </span>
+            ) : (
+              <div className="actions">
+                <button type="button" className="button" onClick={() => confirmToken(held.id)} disabled={confirming.fetching} aria-label={`Confirm the token received ${formatDate(held.receivedAt)}`}>
+                  Confirm
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
       <div className="actions">
+        <button type="button" className="button" onClick={reload} disabled={fetching}>
+          Check again
+        </button>
         <button type="button" className="button" onClick={forget} disabled={discarding.fetching}>
-          Discard this token
+          Discard all tokens
         </button>
       </div>
     </div>

@@ -48,8 +48,8 @@ const EventDetailQuery = graphql(`
 `);
 
 const ForwardedEventsSubscription = graphql(`
-  subscription ConsoleForwardedEvents($deploymentId: ID!) {
-    forwardedEvents(deploymentId: $deploymentId) { id }
+  subscription ConsoleForwardedEvents($deploymentId: ID!, $after: ID) {
+    forwardedEvents(deploymentId: $deploymentId, after: $after) { id }
   }
 `);
 
@@ -164,7 +164,13 @@ export function EventsSection({ deploymentId, canManage }: SectionProps) {
         <h2 id="events-title">Events</h2>
         <span className="live" role="status" data-testid="live-state">
           <span className={`live-dot ${connection === "live" ? "on" : ""}`} aria-hidden="true" />
-          {connection === "live" ? "Live" : connection === "connecting" || connection === "idle" ? "Connecting…" : "Offline — reconnecting"}
+          {connection === "live"
+            ? "Live"
+            : connection === "connecting" || connection === "idle"
+              ? "Connecting…"
+              : connection === "paused"
+                ? "Paused — resuming shortly"
+                : "Offline — reconnecting"}
         </span>
       </div>
       <p className="muted">Events received for this deployment and their deliveries to your Forwarding URL, newest first, updated as they happen.</p>

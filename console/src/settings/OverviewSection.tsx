@@ -27,7 +27,7 @@ const OverviewUpdates = graphql(`
 `);
 
 const OverviewEvents = graphql(`
-  subscription ConsoleOverviewEvents($deploymentId: ID!) { forwardedEvents(deploymentId: $deploymentId) { id } }
+  subscription ConsoleOverviewEvents($deploymentId: ID!, $after: ID) { forwardedEvents(deploymentId: $deploymentId, after: $after) { id } }
 `);
 
 const PauseMutation = graphql(`

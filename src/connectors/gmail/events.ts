@@ -22,6 +22,7 @@
 import type { FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "../types.ts";
 import { providerDate } from "../dates.ts";
 import { asRecord, asString, parseJsonObject } from "../json.ts";
+import { storableOptional, storableText } from "../../text/storable.ts";
 
 export interface GmailPushNotification {
   /** As Gmail wrote it; route by its lower-cased form. */
@@ -48,7 +49,8 @@ export function decodePushNotification(rawBody: Buffer): GmailPushNotification |
   const messageId = asString(message.messageId) ?? asString(message.message_id);
   if (!emailAddress || !historyId || !/^\d+$/.test(historyId) || !messageId) return null;
   return {
-    emailAddress,
+    // Routed by (a text column lookup): a NUL would fail the query on every redelivery.
+    emailAddress: storableText(emailAddress),
     historyId,
     messageId,
     publishTime: asString(message.publishTime) ?? asString(message.publish_time) ?? null,
@@ -144,7 +146,8 @@ export function withMessageMetadata(event: NormalizedEvent, message: unknown): N
   const header = (name: string) => {
     if (!Array.isArray(headers)) return null;
     const found = headers.map(asRecord).find((h) => asString(h?.name)?.toLowerCase() === name.toLowerCase());
-    return asString(found?.value) ?? null;
+    // Anyone who can mail the account writes these: a NUL in a subject must not stall the mailbox.
+    return storableOptional(asString(found?.value)) ?? null;
   };
   const internalDate = asString(m.internalDate);
   return {
@@ -156,7 +159,7 @@ export function withMessageMetadata(event: NormalizedEvent, message: unknown): N
       from: header("From"),
       to: header("To"),
       date: header("Date"),
-      snippet: asString(m.snippet) ?? null,
+      snippet: storableOptional(asString(m.snippet)) ?? null,
     },
   };
 }

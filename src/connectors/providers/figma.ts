@@ -1,8 +1,9 @@
 /**
  * Figma: OAuth 2.0 (HTTP Basic at api.figma.com/v1/oauth/token, PKCE supported, 90-day access
  * tokens with refresh tokens). Webhooks V2 are not signed: each delivery carries the webhook's
- * `passcode` in the JSON body, compared in constant time with the configured secret. Events are
- * routed by the user who triggered them (FILE_UPDATE names no user and is not offered).
+ * `passcode` in the JSON body, compared in constant time with the configured secret, then removed:
+ * it is neither stored nor forwarded (the samples below are the data as forwarded, without it).
+ * Events are routed by the user who triggered them (FILE_UPDATE names no user and is not offered).
  */
 import { declareConnector } from "../declaration.ts";
 
@@ -10,7 +11,6 @@ const triggeredBy = { id: "813845097374535682", handle: "Dylan Example" };
 const common = {
   file_key: "zH2aGkx3h9t8jt5Z14ldMF",
   file_name: "Mockup library",
-  passcode: "figma-passcode",
   protocol_version: "2",
   retries: 0,
   triggered_by: triggeredBy,

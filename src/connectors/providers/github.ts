@@ -75,6 +75,9 @@ export default declareConnector({
     routing: ["sender.id", "repository.owner.id"],
     // The delivery GUID is kept on redelivery.
     deliveryId: { header: "x-github-delivery" },
+    // No timestamp is signed: a body replayed under a new delivery id is refused for 3 days, the
+    // period GitHub lets you redeliver from (docs.github.com/en/webhooks/testing-and-troubleshooting-webhooks/redelivering-webhooks).
+    replayWindowSeconds: 3 * 86_400,
   },
   triggers: [
     {

@@ -3,6 +3,12 @@
  * access tokens with refresh tokens). Event subscriptions sign `x-zm-signature: v0=<hex
  * HMAC-SHA256 of "v0:{x-zm-request-timestamp}:{body}">` with the app's secret token and validate the
  * endpoint with `endpoint.url_validation`. Meeting events are routed by the host's user id.
+ *
+ * The validation request is signed like every event (x-zm-signature, x-zm-request-timestamp:
+ * https://developers.zoom.us/docs/api/webhooks/#validate-your-webhook-endpoint; Zoom's own sample,
+ * github.com/zoom/webhook-sample index.js, answers it only inside the verified branch), and its answer
+ * is an HMAC under our secret: it is answered only after the signature check, else anyone could have
+ * us sign `v0:{ts}:{forged body}` as a "plainToken".
  */
 import { declareConnector } from "../declaration.ts";
 

@@ -5,7 +5,10 @@
  * back: its reply carries `capture`, and the inbound route stores it (credentials.ts).
  *
  * `stage` says when it is answered: `before_verify` for handshakes the provider does not sign
- * (they precede any secret, or the answer itself proves the secret), `after_verify` for signed ones.
+ * (they precede any secret), `after_verify` for signed ones. A handshake answered before the
+ * signature check is never given the secret (compile.ts passes ""): it must never compute anything
+ * keyed by the secret over what the caller sent, or it signs whatever an attacker asks for — an
+ * "answer that proves the secret" is only safe once the request itself is proven to be the provider's.
  */
 import { z } from "zod";
 import { asString, parseJsonObject } from "../json.ts";
@@ -21,6 +24,11 @@ export interface HandshakeReply {
   capture?: { verificationToken: string };
 }
 
+/** A request that is the handshake but malformed: a 400 `invalid_parameter` naming what is wrong. */
+export interface HandshakeRefusal {
+  refused: string;
+}
+
 export const handshakeSchema = z.discriminatedUnion("type", [
   /** Slack Events API: `{"type":"url_verification","challenge":"…"}` (signed) → the challenge as text/plain. */
   z.object({ type: z.literal("slack_url_verification") }),
@@ -28,7 +36,12 @@ export const handshakeSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("asana_hook_secret") }),
   /** Dropbox: `GET ?challenge=…` → the challenge as text/plain (nosniff). */
   z.object({ type: z.literal("dropbox_challenge") }),
-  /** Zoom: event `endpoint.url_validation` → `{plainToken, encryptedToken: hex HMAC-SHA256(secret, plainToken)}`. */
+  /**
+   * Zoom: event `endpoint.url_validation` → `{plainToken, encryptedToken: hex HMAC-SHA256(secret, plainToken)}`.
+   * Signed like every Zoom event (x-zm-signature over `v0:{x-zm-request-timestamp}:{body}`), so
+   * answered only after that check: https://developers.zoom.us/docs/api/webhooks/#validate-your-webhook-endpoint,
+   * and Zoom's own sample answers it inside the verified branch (github.com/zoom/webhook-sample, index.js).
+   */
   z.object({ type: z.literal("zoom_url_validation") }),
   /** Microsoft Graph: `POST ?validationToken=…` → the token (URL-decoded) as text/plain within 10 s. */
   z.object({ type: z.literal("graph_validation_token") }),
@@ -44,7 +57,7 @@ export const HANDSHAKE_STAGE: Record<Handshake["type"], "before_verify" | "after
   slack_url_verification: "after_verify",
   asana_hook_secret: "before_verify",
   dropbox_challenge: "before_verify",
-  zoom_url_validation: "before_verify",
+  zoom_url_validation: "after_verify",
   graph_validation_token: "before_verify",
   notion_verification_token: "before_verify",
 };
@@ -68,10 +81,16 @@ function notionVerificationToken(req: InboundRequest): string | undefined {
   return typeof token === "string" && VERIFICATION_TOKEN.test(token) ? token : undefined;
 }
 
+/** Zoom's plainTokens are 22 base64url characters; anything else is not one of Zoom's. */
+const ZOOM_PLAIN_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+
 const text = (body: string, headers?: Record<string, string>): HandshakeReply => ({ status: 200, contentType: "text/plain; charset=utf-8", body, headers });
 
-/** The reply when `req` is this handshake; undefined when it is an ordinary delivery. */
-export function answerHandshake(handshake: Handshake, req: InboundRequest, secret: string): HandshakeReply | undefined {
+/**
+ * The reply when `req` is this handshake; undefined when it is an ordinary delivery. `secret` is ""
+ * for handshakes answered before the signature check.
+ */
+export function answerHandshake(handshake: Handshake, req: InboundRequest, secret: string): HandshakeReply | HandshakeRefusal | undefined {
   const method = req.method ?? "POST";
   switch (handshake.type) {
     case "slack_url_verification": {
@@ -89,8 +108,11 @@ export function answerHandshake(handshake: Handshake, req: InboundRequest, secre
     case "zoom_url_validation": {
       const body = method === "POST" ? parseJsonObject(req.rawBody) : null;
       if (body?.event !== "endpoint.url_validation") return undefined;
-      const plainToken = asString((body.payload as Record<string, unknown> | undefined)?.plainToken);
-      if (!plainToken || !secret) return undefined;
+      const plainToken = (body.payload as Record<string, unknown> | undefined)?.plainToken;
+      if (typeof plainToken !== "string" || !ZOOM_PLAIN_TOKEN.test(plainToken)) {
+        return { refused: "payload.plainToken must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -." };
+      }
+      if (!secret) return undefined;
       const encryptedToken = computeHmac({ algorithm: "sha256", encoding: "hex", secretEncoding: "utf8" }, secret, Buffer.from(plainToken, "utf8"));
       return { status: 200, contentType: "application/json", body: JSON.stringify({ plainToken, encryptedToken }) };
     }

@@ -39,5 +39,28 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
   }
 }
 
-export { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, type Handshake, type HandshakeReply } from "./handshakes.ts";
+/**
+ * Whether a valid signature also proves the request is recent: the signed content includes a
+ * timestamp the scheme holds to a window (Slack/Zoom `{timestamp}`, Stripe, Standard Webhooks, Box,
+ * Linear's body timestamp, a JWT's iat/exp). Without one, a captured delivery verifies forever, so
+ * the inbound route also deduplicates on the body's digest (the connector's replay window).
+ */
+export function signsTimestamp(params: SchemeParams): boolean {
+  switch (params.type) {
+    case "hmac":
+      return params.signedContent.includes("{timestamp}");
+    case "stripe":
+      return params.signedContent.includes("{timestamp}");
+    case "standard_webhooks":
+    case "box":
+    case "hmac_body_timestamp":
+    case "jwt":
+      return true;
+    case "token":
+    case "body_token":
+      return false;
+  }
+}
+
+export { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, type Handshake, type HandshakeRefusal, type HandshakeReply } from "./handshakes.ts";
 export type { SchemeInput } from "./common.ts";

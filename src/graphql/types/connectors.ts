@@ -2,6 +2,7 @@ import { CATEGORIES } from "../../connectors/declaration.ts";
 import { connectors, findConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
 import {
+  confirmVerificationToken,
   type CredentialsView,
   deleteConnectorCredentials,
   discardVerificationToken,
@@ -10,6 +11,7 @@ import {
   listVerificationTokens,
   serviceCredentials,
   setConnectorCredentials,
+  verificationTokenDeployment,
   type VerificationTokenView,
 } from "../../credentials/credentials.ts";
 import { badInput, forbidden, notFound } from "../../errors.ts";
@@ -89,14 +91,17 @@ const ConnectorCredentials = builder.objectRef<CredentialsView>("ConnectorCreden
 const WebhookVerificationToken = builder.objectRef<VerificationTokenView>("WebhookVerificationToken").implement({
   description:
     "A token a provider POSTed, unsigned, to the deployment's webhook URL when a subscription was created (Notion's `verification_token`), " +
-    "to paste back at the provider. The first one received is kept until discarded.",
+    "to paste back at the provider. Anyone who knows the URL can send one, so every one received is kept (the newest 20 unconfirmed) " +
+    "and none verifies anything until an owner or admin confirms it (confirmWebhookVerificationToken).",
   fields: (t) => ({
+    id: t.exposeID("id"),
     connector: t.exposeString("connector"),
     token: t.exposeString("token", { description: "The token itself: a secret." }),
-    receivedAt: t.expose("receivedAt", { type: "DateTime" }),
+    receivedAt: t.expose("receivedAt", { type: "DateTime", description: "When it arrived: compare with when the subscription was created at the provider." }),
+    confirmedAt: t.expose("confirmedAt", { type: "DateTime", nullable: true, description: "When an owner or admin confirmed it; null while it is only received." }),
     inForce: t.exposeBoolean("inForce", {
       description:
-        "Inbound events are verified with this token, because no webhook secret is configured for the connector (neither this deployment's nor the service's).",
+        "Inbound events are verified with this token: it is confirmed, and no webhook secret is configured for the connector (neither this deployment's nor the service's).",
     }),
   }),
 });
@@ -165,10 +170,26 @@ builder.mutationFields((t) => ({
   }),
   discardWebhookVerificationToken: t.boolean({
     description:
-      "Forget the connector's held verification token, so the next one the provider sends is kept (a re-created subscription, or a token the provider refused). False when none was held.",
+      "Forget every verification token held for the connector, confirmed or not (a re-created subscription, or tokens the provider refused). False when none was held.",
     args: { deploymentId: t.arg.id(), connector: t.arg.string() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
     resolve: (_root, args, ctx) => discardVerificationToken(ctx.services, String(args.deploymentId), args.connector),
+  }),
+  confirmWebhookVerificationToken: t.field({
+    type: WebhookVerificationToken,
+    description:
+      "Put a received verification token in force for its connector, once the provider's Verify step accepted it: it verifies the connector's events " +
+      "(while no webhook secret is configured) and any other token of that connector is no longer confirmed. Owners and admins only.",
+    args: { id: t.arg.id() },
+    authScopes: { loggedIn: true },
+    resolve: async (_root, args, ctx) => {
+      const deploymentId = await verificationTokenDeployment(ctx.services, String(args.id));
+      if (!deploymentId || !(await ctx.access.canReadDeployment(deploymentId))) throw notFound("Verification token");
+      if (!(await ctx.access.canManageDeployment(deploymentId))) throw forbidden("Only owners and admins can confirm verification tokens.");
+      const confirmed = await confirmVerificationToken(ctx.services, String(args.id));
+      ctx.services.logger.info({ deploymentId, connector: confirmed.connector, tokenId: confirmed.id }, "webhook verification token confirmed");
+      return confirmed;
+    },
   }),
   disconnectAccount: t.prismaField({
     type: "ConnectedAccount",

@@ -1,14 +1,18 @@
 import {
-  addMember,
+  acceptInvitation,
   createDeployment,
   createOrganization,
+  declineInvitation,
   findInvitation,
+  findInvitationByToken,
   inviteMember,
+  type IssuedInvitation,
   removeMember,
   revokeInvitation,
 } from "../../organizations/organizations.ts";
 import { forbidden, notFound } from "../../errors.ts";
 import { builder } from "../builder.ts";
+import type { GraphQLContext } from "../context.ts";
 
 export const RoleEnum = builder.enumType("Role", { values: ["OWNER", "ADMIN", "MEMBER"] as const });
 
@@ -21,8 +25,10 @@ const Membership = builder.prismaObject("Membership", {
   }),
 });
 
-const Invitation = builder.prismaObject("Invitation", {
-  description: "An email address invited into an organization, waiting for it to sign up.",
+export const Invitation = builder.prismaObject("Invitation", {
+  description:
+    "An email address invited into an organization. The person joins by opening the invitation's link (acceptUrl, shown once to " +
+    "the inviter) while logged in with that address, or by signing up through it.",
   fields: (t) => ({
     id: t.exposeID("id"),
     email: t.exposeString("email"),
@@ -30,11 +36,30 @@ const Invitation = builder.prismaObject("Invitation", {
     invitedBy: t.relation("invitedBy", { nullable: true, description: "Null when the inviter's account is gone." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     expiresAt: t.expose("expiresAt", { type: "DateTime" }),
+    organizationName: t.string({
+      select: { organization: { select: { name: true } } },
+      description: "The name of the organization it invites into (for the invitee, who cannot read the organization yet).",
+      resolve: (invitation) => invitation.organization.name,
+    }),
+    acceptUrl: t.string({
+      nullable: true,
+      description:
+        "The link the invited person opens to join: `<PUBLIC_URL>/console/invitations/<token>`. Only in the answer of inviteMember " +
+        "(and addMember); null everywhere else: it is stored only as a hash, like an API key. Inviting again issues a new link.",
+      resolve: (invitation, _args, ctx) => {
+        const token = (invitation as IssuedInvitation).token;
+        return token ? invitationUrl(ctx, token) : null;
+      },
+    }),
   }),
 });
 
+const invitationUrl = (ctx: GraphQLContext, token: string) => `${ctx.services.config.publicUrl.replace(/\/+$/, "")}/console/invitations/${token}`;
+
 const InviteMemberResult = builder.unionType("InviteMemberResult", {
-  description: "A Membership when the address already has an account (added at once), else the pending Invitation.",
+  description:
+    "Always the pending Invitation, whether or not the address has an account (the answer reveals nothing about who has signed up). " +
+    "Membership is kept in the union for clients written when existing users were added at once.",
   types: [Membership, Invitation],
   resolveType: (value) => ("userId" in value ? "Membership" : "Invitation"),
 });
@@ -87,28 +112,46 @@ builder.queryFields((t) => ({
   }),
 }));
 
+builder.queryFields((t) => ({
+  invitation: t.prismaField({
+    type: "Invitation",
+    nullable: true,
+    description:
+      "The pending invitation behind an invitation link's token: what it invites into, as whom, for which address. Null when the " +
+      "link is not valid (expired, revoked, replaced, used). Public: the token is the secret.",
+    args: { token: t.arg.string() },
+    resolve: async (query, _root, args, ctx) => {
+      const invitation = await findInvitationByToken(ctx.services.db, args.token);
+      return invitation ? ctx.services.db.invitation.findUnique({ ...query, where: { id: invitation.id } }) : null;
+    },
+  }),
+}));
+
 builder.mutationFields((t) => ({
   createOrganization: t.prismaField({
     type: "Organization",
+    description: "A new organization owned by the caller. With ORGANIZATION_CREATION=owners, only owners of an organization may create one.",
     args: { name: t.arg.string() },
     authScopes: { user: true },
     resolve: async (query, _root, args, ctx) => {
       if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
-      const organization = await createOrganization(ctx.services.db, ctx.services.box, ctx.principal.userId, args.name);
-      return ctx.services.db.organization.findUniqueOrThrow({ ...query, where: { id: organization.id } });
+      const { db, box, config } = ctx.services;
+      const organization = await createOrganization(db, box, ctx.principal.userId, args.name, config.organizationCreation);
+      return db.organization.findUniqueOrThrow({ ...query, where: { id: organization.id } });
     },
   }),
   addMember: t.prismaField({
-    type: "Membership",
-    description: "Adds a user who has signed up to the organization with a role. Owners and admins only.",
+    type: "Invitation",
+    deprecationReason: "Use inviteMember: people join by accepting an invitation.",
+    description:
+      "The same as inviteMember: a pending invitation, whether or not the address has an account (nobody is added without " +
+      "accepting). Owners and admins; only owners invite owners.",
     args: { organizationId: t.arg.id(), email: t.arg.string(), role: t.arg({ type: RoleEnum }) },
     authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
     resolve: async (query, _root, args, ctx) => {
-      if (args.role === "OWNER" && (await ctx.access.organizationRole(String(args.organizationId))) !== "OWNER") {
-        throw forbidden("Only owners can add owners.");
-      }
-      const membership = await addMember(ctx.services.db, String(args.organizationId), args);
-      return ctx.services.db.membership.findUniqueOrThrow({ ...query, where: { id: membership.id } });
+      const issued = await invite(ctx, String(args.organizationId), args);
+      const invitation = await ctx.services.db.invitation.findUniqueOrThrow({ ...query, where: { id: issued.id } });
+      return { ...invitation, token: issued.token };
     },
   }),
   removeMember: t.boolean({
@@ -124,22 +167,15 @@ builder.mutationFields((t) => ({
   inviteMember: t.field({
     type: InviteMemberResult,
     description:
-      "Adds the person with this email address: at once if they have an account (a Membership), else as a pending " +
-      "Invitation that their sign-up with this address accepts (also when sign-up is closed). Owners and admins; only owners invite owners.",
+      "Invites the person with this email address: always a pending Invitation whose acceptUrl (shown once) they open to join, " +
+      "whether or not they have an account. Inviting again renews it with a new link. Owners and admins; only owners invite " +
+      "owners or change an owner's invitation. With sign-up closed, only an owner's invitation lets someone without an account sign up.",
     args: { organizationId: t.arg.id(), email: t.arg.string(), role: t.arg({ type: RoleEnum }) },
     authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
-    resolve: async (_root, args, ctx) => {
-      if (ctx.principal?.kind !== "user") throw new Error("unreachable: organizationAdmin requires a user");
-      const organizationId = String(args.organizationId);
-      if (args.role === "OWNER" && (await ctx.access.organizationRole(organizationId)) !== "OWNER") {
-        throw forbidden("Only owners can invite owners.");
-      }
-      const result = await inviteMember(ctx.services.db, organizationId, ctx.principal.userId, args);
-      return "membership" in result ? result.membership : result.invitation;
-    },
+    resolve: (_root, args, ctx) => invite(ctx, String(args.organizationId), args),
   }),
   revokeInvitation: t.boolean({
-    description: "Withdraws a pending invitation: signing up with that address no longer joins. Owners and admins.",
+    description: "Withdraws a pending invitation: its link no longer works. Owners and admins; only owners revoke an owner's invitation.",
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
@@ -147,7 +183,29 @@ builder.mutationFields((t) => ({
       // Someone outside the organization learns nothing, not even that the id exists.
       if (!invitation || !(await ctx.access.canReadOrganization(invitation.organizationId))) throw notFound("Invitation");
       if (!(await ctx.access.canManageOrganization(invitation.organizationId))) throw forbidden("Only owners and admins can revoke invitations.");
-      await revokeInvitation(ctx.services.db, invitation.id);
+      await revokeInvitation(ctx.services.db, invitation, await ctx.access.organizationRole(invitation.organizationId));
+      return true;
+    },
+  }),
+  acceptInvitation: t.prismaField({
+    type: "Organization",
+    description:
+      "Joins the organization of the invitation link's token, with its role. The logged-in user's email must be the invited " +
+      "address (FORBIDDEN otherwise); an invalid, expired, revoked or used link is NOT_FOUND. Returns the organization.",
+    args: { token: t.arg.string() },
+    authScopes: { user: true },
+    resolve: async (query, _root, args, ctx) => {
+      const user = await viewerOf(ctx);
+      const membership = await acceptInvitation(ctx.services.db, user, args.token);
+      return ctx.services.db.organization.findUniqueOrThrow({ ...query, where: { id: membership.organizationId } });
+    },
+  }),
+  declineInvitation: t.boolean({
+    description: "Turns down a pending invitation sent to the logged-in user's address (see viewer.invitations). Anyone else's is NOT_FOUND.",
+    args: { id: t.arg.id() },
+    authScopes: { user: true },
+    resolve: async (_root, args, ctx) => {
+      await declineInvitation(ctx.services.db, await viewerOf(ctx), String(args.id));
       return true;
     },
   }),
@@ -161,3 +219,13 @@ builder.mutationFields((t) => ({
     },
   }),
 }));
+
+async function invite(ctx: GraphQLContext, organizationId: string, args: { email: string; role: string }): Promise<IssuedInvitation> {
+  if (ctx.principal?.kind !== "user") throw new Error("unreachable: organizationAdmin requires a user");
+  return inviteMember(ctx.services.db, organizationId, ctx.principal.userId, await ctx.access.organizationRole(organizationId), args);
+}
+
+async function viewerOf(ctx: GraphQLContext) {
+  if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
+  return ctx.services.db.user.findUniqueOrThrow({ where: { id: ctx.principal.userId }, select: { id: true, email: true } });
+}

@@ -1,5 +1,5 @@
 import { GraphQLError } from "graphql";
-import { EventsDropped, type Subscription, type Topic, type TopicMessage } from "../../events/bus.ts";
+import { EventsDropped, LiveDegraded, LiveDegradedError, type Subscription, type Topic, type TopicMessage } from "../../events/bus.ts";
 import type { DeliverySummary, DeliveryUpdateMessage, ForwardedEventMessage } from "../../events/messages.ts";
 import { assertEventOfDeployment, eventsAfter, type ReplayedEvent, resumed } from "../../events/replay.ts";
 import { builder } from "../builder.ts";
@@ -67,17 +67,31 @@ async function live<T extends Topic>(ctx: GraphQLContext, topic: T, deploymentId
     await subscription.ready;
   } catch (error) {
     await subscription.return?.();
+    if (error instanceof LiveDegradedError) throw liveDegraded("Subscribe again in a few seconds (with `after`, the last event id you received, to get what you missed).");
     throw error;
   }
   return subscription;
+}
+
+/** LIVE_DEGRADED: Redis, which relays events between instances, is unreachable from this instance. */
+const LIVE_DEGRADED_RETRY_SECONDS = 5;
+function liveDegraded(what: string): GraphQLError {
+  return new GraphQLError(`Live events are paused: this instance cannot reach Redis, which relays events between instances. ${what}`, {
+    extensions: { code: "LIVE_DEGRADED", retryAfter: LIVE_DEGRADED_RETRY_SECONDS },
+  });
 }
 
 /**
  * The last result of a subscription that ends: a consumer that fell too far behind resubscribes and
  * reads the rest from `deliveries`; a caller who lost access is told why and what to do.
  */
-function unlessEnded<T>(message: T | EventsDropped | AccessEnded, bufferSize: number): T {
+function unlessEnded<T>(message: T | EventsDropped | LiveDegraded | AccessEnded, bufferSize: number): T {
   if (message instanceof AccessEnded) throw message.error;
+  if (message instanceof LiveDegraded) {
+    throw liveDegraded(
+      "This subscription ended so that no event is missed silently. Subscribe again once it is back, with `after` set to the last event id you received: the missed events are replayed.",
+    );
+  }
   if (message instanceof EventsDropped) {
     throw new GraphQLError(
       `This subscriber fell more than ${bufferSize} messages behind, so ${message.dropped} were dropped and the subscription ended. ` +
@@ -120,7 +134,7 @@ builder.subscriptionFields((t) => ({
       // The replayed events are guarded too: they wait for a check a revocation started.
       return whileAllowed(ctx, deploymentId, resumed(subscription, backlog));
     },
-    resolve: (message: ReplayedEvent | EventsDropped | AccessEnded, _args, ctx) => {
+    resolve: (message: ReplayedEvent | EventsDropped | LiveDegraded | AccessEnded, _args, ctx) => {
       const event = unlessEnded(message, ctx.services.config.subscriptionBufferSize);
       describeStreamedMessage(ctx, { id: event.id, extensions: event.skipped ? { skipped: event.skipped } : undefined });
       return event;
@@ -134,6 +148,6 @@ builder.subscriptionFields((t) => ({
     args: { deploymentId: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentMember: String(args.deploymentId) }),
     subscribe: async (_root, args, ctx) => whileAllowed(ctx, String(args.deploymentId), await live(ctx, "deliveryUpdate", String(args.deploymentId))),
-    resolve: (message: DeliveryUpdateMessage | EventsDropped | AccessEnded, _args, ctx) => unlessEnded(message, ctx.services.config.subscriptionBufferSize),
+    resolve: (message: DeliveryUpdateMessage | EventsDropped | LiveDegraded | AccessEnded, _args, ctx) => unlessEnded(message, ctx.services.config.subscriptionBufferSize),
   }),
 }));

@@ -1,6 +1,7 @@
 import { clearedSessionCookie, sessionCookie } from "../../auth/principal.ts";
 import { createSession, revokeSessions } from "../../auth/sessions.ts";
 import { changePassword, logIn, signUp } from "../../auth/users.ts";
+import { forbidden } from "../../errors.ts";
 import { addressKey } from "../../ratelimit/limiter.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
@@ -12,6 +13,16 @@ builder.prismaObject("User", {
     email: t.exposeString("email"),
     name: t.exposeString("name"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    invitations: t.prismaField({
+      type: ["Invitation"],
+      description:
+        "Pending invitations sent to this user's email address, oldest first: what to accept (with the link the inviter sent) " +
+        "or decline. Only on `viewer`; anyone else's is FORBIDDEN.",
+      resolve: (query, user, _args, ctx) => {
+        if (ctx.principal?.kind !== "user" || ctx.principal.userId !== user.id) throw forbidden("Only the invited person sees their invitations.");
+        return ctx.services.db.invitation.findMany({ ...query, where: { email: user.email, expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" } });
+      },
+    }),
   }),
 });
 
@@ -42,7 +53,7 @@ const SignUpPolicy = builder.enumType("SignUpPolicy", {
   description: "Who may create an account on this Switchyard (the SIGNUP setting).",
   values: {
     OPEN: { description: "Anyone." },
-    CLOSED: { description: "The install's first account, then only addresses an owner or admin invited (Members → Add or invite)." },
+    CLOSED: { description: "The install's first account, then only people signing up through an invitation link from an owner (Members → Invite)." },
   } as const,
 });
 
@@ -67,7 +78,10 @@ builder.queryField("viewer", (t) =>
 builder.mutationFields((t) => ({
   signUp: t.field({
     type: AuthPayload,
-    args: { email: t.arg.string(), password: t.arg.string(), name: t.arg.string() },
+    description:
+      "A new account and its session. `invitationToken` (the secret of an invitation link sent to this address) joins that " +
+      "organization at once; with sign-up closed it is the only way in after the first account, and only an owner's invitation works.",
+    args: { email: t.arg.string(), password: t.arg.string(), name: t.arg.string(), invitationToken: t.arg.string({ required: false }) },
     resolve: async (_root, args, ctx) => {
       await ctx.services.rateLimits.signup.consume(addressKey(ctx.ip));
       const user = await signUp(ctx.services.db, ctx.services.passwords, args, ctx.services.config.signup);

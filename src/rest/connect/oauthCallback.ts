@@ -99,7 +99,15 @@ export function getOAuthCallback(services: Services): Route {
         return errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY);
       }
 
-      const account = await saveConnection(services, session, token, identity, def.oauth.scopes);
+      let account;
+      try {
+        account = await saveConnection(services, session, token, identity, def.oauth.scopes);
+      } catch (err) {
+        // The identity is made storable when read (oauth/provider.ts); whatever still fails to save
+        // is answered with a page like every other failure here, never a bare 500.
+        services.logger.error({ err, connector: def.name }, "could not save a connection");
+        return errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, RETRY);
+      }
       if (!account) return problemPage("completed");
       const deployment = await services.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
       const done = page(

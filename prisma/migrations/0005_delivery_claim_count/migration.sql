@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "delivery" ADD COLUMN     "claim_count" INTEGER NOT NULL DEFAULT 0;
+
