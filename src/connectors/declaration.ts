@@ -165,7 +165,7 @@ const webhookSchema = z
 
 export const connectorDeclarationSchema = z
   .object({
-    /** Lower-case, URL-safe; the file is `providers/<name>.ts`; env names are CONNECTOR_<NAME>_*. */
+    /** Lower-case, URL-safe; the file is `providers/<name>/index.ts`; env names are CONNECTOR_<NAME>_*. */
     name: z.string().regex(/^[a-z][a-z0-9_]*$/, "must be lower-case letters, digits and _"),
     displayName: z.string().min(1),
     category: z.enum(CATEGORIES),
