@@ -1,6 +1,7 @@
 import { compileConnector } from "./compile.ts";
 import { validateDeclaration } from "./declaration.ts";
 import { providers } from "./providers/index.ts";
+import { badInput } from "../errors.ts";
 import type { ConnectorDefinition, ProviderEndpoints } from "./types.ts";
 
 /**
@@ -28,6 +29,13 @@ const byName = new Map(connectors.map((c) => [c.name, c]));
 /** Exact, case-sensitive: connector names are lower-case by contract and appear verbatim in URLs. */
 export function findConnector(name: string): ConnectorDefinition | undefined {
   return byName.get(name);
+}
+
+/** The connector named, or BAD_USER_INPUT naming the field (what GraphQL mutations taking a connector name answer). */
+export function knownConnector(name: string): ConnectorDefinition {
+  const def = findConnector(name);
+  if (!def) throw badInput(`There is no connector named "${name}".`, [{ field: "connector", message: "unknown connector" }]);
+  return def;
 }
 
 /** Prefix of a connector's environment variables: gmail → CONNECTOR_GMAIL_. */

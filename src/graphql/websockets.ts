@@ -7,7 +7,7 @@ import { WebSocketServer } from "ws";
 import { AppError, toGraphQLError } from "../errors.ts";
 import { clientIp } from "../http/node.ts";
 import type { Services } from "../services.ts";
-import { createContext, resolvePrincipal } from "./context.ts";
+import { type ContextCapabilities, createContext, resolvePrincipal } from "./context.ts";
 import { costLimitError } from "./limits.ts";
 import { fromForeignPage, type OriginPolicy, usesSessionCookie } from "./requestGuard.ts";
 import type { GraphQLServer } from "./yoga.ts";
@@ -33,7 +33,7 @@ type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: 
  * used (such a socket with no other credentials is closed with 4403). Limit violations in one
  * operation (depth, aliases, cost) answer that operation with an `error` message only.
  */
-export function attachGraphQLWebSockets(server: Server, services: Services, yoga: GraphQLServer, origins: OriginPolicy) {
+export function attachGraphQLWebSockets(server: Server, services: Services, yoga: GraphQLServer, origins: OriginPolicy, capabilities: ContextCapabilities) {
   const { wsMaxPerAddress, wsAnonymousTimeoutMs } = services.config;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const openPerAddress = new Map<string, number>();
@@ -106,7 +106,7 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
         const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({ services });
         let contextValue;
         try {
-          contextValue = await createContext(services, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, services.config.trustProxyHops));
+          contextValue = await createContext(services, capabilities, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, services.config.trustProxyHops));
         } catch (error) {
           if (error instanceof AppError) return [toGraphQLError(error)];
           throw error;

@@ -66,8 +66,9 @@ export default declareConnector({
   webhook: {
     scheme: { type: "hmac", header: "x-notion-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
     // The unsigned `{"verification_token": …}` POST at subscription: captured for the operator to
-    // paste back into Notion (and, with no webhook secret configured, the key events are checked with).
-    handshakes: [{ type: "notion_verification_token" }],
+    // paste back into Notion (and, once confirmed and with no webhook secret configured, the key
+    // events are checked with). https://developers.notion.com/reference/webhooks
+    verificationToken: { field: "verification_token" },
     event: { path: "type" },
     routing: ["workspace_id"],
     deliveryId: { path: "id" },
