@@ -65,7 +65,8 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const deliveryWorker = createDeliveryWorker(app.services);
   deliveryWorker.start();
-  const poller = createPoller({ ...app.services, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents }, config.pollIntervalMs);
+  const { db, databaseOutage } = app.services;
+  const poller = createPoller({ db, logger, databaseOutage, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents }, config.pollIntervalMs);
   poller.start();
   const retention = createRetentionJob(app.services);
   retention.start();

@@ -69,7 +69,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   worker?.start();
   // Polls providers that do not push (Gmail without Pub/Sub), every POLL_INTERVAL, as main.ts does.
   const poller = options.poller
-    ? createPoller({ ...app.services, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents }, config.pollIntervalMs)
+    ? createPoller(
+        { db: app.services.db, logger, databaseOutage: app.services.databaseOutage, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents },
+        config.pollIntervalMs,
+      )
     : undefined;
   poller?.start();
 
