@@ -64,6 +64,11 @@ const schema = z.object({
   GRAPHQL_INTROSPECTION: z.enum(["true", "false", "1", "0"]).optional(),
   WS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   WS_ANONYMOUS_TIMEOUT: z.string().default("30s"),
+  DATABASE_STATEMENT_TIMEOUT: z.string().default("10s"),
+  SUBSCRIPTIONS_MAX_PER_SOCKET: z.coerce.number().int().min(1).default(25),
+  SUBSCRIPTIONS_MAX_PER_PRINCIPAL: z.coerce.number().int().min(1).default(100),
+  SUBSCRIPTIONS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(200),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (make one with `openssl rand -hex 32`)").optional(),
   SHUTDOWN_GRACE: z.string().default("20s"),
   MIN_FREE_DISK_MB: z.coerce.number().int().min(0).default(256),
   SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN: z.string().optional(),
@@ -137,10 +142,23 @@ export type Config = {
   corsOrigins: string[];
   /** Introspection and GraphiQL: on by default in development and test, off in production. */
   graphqlIntrospection: boolean;
-  /** Open graphql-ws sockets one client address may hold. */
+  /** Open graphql-ws sockets and SSE streams one client address may hold, together. */
   wsMaxPerAddress: number;
+  /** Operations (subscriptions, or queries in flight) running at once on one graphql-ws socket. */
+  subscriptionsMaxPerSocket: number;
+  /** Subscriptions (websockets and SSE) running at once for one user or API key, on one instance. */
+  subscriptionsMaxPerPrincipal: number;
+  /** Subscriptions (websockets and SSE) running at once from one client address, on one instance. */
+  subscriptionsMaxPerAddress: number;
   /** How long a graphql-ws socket without credentials may stay open with no subscription. */
   wsAnonymousTimeoutMs: number;
+  /** When set, /metrics answers only requests with `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /**
+   * PostgreSQL's statement_timeout on the connections that serve requests (0: none): the longest one
+   * request's statement may hold the shared database (docs/security.md, "Database time").
+   */
+  databaseStatementTimeoutMs: number;
   /**
    * On SIGTERM, how long attempts in flight may take to finish and be recorded before they are cut
    * (and their deliveries released for another instance at once). Longer than DELIVERY_TIMEOUT_MS.
@@ -204,6 +222,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  SUBSCRIPTION_ACCESS_RECHECK: ${(error as Error).message}`);
   }
+  let databaseStatementTimeoutMs: number;
+  try {
+    databaseStatementTimeoutMs = values.DATABASE_STATEMENT_TIMEOUT.trim() === "0" ? 0 : parseDuration(values.DATABASE_STATEMENT_TIMEOUT);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  DATABASE_STATEMENT_TIMEOUT: ${(error as Error).message} (or 0 for none)`);
+  }
   let shutdownGraceMs: number;
   try {
     shutdownGraceMs = parseDuration(values.SHUTDOWN_GRACE);
@@ -257,6 +281,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     graphqlIntrospection: values.GRAPHQL_INTROSPECTION === undefined ? values.NODE_ENV !== "production" : ["true", "1"].includes(values.GRAPHQL_INTROSPECTION),
     wsMaxPerAddress: values.WS_MAX_PER_ADDRESS,
     wsAnonymousTimeoutMs,
+    subscriptionsMaxPerSocket: values.SUBSCRIPTIONS_MAX_PER_SOCKET,
+    subscriptionsMaxPerPrincipal: values.SUBSCRIPTIONS_MAX_PER_PRINCIPAL,
+    subscriptionsMaxPerAddress: values.SUBSCRIPTIONS_MAX_PER_ADDRESS,
+    databaseStatementTimeoutMs,
+    metricsToken: values.METRICS_TOKEN,
     shutdownGraceMs,
     minFreeDiskMb: values.MIN_FREE_DISK_MB,
     testOnlyFailDiskWritesWhen: values.SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN || undefined,

@@ -26,7 +26,7 @@ async function main() {
 
   const database = await openDatabase(
     config.databaseUrl
-      ? { kind: "postgresql", url: config.databaseUrl }
+      ? { kind: "postgresql", url: config.databaseUrl, statementTimeoutMs: config.databaseStatementTimeoutMs }
       : {
           kind: "pglite",
           dataDir: config.dataDir,

@@ -24,7 +24,16 @@ export interface Database {
 }
 
 export type DatabaseTarget =
-  | { kind: "postgresql"; url: string; poolSize?: number }
+  | {
+      kind: "postgresql";
+      url: string;
+      poolSize?: number;
+      /**
+       * statement_timeout of the request pool (ms; 0 or absent: none). A statement past it is
+       * cancelled (SQLSTATE 57014, see ./errors.ts). The worker's pool and migrations have none.
+       */
+      statementTimeoutMs?: number;
+    }
   | {
       kind: "pglite";
       dataDir: string | undefined; // undefined: in memory (tests)
@@ -60,8 +69,9 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
   // Each driver is loaded only when used: start-up time is mostly loading modules.
   if (target.kind === "postgresql") {
     const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
+    const statementTimeout = target.statementTimeoutMs ? ` -c statement_timeout=${Math.round(target.statementTimeoutMs)}` : "";
     // A bounded wait for a connection: during an outage a request fails (503) instead of queueing forever.
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc + statementTimeout, connectionTimeoutMillis: 5_000 });
     const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: utc, connectionTimeoutMillis: 5_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     // Debug only, and only the message: pg's error carries its client (statements included), and an

@@ -13,6 +13,20 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * PostgreSQL cancelled the statement because it ran past the request pool's statement_timeout
+ * (SQLSTATE 57014, DATABASE_STATEMENT_TIMEOUT), raw from pg or wrapped by Prisma's pg adapter.
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  const e = error as { code?: string; message?: string; cause?: { code?: string; originalCode?: string; originalMessage?: string } } | undefined;
+  if (e?.code === "57014" || e?.cause?.code === "57014" || e?.cause?.originalCode === "57014") return true;
+  return /canceling statement due to statement timeout/.test(`${e?.message ?? ""} ${e?.cause?.originalMessage ?? ""}`);
+}
+
+/** What the caller of a cancelled statement reads, on both surfaces (no SQL, no setting's value). */
+export const DATABASE_TIMEOUT_MESSAGE =
+  "The database took too long to answer this request, so it was stopped. Ask for less (a narrower filter, a smaller page or window) or try again in a moment.";
+
 // Node's socket errors when the server is gone, refuses or cannot be resolved.
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 // SQLSTATEs of a server that is going away or not taking work: class 08 (connection exception),

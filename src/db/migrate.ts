@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import type { Sql } from "./sql.ts";
+import type { Sql, SqlConnection } from "./sql.ts";
 
 export const migrationsDir = new URL("../../prisma/migrations/", import.meta.url).pathname;
 
@@ -35,47 +35,58 @@ export class MigrationChecksumError extends Error {}
  */
 export async function migrate(sql: Sql, logger: Logger, migrations = readMigrations()): Promise<string[]> {
   return sql.withConnection(async (connection) => {
-    await connection.query("select pg_advisory_lock($1)", [LOCK_KEY]);
+    // No statement timeout here (the request pool has one): waiting for another instance's
+    // migrations, or a migration rewriting a large table, may take longer. Reset in `finally`.
+    await connection.exec("set statement_timeout = 0");
     try {
-      await connection.exec(`create table if not exists _switchyard_migrations (
-        name text primary key,
-        checksum text not null,
-        applied_at timestamptz not null default now()
-      )`);
-      const applied = new Map(
-        (await connection.query<{ name: string; checksum: string }>("select name, checksum from _switchyard_migrations")).map(
-          (row) => [row.name, row.checksum],
-        ),
-      );
-      const appliedNow: string[] = [];
-      for (const migration of migrations) {
-        const checksum = applied.get(migration.name);
-        if (checksum !== undefined) {
-          if (checksum !== migration.checksum) {
-            throw new MigrationChecksumError(
-              `migration ${migration.name} was changed after it was applied; restore it and add a new migration instead`,
-            );
-          }
-          continue;
-        }
-        logger.info({ migration: migration.name }, "applying migration");
-        await connection.exec("begin");
-        try {
-          await connection.exec(migration.sql);
-          await connection.query("insert into _switchyard_migrations (name, checksum) values ($1, $2)", [
-            migration.name,
-            migration.checksum,
-          ]);
-          await connection.exec("commit");
-        } catch (error) {
-          await connection.exec("rollback");
-          throw error;
-        }
-        appliedNow.push(migration.name);
-      }
-      return appliedNow;
+      return await migrateLocked(connection, logger, migrations);
     } finally {
-      await connection.query("select pg_advisory_unlock($1)", [LOCK_KEY]);
+      await connection.exec("reset statement_timeout");
     }
   });
+}
+
+async function migrateLocked(connection: SqlConnection, logger: Logger, migrations: Migration[]): Promise<string[]> {
+  await connection.query("select pg_advisory_lock($1)", [LOCK_KEY]);
+  try {
+    await connection.exec(`create table if not exists _switchyard_migrations (
+      name text primary key,
+      checksum text not null,
+      applied_at timestamptz not null default now()
+    )`);
+    const applied = new Map(
+      (await connection.query<{ name: string; checksum: string }>("select name, checksum from _switchyard_migrations")).map(
+        (row) => [row.name, row.checksum],
+      ),
+    );
+    const appliedNow: string[] = [];
+    for (const migration of migrations) {
+      const checksum = applied.get(migration.name);
+      if (checksum !== undefined) {
+        if (checksum !== migration.checksum) {
+          throw new MigrationChecksumError(
+            `migration ${migration.name} was changed after it was applied; restore it and add a new migration instead`,
+          );
+        }
+        continue;
+      }
+      logger.info({ migration: migration.name }, "applying migration");
+      await connection.exec("begin");
+      try {
+        await connection.exec(migration.sql);
+        await connection.query("insert into _switchyard_migrations (name, checksum) values ($1, $2)", [
+          migration.name,
+          migration.checksum,
+        ]);
+        await connection.exec("commit");
+      } catch (error) {
+        await connection.exec("rollback");
+        throw error;
+      }
+      appliedNow.push(migration.name);
+    }
+    return appliedNow;
+  } finally {
+    await connection.query("select pg_advisory_unlock($1)", [LOCK_KEY]);
+  }
 }

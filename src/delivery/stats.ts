@@ -16,7 +16,11 @@ import type { Sql } from "../db/sql.ts";
  *   delivery stuck for two days is exactly what a 24-hour view must not hide.
  */
 
-export const MAX_STATS_HOURS = 24 * 31;
+/**
+ * A week. A month (the bound before) made one call aggregate 31 days of deliveries and attempts,
+ * seconds of the shared database's time on a busy deployment; longer views belong to /metrics.
+ */
+export const MAX_STATS_HOURS = 24 * 7;
 
 export interface DeliveryStatsBucket {
   start: Date;

@@ -186,7 +186,7 @@ async function validateForwardingUrl(services: Services, value: string, fields: 
     fields.push({ field, message: "must not contain credentials; use the header key and value instead" });
   } else if (services.config.env === "production" && !services.config.forwardingAllowPrivate) {
     const reason = await checkUrlTarget(url);
-    if (reason) fields.push({ field, message: `is not allowed: ${reason} (set FORWARDING_ALLOW_PRIVATE=true to allow private targets)` });
+    if (reason) fields.push({ field, message: reason });
   }
   return url.toString();
 }

@@ -44,6 +44,13 @@ export function blockedAddressReason(address: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What operators and members are told, and all they are told: which internal address a name
+ * resolves to, and what kind it is, is a map of the service's network. The details (`host`,
+ * `address`, `reason`) stay on the error for the service's own logs.
+ */
+export const REFUSED_PRIVATE_ADDRESS = "refused: private address";
+
 export class ForbiddenAddressError extends Error {
   readonly code = "EFORBIDDENADDRESS";
   constructor(
@@ -51,7 +58,7 @@ export class ForbiddenAddressError extends Error {
     readonly address: string,
     readonly reason: string,
   ) {
-    super(`${host} resolves to ${address} (${reason}); private and internal addresses are not allowed in production`);
+    super(REFUSED_PRIVATE_ADDRESS);
   }
 }
 
@@ -74,17 +81,17 @@ export function guardedLookup(hostname: string, options: { all?: boolean; family
   });
 }
 
-/** Resolves a URL's host and returns why it is refused, or undefined when every address is public. */
+/**
+ * Resolves a URL's host and returns why it is refused — for the caller, REFUSED_PRIVATE_ADDRESS and
+ * nothing about what the name resolved to — or undefined when every address is public.
+ */
 export async function checkUrlTarget(url: URL): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host)) {
-    const reason = blockedAddressReason(host);
-    return reason ? `${host} is a ${reason}` : undefined;
-  }
+  if (isIP(host)) return blockedAddressReason(host) ? REFUSED_PRIVATE_ADDRESS : undefined;
   return new Promise((resolve) => {
     guardedLookup(host, { all: true }, (error) => {
       if (!error) return resolve(undefined);
-      if (error instanceof ForbiddenAddressError) return resolve(`${error.host} resolves to ${error.address}, a ${error.reason}`);
+      if (error instanceof ForbiddenAddressError) return resolve(REFUSED_PRIVATE_ADDRESS);
       resolve(`${host} could not be resolved`);
     });
   });

@@ -41,6 +41,8 @@ type Credentials = { authorization?: string; cookie?: string; "x-api-key"?: stri
 /**
  * Resolves the caller from HTTP headers or graphql-ws connectionParams (same names). A credential
  * that is present but wrong is an error, not an anonymous request: the caller must learn it is wrong.
+ * Every request of a known caller spends one point of its rate limit: per API key, or per user for
+ * sessions (RATE_LIMITED beyond it).
  */
 export async function resolvePrincipal(services: Services, credentials: Credentials): Promise<Principal | undefined> {
   const apiKey = credentials["x-api-key"];
@@ -58,6 +60,8 @@ export async function resolvePrincipal(services: Services, credentials: Credenti
     if (credentials.authorization) throw new AppError("UNAUTHENTICATED", "The session has expired or was logged out. Log in again.");
     return undefined;
   }
+  // The same budget as a key (RATE_LIMIT_PER_MINUTE), per user: all of a user's sessions share it.
+  await services.rateLimits.api.consume(`user:${session.userId}`);
   return { kind: "user", userId: session.userId, sessionId: session.id };
 }
 

@@ -10,7 +10,7 @@ import type { Plugin } from "graphql-yoga";
  * and every object 2 (a row to fetch), times the size of the lists around it. A list's size is its `limit` or `first` argument (with
  * the argument's default when left out); a list without one counts as `listSizes` says. Fields of
  * a `…Connection` are one page: the field that returned the connection was already multiplied by
- * its page size.
+ * its page size. A few fields add the price of the statements behind them (`statementCosts`).
  */
 export const MAX_QUERY_COST = 10_000;
 
@@ -25,6 +25,20 @@ const listSizes: Record<string, number> = {
 };
 const DEFAULT_LIST_SIZE = 10;
 
+/**
+ * Fields priced by the statements behind them as well as by what they return: each reads a
+ * deployment's history, whose size no argument bounds. `eventLog(first: 1)` with a filter that
+ * matches nothing (an unknown connector) may read every event of the deployment, and
+ * `deliveryStats` aggregates every delivery and attempt of its window. At these prices one
+ * operation holds at most nine of them (twenty aliases of either were one tenant stalling the
+ * shared database), while a page of the console with one of each stays far under the limit.
+ */
+const statementCosts: Record<string, (args: Record<string, unknown>) => number> = {
+  "Deployment.eventLog": () => 1_000,
+  // Grows with the window: a week (the most `hours` allows) costs 2,680.
+  "Deployment.deliveryStats": (args) => 1_000 + 10 * (typeof args.hours === "number" ? Math.max(1, args.hours) : 24),
+};
+
 const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
   // Introspection (when enabled) and __typename, which clients add everywhere, are free.
   if (field.name.startsWith("__")) return 0;
@@ -38,7 +52,7 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
     const returned = getNullableType(field.type);
     if (isListType(returned) && !isLeafType(getNamedType(returned))) multiplier = listSizes[`${type.name}.${field.name}`] ?? DEFAULT_LIST_SIZE;
   }
-  return multiplier * (own + childComplexity);
+  return multiplier * (own + childComplexity) + (statementCosts[`${type.name}.${field.name}`]?.(args) ?? 0);
 };
 
 /** The estimated cost of the operation, or undefined when its variables do not even coerce (execution says why). */

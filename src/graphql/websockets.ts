@@ -9,6 +9,7 @@ import { clientIp } from "../http/node.ts";
 import type { Services } from "../services.ts";
 import { type ContextCapabilities, createContext, resolvePrincipal } from "./context.ts";
 import { costLimitError } from "./limits.ts";
+import type { LiveContext } from "./liveLimits.ts";
 import { fromForeignPage, type OriginPolicy, usesSessionCookie } from "./requestGuard.ts";
 import type { GraphQLServer } from "./yoga.ts";
 
@@ -27,7 +28,9 @@ type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: 
  * subscription ends when its caller loses access (./liveAccess.ts); the socket stays open.
  *
  * Abuse bounds (docs/security.md, "Websockets"): a client address holds at most
- * WS_MAX_PER_ADDRESS sockets (more are refused with 429 before the handshake); a socket that
+ * WS_MAX_PER_ADDRESS sockets and SSE streams together (more sockets are refused with 429 before the
+ * handshake); a socket runs at most SUBSCRIPTIONS_MAX_PER_SOCKET operations at once, and
+ * subscriptions count against per-principal and per-address caps (./liveLimits.ts); a socket that
  * connected without credentials is closed (4401) after WS_ANONYMOUS_TIMEOUT unless a
  * subscription is running; the session cookie of an upgrade whose Origin is not allowed is never
  * used (such a socket with no other credentials is closed with 4403). Limit violations in one
@@ -36,7 +39,7 @@ type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: 
 export function attachGraphQLWebSockets(server: Server, services: Services, yoga: GraphQLServer, origins: OriginPolicy, capabilities: ContextCapabilities) {
   const { wsMaxPerAddress, wsAnonymousTimeoutMs } = services.config;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  const openPerAddress = new Map<string, number>();
+  const limits = yoga.liveLimits;
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
@@ -45,18 +48,13 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
       return;
     }
     const address = clientIp(request, services.config.trustProxyHops);
-    if ((openPerAddress.get(address) ?? 0) >= wsMaxPerAddress) {
-      const body = `At most ${wsMaxPerAddress} GraphQL websockets may be open from one address.`;
+    if (!limits.connectionAllowed(address)) {
+      const body = `At most ${wsMaxPerAddress} GraphQL websockets and event streams may be open from one address.`;
       socket.end(`HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      openPerAddress.set(address, (openPerAddress.get(address) ?? 0) + 1);
-      ws.once("close", () => {
-        const left = (openPerAddress.get(address) ?? 1) - 1;
-        if (left > 0) openPerAddress.set(address, left);
-        else openPerAddress.delete(address);
-      });
+      ws.once("close", limits.addConnection(address));
       wss.emit("connection", ws, request);
     });
   };
@@ -103,10 +101,16 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
         }
       },
       onSubscribe: async (ctx, _id, payload) => {
+        // This operation is already in ctx.subscriptions.
+        const socketFull = limits.socketFull(Object.keys(ctx.subscriptions).length);
+        if (socketFull) return [socketFull];
         const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({ services });
         let contextValue;
         try {
-          contextValue = await createContext(services, capabilities, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, services.config.trustProxyHops));
+          contextValue = {
+            ...(await createContext(services, capabilities, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, services.config.trustProxyHops))),
+            liveSocket: true,
+          } satisfies LiveContext;
         } catch (error) {
           if (error instanceof AppError) return [toGraphQLError(error)];
           throw error;

@@ -1,13 +1,16 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
+import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "../db/outage.ts";
 import { AppError, databaseUnavailable, toGraphQLError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { type ContextCapabilities, createContext, type GraphQLContext } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
+import { createGraphiQLPage } from "./graphiqlPage.ts";
 import { useUnstorableInputGuard } from "./inputGuard.ts";
 import { useCostLimit } from "./limits.ts";
+import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
 import { schema } from "./schema.ts";
 
@@ -36,8 +39,9 @@ function useResponseCookies(): Plugin<GraphQLContext> & { of(request: object): s
 }
 
 /**
- * Expected errors keep their message and `extensions.code`; anything else is logged with its
- * stack and reaches the client as "Unexpected error." with code INTERNAL_SERVER_ERROR.
+ * Expected errors keep their message and `extensions.code`; a statement cancelled by
+ * DATABASE_STATEMENT_TIMEOUT is DATABASE_TIMEOUT (as REST's 503 `database_timeout`); anything else
+ * is logged with its stack and reaches the client as "Unexpected error." with code INTERNAL_SERVER_ERROR.
  */
 function maskError(services: Services) {
   return (error: unknown): Error => {
@@ -54,6 +58,13 @@ function maskError(services: Services) {
       if (!original.extensions.originalError) return error as Error;
       const { originalError: _internal, http, ...extensions } = original.extensions as { originalError: unknown; http?: object };
       return new GraphQLError(original.message, { nodes: original.nodes, path: original.path, extensions: { ...extensions, ...(http && { http: { ...http, spec: false } }) } });
+    }
+    if (isStatementTimeout(original)) {
+      services.logger.warn({ err: original }, "a GraphQL operation's statement ran past DATABASE_STATEMENT_TIMEOUT");
+      return new GraphQLError(DATABASE_TIMEOUT_MESSAGE, {
+        ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+        extensions: { code: "DATABASE_TIMEOUT" },
+      });
     }
     // A database outage is not a bug: SERVICE_UNAVAILABLE (HTTP 503 with Retry-After), logged once per outage.
     if (services.databaseOutage.noted(original)) {
@@ -88,6 +99,8 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy, c
   const production = services.config.env === "production";
   const introspection = services.config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
+  const liveLimits = createLiveLimits(services.config);
+  const graphiqlPage = createGraphiQLPage();
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -96,7 +109,8 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy, c
     graphiql: introspection && { title: "Switchyard GraphQL" },
     // Bundled, not fetched from a CDN: it works offline and behind strict egress rules. Imported on
     // the first GraphiQL page only: the bundle is a 9 MB module that holds ~32 MB of heap once loaded.
-    renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
+    // Never framed, and only its own scripts run (./graphiqlPage.ts).
+    renderGraphiQL: graphiqlPage.render,
     cors: origins.cors,
     logging: false,
     // app.ts buffers the body under GRAPHQL_BODY_LIMIT (413) before yoga sees it; yoga's own limit
@@ -118,6 +132,7 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy, c
       lastEventId: request.headers.get("last-event-id") || undefined,
     }),
     plugins: [
+      graphiqlPage.plugin,
       responseCookies,
       useEventStreamIds(),
       useUnstorableInputGuard(),
@@ -132,9 +147,11 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy, c
       }),
       ...(introspection ? [] : [useNoIntrospection()]),
       useCostLimit(),
+      // Last: only an operation every other check let through holds a subscription slot.
+      useLiveLimits(liveLimits),
     ],
   });
-  return Object.assign(yoga, { responseCookies: responseCookies.of });
+  return Object.assign(yoga, { responseCookies: responseCookies.of, liveLimits });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;

@@ -1,3 +1,4 @@
+import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
 import { AppError } from "../errors.ts";
 import type { HttpResponse } from "./types.ts";
 
@@ -45,6 +46,7 @@ const fromAppError: Record<AppError["code"], [number, string]> = {
 
 export function asProblem(error: unknown): HttpProblem | undefined {
   if (error instanceof HttpProblem) return error;
+  if (isStatementTimeout(error)) return new HttpProblem(503, "database_timeout", DATABASE_TIMEOUT_MESSAGE, { "retry-after": "5" });
   if (error instanceof AppError) {
     const [status, code] = fromAppError[error.code];
     const headers: Record<string, string> =

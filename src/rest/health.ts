@@ -1,6 +1,7 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { statfs } from "node:fs/promises";
 import type { Services } from "../services.ts";
-import { json, type Route } from "../http/types.ts";
+import { json, type HttpRequest, type Route } from "../http/types.ts";
 import { HttpProblem } from "../http/problem.ts";
 import type { Registry } from "prom-client";
 
@@ -47,9 +48,32 @@ export function healthRoutes(services: Services, metrics: Registry): Route[] {
     {
       method: "GET",
       path: "/metrics",
-      handler: async () => ({ status: 200, headers: { "content-type": metrics.contentType }, body: await metrics.metrics() }),
+      handler: async (request) => {
+        if (services.config.metricsToken) requireMetricsToken(request, services.config.metricsToken);
+        return { status: 200, headers: { "content-type": metrics.contentType }, body: await metrics.metrics() };
+      },
     },
   ];
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/**
+ * METRICS_TOKEN set: /metrics is for the scraper that sends it as a bearer token. The series say
+ * how busy the service is, which connectors are used and how deliveries fare — nothing for the
+ * open internet. Compared as digests in constant time (equal lengths, no early exit).
+ */
+function requireMetricsToken(request: HttpRequest, token: string) {
+  const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
+  if (sent !== undefined && timingSafeEqual(digest(sent), digest(token))) return;
+  throw new HttpProblem(
+    401,
+    "unauthenticated",
+    sent === undefined
+      ? "Metrics need the token this service was configured with (METRICS_TOKEN): send Authorization: Bearer <token>."
+      : "The metrics token is not valid.",
+    { "www-authenticate": 'Bearer realm="metrics"' },
+  );
 }
 
 /** Free space (for unprivileged users) on the disk holding `dir`; undefined when it cannot be read. */

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium } from "../console/browser.ts";
@@ -44,6 +46,39 @@ describe("GraphiQL at /graphql", () => {
       expect(foreign).toEqual([]);
     } finally {
       await page.close();
+    }
+  });
+
+  test("is never framed and runs only its own scripts: frame-ancestors 'none', X-Frame-Options DENY, scripts by hash", async () => {
+    const { url } = await app({});
+    const response = await asBrowser(`${url}`);
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).toMatch(/frame-ancestors 'none'/);
+    const scripts = policy.split(";").map((directive) => directive.trim()).find((directive) => directive.startsWith("script-src "));
+    expect(scripts).toMatch(/^script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+$/);
+    expect(policy).toMatch(/connect-src 'self'/);
+  });
+
+  test("a page elsewhere that frames it with a pre-filled mutation gets nothing: the frame is refused", { timeout: 240_000 }, async () => {
+    const { url } = await app({});
+    // The attacker's page, on another origin.
+    const attacker = createServer((_request, response) => {
+      const target = `${url}/graphql?query=${encodeURIComponent("mutation { logOut }")}`;
+      response.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><title>win a prize</title><iframe id="victim" onload="window.framed = true" src="${target}"></iframe>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+    const page = await browser.newPage();
+    try {
+      await page.goto(`http://localhost:${(attacker.address() as AddressInfo).port}/`);
+      await page.waitForFunction(() => (window as unknown as { framed?: boolean }).framed === true);
+      // Loaded, but refused: the frame holds the browser's error page, not GraphiQL.
+      const frame = await (await page.$("#victim"))!.contentFrame();
+      expect(frame!.url()).not.toContain("/graphql");
+      expect(await frame!.locator(".graphiql-container").count()).toBe(0);
+    } finally {
+      await page.close();
+      await new Promise((resolve) => attacker.close(resolve));
     }
   });
 

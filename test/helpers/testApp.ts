@@ -61,7 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase(db.target, logger);
+  const database = await openDatabase(db.target.kind === "postgresql" ? { ...db.target, statementTimeoutMs: config.databaseStatementTimeoutMs } : db.target, logger);
   const app = buildApp({ config, logger, database, clock: options.clock });
   server.on("request", app.handle);
   app.attach(server);

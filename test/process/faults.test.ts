@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Agent, fetch as fetchOverNewConnection } from "undici";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { openDatabase } from "../../src/db/database.ts";
 import { createLogger } from "../../src/log.ts";
@@ -40,8 +41,16 @@ const env = (extra: Record<string, string> = {}): Record<string, string> => {
   return database.url ? { ...base, DATABASE_URL: database.url } : { ...base, DATA_DIR: mkdtempSync(join(tmpdir(), "sy-faults-")) };
 };
 
+// While draining, the service closes idle keep-alive connections: a client that reused one at that
+// instant would see "other side closed" (as a balancer would, and retry). Each request here opens a
+// connection of its own, so the test reads the service's answers, not that race.
+const noKeepAlive = new Agent({ pipelining: 0 });
+afterAll(() => noKeepAlive.close());
+const drainingFetch = (url: string, init: Parameters<typeof fetchOverNewConnection>[1] = {}) =>
+  fetchOverNewConnection(url, { ...init, dispatcher: noKeepAlive });
+
 const webhookDuringShutdown = (url: string, deploymentId: string) =>
-  fetch(`${url}/webhooks/${deploymentId}/github`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  drainingFetch(`${url}/webhooks/${deploymentId}/github`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
 
 test("SIGTERM: readiness fails at once, new requests are turned away, and attempts in flight finish and are recorded", async () => {
   const settings = env();
@@ -55,8 +64,8 @@ test("SIGTERM: readiness fails at once, new requests are turned away, and attemp
   await until(() => fired.every((event) => receiver.holding.has(event.id)), "all three attempts to be in flight", 30_000);
 
   const exited = service.stop();
-  await until(async () => (await fetch(`${service.url}/readyz`)).status === 503, "/readyz to fail");
-  const readiness = await fetch(`${service.url}/readyz`);
+  await until(async () => (await drainingFetch(`${service.url}/readyz`)).status === 503, "/readyz to fail");
+  const readiness = await drainingFetch(`${service.url}/readyz`);
   expect(await readiness.json()).toMatchObject({ code: "shutting_down" });
   const late = await webhookDuringShutdown(service.url, ada.deploymentId);
   expect(late.status).toBe(503);

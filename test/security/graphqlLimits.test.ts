@@ -56,6 +56,35 @@ describe("the cost limit counts list sizes and refuses before anything runs", ()
     expect(refused.errors![0].extensions).toMatchObject({ code: "BAD_USER_INPUT", maxCost: MAX_QUERY_COST });
   });
 
+  test("twenty aliases of eventLog(first: 1) or deliveryStats — one tenant stalling the shared database — are refused before anything runs", async () => {
+    // A bad cursor in every alias: had anything run, its error would be the answer.
+    const logs = `{ deployment(id: "${ada.deploymentId}") { ${aliases(20, (i) => `a${i}: eventLog(first: 1, filter: { status: FAILED }, after: "x") { nodes { id } }`)} } }`;
+    const stats = `{ deployment(id: "${ada.deploymentId}") { ${aliases(20, (i) => `a${i}: deliveryStats(hours: 24) { successRate }`)} } }`;
+    const mixed = `{ deployment(id: "${ada.deploymentId}") { ${aliases(10, (i) => `l${i}: eventLog(first: 1) { nodes { id } }`)} ${aliases(10, (i) => `s${i}: deliveryStats { failed }`)} } }`;
+    for (const query of [logs, stats, mixed]) {
+      for (const caller of [{ token: ada.token }, { apiKey: ada.apiKey }]) {
+        const result = await app.gql(query, {}, caller);
+        expect(result.data ?? null).toBeNull();
+        expect(result.errors).toHaveLength(1);
+        expect(result.errors![0].extensions).toMatchObject({ code: "BAD_USER_INPUT", maxCost: MAX_QUERY_COST });
+        expect(result.errors![0].message).toMatch(/too large/);
+      }
+    }
+    // One of each, as the console's pages ask, is served.
+    const page = await app.gql(`{ deployment(id: "${ada.deploymentId}") { eventLog(first: 50, filter: { status: FAILED }) { nodes { id } } deliveryStats(hours: 168) { failed } } }`, {}, { token: ada.token });
+    expect(page.errors).toBeUndefined();
+  });
+
+  test("deliveryStats covers at most a week: hours above 168 is BAD_USER_INPUT", async () => {
+    const stats = (hours: number) => app.gql(`query($id: ID!, $hours: Int) { deployment(id: $id) { deliveryStats(hours: $hours) { hours } } }`, { id: ada.deploymentId, hours }, { token: ada.token });
+    expect((await stats(168)).data).toEqual({ deployment: { deliveryStats: { hours: 168 } } });
+    for (const hours of [169, 744]) {
+      const result = await stats(hours);
+      expect(result.errors![0].extensions!.code).toBe("BAD_USER_INPUT");
+      expect(result.errors![0].message).toMatch(/hours: must be an integer from 1 to 168/);
+    }
+  });
+
   test("an over-budget mutation does not run at all", async () => {
     const secret = async () =>
       ((await app.gql(`{ deployment(id: "${ada.deploymentId}") { signingSecret } }`, {}, { token: ada.token })).data as { deployment: { signingSecret: string } }).deployment.signingSecret;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { loadConfig } from "../../src/config.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 let app: TestApp;
@@ -44,4 +45,39 @@ test("hundreds of random paths add no series: HTTP metrics are labelled by route
   expect(routes).toContain("/webhooks/:deploymentId/:connector");
   expect(routes).toContain("unmatched");
   for (const series of after) expect(series).not.toMatch(/[0-9a-f]{12}/);
+});
+
+describe("METRICS_TOKEN", () => {
+  const token = randomBytes(24).toString("hex");
+  let guarded: TestApp;
+  beforeAll(async () => {
+    guarded = await startTestApp({ METRICS_TOKEN: token });
+  });
+  afterAll(() => guarded?.close());
+  const scrape = (headers: Record<string, string> = {}) => fetch(`${guarded.url}/metrics`, { headers });
+
+  test("when set, /metrics without the bearer token, or with another one, is a 401 problem that reveals nothing", async () => {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token-wrong-token" }, { authorization: `Basic ${token}` }, { "x-api-key": token }];
+    for (const headers of attempts) {
+      const response = await scrape(headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      expect(response.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
+      const body = await response.text();
+      expect(JSON.parse(body)).toMatchObject({ status: 401, code: "unauthenticated" });
+      expect(body).not.toMatch(/switchyard_|process_cpu/);
+      expect(body).not.toContain(token);
+    }
+  });
+
+  test("with `Authorization: Bearer <token>` the scraper gets the series; without the setting /metrics stays open", async () => {
+    const response = await scrape({ authorization: `Bearer ${token}` });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/^switchyard_http_requests_total\{/m);
+    expect((await fetch(`${app.url}/metrics`)).status).toBe(200);
+  });
+
+  test("a short token is refused at start-up", () => {
+    expect(() => loadConfig({ ENCRYPTION_KEY: randomBytes(32).toString("base64"), METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+  });
 });

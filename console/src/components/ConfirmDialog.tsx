@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 
 /** A modal question (the native <dialog>: focus is trapped, Escape cancels). */
 export function ConfirmDialog(props: {
@@ -12,6 +12,8 @@ export function ConfirmDialog(props: {
   onCancel(): void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // A page can hold several dialogs (closed ones stay in the DOM): each names itself by its own heading.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -19,7 +21,7 @@ export function ConfirmDialog(props: {
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="dialog-title" onCancel={(event) => (event.preventDefault(), props.onCancel())}>
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), props.onCancel())}>
       <form
         method="dialog"
         onSubmit={(event) => {
@@ -27,7 +29,7 @@ export function ConfirmDialog(props: {
           props.onConfirm();
         }}
       >
-        <h2 id="dialog-title">{props.title}</h2>
+        <h2 id={titleId}>{props.title}</h2>
         <div className="dialog-body">{props.children}</div>
         <div className="actions">
           <button type="button" className="button" onClick={props.onCancel}>

@@ -60,7 +60,7 @@ export function DeploymentSettings({ deploymentId, section }: { deploymentId: st
               <span className="muted-title">Settings ·</span> {deployment.name}
             </h1>
             {/* What `switchyard listen --deployment` and the GraphQL API ask for. */}
-            <p className="muted" aria-label="Deployment ID">
+            <p className="muted" role="group" aria-label="Deployment ID">
               ID <code>{deployment.id}</code> <CopyButton value={deployment.id} label="Copy ID" />
             </p>
           </div>

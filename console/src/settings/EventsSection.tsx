@@ -463,7 +463,9 @@ function EventDetails({ deploymentId, event, delivery, version }: { deploymentId
               {attempt.responseBody !== null && attempt.responseBody !== undefined && (
                 <details open={attempt.number === attemptLog.length}>
                   <summary>Response body</summary>
-                  <pre className="payload">{attempt.responseBody || "(empty)"}</pre>
+                  <pre className="payload" tabIndex={0} role="region" aria-label={`Response body of attempt ${attempt.number}`}>
+                    {attempt.responseBody || "(empty)"}
+                  </pre>
                 </details>
               )}
             </li>
@@ -471,7 +473,10 @@ function EventDetails({ deploymentId, event, delivery, version }: { deploymentId
         </ol>
       )}
       <h3>Payload</h3>
-      <pre className="payload">{JSON.stringify(event.payload, null, 2)}</pre>
+      {/* Focusable so that a keyboard can scroll a long payload (it scrolls inside its box). */}
+      <pre className="payload" tabIndex={0} role="region" aria-label="Payload">
+        {JSON.stringify(event.payload, null, 2)}
+      </pre>
     </div>
   );
 }
@@ -526,7 +531,7 @@ function SendTestEvent({ deploymentId, onSent }: { deploymentId: string; onSent(
         {data && !data.deployment?.forwardingSettings && " No Forwarding URL is saved yet: it is held until you save one."}
       </p>
       {listed.length > 0 && (
-        <div className="actions" aria-label="Test events for the Forwarding Trigger List">
+        <div className="actions" role="group" aria-label="Test events for the Forwarding Trigger List">
           {listed.map((ref) => (
             <button key={`${ref.connector}.${ref.trigger}`} type="button" className="button small" disabled={sending.fetching} onClick={() => submit(ref)}>
               Send test event: {catalog.label(ref.connector, ref.trigger)}

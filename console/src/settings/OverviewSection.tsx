@@ -103,24 +103,24 @@ export function OverviewSection({ deploymentId, canManage }: SectionProps) {
             <div data-testid="success-rate">
               <dt>Success rate</dt>
               <dd>{stats.successRate === null || stats.successRate === undefined ? "—" : `${(stats.successRate * 100).toFixed(1)} %`}</dd>
-              <span className="muted">
+              <dd className="muted">
                 {stats.succeeded} succeeded · {stats.failed} failed
-              </span>
+              </dd>
             </div>
             <div data-testid="latency">
               <dt>Latency p50 / p95</dt>
               <dd>{stats.p50Ms === null || stats.p50Ms === undefined ? "—" : `${stats.p50Ms} / ${stats.p95Ms} ms`}</dd>
-              <span className="muted">how long your endpoint took to answer</span>
+              <dd className="muted">how long your endpoint took to answer</dd>
             </div>
             <div data-testid="queue-depth">
               <dt>Queue</dt>
               <dd>{stats.queueDepth}</dd>
-              <span className="muted">pending deliveries</span>
+              <dd className="muted">pending deliveries</dd>
             </div>
             <div data-testid="oldest-pending">
               <dt>Oldest pending</dt>
               <dd>{stats.oldestPendingAt ? formatAge((Date.now() - Date.parse(stats.oldestPendingAt)) / 1000) : "—"}</dd>
-              <span className="muted">{stats.oldestPendingAt ? `since ${formatSeconds(stats.oldestPendingAt)}` : "nothing waiting"}</span>
+              <dd className="muted">{stats.oldestPendingAt ? `since ${formatSeconds(stats.oldestPendingAt)}` : "nothing waiting"}</dd>
             </div>
           </dl>
           <div className="charts">

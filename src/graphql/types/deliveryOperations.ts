@@ -1,4 +1,4 @@
-import { deliveryStats, type DeliveryStats, type DeliveryStatsBucket } from "../../delivery/stats.ts";
+import { deliveryStats, type DeliveryStats, type DeliveryStatsBucket, MAX_STATS_HOURS } from "../../delivery/stats.ts";
 import { USER_AGENT } from "../../delivery/send.ts";
 import { cancelDelivery, retryDelivery, retryFailedDeliveries } from "../../delivery/steer.ts";
 import { forbidden, notFound } from "../../errors.ts";
@@ -130,7 +130,7 @@ builder.prismaObjectFields("Deployment", (t) => ({
   }),
   deliveryStats: t.field({
     type: DeliveryStatsType,
-    args: { hours: t.arg.int({ required: false, defaultValue: 24 }) },
+    args: { hours: t.arg.int({ required: false, defaultValue: 24, description: `The window: 1 to ${MAX_STATS_HOURS} hours (a week).` }) },
     resolve: (deployment, args, ctx) => deliveryStats(ctx.services.sql, deployment.id, args.hours ?? 24),
   }),
 }));

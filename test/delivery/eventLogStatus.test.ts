@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Sql } from "../../src/db/sql.ts";
+import { eventLogPage } from "../../src/forwarding/eventLog.ts";
+import { recordEvent } from "../../src/forwarding/record.ts";
+import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
+import { until } from "../helpers/live.ts";
+import { CancelDelivery, EventLog, PauseForwarding, ResumeForwarding, RetryDelivery } from "../helpers/operations.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+/**
+ * The event log's status filter reads the status of each event's latest delivery from the event
+ * row itself (kept there by the database whenever a delivery is created or changes status), so a
+ * filter that matches nothing does not walk every event of the deployment. What the operator sees
+ * must stay right as deliveries fail, are retried, succeed, are held and are cancelled.
+ */
+let app: TestApp;
+let receiver: Receiver;
+let ada: Operator;
+let answer = 410;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  receiver.respond(async () => answer);
+  app = await startTestApp({ DELIVERY_RETRY_SCHEDULE: "100ms" }, { worker: true });
+  ada = await createOperator(app, "Ada");
+  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/hook`, triggers: [] } }, { token: ada.token }));
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await receiver?.close();
+});
+
+type Status = "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+const withStatus = async (status: Status) =>
+  ok(await app.gql(EventLog, { id: ada.deploymentId, filter: { status }, first: 50 }, { token: ada.token })).deployment!.eventLog.nodes.map((n) => n.id);
+
+async function statusOf(eventId: string): Promise<string | undefined> {
+  const page = ok(await app.gql(EventLog, { id: ada.deploymentId, filter: { id: eventId }, first: 1 }, { token: ada.token })).deployment!.eventLog;
+  return page.nodes[0]?.deliveries[0]?.status;
+}
+
+describe("filtering the event log by delivery status", () => {
+  test("an event moves between FAILED, PENDING, SUCCEEDED and CANCELLED as its delivery does; an unforwarded event matches no status", async () => {
+    const send = async () => ok(await app.gql(SendTestEvent, { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } }, { token: ada.token })).sendTestEvent;
+
+    // The endpoint answers 410 Gone: the delivery fails at once.
+    const first = await send();
+    await until(async () => (await statusOf(first.id)) === "FAILED", "the first delivery to fail");
+    expect(await withStatus("FAILED")).toEqual([first.id]);
+    expect(await withStatus("SUCCEEDED")).toEqual([]);
+
+    // The operator fixes the endpoint and retries: PENDING, then SUCCEEDED — never listed twice.
+    answer = 200;
+    ok(await app.gql(RetryDelivery, { id: first.deliveries[0].id }, { token: ada.token }));
+    await until(async () => (await statusOf(first.id)) === "SUCCEEDED", "the retried delivery to succeed");
+    expect(await withStatus("SUCCEEDED")).toEqual([first.id]);
+    expect(await withStatus("FAILED")).toEqual([]);
+
+    // Paused: the next event is held, then cancelled.
+    ok(await app.gql(PauseForwarding, { deploymentId: ada.deploymentId }, { token: ada.token }));
+    const held = await send();
+    expect(await withStatus("PENDING")).toEqual([held.id]);
+    ok(await app.gql(CancelDelivery, { id: held.deliveries[0].id }, { token: ada.token }));
+    expect(await withStatus("PENDING")).toEqual([]);
+    expect(await withStatus("CANCELLED")).toEqual([held.id]);
+
+    // Stored but not forwarded (not in the trigger list): no delivery, so no status.
+    const stored = await recordEvent(app.app.services, ada.deploymentId, {
+      connector: "github",
+      trigger: "issue_comment_created",
+      account: "alice",
+      connectedAccountId: null,
+      dedupeKey: "alice-1",
+      occurredAt: new Date(),
+      data: {},
+    });
+    for (const status of ["PENDING", "SUCCEEDED", "FAILED", "CANCELLED"] as const) expect(await withStatus(status)).not.toContain(stored.eventId);
+
+    ok(await app.gql(ResumeForwarding, { deploymentId: ada.deploymentId }, { token: ada.token }));
+    expect(await withStatus("SUCCEEDED")).toEqual([first.id]);
+  });
+});
+
+describe("in the database", () => {
+  /** The statements eventLogPage sends, so the test can ask the planner about them. */
+  function recording(sql: Sql) {
+    const sent: { text: string; params: unknown[] }[] = [];
+    const recorder: Sql = {
+      query: (text, params, name) => {
+        sent.push({ text, params: params ?? [] });
+        return sql.query(text, params, name);
+      },
+      withConnection: (work) => sql.withConnection(work),
+    };
+    return { recorder, sent };
+  }
+
+  test("the status filter reads the event row (no per-event lookup of deliveries) through its own index", async () => {
+    const { sql } = app.app.services;
+    const { recorder, sent } = recording(sql);
+    await eventLogPage(recorder, ada.deploymentId, { status: "FAILED" }, 1, null);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].text).not.toMatch(/\bdelivery\b/);
+    const plan = await sql.withConnection(async (connection) => {
+      await connection.exec("begin; set local enable_seqscan = off");
+      try {
+        const rows = await connection.query<{ "QUERY PLAN": string }>(`explain ${sent[0].text}`, sent[0].params);
+        return rows.map((row) => row["QUERY PLAN"]).join("\n");
+      } finally {
+        await connection.exec("rollback");
+      }
+    });
+    expect(plan).toMatch(/trigger_event_deployment_id_latest_delivery_status_received_idx/);
+    expect(plan).not.toMatch(/\bdelivery\b/);
+  });
+
+  test("the latest delivery decides: a delivery created earlier changing status does not overwrite a later one's", async () => {
+    const { sql } = app.app.services;
+    const event = await recordEvent(app.app.services, ada.deploymentId, {
+      connector: "github",
+      trigger: "issue_comment_created",
+      account: "bob",
+      connectedAccountId: null,
+      dedupeKey: "bob-1",
+      occurredAt: new Date(),
+      data: {},
+    });
+    const status = async () =>
+      (await sql.query<{ status: string | null }>("select latest_delivery_status as status from trigger_event where id = $1", [event.eventId]))[0].status;
+    expect(await status()).toBeNull();
+    await sql.query(
+      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at) values
+         ('dlv_older', $1, $2, 'https://example.com/a', 'PENDING', now() - interval '1 minute', now()),
+         ('dlv_newer', $1, $2, 'https://example.com/b', 'SUCCEEDED', now(), now())`,
+      [event.eventId, ada.deploymentId],
+    );
+    expect(await status()).toBe("SUCCEEDED");
+    await sql.query("update delivery set status = 'FAILED' where id = 'dlv_older'");
+    expect(await status()).toBe("SUCCEEDED");
+    await sql.query("update delivery set status = 'CANCELLED' where id = 'dlv_newer'");
+    expect(await status()).toBe("CANCELLED");
+  });
+});
