@@ -19,12 +19,6 @@ const DeploymentQuery = graphql(`
   }
 `);
 
-export interface SectionProps {
-  deploymentId: string;
-  /** Owner or admin of the organization: may change settings and see secrets. */
-  canManage: boolean;
-}
-
 const sections = [
   { slug: "api-key", label: "API Key", Component: ApiKeySection },
   { slug: "forwarding", label: "Trigger Forwarding", Component: ForwardingSection },

@@ -7,8 +7,8 @@ import { useToast } from "../components/Toasts.tsx";
 import { describeError } from "../errors.ts";
 import { formatDate, formatRelative } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
 import { rememberApiKey } from "../sessionKeys.ts";
+import type { SectionProps } from "./types.ts";
 
 const ApiKeyQuery = graphql(`
   query ConsoleApiKey($id: ID!) {

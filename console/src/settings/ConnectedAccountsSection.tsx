@@ -6,7 +6,7 @@ import { useToast } from "../components/Toasts.tsx";
 import { describeError } from "../errors.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 
 const AccountsQuery = graphql(`
   query ConsoleConnectedAccounts($id: ID!) {

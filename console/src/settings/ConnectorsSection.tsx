@@ -8,8 +8,8 @@ import { useToast } from "../components/Toasts.tsx";
 import { describeError, fieldErrors } from "../errors.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
 import { recentApiKey } from "../sessionKeys.ts";
+import type { SectionProps } from "./types.ts";
 import { categoryLabel, iconSource, matchesQuery } from "./useConnectorCatalog.ts";
 
 const ConnectorsQuery = graphql(`

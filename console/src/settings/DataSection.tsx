@@ -6,7 +6,7 @@ import { Empty, LoadError, Loading } from "../components/States.tsx";
 import { useToast } from "../components/Toasts.tsx";
 import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 
 const DataItemsQuery = graphql(`
   query ConsoleDataItems($id: ID!, $offset: Int!, $limit: Int!) {

@@ -9,7 +9,7 @@ import { describeError } from "../errors.ts";
 import { formatSeconds } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { DeliveryStatus } from "../generated/graphql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 import { useConnectorCatalog } from "./useConnectorCatalog.ts";
 
 const EventLogQuery = graphql(`

@@ -6,8 +6,8 @@ import { useToast } from "../components/Toasts.tsx";
 import { TriggerPicker } from "../components/TriggerPicker.tsx";
 import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
 import { setLeaveGuard } from "../router.tsx";
+import type { SectionProps } from "./types.ts";
 import { useConnectorCatalog } from "./useConnectorCatalog.ts";
 
 const ForwardingQuery = graphql(`

@@ -7,7 +7,7 @@ import { useToast } from "../components/Toasts.tsx";
 import { describeError } from "../errors.ts";
 import { formatAge, formatSeconds } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 
 const OverviewQuery = graphql(`
   query ConsoleOverview($id: ID!) {

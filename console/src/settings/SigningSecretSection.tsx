@@ -6,7 +6,7 @@ import { LoadError, Loading } from "../components/States.tsx";
 import { useToast } from "../components/Toasts.tsx";
 import { describeError } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 
 const SigningSecretQuery = graphql(`
   query ConsoleSigningSecret($id: ID!) {
