@@ -8,7 +8,7 @@ import { ApiKeySection } from "../settings/ApiKeySection.tsx";
 import { ConnectedAccountsSection } from "../settings/ConnectedAccountsSection.tsx";
 import { ConnectorsSection } from "../settings/ConnectorsSection.tsx";
 import { DataSection } from "../settings/DataSection.tsx";
-import { EventsSection } from "../settings/EventsSection.tsx";
+import { EventsSection } from "../settings/events/EventsSection.tsx";
 import { ForwardingSection } from "../settings/ForwardingSection.tsx";
 import { OverviewSection } from "../settings/OverviewSection.tsx";
 import { SigningSecretSection } from "../settings/SigningSecretSection.tsx";
