@@ -5,6 +5,7 @@ import { CopyButton } from "../components/CopyButton.tsx";
 import { Field } from "../components/Field.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
 import { useToast } from "../components/Toasts.tsx";
+import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { describeError, fieldErrors } from "../errors.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
@@ -222,8 +223,11 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
   const [editing, setEditing] = useState(false);
   const [values, setValues] = useState({ clientId: credentials?.clientId ?? "", clientSecret: "", webhookSecret: "" });
   const [saving, save] = useMutation(SetCredentialsMutation);
-  const [removal, remove] = useMutation(DeleteCredentialsMutation);
-  const [confirming, setConfirming] = useState(false);
+  const removal = useConfirmedMutation(DeleteCredentialsMutation, {
+    variables: () => ({ deploymentId, connector: connector.name }),
+    success: () => `${connector.displayName} uses the service's credentials again.`,
+    done: onChanged,
+  });
   const toast = useToast();
   const fields = fieldErrors(saving.error);
   const submit = async (event: FormEvent) => {
@@ -236,13 +240,6 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
       setValues({ ...values, clientSecret: "", webhookSecret: "" });
       onChanged();
     }
-  };
-  const useService = async () => {
-    const result = await remove({ deploymentId, connector: connector.name });
-    setConfirming(false);
-    if (result.error) return toast.error(describeError(result.error));
-    toast.success(`${connector.displayName} uses the service's credentials again.`);
-    onChanged();
   };
   return (
     <div className="subsection">
@@ -272,7 +269,7 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
             {credentials ? "Replace client ID and secret" : "Use your own client ID and secret"}
           </button>
           {credentials && (
-            <button type="button" className="button" onClick={() => setConfirming(true)}>
+            <button type="button" className="button" onClick={() => removal.ask()}>
               Use the service's credentials
             </button>
           )}
@@ -315,14 +312,7 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
           </div>
         </form>
       )}
-      <ConfirmDialog
-        open={confirming}
-        title={`Use the service's credentials for ${connector.displayName}?`}
-        confirmLabel="Use the service's credentials"
-        busy={removal.fetching}
-        onConfirm={useService}
-        onCancel={() => setConfirming(false)}
-      >
+      <ConfirmDialog {...removal.dialog} title={`Use the service's credentials for ${connector.displayName}?`} confirmLabel="Use the service's credentials">
         <p>Your client ID and secret are deleted. New connections go through the Switchyard service's OAuth app.</p>
       </ConfirmDialog>
     </div>
