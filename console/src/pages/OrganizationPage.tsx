@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { type FormEvent, useId, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { useAuth } from "../auth.tsx";
@@ -76,12 +77,8 @@ export function OrganizationPage({ organizationId, tab }: { organizationId: stri
   );
 }
 
-interface DeploymentRow {
-  id: string;
-  name: string;
-  createdAt: string;
-  apiKey?: { prefix: string; lastUsedAt?: string | null } | null;
-}
+type Organization = NonNullable<ResultOf<typeof OrganizationQuery>["organization"]>;
+type DeploymentRow = Organization["deployments"][number];
 
 function AppIntegration(props: { organizationId: string; canManage: boolean; deployments: DeploymentRow[]; refetch(): void }) {
   return (
@@ -184,12 +181,7 @@ const RemoveMemberMutation = graphql(`
   }
 `);
 
-interface Member {
-  id: string;
-  role: string;
-  createdAt: string;
-  user: { id: string; name: string; email: string };
-}
+type Member = Organization["members"][number];
 
 function Members({ organizationId, members, viewerRole, refetch }: { organizationId: string; members: Member[]; viewerRole: string; refetch(): void }) {
   const { viewer } = useAuth();
@@ -251,14 +243,7 @@ function Members({ organizationId, members, viewerRole, refetch }: { organizatio
   );
 }
 
-interface InvitationRow {
-  id: string;
-  email: string;
-  role: string;
-  createdAt: string;
-  expiresAt: string;
-  invitedBy?: { name: string } | null;
-}
+type InvitationRow = NonNullable<ResultOf<typeof InvitationsQuery>["organization"]>["invitations"][number];
 
 /** Pending invitations with Revoke, and the form that adds (or invites) someone. */
 function PendingInvitations({ organizationId, viewerRole }: { organizationId: string; viewerRole: string }) {

@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { type FormEvent, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
@@ -52,19 +53,9 @@ const DeleteCredentialsMutation = graphql(`
   }
 `);
 
-interface Connector {
-  name: string;
-  displayName: string;
-  category: string;
-  description: string;
-  icon: string;
-  scopes: string[];
-  serviceCredentialsConfigured: boolean;
-  webhookUrlTemplate?: string | null;
-  sendsVerificationToken: boolean;
-  docs: string[];
-  triggers: { name: string; displayName: string }[];
-}
+type ConnectorsResult = ResultOf<typeof ConnectorsQuery>;
+type Connector = ConnectorsResult["connectors"][number];
+type Credentials = NonNullable<ConnectorsResult["deployment"]>["connectorCredentials"][number];
 
 /** The service-wide variables that give a connector the service's own OAuth app. */
 const serviceVariables = (connector: string) => {
@@ -77,14 +68,6 @@ function SetupBadge({ connector, credentials }: { connector: Connector; credenti
   if (credentials) return <span className="badge ok">Your OAuth app</span>;
   if (connector.serviceCredentialsConfigured) return <span className="badge ok">Ready</span>;
   return <span className="badge warn">Not set up</span>;
-}
-
-interface Credentials {
-  connector: string;
-  clientId: string;
-  clientSecretSet: boolean;
-  webhookSecretSet: boolean;
-  updatedAt: string;
 }
 
 /** The connector catalog for this deployment: whose OAuth app, the webhook URL, a test authorization URL. */

@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { type FormEvent, useId, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
@@ -42,11 +43,7 @@ const DeleteDataItemMutation = graphql(`
   }
 `);
 
-interface Item {
-  id: string;
-  name: string;
-  description: string;
-}
+type Item = NonNullable<ResultOf<typeof DataItemsQuery>["deployment"]>["dataItems"]["nodes"][number];
 
 /** The records GET /api/data lists for this deployment, a page at a time (offset/limit), editable. */
 export function DataSection({ deploymentId, canManage }: SectionProps) {

@@ -4,6 +4,7 @@ import { useToast } from "../../components/Toasts.tsx";
 import { TriggerPicker } from "../../components/TriggerPicker.tsx";
 import { describeError } from "../../errors.ts";
 import { graphql } from "../../generated/gql.ts";
+import type { TriggerRefInput } from "../../generated/graphql.ts";
 import { useConnectorCatalog } from "../useConnectorCatalog.ts";
 import { EventLogQuery } from "./eventLog.ts";
 
@@ -18,10 +19,10 @@ export function SendTestEvent({ deploymentId, onSent }: { deploymentId: string; 
   const catalog = useConnectorCatalog();
   const [{ data }] = useQuery({ query: EventLogQuery, variables: { id: deploymentId, first: 1 } });
   const listed = data?.deployment?.forwardingSettings?.triggers ?? [];
-  const [pick, setPick] = useState<{ connector: string; trigger: string }>({ connector: "", trigger: "" });
+  const [pick, setPick] = useState<TriggerRefInput>({ connector: "", trigger: "" });
   const [sending, send] = useMutation(SendTestEventMutation);
   const toast = useToast();
-  const submit = async (ref: { connector: string; trigger: string }) => {
+  const submit = async (ref: TriggerRefInput) => {
     // Only the two input fields: a ref read from a query result also carries __typename.
     const result = await send({ deploymentId, trigger: { connector: ref.connector, trigger: ref.trigger } });
     if (result.error) return toast.error(describeError(result.error));

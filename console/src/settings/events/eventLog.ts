@@ -68,8 +68,4 @@ export interface Filter {
 }
 
 /** The end of a page once it has loaded: whether another follows, and how many events it holds. */
-export interface PageEnd {
-  hasNextPage: boolean;
-  endCursor?: string | null;
-  count: number;
-}
+export type PageEnd = Pick<NonNullable<ResultOf<typeof EventLogQuery>["deployment"]>["eventLog"]["pageInfo"], "hasNextPage" | "endCursor"> & { count: number };
