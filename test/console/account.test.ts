@@ -165,7 +165,7 @@ test("invite an address on the Members page; the invited person opens the link, 
     await expect.poll(() => visitor.getByLabel("Email").inputValue()).toBe("newcomer@example.com");
     await visitor.getByLabel("Password").fill("some passphrase 3");
     await visitor.getByRole("button", { name: "Sign up" }).click();
-    await visitor.getByRole("heading", { name: "Acme" }).waitFor();
+    await visitor.getByRole("heading", { name: "Acme", exact: true }).waitFor();
     expect(new URL(visitor.url()).pathname).toBe(`/console/organizations/${organizationId}/integration`);
     await visitor.getByText("Admin", { exact: true }).waitFor();
   } finally {
@@ -209,7 +209,7 @@ test("someone who already has an account accepts with the link while logged in; 
     // Back on the invitation after logging in.
     await ada.getByRole("heading", { name: "Join Acme" }).waitFor();
     await ada.getByRole("button", { name: "Accept and join" }).click();
-    await ada.getByRole("heading", { name: "Acme" }).waitFor();
+    await ada.getByRole("heading", { name: "Acme", exact: true }).waitFor();
     expect(new URL(ada.url()).pathname).toBe(`/console/organizations/${organizationId}/integration`);
   } finally {
     await adas.close();
