@@ -25,16 +25,25 @@ import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
 import { openApiRoutes } from "./openapi/routes.ts";
 import { createServices, type Services } from "./services.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
+import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
   database: Database;
   redis?: Redis;
+  /** What decides by the time reads it here; tests pass a fake one (test/helpers/clock.ts). */
+  clock?: Clock;
 }
 
 export interface App {
   services: Services;
+  /** The delivery queue's operations (delivery/queue/index.ts). */
+  deliveries: DeliveryQueue;
+  /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
+  createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
   /** The node:http request listener: REST routes, /graphql, the console. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
@@ -64,6 +73,21 @@ const carriesCredentials = (headers: IncomingMessage["headers"]) =>
 export function buildApp(deps: AppDeps): App {
   const services = createServices(deps.config, deps.logger, deps.database, deps.redis);
   const { logger } = services;
+  const clock = deps.clock ?? systemClock;
+
+  // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.
+  const deliveryQueue = (sql: typeof services.sql) =>
+    createDeliveryQueue({
+      sql,
+      clock,
+      signal: services.deliverySignal,
+      bus: services.events,
+      logger,
+      metrics: services.operationsMetrics,
+      disableAfterMs: deps.config.forwardingDisableAfterMs,
+    });
+  const deliveries = deliveryQueue(services.sql);
+  const capabilities = { deliveries };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -110,7 +134,7 @@ export function buildApp(deps: AppDeps): App {
   ];
   const match = createRouter(routes);
   const origins = createOriginPolicy(deps.config);
-  const yoga = createGraphQLServer(services, origins);
+  const yoga = createGraphQLServer(services, origins, capabilities);
   const serveJsonPost = createJsonPostHandler(yoga, origins);
   new Gauge({
     name: "switchyard_live_subscriptions",
@@ -224,9 +248,24 @@ export function buildApp(deps: AppDeps): App {
 
   return {
     services,
+    deliveries,
+    createDeliveryWorker: (options) =>
+      createDeliveryWorker(
+        {
+          queue: deliveryQueue(services.database.workerSql),
+          clock,
+          config: deps.config,
+          logger,
+          box: services.box,
+          metrics: services.operationsMetrics,
+          signal: services.deliverySignal,
+          databaseOutage: services.databaseOutage,
+        },
+        options,
+      ),
     handle,
     attach: (server) => {
-      sockets = attachGraphQLWebSockets(server, services, yoga, origins);
+      sockets = attachGraphQLWebSockets(server, services, yoga, origins, capabilities);
     },
     closeLive,
     drain: () => {
