@@ -16,16 +16,17 @@
  *
  * It is applied in the queue's recordAttempts statement (queue/recordAttempts.ts) to each batch of
  * attempts, grouped by deployment and URL, so the bookkeeping commits with the attempts it counts.
- * These fragments are that statement's parts; `$disableAfter` is its FORWARDING_DISABLE_AFTER
- * parameter in milliseconds.
+ * These fragments are that statement's parts. The run's age is measured on the app's clock (the
+ * `now` parameter, clock.now()), as the attempts' start times it begins at are: a test moves a fake
+ * clock past FORWARDING_DISABLE_AFTER instead of waiting for it.
  */
 
 /**
  * Per (deployment, url) of the batch — `f(deployment_id, url, ok, first_failure)` — against the
  * settings `s`: whether this batch disables forwarding.
  */
-export const disables = (disableAfter: string) =>
-  `not f.ok and s.status = 'ACTIVE' and coalesce(s.failing_since, f.first_failure) <= now() - (${disableAfter}::bigint * interval '1 millisecond')`;
+export const disables = (now: string, disableAfter: string) =>
+  `not f.ok and s.status = 'ACTIVE' and coalesce(s.failing_since, f.first_failure) <= ${now}::timestamp - (${disableAfter}::bigint * interval '1 millisecond')`;
 
 /** The reason shown to the operator (`x` is the batch's verdict, the settings row is being updated). */
 export const DISABLED_REASON = `'Every delivery attempt to ' || forwarding_settings.forwarding_url || ' has failed since '

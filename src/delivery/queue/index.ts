@@ -78,9 +78,9 @@ export interface DeliveryQueueDeps {
  * statement, and the status guard is re-checked after that lock — a delivery that succeeded a moment
  * earlier is refused, not resurrected.
  */
-export function createDeliveryQueue({ sql, signal, bus, logger, metrics, disableAfterMs }: DeliveryQueueDeps) {
+export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, disableAfterMs }: DeliveryQueueDeps) {
   const publish = (row: DeliveryRow) => publishDeliveryUpdate({ bus, logger }, row);
-  const recordAttempt = createAttemptRecorder(sql, logger, disableAfterMs);
+  const recordAttempt = createAttemptRecorder(sql, logger, clock, disableAfterMs);
 
   async function refusal(id: string, verb: "retried" | "cancelled") {
     const rows = await sql.query<{ status: DeliveryStatus }>(`select status::text as status from delivery where id = $1`, [id]);

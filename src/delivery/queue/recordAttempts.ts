@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
 import { DISABLED_REASON, disables, SETTINGS_CHANGE } from "../disablePolicy.ts";
 import { FORWARDING_ACTIVE, HOLD } from "./fragments.ts";
@@ -31,7 +32,7 @@ export interface AttemptToRecord {
  * - Recording resets claim_count (the claims' cap, claim.ts) and ends the lease.
  * - The settings' failure bookkeeping of the disable policy (../disablePolicy.ts).
  */
-export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], disableAfterMs: number) {
+export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], disableAfterMs: number, now: Date) {
   const column = <K extends keyof AttemptToRecord>(key: K) => attempts.map((attempt) => attempt[key]);
   return sql.query<DeliveryRow>(
     `with i as (
@@ -65,7 +66,7 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
               min(started_at) filter (where attempt_status_code is null or attempt_status_code not between 200 and 299) as first_failure
        from d group by deployment_id, url
      ), disabling as (
-       select s.deployment_id, f.ok, f.first_failure, ${disables("$12")} as disable
+       select s.deployment_id, f.ok, f.first_failure, ${disables("$13", "$12")} as disable
        from forwarding_settings s join f on f.deployment_id = s.deployment_id and f.url = s.forwarding_url
      ), s as (
        update forwarding_settings set
@@ -95,6 +96,7 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
       column("responseBody"),
       column("url"),
       disableAfterMs,
+      now.toISOString(),
     ],
     "record_delivery_attempts",
   );
@@ -108,7 +110,7 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
  * A batch the database refuses is recorded again one attempt per statement, so only the refused row
  * fails — and that one is bounded by MAX_UNRECORDED_CLAIMS (claim.ts).
  */
-export function createAttemptRecorder(sql: Sql, logger: Logger, disableAfterMs: number) {
+export function createAttemptRecorder(sql: Sql, logger: Logger, clock: Clock, disableAfterMs: number) {
   const toRecord: Array<{ attempt: AttemptToRecord; resolve: (row: DeliveryRow | undefined) => void; reject: (error: unknown) => void }> = [];
   let recording = false;
 
@@ -120,7 +122,7 @@ export function createAttemptRecorder(sql: Sql, logger: Logger, disableAfterMs: 
       // Sorted by id: two statements touching the same rows lock them in the same order.
       const batch = toRecord.splice(0, 200).sort((a, b) => (a.attempt.id < b.attempt.id ? -1 : 1));
       try {
-        const rows = await recordAttempts(sql, batch.map((entry) => entry.attempt), disableAfterMs);
+        const rows = await recordAttempts(sql, batch.map((entry) => entry.attempt), disableAfterMs, clock.now());
         const byId = new Map(rows.map((row) => [row.id, row]));
         for (const entry of batch) entry.resolve(byId.get(entry.attempt.id));
       } catch (error) {
@@ -131,7 +133,7 @@ export function createAttemptRecorder(sql: Sql, logger: Logger, disableAfterMs: 
         logger.warn({ err: error, attempts: batch.length }, "a batch of delivery attempts could not be recorded; recording them one by one");
         for (const entry of batch) {
           try {
-            const [row] = await recordAttempts(sql, [entry.attempt], disableAfterMs);
+            const [row] = await recordAttempts(sql, [entry.attempt], disableAfterMs, clock.now());
             entry.resolve(row);
           } catch (single) {
             entry.reject(single);
