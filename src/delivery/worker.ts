@@ -52,9 +52,10 @@ export interface DeliveryWorker {
 /**
  * The outbound half of forwarding, only its loop: claims due deliveries (queue.claim), signs and
  * POSTs them, records each attempt and what comes next (queue.recordAttempt), then publishes the
- * delivery's new state. The statements and the states they move between are in queue/index.ts. No transaction is open
- * while a request is in flight — the claim is a lease (`locked_until`), so a crash at any point
- * leaves the row due again once the lease runs out: at-least-once, same `webhook-id` every time.
+ * delivery's new state. The statements and the states they move between are in queue/index.ts.
+ * No transaction is open while a request is in flight — the claim is a lease (`locked_until`), so
+ * a crash at any point leaves the row due again once the lease runs out: at-least-once, same
+ * `webhook-id` every time.
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const { queue, clock, config, logger } = deps;
