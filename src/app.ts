@@ -33,6 +33,8 @@ import { createVerificationTokens } from "./credentials/verificationTokens.ts";
 import { createInboundEvents, type InboundEvents } from "./forwarding/inbound.ts";
 import { recordRoutedEvent } from "./forwarding/record.ts";
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
+import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
+import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
 
 export interface AppDeps {
   config: Config;
@@ -53,6 +55,10 @@ export interface App {
   accessTokens: AccessTokens;
   /** Verified inbound events → stored events and deliveries (the webhook routes' and the poller's). */
   inboundEvents: InboundEvents;
+  /** The delivery queue's operations (delivery/queue/index.ts). */
+  deliveries: DeliveryQueue;
+  /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
+  createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
   /** The node:http request listener: REST routes, /graphql, the console. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
@@ -99,8 +105,20 @@ export function buildApp(deps: AppDeps): App {
     accessTokens,
     recordRoutedEvent: (deploymentId, event) => recordRoutedEvent(services, deploymentId, event),
   });
-  const capabilities = { operatorCredentials, verificationTokens };
   const inboundWebhook = { config: deps.config, logger, clock, metrics: services.operationsMetrics, inboundSecrets, verificationTokens, inboundEvents };
+  // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.
+  const deliveryQueue = (sql: typeof services.sql) =>
+    createDeliveryQueue({
+      sql,
+      clock,
+      signal: services.deliverySignal,
+      bus: services.events,
+      logger,
+      metrics: services.operationsMetrics,
+      disableAfterMs: deps.config.forwardingDisableAfterMs,
+    });
+  const deliveries = deliveryQueue(services.sql);
+  const capabilities = { operatorCredentials, verificationTokens, deliveries };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -265,6 +283,21 @@ export function buildApp(deps: AppDeps): App {
     clientCredentials,
     accessTokens,
     inboundEvents,
+    deliveries,
+    createDeliveryWorker: (options) =>
+      createDeliveryWorker(
+        {
+          queue: deliveryQueue(services.database.workerSql),
+          clock,
+          config: deps.config,
+          logger,
+          box: services.box,
+          metrics: services.operationsMetrics,
+          signal: services.deliverySignal,
+          databaseOutage: services.databaseOutage,
+        },
+        options,
+      ),
     handle,
     attach: (server) => {
       sockets = attachGraphQLWebSockets(server, services, yoga, origins, capabilities);

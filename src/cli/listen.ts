@@ -1,7 +1,7 @@
 import type { ParseArgsConfig } from "node:util";
 import { createClient, type Client } from "graphql-ws";
-import { Webhook } from "standardwebhooks";
 import WebSocket from "ws";
+import { buildForwardedRequest, forwardedBody } from "../delivery/forwardedRequest.ts";
 import {
   connectionFrom,
   connectionOptions,
@@ -86,10 +86,10 @@ async function run(values: Record<string, unknown>): Promise<number> {
   const target = await resolveDeployment(connection, values.deployment as string | undefined);
   const deploymentId = target.id;
 
-  let webhook: Webhook | undefined;
+  let signingSecret: string | undefined;
   if (forwardTo) {
     if (target.signingSecret) {
-      webhook = new Webhook(target.signingSecret);
+      signingSecret = target.signingSecret;
     } else {
       note("! These credentials may not read the deployment's signing secret (owners and admins only):");
       note("  requests to --forward-to are sent WITHOUT webhook-signature. Use the deployment's API key to sign them.");
@@ -196,7 +196,7 @@ async function run(values: Record<string, unknown>): Promise<number> {
         if (skipped > 0) note(`! ${skipped} older event${skipped === 1 ? " was" : "s were"} missed while disconnected and not replayed (over the server's replay limit); the console's event log has them.`);
         out(eventLine(event));
         resume.after = event.id;
-        if (forwardTo) forwarding = forwarding.then(() => forward(event, deploymentId, forwardTo, webhook));
+        if (forwardTo) forwarding = forwarding.then(() => forward(event, deploymentId, forwardTo, signingSecret));
       },
       true,
     );
@@ -204,26 +204,15 @@ async function run(values: Record<string, unknown>): Promise<number> {
   });
 }
 
-async function forward(event: ForwardedEvent, deploymentId: string, url: string, webhook: Webhook | undefined): Promise<void> {
+async function forward(event: ForwardedEvent, deploymentId: string, url: string, signingSecret: string | undefined): Promise<void> {
   // The body and headers of SPEC §3, so a local handler sees exactly what production sends.
-  const body = JSON.stringify({
-    id: event.id,
-    type: event.type,
-    connector: event.connector,
-    trigger: event.trigger,
-    account: event.account,
-    deploymentId,
-    occurredAt: event.occurredAt,
-    data: event.payload,
+  const { body, headers } = buildForwardedRequest({
+    eventId: event.id,
+    body: forwardedBody(event, deploymentId),
+    at: new Date(),
+    userAgent: `Switchyard/${version} (listen)`,
+    signing: signingSecret ? [signingSecret] : undefined,
   });
-  const now = new Date();
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "user-agent": `Switchyard/${version} (listen)`,
-    "webhook-id": event.id,
-    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-  };
-  if (webhook) headers["webhook-signature"] = webhook.sign(event.id, now, body);
   const started = Date.now();
   try {
     const response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(15_000) });

@@ -1,20 +1,10 @@
-import type { DeliveryStatus, DeliveryUpdateMessage } from "../events/messages.ts";
-import type { Services } from "../services.ts";
-
-/** A delivery row as the worker's record statement and the steering statements return it. */
-export interface DeliveryUpdateRow {
-  id: string;
-  deployment_id: string;
-  event_id: string;
-  status: DeliveryStatus;
-  attempts: number | string;
-  last_status_code: number | string | null;
-  last_error: string | null;
-  next_attempt_at: Date | string | null;
-}
+import type { Logger } from "pino";
+import type { EventBus } from "../events/bus.ts";
+import type { DeliveryUpdateMessage } from "../events/messages.ts";
+import type { DeliveryRow } from "./queue/row.ts";
 
 /** Tells live subscribers (the console, `switchyard listen`) what a delivery became. Saved first: a lost message loses nothing. */
-export function publishDeliveryUpdate(services: Services, row: DeliveryUpdateRow): void {
+export function publishDeliveryUpdate({ bus, logger }: { bus: EventBus; logger: Logger }, row: DeliveryRow): void {
   const message: DeliveryUpdateMessage = {
     id: row.id,
     deploymentId: row.deployment_id,
@@ -26,8 +16,8 @@ export function publishDeliveryUpdate(services: Services, row: DeliveryUpdateRow
     nextAttemptAt: row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),
   };
   try {
-    services.events.publish("deliveryUpdate", row.deployment_id, message);
+    bus.publish("deliveryUpdate", row.deployment_id, message);
   } catch (error) {
-    services.logger.warn({ err: error }, "could not publish a delivery update");
+    logger.warn({ err: error }, "could not publish a delivery update");
   }
 }

@@ -1,12 +1,27 @@
 import { randomBytes } from "node:crypto";
-import type { DeliveryStatus } from "../events/messages.ts";
-import { holdDeliveries } from "../forwarding/status.ts";
-import type { Services } from "../services.ts";
-import { type Claim, type ClaimedDelivery, claimDueDeliveries, MAX_UNRECORDED_CLAIMS } from "./claim.ts";
-import { publishDeliveryUpdate } from "./publishUpdate.ts";
+import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { SecretBox } from "../crypto/secrets.ts";
+import type { DatabaseOutage } from "../db/outage.ts";
+import { buildForwardedRequest, forwardedBody } from "./forwardedRequest.ts";
+import type { OperationsMetrics } from "./metrics.ts";
+import type { ClaimedDelivery, DeliveryQueue } from "./queue/index.ts";
 import { nextStep } from "./retryPolicy.ts";
 import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./send.ts";
-import { signatureHeaders } from "./sign.ts";
+import type { DeliverySignal } from "./signal.ts";
+
+/** What the worker needs: the queue it works (over the worker's own database pool) and a clock. */
+export interface DeliveryWorkerDeps {
+  queue: DeliveryQueue;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  box: SecretBox;
+  metrics: OperationsMetrics;
+  signal: DeliverySignal;
+  databaseOutage: DatabaseOutage;
+}
 
 export interface DeliveryWorkerOptions {
   /** Attempts in flight at once in this process. */
@@ -35,14 +50,15 @@ export interface DeliveryWorker {
 }
 
 /**
- * The outbound half of forwarding: claims due deliveries, signs and POSTs them, records each
- * attempt and what comes next, then publishes the delivery's new state. No transaction is open
- * while a request is in flight — the claim is a lease (`locked_until`), so a crash at any point
- * leaves the row due again once the lease runs out: at-least-once, same `webhook-id` every time.
+ * The outbound half of forwarding, only its loop: claims due deliveries (queue.claim), signs and
+ * POSTs them, records each attempt and what comes next (queue.recordAttempt), then publishes the
+ * delivery's new state. The statements and the states they move between are in queue/index.ts.
+ * No transaction is open while a request is in flight — the claim is a lease (`locked_until`), so
+ * a crash at any point leaves the row due again once the lease runs out: at-least-once, same
+ * `webhook-id` every time.
  */
-export function createDeliveryWorker(services: Services, options: DeliveryWorkerOptions = {}): DeliveryWorker {
-  const { config, logger } = services;
-  const sql = services.database.workerSql;
+export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+  const { queue, clock, config, logger } = deps;
   const concurrency = options.concurrency ?? 64;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   // The attempt cannot outlive its timeout; the margin covers signing and recording the result.
@@ -56,7 +72,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   const open = (sealed: string) => {
     let plain = opened.get(sealed);
     if (plain === undefined) {
-      plain = services.box.open(sealed);
+      plain = deps.box.open(sealed);
       if (opened.size >= 1_000) opened.clear();
       opened.set(sealed, plain);
     }
@@ -109,25 +125,12 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
 
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
     try {
-      return settleGivenUp(await claimDueDeliveries(sql, limit, lockMs));
+      return (await queue.claim(limit, lockMs)).claimed;
     } catch (error) {
       // An outage is logged once by databaseOutage (src/db/outage.ts), not on every poll.
-      if (!services.databaseOutage.noted(error)) logger.error({ err: error }, "could not claim deliveries");
+      if (!deps.databaseOutage.noted(error)) logger.error({ err: error }, "could not claim deliveries");
       return [];
     }
-  }
-
-  /** Reports the deliveries the claim stopped instead of sending (MAX_UNRECORDED_CLAIMS); returns the rest. */
-  function settleGivenUp({ claimed, givenUp }: Claim): ClaimedDelivery[] {
-    for (const row of givenUp) {
-      services.operationsMetrics.deliveryGivenUp();
-      logger.warn(
-        { deliveryId: row.id, eventId: row.event_id, deploymentId: row.deployment_id, claims: MAX_UNRECORDED_CLAIMS, outcome: "failed" },
-        "delivery stopped: sent repeatedly but no attempt could be recorded",
-      );
-      publishDeliveryUpdate(services, row);
-    }
-    return claimed;
   }
 
   async function run() {
@@ -158,7 +161,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   type Sent = { delivery: ClaimedDelivery; startedAt: Date; result: SendResult };
 
   async function sendOne(delivery: ClaimedDelivery): Promise<Sent> {
-    const startedAt = new Date();
+    const startedAt = clock.now();
     let result: SendResult;
     sending++;
     try {
@@ -184,191 +187,17 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   }
 
   function buildRequest(delivery: ClaimedDelivery, at: Date) {
-    const { event } = delivery;
-    // Exactly SPEC §3, in this order.
-    const body = JSON.stringify({
-      id: event.id,
-      type: `${event.connector}.${event.trigger}`,
-      connector: event.connector,
-      trigger: event.trigger,
-      account: event.account,
-      deploymentId: delivery.deploymentId,
-      occurredAt: event.occurredAt.toISOString(),
-      data: event.payload,
-    });
-    // Read by the claim statement: the secrets in force, current first.
-    const secrets = delivery.signingSecretsSealed.map(open);
-    const headers: Record<string, string> = {};
-    if (delivery.headerKey && delivery.headerValueSealed) headers[delivery.headerKey] = open(delivery.headerValueSealed);
-    Object.assign(headers, {
-      "content-type": "application/json",
-      "user-agent": USER_AGENT,
-      ...signatureHeaders(secrets, event.id, body, at),
+    // Read by the claim statement: the secrets in force, current first, and the operator's header.
+    const { body, headers } = buildForwardedRequest({
+      eventId: delivery.event.id,
+      body: forwardedBody(delivery.event, delivery.deploymentId),
+      at,
+      userAgent: USER_AGENT,
+      operatorHeader:
+        delivery.headerKey && delivery.headerValueSealed ? { name: delivery.headerKey, value: open(delivery.headerValueSealed) } : null,
+      signing: delivery.signingSecretsSealed.map(open),
     });
     return { url: delivery.url, headers, body };
-  }
-
-  type AttemptToRecord = {
-    id: string;
-    status: "PENDING" | "SUCCEEDED" | "FAILED";
-    delayMs: number;
-    statusCode: number | null;
-    lastError: string | null;
-    attemptId: string;
-    url: string;
-    startedAt: string;
-    durationMs: number;
-    error: string | null;
-    responseBody: string | null;
-  };
-  type RecordedRow = {
-    id: string;
-    deployment_id: string;
-    event_id: string;
-    status: DeliveryStatus;
-    attempts: number;
-    last_status_code: number | null;
-    last_error: string | null;
-    next_attempt_at: Date | string | null;
-    /** Set when this batch's failures turned the deployment's forwarding DISABLED. */
-    disabled_reason: string | null;
-  };
-
-  // Group commit: at most one recording statement in flight; the attempts that finish meanwhile go
-  // together in the next one. Idle, an attempt is recorded at once (a batch of one); busy, one
-  // round trip records many. Each attempt still waits for its own row to be committed.
-  const toRecord: Array<{ attempt: AttemptToRecord; resolve: (row: RecordedRow | undefined) => void; reject: (error: unknown) => void }> = [];
-  let recording = false;
-  function recordBatched(attempt: AttemptToRecord): Promise<RecordedRow | undefined> {
-    return new Promise((resolve, reject) => {
-      toRecord.push({ attempt, resolve, reject });
-      if (!recording) void flushRecords();
-    });
-  }
-  async function flushRecords() {
-    recording = true;
-    // Attempts that finish in the same turn of the event loop go in the same statement.
-    await Promise.resolve();
-    while (toRecord.length > 0) {
-      // Sorted by id: two statements touching the same rows lock them in the same order.
-      const batch = toRecord.splice(0, 200).sort((a, b) => (a.attempt.id < b.attempt.id ? -1 : 1));
-      try {
-        const rows = await recordAttempts(batch.map((entry) => entry.attempt));
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        for (const entry of batch) entry.resolve(byId.get(entry.attempt.id));
-      } catch (error) {
-        if (batch.length === 1) {
-          batch[0].reject(error);
-          continue;
-        }
-        // One row the database refuses must not cost the others their record (and their receivers
-        // a repeat every lease): the batch is recorded again one attempt per statement, so only the
-        // refused row fails — and that one is bounded by MAX_UNRECORDED_CLAIMS.
-        logger.warn({ err: error, attempts: batch.length }, "a batch of delivery attempts could not be recorded; recording them one by one");
-        for (const entry of batch) {
-          try {
-            const [row] = await recordAttempts([entry.attempt]);
-            entry.resolve(row);
-          } catch (single) {
-            entry.reject(single);
-          }
-        }
-      }
-    }
-    recording = false;
-  }
-
-  /**
-   * One statement for a batch: each attempt row and its delivery's new state commit together.
-   *
-   * - Only a PENDING or CANCELLED delivery takes the attempt, so a late attempt (its lease expired
-   *   and another worker finished the delivery) cannot undo that outcome. A delivery cancelled while
-   *   its attempt was in flight keeps the attempt in its log and stays CANCELLED.
-   * - A delivery re-targeted while in flight (its url is no longer the one this attempt went to) is
-   *   due again at once; one whose forwarding is no longer ACTIVE (paused or disabled meanwhile) is
-   *   held (no next_attempt_at) instead of scheduled.
-   * - The settings' failure bookkeeping, for FORWARDING_DISABLE_AFTER: a success ends the run of
-   *   failures, a failure starts one, and a failure when the run is old enough disables forwarding.
-   *   The settings row is written only when one of those changes (or, on success, once a minute for
-   *   last_success_at), so a healthy endpoint costs no extra write.
-   */
-  function recordAttempts(attempts: AttemptToRecord[]) {
-    const column = <K extends keyof AttemptToRecord>(key: K) => attempts.map((attempt) => attempt[key]);
-    return sql.query<RecordedRow>(
-      `with i as (
-         select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamp[], $8::int[], $9::text[], $10::text[], $11::text[])
-           as t(id, status, delay_ms, status_code, last_error, attempt_id, started_at, duration_ms, error, response_body, url)
-       ), d as (
-         update delivery set
-           attempts = delivery.attempts + 1,
-           claim_count = 0,
-           status = case when delivery.status = 'CANCELLED' then delivery.status else i.status::"DeliveryStatus" end,
-           next_attempt_at = case
-             when delivery.status = 'CANCELLED' or i.status <> 'PENDING' then null
-             when delivery.url is distinct from i.url then now()
-             when (select s.status from forwarding_settings s where s.deployment_id = delivery.deployment_id) is distinct from 'ACTIVE' then null
-             else now() + (i.delay_ms * interval '1 millisecond') end,
-           locked_until = null,
-           last_status_code = i.status_code,
-           last_error = i.last_error,
-           completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else now() end,
-           updated_at = now()
-         from i
-         where delivery.id = i.id and delivery.status in ('PENDING', 'CANCELLED')
-         returning delivery.id, delivery.deployment_id, delivery.event_id, delivery.status, delivery.attempts, delivery.last_status_code,
-                   delivery.last_error, delivery.next_attempt_at,
-                   i.attempt_id, i.url, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body
-       ), a as (
-         insert into delivery_attempt (id, delivery_id, number, url, started_at, duration_ms, status_code, error, response_body)
-         select d.attempt_id, d.id, d.attempts, d.url, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body from d
-       ), f as (
-         select deployment_id, url, bool_or(attempt_status_code between 200 and 299) as ok,
-                min(started_at) filter (where attempt_status_code is null or attempt_status_code not between 200 and 299) as first_failure
-         from d group by deployment_id, url
-       ), disabling as (
-         select s.deployment_id, f.ok, f.first_failure,
-                not f.ok and s.status = 'ACTIVE'
-                  and coalesce(s.failing_since, f.first_failure) <= now() - ($12::bigint * interval '1 millisecond') as disable
-         from forwarding_settings s join f on f.deployment_id = s.deployment_id and f.url = s.forwarding_url
-       ), s as (
-         update forwarding_settings set
-           failing_since = case when x.ok then null else coalesce(forwarding_settings.failing_since, x.first_failure) end,
-           last_success_at = case when x.ok then now() else forwarding_settings.last_success_at end,
-           status = case when x.disable then 'DISABLED'::"ForwardingStatus" else forwarding_settings.status end,
-           status_changed_at = case when x.disable then now() else forwarding_settings.status_changed_at end,
-           disabled_reason = case when x.disable
-             then 'Every delivery attempt to ' || forwarding_settings.forwarding_url || ' has failed since '
-                  || to_char(coalesce(forwarding_settings.failing_since, x.first_failure), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-                  || ' with no success in between. Deliveries are held, none is dropped: fix the endpoint, then resume forwarding.'
-             else forwarding_settings.disabled_reason end
-         from disabling x
-         where forwarding_settings.deployment_id = x.deployment_id
-           and (x.disable
-             or (x.ok and (forwarding_settings.failing_since is not null or forwarding_settings.last_success_at is null
-                           or forwarding_settings.last_success_at < now() - interval '1 minute'))
-             or (not x.ok and forwarding_settings.failing_since is null))
-         returning forwarding_settings.deployment_id, case when x.disable then forwarding_settings.disabled_reason end as disabled_reason
-       )
-       select d.id, d.deployment_id, d.event_id, d.status::text as status, d.attempts, d.last_status_code, d.last_error,
-              case when d.status = 'PENDING' then d.next_attempt_at at time zone 'UTC' end as next_attempt_at,
-              (select s.disabled_reason from s where s.deployment_id = d.deployment_id) as disabled_reason
-       from d`,
-      [
-        column("id"),
-        column("status"),
-        column("delayMs"),
-        column("statusCode"),
-        column("lastError"),
-        column("attemptId"),
-        column("startedAt"),
-        column("durationMs"),
-        column("error"),
-        column("responseBody"),
-        column("url"),
-        config.forwardingDisableAfterMs,
-      ],
-      "record_delivery_attempts",
-    );
   }
 
   async function recordAttempt(delivery: ClaimedDelivery, startedAt: Date, result: SendResult) {
@@ -381,7 +210,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     const lastError =
       result.error ??
       (decision.status === "SUCCEEDED" ? null : `HTTP ${result.statusCode}${decision.status === "FAILED" ? `; ${decision.reason}` : ""}`);
-    const row = await recordBatched({
+    const row = await queue.recordAttempt({
       id: delivery.id,
       status: decision.status,
       delayMs: decision.status === "PENDING" ? decision.delayMs : 0,
@@ -399,7 +228,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       logger.warn({ deliveryId: delivery.id, expected: number, recorded: row.attempts }, "a delivery was attempted by two workers");
     }
     const outcome = row.status === "CANCELLED" ? "cancelled" : row.status === "PENDING" ? "retrying" : row.status === "SUCCEEDED" ? "succeeded" : "failed";
-    services.operationsMetrics.deliveryAttempted(outcome === "cancelled" ? undefined : outcome, result.durationMs);
+    deps.metrics.deliveryAttempted(outcome === "cancelled" ? undefined : outcome, result.durationMs);
     // Ids, status and timing only: never the URL (it may carry a token), a header or a body.
     logger.info(
       {
@@ -414,18 +243,14 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       },
       "delivery attempt",
     );
-    if (row.disabled_reason) {
-      logger.warn({ deploymentId: row.deployment_id }, "forwarding disabled: every attempt failed for FORWARDING_DISABLE_AFTER");
-      await holdDeliveries(services, row.deployment_id, sql).catch((error) => logger.warn({ err: error }, "could not hold deliveries"));
-    }
-    publishDeliveryUpdate(services, row);
+    queue.publish(row);
   }
 
   return {
     start() {
       if (running) return;
       running = true;
-      unsubscribe = services.deliverySignal.subscribe(wake);
+      unsubscribe = deps.signal.subscribe(wake);
       loop = run().catch((error) => logger.error({ err: error }, "the delivery worker stopped unexpectedly"));
     },
     async stop() {
@@ -439,11 +264,11 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     async release() {
       const ids = [...claimedIds];
       if (ids.length === 0) return 0;
-      await sql.query(`update delivery set locked_until = null where id = any($1::text[]) and status = 'PENDING'`, [ids]);
+      await queue.release(ids);
       return ids.length;
     },
     async runOnce() {
-      const claimed = settleGivenUp(await claimDueDeliveries(sql, concurrency, lockMs));
+      const { claimed } = await queue.claim(concurrency, lockMs);
       // Sent together, then recorded together: one statement for the round, as a busy worker's
       // group commit would record them.
       const sent = await Promise.all(claimed.map(sendOne));

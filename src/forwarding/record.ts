@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ForwardedEventMessage } from "../events/messages.ts";
 import type { Services } from "../services.ts";
+import { enqueue } from "../delivery/queue/enqueue.ts";
 import { storableJson, storableText } from "../text/storable.ts";
 
 /** An inbound event, normalized, routed to an account and ready to store. */
@@ -89,64 +90,20 @@ async function insertEvent(
   const routeBy = givenRouteBy && givenRouteBy.map(storableText);
   const eventId = newEventId();
   const deliveryId = `dlv_${randomBytes(12).toString("hex")}`;
-  const rows = await services.sql.query<{
-    account_id: string | null;
-    account: string | null;
-    event_id: string | null;
-    delivery_id: string | null;
-    url: string | null;
-    received_at: Date | string | null;
-  }>(
-    // acct: the given account ($12 null), or the routed one ($12 = the candidate external ids).
-    `with acct as (
-       select id, account from (
-         select a.id, a.account, array_position($12::text[], a.external_id) as rank, a.created_at
-         from connected_account a
-         where $12::text[] is not null and a.deployment_id = $2 and a.connector = $4 and a.status = 'ACTIVE'
-           and a.external_id = any($12::text[])
-         union all
-         select $3::text, $6::text, 0, null where $12::text[] is null
-       ) candidates
-       order by rank, created_at, id
-       limit 1
-     ), ins as (
-       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key)
-       select $1, $2, acct.id, $4, $5, acct.account, $7::jsonb, $8::timestamp, $9 from acct
-       on conflict (deployment_id, dedupe_key) do nothing
-       returning id, received_at
-     ), target as (
-       select s.forwarding_url, s.status = 'ACTIVE' as active from forwarding_settings s
-       where s.deployment_id = $2
-         and ($11::boolean or exists (
-           select 1 from forwarding_trigger t where t.deployment_id = $2 and t.connector = $4 and t.trigger = $5))
-       union all
-       -- A test event before any forwarding URL is saved: queued, held, sent once a URL is saved.
-       select null, false where $11::boolean and not exists (select 1 from forwarding_settings s where s.deployment_id = $2)
-     ), del as (
-       insert into delivery (id, event_id, deployment_id, url, next_attempt_at, updated_at)
-       select $10, ins.id, $2, target.forwarding_url, case when target.active then now() end, now() from ins, target
-       returning id, url
-     )
-     select (select id from acct) as account_id, (select account from acct) as account,
-            (select id from ins) as event_id, (select received_at at time zone 'UTC' from ins) as received_at,
-            (select id from del) as delivery_id, (select url from del) as url`,
-    [
-      eventId,
-      deploymentId,
-      event.connectedAccountId,
-      event.connector,
-      event.trigger,
-      event.account,
-      payload,
-      event.occurredAt.toISOString(),
-      event.dedupeKey,
-      deliveryId,
-      options.forwardUnlisted === true,
-      routeBy,
-    ],
-    "record_event",
-  );
-  const row = rows[0];
+  const row = await enqueue(services.sql, {
+    eventId,
+    deliveryId,
+    deploymentId,
+    connectedAccountId: event.connectedAccountId,
+    connector: event.connector,
+    trigger: event.trigger,
+    account: event.account,
+    payload,
+    occurredAt: event.occurredAt,
+    dedupeKey: event.dedupeKey,
+    forwardUnlisted: options.forwardUnlisted === true,
+    routeBy,
+  });
   // Routing found no account: nothing stored.
   if (!row || row.account === null) return undefined;
   const account = row.account;

@@ -1,6 +1,7 @@
 import { findConnector } from "../connectors/registry.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
+import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import { badInput, type FieldError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { checkUrlTarget } from "./ssrf.ts";
@@ -78,7 +79,12 @@ export async function getForwardingSettings(db: Db, deploymentId: string): Promi
 }
 
 /** The console's "Save Changes": URL, header and the whole trigger list replaced in one transaction. */
-export async function saveForwardingSettings(services: Services, deploymentId: string, input: ForwardingSettingsInput): Promise<ForwardingSettingsView> {
+export async function saveForwardingSettings(
+  services: Services,
+  deliveries: DeliveryQueue,
+  deploymentId: string,
+  input: ForwardingSettingsInput,
+): Promise<ForwardingSettingsView> {
   const { db, box } = services;
   const existing = await db.forwardingSettings.findUnique({ where: { deploymentId } });
   const fields: FieldError[] = [];
@@ -97,37 +103,12 @@ export async function saveForwardingSettings(services: Services, deploymentId: s
     await tx.forwardingTrigger.deleteMany({ where: { deploymentId } });
     if (triggers.length) await tx.forwardingTrigger.createMany({ data: triggers.map((t) => ({ deploymentId, ...t })) });
   });
-  if (retarget) await retargetPendingDeliveries(services, deploymentId);
+  // Every PENDING delivery goes to the URL just saved, due at once (held while forwarding is paused
+  // or disabled): the operator fixed the URL, the backlog should not keep its old schedule. Its own
+  // statement after the settings commit (never one transaction with it: see ./status.ts); the claim
+  // reads the URL from the settings anyway, so nothing can go to the old URL once the save committed.
+  if (retarget) await deliveries.retarget(deploymentId);
   return (await getForwardingSettings(db, deploymentId))!;
-}
-
-/**
- * Every PENDING delivery goes to the forwarding URL just saved, due at once (held instead while
- * forwarding is paused or disabled) — the operator fixed the URL; the backlog should not keep its
- * old schedule. A delivery whose attempt to the old URL is in flight is re-targeted too: recording
- * that attempt sees the URL changed and makes it due again at once. Its own statement after the
- * settings commit (never one transaction with it: see forwarding/status.ts); the claim reads the
- * URL from the settings anyway, so nothing can go to the old URL once the save committed.
- */
-async function retargetPendingDeliveries(services: Services, deploymentId: string) {
-  const rows = await services.sql.query<{ count: string | number }>(
-    `with retargeted as (
-       update delivery set
-         url = s.forwarding_url,
-         next_attempt_at = case when s.status = 'ACTIVE' then now() end,
-         updated_at = now()
-       from forwarding_settings s
-       where s.deployment_id = $1 and delivery.deployment_id = $1 and delivery.status = 'PENDING'
-       returning 1
-     )
-     select count(*) as count from retargeted`,
-    [deploymentId],
-  );
-  const count = Number(rows[0]?.count ?? 0);
-  if (count > 0) {
-    services.deliverySignal.notify();
-    services.logger.info({ deploymentId, count }, "pending deliveries re-targeted to the new forwarding URL");
-  }
 }
 
 export async function addForwardingTrigger(db: Db, deploymentId: string, ref: TriggerRef): Promise<ForwardingSettingsView> {

@@ -1,12 +1,13 @@
+import type { Logger } from "pino";
 import type { Sql } from "../db/sql.ts";
+import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import { badInput } from "../errors.ts";
-import type { Services } from "../services.ts";
 
 /**
  * Pausing and resuming a deployment's forwarding. The settings' status is what the worker obeys:
  * the claim only takes deliveries of ACTIVE settings, so a pause holds everything from the moment
  * it commits — including deliveries recorded in the same instant, and retries coming due. Marking
- * the deployment's queued rows as held (next_attempt_at null) is a second, separate statement that
+ * the deployment's queued rows as held is the queue's `hold`, a second, separate statement that
  * only keeps them out of every claim's index scan; nothing depends on it for correctness.
  *
  * The two statements never run in one transaction: the worker's recording statement locks delivery
@@ -16,8 +17,15 @@ import type { Services } from "../services.ts";
 
 export type ForwardingStatus = "ACTIVE" | "PAUSED" | "DISABLED";
 
-export async function pauseForwarding(services: Services, deploymentId: string): Promise<void> {
-  const rows = await services.sql.query<{ status: ForwardingStatus }>(
+/** What pausing and resuming use: the settings' table, and the queue for the deliveries. */
+export interface ForwardingStatusDeps {
+  sql: Sql;
+  logger: Logger;
+  deliveries: DeliveryQueue;
+}
+
+export async function pauseForwarding({ sql, logger, deliveries }: ForwardingStatusDeps, deploymentId: string): Promise<void> {
+  const rows = await sql.query<{ status: ForwardingStatus }>(
     // A DISABLED deployment stays DISABLED (and keeps its reason): it is held already.
     `update forwarding_settings set
        status = case when status = 'ACTIVE' then 'PAUSED'::"ForwardingStatus" else status end,
@@ -28,49 +36,26 @@ export async function pauseForwarding(services: Services, deploymentId: string):
     [deploymentId],
   );
   if (!rows[0]) throw noSettings();
-  await holdDeliveries(services, deploymentId);
-  services.logger.info({ deploymentId }, "forwarding paused");
+  await deliveries.hold(deploymentId);
+  logger.info({ deploymentId }, "forwarding paused");
 }
 
 /**
- * ACTIVE again, from PAUSED or DISABLED. Every queued delivery becomes due with its creation time
+ * ACTIVE again, from PAUSED or DISABLED. Every queued delivery becomes due (the queue's `resume`) with its creation time
  * as its due time, so the backlog goes out oldest first (including those that were waiting for a
  * retry: the operator just said the endpoint is ready). The run of failures starts afresh, so one
  * more failure does not disable it again at once.
  */
-export async function resumeForwarding(services: Services, deploymentId: string): Promise<void> {
-  const rows = await services.sql.query<{ deployment_id: string }>(
+export async function resumeForwarding({ sql, logger, deliveries }: ForwardingStatusDeps, deploymentId: string): Promise<void> {
+  const rows = await sql.query<{ deployment_id: string }>(
     `update forwarding_settings set status = 'ACTIVE', disabled_reason = null, status_changed_at = null, failing_since = null, updated_at = now()
      where deployment_id = $1
      returning deployment_id`,
     [deploymentId],
   );
   if (!rows[0]) throw noSettings();
-  await services.sql.query(
-    // Rows whose attempt is in flight are skipped: recording it schedules them (settings are ACTIVE now).
-    `update delivery set next_attempt_at = created_at, updated_at = now()
-     where id in (
-       select id from delivery
-       where deployment_id = $1 and status = 'PENDING' and (next_attempt_at is null or next_attempt_at > now())
-         and (locked_until is null or locked_until < now())
-       for update skip locked)`,
-    [deploymentId],
-  );
-  services.deliverySignal.notify();
-  services.logger.info({ deploymentId }, "forwarding resumed");
-}
-
-/** Marks a deployment's queued deliveries held (see above). Rows in flight are left to their recording. */
-export async function holdDeliveries(services: Services, deploymentId: string, sql: Sql = services.sql): Promise<void> {
-  await sql.query(
-    `update delivery set next_attempt_at = null, updated_at = now()
-     where id in (
-       select id from delivery
-       where deployment_id = $1 and status = 'PENDING' and next_attempt_at is not null
-       for update skip locked)
-     and exists (select 1 from forwarding_settings s where s.deployment_id = $1 and s.status <> 'ACTIVE')`,
-    [deploymentId],
-  );
+  await deliveries.resume(deploymentId);
+  logger.info({ deploymentId }, "forwarding resumed");
 }
 
 function noSettings() {

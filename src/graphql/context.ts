@@ -2,6 +2,7 @@ import { type Access, createAccess } from "../auth/access.ts";
 import { findSession } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
+import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import type { VerificationTokens } from "../credentials/verificationTokens.ts";
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
@@ -12,6 +13,8 @@ export interface ContextCapabilities {
   operatorCredentials: OperatorCredentials;
   /** Tokens providers hand over at subscription, for owners and admins to confirm (credentials/verificationTokens.ts). */
   verificationTokens: VerificationTokens;
+  /** The delivery queue's operations (delivery/queue/index.ts). */
+  deliveries: DeliveryQueue;
 }
 
 export interface GraphQLContext extends ContextCapabilities {

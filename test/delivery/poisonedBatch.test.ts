@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR } from "../../src/delivery/claim.ts";
-import { createDeliveryWorker } from "../../src/delivery/worker.ts";
+import { MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR } from "../../src/delivery/queue/index.ts";
 import { graphql } from "../generated/gql.ts";
 import { DeploymentDeliveries, SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -57,7 +56,7 @@ describe("a receiver that answers with a NUL and unpaired surrogates", () => {
   test("is recorded like any other answer, and the tenant batched with it gets each event exactly once", async () => {
     // A lease of 1 ms: the next round finds anything left unrecorded due again, as the real worker
     // would once a lease (timeout + 5 s) ran out.
-    const worker = createDeliveryWorker(app.app.services, { leaseMs: 1 });
+    const worker = app.app.createDeliveryWorker({ leaseMs: 1 });
     const mallory = await forwardingTo(app, `${receiver.url}/mallory`, "Mallory");
     const bob = await forwardingTo(app, `${receiver.url}/bob`, "Bob");
     // Bytes as a receiver may send them: a NUL, and a UTF-16 surrogate half encoded as if it were UTF-8.
@@ -113,10 +112,9 @@ describe("an attempt the database refuses", () => {
   });
 
   test("fails alone: its batch is recorded row by row; it is sent at most MAX_UNRECORDED_CLAIMS times, then FAILED with the reason", async () => {
-    const { services } = app.app;
     // A lease of 1 ms: every round of the worker finds the unrecorded deliveries due again, as the
     // real worker would once each lease (timeout + 5 s) ran out.
-    const worker = createDeliveryWorker(services, { leaseMs: 1 });
+    const worker = app.app.createDeliveryWorker({ leaseMs: 1 });
 
     const mallory = await forwardingTo(app, `${receiver.url}/mallory`, "Mallory");
     const bob = await forwardingTo(app, `${receiver.url}/bob`, "Bob");

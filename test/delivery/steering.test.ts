@@ -11,6 +11,7 @@ import {
 } from "../helpers/operations.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
@@ -244,10 +245,22 @@ describe("test events before any forwarding URL", () => {
 
 describe("automatic disable", () => {
   test("after FORWARDING_DISABLE_AFTER of nothing but failures: DISABLED with a reason, held, re-enabled by resume, nothing dropped", async () => {
-    const disabling = await startTestApp({ DELIVERY_RETRY_SCHEDULE: "50ms,50ms,50ms,50ms,50ms,50ms,50ms,50ms,50ms,50ms", FORWARDING_DISABLE_AFTER: "300ms" }, { worker: true });
+    // The run of failures is aged on the app's clock: the test moves it past the hour instead of waiting.
+    const clock = fakeClock(new Date());
+    const disabling = await startTestApp(
+      { DELIVERY_RETRY_SCHEDULE: "50ms,50ms,50ms,50ms,50ms,50ms,50ms,50ms,50ms,50ms", FORWARDING_DISABLE_AFTER: "1h" },
+      { worker: true, clock },
+    );
     try {
       const operator = await operatorForwardingTo("/fail/disable", disabling);
       const first = await sendTest(operator, disabling);
+      // Failing, but for less than FORWARDING_DISABLE_AFTER: still ACTIVE, however many attempts.
+      await until(operator, first.id, (d) => d.attempts >= 3, disabling);
+      const failing = ok(await disabling.gql(ForwardingStatusQuery, { id: operator.deploymentId }, { token: operator.token })).deployment!.forwardingSettings!;
+      expect(failing).toMatchObject({ status: "ACTIVE", disabledReason: null });
+      expect(failing.failingSince).not.toBeNull();
+
+      clock.advance(60 * 60 * 1000);
       let settings;
       for (;;) {
         settings = ok(await disabling.gql(ForwardingStatusQuery, { id: operator.deploymentId }, { token: operator.token })).deployment!.forwardingSettings!;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
-import { createDeliveryWorker, type DeliveryWorker } from "../../src/delivery/worker.ts";
+import { type App, buildApp } from "../../src/app.ts";
+import type { DeliveryWorker } from "../../src/delivery/worker.ts";
 import { createLogger } from "../../src/log.ts";
-import { createServices } from "../../src/services.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { PauseForwarding, ResumeForwarding } from "../helpers/operations.ts";
 import { createOperator } from "../helpers/operators.ts";
@@ -21,6 +21,7 @@ const EVENTS = 20;
 let app: TestApp;
 let receiver: Receiver;
 let second: Database | undefined;
+let secondApp: App | undefined;
 let worker: DeliveryWorker | undefined;
 
 beforeAll(async () => {
@@ -29,12 +30,14 @@ beforeAll(async () => {
   app = await startTestApp({}, { worker: false });
   second = await openDatabase({ kind: "postgresql", url: app.databaseUrl!, poolSize: 5 }, createLogger("silent"));
   // Only the second instance sends; the first takes the operator's requests.
-  worker = createDeliveryWorker(createServices(app.app.services.config, createLogger("silent"), second, undefined), { concurrency: 8, pollIntervalMs: 20 });
+  secondApp = buildApp({ config: app.app.services.config, logger: createLogger("silent"), database: second });
+  worker = secondApp.createDeliveryWorker({ concurrency: 8, pollIntervalMs: 20 });
   worker.start();
 });
 afterAll(async () => {
   if (!onPostgres) return;
   await worker?.stop();
+  await secondApp?.close();
   await second?.close();
   await app.close();
   await receiver.close();

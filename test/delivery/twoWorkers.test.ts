@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { type Database, openDatabase } from "../../src/db/database.ts";
-import { createDeliveryWorker, type DeliveryWorker } from "../../src/delivery/worker.ts";
+import { type App, buildApp } from "../../src/app.ts";
+import type { DeliveryWorker } from "../../src/delivery/worker.ts";
 import { createLogger } from "../../src/log.ts";
-import { createServices } from "../../src/services.ts";
 import { DeploymentDeliveries, SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { createOperator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
@@ -22,6 +22,7 @@ const EVENTS = 150;
 let app: TestApp;
 let receiver: Receiver;
 let second: Database | undefined;
+let secondApp: App | undefined;
 const workers: DeliveryWorker[] = [];
 
 beforeAll(async () => {
@@ -33,13 +34,14 @@ beforeAll(async () => {
   const config = app.app.services.config;
   second = await openDatabase({ kind: "postgresql", url: app.databaseUrl!, poolSize: 5 }, createLogger("silent"));
   workers.push(
-    createDeliveryWorker(app.app.services, { concurrency: 8, pollIntervalMs: 20 }),
-    createDeliveryWorker(createServices(config, createLogger("silent"), second, undefined), { concurrency: 8, pollIntervalMs: 20 }),
+    app.app.createDeliveryWorker({ concurrency: 8, pollIntervalMs: 20 }),
+    (secondApp = buildApp({ config, logger: createLogger("silent"), database: second })).createDeliveryWorker({ concurrency: 8, pollIntervalMs: 20 }),
   );
 });
 afterAll(async () => {
   if (!onPostgres) return;
   await Promise.all(workers.map((w) => w.stop()));
+  await secondApp?.close();
   await second?.close();
   await app.close();
   await receiver.close();

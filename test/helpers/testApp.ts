@@ -7,7 +7,7 @@ import { type App, buildApp } from "../../src/app.ts";
 import type { Clock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Database, openDatabase } from "../../src/db/database.ts";
-import { createDeliveryWorker, type DeliveryWorker } from "../../src/delivery/worker.ts";
+import type { DeliveryWorker } from "../../src/delivery/worker.ts";
 import { createPoller } from "../../src/forwarding/poll.ts";
 import { createLogger } from "../../src/log.ts";
 import { createTestDatabase } from "./database.ts";
@@ -65,7 +65,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const app = buildApp({ config, logger, database, clock: options.clock });
   server.on("request", app.handle);
   app.attach(server);
-  const worker = options.worker ? createDeliveryWorker(app.services) : undefined;
+  const worker = options.worker ? app.createDeliveryWorker() : undefined;
   worker?.start();
   // Polls providers that do not push (Gmail without Pub/Sub), every POLL_INTERVAL, as main.ts does.
   const poller = options.poller

@@ -1,6 +1,6 @@
 import { deliveryStats, type DeliveryStats, type DeliveryStatsBucket, MAX_STATS_HOURS } from "../../delivery/stats.ts";
+import { buildForwardedRequest } from "../../delivery/forwardedRequest.ts";
 import { USER_AGENT } from "../../delivery/send.ts";
-import { cancelDelivery, retryDelivery, retryFailedDeliveries } from "../../delivery/steer.ts";
 import { forbidden, notFound } from "../../errors.ts";
 import { eventLogPage } from "../../forwarding/eventLog.ts";
 import { getForwardingSettings } from "../../forwarding/settings.ts";
@@ -150,14 +150,16 @@ builder.prismaObjectField("DeliveryAttempt", "requestHeaders", (t) =>
     select: { startedAt: true, delivery: { select: { eventId: true, deploymentId: true } } },
     resolve: async (attempt, _args, ctx) => {
       const settings = await getForwardingSettings(ctx.services.db, attempt.delivery.deploymentId);
-      return [
-        ...(settings?.headerKey ? [{ name: settings.headerKey, value: MASK }] : []),
-        { name: "content-type", value: "application/json" },
-        { name: "user-agent", value: USER_AGENT },
-        { name: "webhook-id", value: attempt.delivery.eventId },
-        { name: "webhook-timestamp", value: String(Math.floor(attempt.startedAt.getTime() / 1000)) },
-        { name: "webhook-signature", value: `v1,${MASK}` },
-      ];
+      // The request as the worker builds it, with the secrets masked (the body is not shown here).
+      const { headers } = buildForwardedRequest({
+        eventId: attempt.delivery.eventId,
+        body: "",
+        at: attempt.startedAt,
+        userAgent: USER_AGENT,
+        operatorHeader: settings?.headerKey ? { name: settings.headerKey, value: MASK } : null,
+        signing: { masked: `v1,${MASK}` },
+      });
+      return Object.entries(headers).map(([name, value]) => ({ name, value }));
     },
   }),
 );
@@ -178,7 +180,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const id = String(args.id);
       await steerableDelivery(ctx, id, "retry");
-      await retryDelivery(ctx.services, id);
+      await ctx.deliveries.retry(id);
       return ctx.services.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -190,7 +192,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const id = String(args.id);
       await steerableDelivery(ctx, id, "cancel");
-      await cancelDelivery(ctx.services, id);
+      await ctx.deliveries.cancel(id);
       return ctx.services.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -198,7 +200,7 @@ builder.mutationFields((t) => ({
     description: "Every FAILED delivery created at or after `since` starts a new cycle of attempts now. Returns how many.",
     args: { deploymentId: t.arg.id(), since: t.arg({ type: "DateTime" }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => retryFailedDeliveries(ctx.services, String(args.deploymentId), args.since),
+    resolve: (_root, args, ctx) => ctx.deliveries.retryFailed(String(args.deploymentId), args.since),
   }),
   pauseForwarding: t.field({
     type: ForwardingSettings,
@@ -206,7 +208,7 @@ builder.mutationFields((t) => ({
     args: { deploymentId: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
     resolve: async (_root, args, ctx) => {
-      await pauseForwarding(ctx.services, String(args.deploymentId));
+      await pauseForwarding({ sql: ctx.services.sql, logger: ctx.services.logger, deliveries: ctx.deliveries }, String(args.deploymentId));
       return (await getForwardingSettings(ctx.services.db, String(args.deploymentId)))!;
     },
   }),
@@ -216,7 +218,7 @@ builder.mutationFields((t) => ({
     args: { deploymentId: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
     resolve: async (_root, args, ctx) => {
-      await resumeForwarding(ctx.services, String(args.deploymentId));
+      await resumeForwarding({ sql: ctx.services.sql, logger: ctx.services.logger, deliveries: ctx.deliveries }, String(args.deploymentId));
       return (await getForwardingSettings(ctx.services.db, String(args.deploymentId)))!;
     },
   }),

@@ -1,4 +1,3 @@
-import { cancelDelivery, replayDelivery, retryDelivery, retryFailedDeliveries } from "../../delivery/steer.ts";
 import { listDeliveries, listEvents } from "../../forwarding/listing.ts";
 import { sendTestEvent } from "../../forwarding/testEvent.ts";
 import {
@@ -166,7 +165,7 @@ builder.mutationFields((t) => ({
     description: "Replaces the forwarding URL, header and Forwarding Trigger List at once (the console's Save Changes).",
     args: { deploymentId: t.arg.id(), input: t.arg({ type: ForwardingSettingsInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => saveForwardingSettings(ctx.services, String(args.deploymentId), args.input),
+    resolve: (_root, args, ctx) => saveForwardingSettings(ctx.services, ctx.deliveries, String(args.deploymentId), args.input),
   }),
   addForwardingTrigger: t.field({
     type: ForwardingSettings,
@@ -191,7 +190,7 @@ builder.mutationFields((t) => ({
       // Someone else's delivery is indistinguishable from none.
       if (!delivery || !(await ctx.access.canReadDeployment(delivery.deploymentId))) throw notFound("Delivery");
       if (!(await ctx.access.canManageDeployment(delivery.deploymentId))) throw forbidden("Only owners and admins can replay deliveries.");
-      await replayDelivery(ctx.services, id);
+      await ctx.deliveries.replay(id);
       return ctx.services.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

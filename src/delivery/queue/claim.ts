@@ -1,4 +1,5 @@
-import type { Sql } from "../db/sql.ts";
+import type { Sql } from "../../db/sql.ts";
+import type { DeliveryRow } from "./row.ts";
 
 /** A due delivery, claimed by one worker until `lockedUntil`, with what is needed to send it. */
 export interface ClaimedDelivery {
@@ -32,8 +33,8 @@ export interface ClaimedDelivery {
  * the request (or may have): a claim whose result cannot be stored — a crash between the answer and
  * the recording statement, or a row the database refuses — leaves the delivery due again when its
  * lease runs out, and without a bound the receiver would get it again every lease, forever. After
- * this many, the next claim marks it FAILED with a reason instead of sending it; retryDelivery and
- * replayDelivery start it again (and reset the count). Five: more than any run of crashes or
+ * this many, the next claim marks it FAILED with a reason instead of sending it; retry and
+ * replay start it again (and reset the count). Five: more than any run of crashes or
  * database hiccups a healthy deployment sees in a row, few enough to stop a poisoned row quickly.
  */
 export const MAX_UNRECORDED_CLAIMS = 5;
@@ -43,26 +44,15 @@ export const UNRECORDED_CLAIMS_ERROR =
   `Sent ${MAX_UNRECORDED_CLAIMS} times without any attempt being recorded (the outcome could not be stored), so it is no longer sent. ` +
   "Retry or replay it once the cause is fixed.";
 
-/** A delivery the claim stopped instead of sending (MAX_UNRECORDED_CLAIMS): already FAILED. */
-export interface GivenUpDelivery {
-  id: string;
-  deployment_id: string;
-  event_id: string;
-  status: "FAILED";
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: null;
-}
-
 export interface Claim {
   /** To send now. */
   claimed: ClaimedDelivery[];
   /** Not sent: FAILED by this claim (MAX_UNRECORDED_CLAIMS). */
-  givenUp: GivenUpDelivery[];
+  givenUp: DeliveryRow[];
 }
 
 /**
+ * claim: due PENDING → in flight (PENDING with a lease, `locked_until`), or FAILED past the cap.
  * Claims up to `limit` due deliveries for `lockMs`. `FOR UPDATE SKIP LOCKED` lets any number of
  * workers (processes, machines) share the queue without waiting on each other or claiming the same
  * row; `locked_until` keeps a row out of every other claim while its attempt is in flight, and
@@ -76,7 +66,7 @@ export interface Claim {
  * claimed MAX_UNRECORDED_CLAIMS times with no attempt recorded is marked FAILED by the same
  * statement and returned in `givenUp` rather than sent.
  */
-export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number): Promise<Claim> {
+export async function claim(sql: Sql, limit: number, lockMs: number): Promise<Claim> {
   const rows = await sql.query<{
     given_up: boolean;
     status: string;
@@ -131,13 +121,13 @@ export async function claimDueDeliveries(sql: Sql, limit: number, lockMs: number
     [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR],
     "claim_due_deliveries",
   );
-  const givenUp: GivenUpDelivery[] = rows
+  const givenUp: DeliveryRow[] = rows
     .filter((row) => row.given_up)
     .map((row) => ({
       id: row.id,
       deployment_id: row.deployment_id,
       event_id: row.event_id,
-      status: "FAILED",
+      status: "FAILED" as const,
       attempts: Number(row.attempts),
       last_status_code: row.last_status_code,
       last_error: row.last_error,

@@ -1,0 +1,62 @@
+import { signatureHeaders } from "./sign.ts";
+
+/** The event as forwarded: the fields of the body. */
+export interface ForwardedEventFields {
+  id: string;
+  connector: string;
+  trigger: string;
+  account: string;
+  occurredAt: Date | string;
+  payload: unknown;
+}
+
+/** The forwarded body, exactly SPEC §3's fields in this order. */
+export function forwardedBody(event: ForwardedEventFields, deploymentId: string): string {
+  return JSON.stringify({
+    id: event.id,
+    type: `${event.connector}.${event.trigger}`,
+    connector: event.connector,
+    trigger: event.trigger,
+    account: event.account,
+    deploymentId,
+    occurredAt: typeof event.occurredAt === "string" ? event.occurredAt : event.occurredAt.toISOString(),
+    data: event.payload,
+  });
+}
+
+export interface ForwardedRequestInput {
+  eventId: string;
+  /** forwardedBody(…); not read when the signature is masked. */
+  body: string;
+  /** The attempt's time: `webhook-timestamp` and what the signature covers. */
+  at: Date;
+  userAgent: string;
+  /** The operator's header (FORWARDING header key and value), sent first. */
+  operatorHeader?: { name: string; value: string } | null;
+  /**
+   * The signing secrets in force, current first (signatureHeaders throws on none: a deployment
+   * always has one); `{ masked }` writes that in place of a signature (the attempt detail shows no
+   * secret); undefined sends no signature (`switchyard listen` without a secret).
+   */
+  signing?: readonly string[] | { masked: string };
+}
+
+/**
+ * The one place the forwarded request's headers are written (Standard Webhooks, plus the operator's
+ * header): used by the delivery worker, `switchyard listen` and the attempt detail in GraphQL, so a
+ * local handler and the console see what production sends, in the same order.
+ */
+export function buildForwardedRequest({ eventId, body, at, userAgent, operatorHeader, signing }: ForwardedRequestInput) {
+  const headers: Record<string, string> = {};
+  if (operatorHeader) headers[operatorHeader.name] = operatorHeader.value;
+  headers["content-type"] = "application/json";
+  headers["user-agent"] = userAgent;
+  if (signing === undefined || "masked" in signing) {
+    headers["webhook-id"] = eventId;
+    headers["webhook-timestamp"] = String(Math.floor(at.getTime() / 1000));
+    if (signing) headers["webhook-signature"] = signing.masked;
+  } else {
+    Object.assign(headers, signatureHeaders(signing, eventId, body, at));
+  }
+  return { body, headers };
+}

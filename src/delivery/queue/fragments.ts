@@ -1,0 +1,25 @@
+/**
+ * SQL fragments the queue's statements share, each evaluated against the `delivery` row being
+ * updated. Named so that one rule reads the same in every statement.
+ */
+
+/** The forwarding URL in force (what the claim will use anyway), so an answer shows where it goes. */
+export const URL_IN_FORCE = `coalesce((select s.forwarding_url from forwarding_settings s where s.deployment_id = delivery.deployment_id), url)`;
+
+/** Whether the delivery's deployment forwards now (its settings are ACTIVE). */
+export const FORWARDING_ACTIVE = `exists (select 1 from forwarding_settings s where s.deployment_id = delivery.deployment_id and s.status = 'ACTIVE')`;
+
+/** Due now when the deployment forwards; held (null) while paused, disabled or without a URL. */
+export const DUE_NOW = `case when ${FORWARDING_ACTIVE} then now() end`;
+
+/**
+ * Held: PENDING with no next_attempt_at. Forwarding is paused or disabled, or no URL is saved yet;
+ * no claim reads it, and only resume (or a retry, replay or new URL while ACTIVE) makes it due.
+ */
+export const HELD = `(delivery.status = 'PENDING' and delivery.next_attempt_at is null)`;
+
+/** The value of next_attempt_at that holds a row. */
+export const HOLD = `null`;
+
+/** Not claimed by a worker now (no lease, or an expired one): its attempt is not in flight. */
+export const NOT_IN_FLIGHT = `(delivery.locked_until is null or delivery.locked_until < now())`;

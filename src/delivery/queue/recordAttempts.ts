@@ -1,0 +1,154 @@
+import type { Logger } from "pino";
+import type { Clock } from "../../clock.ts";
+import type { Sql } from "../../db/sql.ts";
+import { DISABLED_REASON, disables, SETTINGS_CHANGE } from "../disablePolicy.ts";
+import { FORWARDING_ACTIVE, HOLD } from "./fragments.ts";
+import type { DeliveryRow } from "./row.ts";
+
+/** One finished attempt, with what the retry policy decided comes next. */
+export interface AttemptToRecord {
+  id: string;
+  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  /** When status is PENDING: how long until the next attempt. */
+  delayMs: number;
+  statusCode: number | null;
+  lastError: string | null;
+  attemptId: string;
+  url: string;
+  startedAt: string;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+}
+
+/**
+ * recordAttempts: in flight (claimed PENDING) → PENDING (due after the delay, due now when
+ * re-targeted meanwhile, held when forwarding stopped meanwhile), SUCCEEDED or FAILED. One statement
+ * for a batch: each attempt row and its delivery's new state commit together.
+ *
+ * - Only a PENDING or CANCELLED delivery takes the attempt, so a late attempt (its lease expired
+ *   and another worker finished the delivery) cannot undo that outcome. A delivery cancelled while
+ *   its attempt was in flight keeps the attempt in its log and stays CANCELLED.
+ * - Recording resets claim_count (the claims' cap, claim.ts) and ends the lease.
+ * - The settings' failure bookkeeping of the disable policy (../disablePolicy.ts).
+ */
+export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], disableAfterMs: number, now: Date) {
+  const column = <K extends keyof AttemptToRecord>(key: K) => attempts.map((attempt) => attempt[key]);
+  return sql.query<DeliveryRow>(
+    `with i as (
+       select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamp[], $8::int[], $9::text[], $10::text[], $11::text[])
+         as t(id, status, delay_ms, status_code, last_error, attempt_id, started_at, duration_ms, error, response_body, url)
+     ), d as (
+       update delivery set
+         attempts = delivery.attempts + 1,
+         claim_count = 0,
+         status = case when delivery.status = 'CANCELLED' then delivery.status else i.status::"DeliveryStatus" end,
+         next_attempt_at = case
+           when delivery.status = 'CANCELLED' or i.status <> 'PENDING' then null
+           when delivery.url is distinct from i.url then now()
+           when not ${FORWARDING_ACTIVE} then ${HOLD}
+           else now() + (i.delay_ms * interval '1 millisecond') end,
+         locked_until = null,
+         last_status_code = i.status_code,
+         last_error = i.last_error,
+         completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else now() end,
+         updated_at = now()
+       from i
+       where delivery.id = i.id and delivery.status in ('PENDING', 'CANCELLED')
+       returning delivery.id, delivery.deployment_id, delivery.event_id, delivery.status, delivery.attempts, delivery.last_status_code,
+                 delivery.last_error, delivery.next_attempt_at,
+                 i.attempt_id, i.url, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body
+     ), a as (
+       insert into delivery_attempt (id, delivery_id, number, url, started_at, duration_ms, status_code, error, response_body)
+       select d.attempt_id, d.id, d.attempts, d.url, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body from d
+     ), f as (
+       select deployment_id, url, bool_or(attempt_status_code between 200 and 299) as ok,
+              min(started_at) filter (where attempt_status_code is null or attempt_status_code not between 200 and 299) as first_failure
+       from d group by deployment_id, url
+     ), disabling as (
+       select s.deployment_id, f.ok, f.first_failure, ${disables("$13", "$12")} as disable
+       from forwarding_settings s join f on f.deployment_id = s.deployment_id and f.url = s.forwarding_url
+     ), s as (
+       update forwarding_settings set
+         failing_since = case when x.ok then null else coalesce(forwarding_settings.failing_since, x.first_failure) end,
+         last_success_at = case when x.ok then now() else forwarding_settings.last_success_at end,
+         status = case when x.disable then 'DISABLED'::"ForwardingStatus" else forwarding_settings.status end,
+         status_changed_at = case when x.disable then now() else forwarding_settings.status_changed_at end,
+         disabled_reason = case when x.disable then ${DISABLED_REASON} else forwarding_settings.disabled_reason end
+       from disabling x
+       where forwarding_settings.deployment_id = x.deployment_id and ${SETTINGS_CHANGE}
+       returning forwarding_settings.deployment_id, case when x.disable then forwarding_settings.disabled_reason end as disabled_reason
+     )
+     select d.id, d.deployment_id, d.event_id, d.status::text as status, d.attempts, d.last_status_code, d.last_error,
+            case when d.status = 'PENDING' then d.next_attempt_at at time zone 'UTC' end as next_attempt_at,
+            (select s.disabled_reason from s where s.deployment_id = d.deployment_id) as disabled_reason
+     from d`,
+    [
+      column("id"),
+      column("status"),
+      column("delayMs"),
+      column("statusCode"),
+      column("lastError"),
+      column("attemptId"),
+      column("startedAt"),
+      column("durationMs"),
+      column("error"),
+      column("responseBody"),
+      column("url"),
+      disableAfterMs,
+      now.toISOString(),
+    ],
+    "record_delivery_attempts",
+  );
+}
+
+/**
+ * Group commit over recordAttempts: at most one recording statement in flight; the attempts that
+ * finish meanwhile go together in the next one. Idle, an attempt is recorded at once (a batch of
+ * one); busy, one round trip records many. Each attempt still waits for its own row to be committed.
+ *
+ * A batch the database refuses is recorded again one attempt per statement, so only the refused row
+ * fails — and that one is bounded by MAX_UNRECORDED_CLAIMS (claim.ts).
+ */
+export function createAttemptRecorder(sql: Sql, logger: Logger, clock: Clock, disableAfterMs: number) {
+  const toRecord: Array<{ attempt: AttemptToRecord; resolve: (row: DeliveryRow | undefined) => void; reject: (error: unknown) => void }> = [];
+  let recording = false;
+
+  async function flush() {
+    recording = true;
+    // Attempts that finish in the same turn of the event loop go in the same statement.
+    await Promise.resolve();
+    while (toRecord.length > 0) {
+      // Sorted by id: two statements touching the same rows lock them in the same order.
+      const batch = toRecord.splice(0, 200).sort((a, b) => (a.attempt.id < b.attempt.id ? -1 : 1));
+      try {
+        const rows = await recordAttempts(sql, batch.map((entry) => entry.attempt), disableAfterMs, clock.now());
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        for (const entry of batch) entry.resolve(byId.get(entry.attempt.id));
+      } catch (error) {
+        if (batch.length === 1) {
+          batch[0].reject(error);
+          continue;
+        }
+        logger.warn({ err: error, attempts: batch.length }, "a batch of delivery attempts could not be recorded; recording them one by one");
+        for (const entry of batch) {
+          try {
+            const [row] = await recordAttempts(sql, [entry.attempt], disableAfterMs, clock.now());
+            entry.resolve(row);
+          } catch (single) {
+            entry.reject(single);
+          }
+        }
+      }
+    }
+    recording = false;
+  }
+
+  /** Records one attempt (batched with others finishing meanwhile); undefined when the delivery took none. */
+  return function record(attempt: AttemptToRecord): Promise<DeliveryRow | undefined> {
+    return new Promise((resolve, reject) => {
+      toRecord.push({ attempt, resolve, reject });
+      if (!recording) void flush();
+    });
+  };
+}
