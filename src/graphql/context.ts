@@ -1,10 +1,20 @@
 import { type Access, createAccess } from "../auth/access.ts";
 import { findSession } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
+import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
+import type { VerificationTokens } from "../credentials/verificationTokens.ts";
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
 
-export interface GraphQLContext {
+/** The app's capabilities resolvers reach by name (`ctx.verificationTokens.confirm(…)`); app.ts builds them. */
+export interface ContextCapabilities {
+  /** Deployments' own OAuth apps and webhook secrets (credentials/operatorCredentials.ts). */
+  operatorCredentials: OperatorCredentials;
+  /** Tokens providers hand over at subscription, for owners and admins to confirm (credentials/verificationTokens.ts). */
+  verificationTokens: VerificationTokens;
+}
+
+export interface GraphQLContext extends ContextCapabilities {
   services: Services;
   principal: Principal | undefined;
   access: Access;
@@ -73,11 +83,12 @@ async function authenticateAgain(services: Services, credentials: Credentials): 
   return { principal: { kind: "user", userId: session.userId, sessionId: session.id }, expiresAt: new Date(session.expiresAt) };
 }
 
-export async function createContext(services: Services, credentials: Credentials, ip: string): Promise<GraphQLContext> {
+export async function createContext(services: Services, capabilities: ContextCapabilities, credentials: Credentials, ip: string): Promise<GraphQLContext> {
   // Read before the caller is looked up: a revocation announced after this may not be in the answer.
   const revocationsSeen = services.revocations.announced;
   const principal = await resolvePrincipal(services, credentials);
   return {
+    ...capabilities,
     services,
     principal,
     access: createAccess(services.sql, services.accessCache, principal),

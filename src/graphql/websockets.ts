@@ -7,7 +7,7 @@ import { WebSocketServer } from "ws";
 import { AppError, toGraphQLError } from "../errors.ts";
 import { clientIp } from "../http/node.ts";
 import type { Services } from "../services.ts";
-import { createContext, resolvePrincipal } from "./context.ts";
+import { type ContextCapabilities, createContext, resolvePrincipal } from "./context.ts";
 import { costLimitError } from "./limits.ts";
 import type { LiveContext } from "./liveLimits.ts";
 import { fromForeignPage, type OriginPolicy, usesSessionCookie } from "./requestGuard.ts";
@@ -36,7 +36,7 @@ type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: 
  * used (such a socket with no other credentials is closed with 4403). Limit violations in one
  * operation (depth, aliases, cost) answer that operation with an `error` message only.
  */
-export function attachGraphQLWebSockets(server: Server, services: Services, yoga: GraphQLServer, origins: OriginPolicy) {
+export function attachGraphQLWebSockets(server: Server, services: Services, yoga: GraphQLServer, origins: OriginPolicy, capabilities: ContextCapabilities) {
   const { wsMaxPerAddress, wsAnonymousTimeoutMs } = services.config;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const limits = yoga.liveLimits;
@@ -108,7 +108,7 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
         let contextValue;
         try {
           contextValue = {
-            ...(await createContext(services, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, services.config.trustProxyHops))),
+            ...(await createContext(services, capabilities, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, services.config.trustProxyHops))),
             liveSocket: true,
           } satisfies LiveContext;
         } catch (error) {

@@ -5,7 +5,7 @@ import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "../db/outage.ts";
 import { AppError, databaseUnavailable, toGraphQLError } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { createContext, type GraphQLContext } from "./context.ts";
+import { type ContextCapabilities, createContext, type GraphQLContext } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
 import { createGraphiQLPage } from "./graphiqlPage.ts";
 import { useUnstorableInputGuard } from "./inputGuard.ts";
@@ -117,7 +117,7 @@ function useNoIntrospection(): Plugin {
   return { onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) };
 }
 
-export function createGraphQLServer(services: Services, origins: OriginPolicy) {
+export function createGraphQLServer(services: Services, origins: OriginPolicy, capabilities: ContextCapabilities) {
   const production = services.config.env === "production";
   const introspection = services.config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
@@ -142,6 +142,7 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy) {
     context: async ({ request, ip }) => ({
       ...(await createContext(
         services,
+        capabilities,
         {
           authorization: request.headers.get("authorization") ?? undefined,
           cookie: request.headers.get("cookie") ?? undefined,

@@ -1,5 +1,5 @@
 import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
-import { hasOAuthClient, resolveCredentials } from "../credentials/credentials.ts";
+import { type ClientCredentials, hasOAuthClient } from "../credentials/clientCredentials.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { json, type Route } from "../http/types.ts";
 import { createConnectSession } from "../oauth/connectSessions.ts";
@@ -19,7 +19,7 @@ const CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
  * own credentials nor the service's CONNECTOR_<NAME>_CLIENT_ID/_CLIENT_SECRET) it answers 409
  * `connector_not_configured`, naming what fixes it, instead of a link the end user would find broken.
  */
-export function getAuthUrl(services: Services): Route {
+export function getAuthUrl(services: Services, clientCredentials: ClientCredentials): Route {
   return {
     method: "GET",
     path: "/api/v1/connector/service/:connector_name/auth-url",
@@ -37,7 +37,7 @@ export function getAuthUrl(services: Services): Route {
       if ([...account].length > 255) throw new HttpProblem(400, "invalid_parameter", "account must be at most 255 characters.");
       if (CONTROL.test(account)) throw new HttpProblem(400, "invalid_parameter", "account must not contain control characters or invisible formatting characters (such as bidi overrides like U+202E or zero-width characters).");
 
-      if (!hasOAuthClient(await resolveCredentials(services, deploymentId, def))) {
+      if (!hasOAuthClient(await clientCredentials.resolve(deploymentId, def))) {
         const prefix = connectorEnvPrefix(def);
         const variables = [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
         throw new HttpProblem(
