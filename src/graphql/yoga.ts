@@ -90,6 +90,28 @@ const reportLimit = (context: ValidationContext | null, error: GraphQLError) =>
   context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ""), { extensions: { code: "BAD_USER_INPUT" } }));
 const asValidationError = { onReject: [reportLimit], propagateOnRejection: false };
 
+/**
+ * GET (and urlencoded POST) requests carry `variables` and `extensions` as JSON text, which yoga
+ * parses without a catch: text that is not JSON (`variables=%00`) became an unexpected error.
+ * It is the client's mistake: 400, BAD_REQUEST, like every other malformed parameter.
+ */
+function useMalformedParamsRefused(): Plugin {
+  return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      const parse = requestParser;
+      setRequestParser(async (request) => {
+        try {
+          return await parse(request);
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
+          throw new GraphQLError('The "variables" and "extensions" parameters must be JSON text.', { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
+        }
+      });
+    },
+  };
+}
+
 /** GRAPHQL_INTROSPECTION=false: `__schema` and `__type` are refused at validation. */
 function useNoIntrospection(): Plugin {
   return { onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) };
@@ -133,6 +155,7 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy, c
     }),
     plugins: [
       graphiqlPage.plugin,
+      useMalformedParamsRefused(),
       responseCookies,
       useEventStreamIds(),
       useUnstorableInputGuard(),

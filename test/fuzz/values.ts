@@ -98,3 +98,47 @@ export const pathSegment: fc.Arbitrary<string> = fc.oneof(
 export function sampleOf<T>(arbitrary: fc.Arbitrary<T>, count: number, seed: number): T[] {
   return count > 0 ? fc.sample(arbitrary, { seed, numRuns: count }) : [];
 }
+
+/**
+ * What a provider, a receiver or a client may put in any text it sends: NUL and lone surrogates
+ * (which PostgreSQL's text and jsonb refuse, and which UTF-8 cannot encode), alone and amid text.
+ */
+export const UNSTORABLE_STRINGS = ["\u0000", "\ud800", "\udfff", "a\u0000b", "x\ud800y", "\udfff\ud800", "\u0000\ud800\udfff", "😀\ud83d", "\\u0000", "%00"];
+export const unstorableString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...UNSTORABLE_STRINGS) },
+  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), fc.constantFrom(...UNSTORABLE_STRINGS), fc.string({ maxLength: 12 })).map((parts) => parts.join("")) },
+);
+
+/**
+ * JSON text nested `depth` levels deep (objects and arrays alternating, or one kind), written as
+ * text: a value this deep cannot always go through JSON.stringify.
+ */
+export function deepJsonText(depth: number, kind: "object" | "array" | "mixed", leaf = "1"): string {
+  let open = "";
+  let close = "";
+  for (let i = 0; i < depth; i++) {
+    const object = kind === "object" || (kind === "mixed" && i % 2 === 0);
+    open += object ? '{"a":' : "[";
+    close = (object ? "}" : "]") + close;
+  }
+  return open + leaf + close;
+}
+
+/**
+ * A `Cookie` header as a browser, a proxy or an attacker might send it: escapes that do not
+ * decode, values of 8–16 KiB, hundreds of cookies, bytes past ASCII, the session cookie twice.
+ * `session` is a real session token, so that junk beside a valid cookie is tried too. Headers are
+ * ByteStrings: text past Latin-1 is sent as its UTF-8 bytes.
+ */
+export function cookieHeader(session: string): fc.Arbitrary<string> {
+  const utf8Bytes = (s: string) => Buffer.from(s, "utf8").toString("latin1");
+  return fc.oneof(
+    fc.constantFrom("sy_session=%", "sy_session=%zz", "sy_session=%ff%fe", "sy_session=%E0%A4%A", "sy_session=", "sy_session", "=", ";", ";;;", "sy_session=\"", 'sy_session="%"', "sy_session=%00"),
+    fc.constantFrom(`sy_session=${session}; sy_session=%`, `sy_session=%; sy_session=${session}`, `sy_session=x; sy_session=${session}`, `sy_session=${session}; sy_session=${session}`, `a=%; sy_session=${session}`),
+    fc.tuple(fc.integer({ min: 8 * 1024, max: 16 * 1024 }), fc.constantFrom("sy_session", "x", "sy_connect_x")).map(([length, name]) => `${name}=${"A".repeat(length)}`),
+    fc.integer({ min: 50, max: 400 }).map((n) => Array.from({ length: n }, (_, i) => `c${i}=${i % 7 ? "v" : "%"}`).join("; ")),
+    fc.integer({ min: 2, max: 60 }).map((n) => Array.from({ length: n }, (_, i) => `sy_session=${i === n - 1 ? session : `x${i}`}`).join("; ")),
+    fc.fullUnicodeString({ maxLength: 20 }).map((s) => `sy_session=${utf8Bytes(s.replace(/[\ud800-\udfff]/g, ""))}`),
+    fc.constantFrom("sy_session=\u00e9\u00ff", `sy_session=${utf8Bytes("😀")}`, `${utf8Bytes("ß")}=1; sy_session=%`),
+  );
+}

@@ -21,15 +21,15 @@ import {
  * only: add an entry when adding a connector.
  */
 export interface WebhookSigner {
-  /** The headers that make `body` verify. */
-  sign(body: string): Record<string, string>;
+  /** The headers that make `body` verify (bytes as they are: a Buffer may hold anything). */
+  sign(body: string | Buffer): Record<string, string>;
   /** Headers the provider sends beside the signature (event names, delivery ids). */
   eventHeaders: Array<Record<string, string>>;
   /** Bodies as the provider sends them, to be mutated. */
   samples: Array<Record<string, unknown>>;
 }
 
-const hmacHex = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("hex");
+const hmacHex = (secret: string, text: string | Buffer) => createHmac("sha256", secret).update(text).digest("hex");
 
 export function webhookSigners(fakes: { github: FakeGitHub; slack: FakeSlack; jira: FakeJira; google: FakeGoogle }): Record<string, WebhookSigner> {
   return {
@@ -47,7 +47,7 @@ export function webhookSigners(fakes: { github: FakeGitHub; slack: FakeSlack; ji
     slack: {
       sign: (body) => {
         const timestamp = String(Math.floor(Date.now() / 1000));
-        return { "x-slack-request-timestamp": timestamp, "x-slack-signature": `v0=${hmacHex(fakes.slack.signingSecret, `v0:${timestamp}:${body}`)}` };
+        return { "x-slack-request-timestamp": timestamp, "x-slack-signature": `v0=${hmacHex(fakes.slack.signingSecret, Buffer.concat([Buffer.from(`v0:${timestamp}:`), Buffer.from(body)]))}` };
       },
       eventHeaders: [{}, { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" }],
       samples: [slackMessageEvent(), slackReactionEvent(), slackUrlVerification()],

@@ -62,6 +62,31 @@ describe("GraphQL variables that are not an object", () => {
     expect(get.status).toBe(400);
   });
 
+  test.each([
+    ["variables", "%00"],
+    ["variables", "%ED%A0%80"],
+    ["variables", "%0D%0AX-Injected%3A%201"],
+    ["variables", "%2B275760-09-13T00%3A00%3A00.001Z"],
+    ["extensions", "%00"],
+    ["extensions", "%7B"],
+  ])("over GET, %s that are not JSON at all (%s): 400, not an unexpected error", async (name, value) => {
+    const response = await fetch(`${app.url}/graphql?query=${encodeURIComponent("query($d: ID) { deployment(id: $d) { id } }")}&${name}=${value}`, {
+      headers: { accept: "application/json" },
+    });
+    const body = await response.json();
+    expect({ status: response.status, code: body.errors?.[0]?.extensions?.code }).toEqual({ status: 400, code: "BAD_REQUEST" });
+    expect(body.errors[0].message).toMatch(new RegExp(`"${name}"`));
+  });
+
+  test("as a form POST, variables that are not JSON: 400 as well", async () => {
+    const response = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: `query=${encodeURIComponent("{ __typename }")}&variables=%00`,
+    });
+    expect({ status: response.status, code: (await response.json()).errors?.[0]?.extensions?.code }).toEqual({ status: 400, code: "BAD_REQUEST" });
+  });
+
   test("extensions that are not an object and a query that is not a string: 400 as well", async () => {
     for (const body of [{ query: "{ viewer { id } }", extensions: [1] }, { query: 3 }]) {
       const response = await postGraphQL(body);
