@@ -1,7 +1,7 @@
 import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { Db } from "../db/database.ts";
-import { badInput, notFound, parseInput } from "../errors.ts";
+import { badInput, notFound, parseInput, unknownConnector } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -287,7 +287,7 @@ const credentialsInput = z.object({
 
 export function knownConnector(name: string): ConnectorDefinition {
   const def = findConnector(name);
-  if (!def) throw badInput(`There is no connector named "${name}".`, [{ field: "connector", message: "unknown connector" }]);
+  if (!def) throw unknownConnector(name);
   return def;
 }
 

@@ -1,11 +1,7 @@
 import { apiKeyHash } from "../auth/apiKeys.ts";
 import type { Services } from "../services.ts";
-import { HttpProblem } from "../http/problem.ts";
+import { invalidApiKey, missingApiKey } from "../errors.ts";
 import { header, type HttpRequest } from "../http/types.ts";
-
-const missingApiKey = () => new HttpProblem(401, "missing_api_key", "Send your deployment's API key in the x-api-key header.");
-const invalidApiKey = () =>
-  new HttpProblem(401, "invalid_api_key", "The API key is not valid: it may have been revoked, expired or mistyped.");
 
 /** The deployment behind the request's `x-api-key`, after its rate limit; 401 or 429 problems otherwise. */
 export async function authenticateApiKey(services: Services, request: HttpRequest): Promise<{ deploymentId: string; apiKeyId: string }> {

@@ -1,6 +1,6 @@
 import { listDataItemsByApiKey } from "../data/dataItems.ts";
 import { parsePageQuery } from "../data/pageArgs.ts";
-import { HttpProblem } from "../http/problem.ts";
+import { badInput } from "../errors.ts";
 import type { Route } from "../http/types.ts";
 import type { Services } from "../services.ts";
 import { authenticateApiKey, withApiKey } from "./apiKeyAuth.ts";
@@ -41,7 +41,7 @@ function parseQuery(query: URLSearchParams) {
   const { offset, limit } = parsePageQuery(query);
   const envelope = query.get("envelope");
   if (envelope !== null && envelope !== "true" && envelope !== "false") {
-    throw new HttpProblem(400, "invalid_parameter", "envelope must be true or false.");
+    throw badInput("envelope must be true or false.", [{ field: "envelope", message: "must be true or false" }]);
   }
   return { offset, limit, envelope };
 }

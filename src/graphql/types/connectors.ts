@@ -14,7 +14,7 @@ import {
   verificationTokenDeployment,
   type VerificationTokenView,
 } from "../../credentials/credentials.ts";
-import { badInput, forbidden, notFound } from "../../errors.ts";
+import { badInput, forbidden, notFound, unknownConnector } from "../../errors.ts";
 import { disconnectAccount } from "../../oauth/connectedAccounts.ts";
 import { builder } from "../builder.ts";
 
@@ -148,7 +148,7 @@ builder.prismaObjectFields("Deployment", (t) => ({
     args: { connector: t.arg.string() },
     resolve: (deployment, args, ctx) => {
       const def = findConnector(args.connector);
-      if (!def) throw badInput(`There is no connector named "${args.connector}".`, [{ field: "connector", message: "unknown connector" }]);
+      if (!def) throw unknownConnector(args.connector);
       return inboundUrl(ctx.services.config.publicUrl, deployment.id, def.name);
     },
   }),
