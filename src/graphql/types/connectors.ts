@@ -14,7 +14,7 @@ import {
   verificationTokenDeployment,
   type VerificationTokenView,
 } from "../../credentials/credentials.ts";
-import { badInput, forbidden, notFound, unknownConnector } from "../../errors.ts";
+import { unknownConnector } from "../../errors.ts";
 import { disconnectAccount } from "../../oauth/connectedAccounts.ts";
 import { builder } from "../builder.ts";
 
@@ -184,8 +184,7 @@ builder.mutationFields((t) => ({
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
       const deploymentId = await verificationTokenDeployment(ctx.services, String(args.id));
-      if (!deploymentId || !(await ctx.access.canReadDeployment(deploymentId))) throw notFound("Verification token");
-      if (!(await ctx.access.canManageDeployment(deploymentId))) throw forbidden("Only owners and admins can confirm verification tokens.");
+      await ctx.access.deployment(deploymentId ? { deploymentId } : null, "ADMIN", { what: "Verification token", action: "confirm verification tokens" });
       const confirmed = await confirmVerificationToken(ctx.services, String(args.id));
       ctx.services.logger.info({ deploymentId, connector: confirmed.connector, tokenId: confirmed.id }, "webhook verification token confirmed");
       return confirmed;
@@ -198,10 +197,9 @@ builder.mutationFields((t) => ({
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
       const found = await ctx.services.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
-      if (!found || !(await ctx.access.canReadDeployment(found.deploymentId))) throw notFound("Connected account");
-      if (!(await ctx.access.canManageDeployment(found.deploymentId))) throw forbidden("Only owners and admins can disconnect accounts.");
-      await disconnectAccount(ctx.services, found.id);
-      return ctx.services.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: found.id } });
+      const account = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "disconnect accounts" });
+      await disconnectAccount(ctx.services, account.id);
+      return ctx.services.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: account.id } });
     },
   }),
 }));
