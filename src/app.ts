@@ -2,6 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { createApiKeys } from "./auth/apiKeys.ts";
+import { createSessions } from "./auth/sessions.ts";
+import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { createOriginPolicy, refuseGraphQLRequest } from "./graphql/requestGuard.ts";
@@ -31,6 +34,8 @@ export interface AppDeps {
   logger: Logger;
   database: Database;
   redis?: Redis;
+  /** Time for session and API-key expiry (tests move a fake one). */
+  clock?: Clock;
 }
 
 export interface App {
@@ -64,6 +69,17 @@ const carriesCredentials = (headers: IncomingMessage["headers"]) =>
 export function buildApp(deps: AppDeps): App {
   const services = createServices(deps.config, deps.logger, deps.database, deps.redis);
   const { logger } = services;
+  const clock = deps.clock ?? systemClock;
+  // Authentication: one per app, each owning what it remembers (src/auth/).
+  const sessions = createSessions({ prisma: deps.database.prisma, sql: deps.database.sql, revocations: services.revocations, clock });
+  const apiKeys = createApiKeys({
+    prisma: deps.database.prisma,
+    revocations: services.revocations,
+    rateLimit: services.rateLimits.api,
+    clock,
+    onError: (error) => logger.warn({ err: error }, "could not record API key use"),
+  });
+  const auth = { sessions, apiKeys };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -100,9 +116,9 @@ export function buildApp(deps: AppDeps): App {
 
   const routes: Route[] = [
     ...healthRoutes(services, metrics),
-    getData(services),
+    getData(services, apiKeys),
     ...consoleRoutes(services),
-    getAuthUrl(services),
+    getAuthUrl(services, apiKeys),
     ...connectRoutes(services),
     postInboundWebhook(services),
     getInboundWebhook(services),
@@ -110,7 +126,7 @@ export function buildApp(deps: AppDeps): App {
   ];
   const match = createRouter(routes);
   const origins = createOriginPolicy(deps.config);
-  const yoga = createGraphQLServer(services, origins);
+  const yoga = createGraphQLServer(services, auth, origins);
   const serveJsonPost = createJsonPostHandler(yoga, origins);
   new Gauge({
     name: "switchyard_live_subscriptions",
@@ -226,7 +242,7 @@ export function buildApp(deps: AppDeps): App {
     services,
     handle,
     attach: (server) => {
-      sockets = attachGraphQLWebSockets(server, services, yoga, origins);
+      sockets = attachGraphQLWebSockets(server, services, auth, yoga, origins);
     },
     closeLive,
     drain: () => {

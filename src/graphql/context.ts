@@ -1,11 +1,20 @@
 import { type Access, createAccess } from "../auth/access.ts";
-import { findSession } from "../auth/sessions.ts";
+import type { ApiKeys } from "../auth/apiKeys.ts";
+import type { Sessions } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
 
+/** The app's authentication capabilities (built in src/app.ts), which resolvers reach as ctx.sessions / ctx.apiKeys. */
+export interface AuthCapabilities {
+  sessions: Sessions;
+  apiKeys: ApiKeys;
+}
+
 export interface GraphQLContext {
   services: Services;
+  sessions: Sessions;
+  apiKeys: ApiKeys;
   principal: Principal | undefined;
   access: Access;
   /** Set-Cookie values for the response (logIn, signUp, logOut). */
@@ -34,17 +43,16 @@ type Credentials = { authorization?: string; cookie?: string; "x-api-key"?: stri
  * Every request of a known caller spends one point of its rate limit: per API key, or per user for
  * sessions (RATE_LIMITED beyond it).
  */
-export async function resolvePrincipal(services: Services, credentials: Credentials): Promise<Principal | undefined> {
+export async function resolvePrincipal(services: Services, auth: AuthCapabilities, credentials: Credentials): Promise<Principal | undefined> {
   const apiKey = credentials["x-api-key"];
   if (apiKey) {
-    const check = await services.verifyApiKey(apiKey);
-    if (!check.ok) throw new AppError("UNAUTHENTICATED", "The API key is not valid: it may have been revoked or mistyped.");
-    await services.rateLimits.api.consume(check.apiKeyId);
-    return { kind: "apiKey", apiKeyId: check.apiKeyId, deploymentId: check.deploymentId };
+    // The same authentication as REST's x-api-key (messages, rate limit, last-used recording).
+    const key = await auth.apiKeys.authenticate(apiKey);
+    return { kind: "apiKey", apiKeyId: key.apiKeyId, deploymentId: key.deploymentId };
   }
   const token = sessionTokenFrom(credentials);
   if (!token) return undefined;
-  const session = await findSession(services.db, services.sql, token);
+  const session = await auth.sessions.find(token);
   if (!session) {
     // A stale cookie should not lock anyone out of logging in again; a wrong bearer token is an error.
     if (credentials.authorization) throw new AppError("UNAUTHENTICATED", "The session has expired or was logged out. Log in again.");
@@ -60,30 +68,33 @@ export async function resolvePrincipal(services: Services, credentials: Credenti
  * caches: who they name now, or undefined once they no longer work (a session ended or expired, a
  * key revoked or past its grace period). Not rate limited: it is no new request of the caller's.
  */
-async function authenticateAgain(services: Services, credentials: Credentials): Promise<Authentication | undefined> {
+async function authenticateAgain(auth: AuthCapabilities, credentials: Credentials): Promise<Authentication | undefined> {
   const apiKey = credentials["x-api-key"];
   if (apiKey) {
-    const check = await services.verifyApiKey(apiKey);
+    const check = await auth.apiKeys.check(apiKey);
     if (!check.ok) return undefined;
+    auth.apiKeys.recordUse(check.apiKeyId);
     return { principal: { kind: "apiKey", apiKeyId: check.apiKeyId, deploymentId: check.deploymentId }, expiresAt: check.expiresAt ?? undefined };
   }
   const token = sessionTokenFrom(credentials);
-  const session = token ? await findSession(services.db, services.sql, token) : undefined;
+  const session = token ? await auth.sessions.find(token) : undefined;
   if (!session) return undefined;
   return { principal: { kind: "user", userId: session.userId, sessionId: session.id }, expiresAt: new Date(session.expiresAt) };
 }
 
-export async function createContext(services: Services, credentials: Credentials, ip: string): Promise<GraphQLContext> {
+export async function createContext(services: Services, auth: AuthCapabilities, credentials: Credentials, ip: string): Promise<GraphQLContext> {
   // Read before the caller is looked up: a revocation announced after this may not be in the answer.
   const revocationsSeen = services.revocations.announced;
-  const principal = await resolvePrincipal(services, credentials);
+  const principal = await resolvePrincipal(services, auth, credentials);
   return {
     services,
+    sessions: auth.sessions,
+    apiKeys: auth.apiKeys,
     principal,
     access: createAccess(services.sql, services.accessCache, principal),
     cookies: [],
     ip,
-    reauthenticate: () => authenticateAgain(services, credentials),
+    reauthenticate: () => authenticateAgain(auth, credentials),
     revocationsSeen,
   };
 }

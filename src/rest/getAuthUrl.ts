@@ -3,6 +3,7 @@ import { hasOAuthClient, resolveCredentials } from "../credentials/credentials.t
 import { AppError, badInput, unknownConnector } from "../errors.ts";
 import { json, type Route } from "../http/types.ts";
 import { createConnectSession } from "../oauth/connectSessions.ts";
+import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Services } from "../services.ts";
 import { authenticateApiKey } from "./apiKeyAuth.ts";
 
@@ -21,12 +22,12 @@ const accountProblem = (message: string) => badInput(message, [{ field: "account
  * own credentials nor the service's CONNECTOR_<NAME>_CLIENT_ID/_CLIENT_SECRET) it answers 409
  * `connector_not_configured`, naming what fixes it, instead of a link the end user would find broken.
  */
-export function getAuthUrl(services: Services): Route {
+export function getAuthUrl(services: Services, apiKeys: ApiKeys): Route {
   return {
     method: "GET",
     path: "/api/v1/connector/service/:connector_name/auth-url",
     handler: async (request) => {
-      const { deploymentId } = await authenticateApiKey(services, request);
+      const { deploymentId } = await authenticateApiKey(apiKeys, request);
       const name = request.params.connector_name;
       const def = findConnector(name);
       if (!def) throw unknownConnector(name);

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { type App, buildApp } from "../../src/app.ts";
+import type { Clock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { createDeliveryWorker, type DeliveryWorker } from "../../src/delivery/worker.ts";
@@ -40,7 +41,7 @@ export interface TestApp {
  * The real service on a real port (0: any free one), on this file's own database. `env` adds
  * or overrides configuration exactly as the process environment would.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean; poller?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean; poller?: boolean; clock?: Clock } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const server = createServer();
   // Longer than any client's idle keep-alive: starting another embedded database blocks the event
@@ -61,7 +62,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   });
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(db.target.kind === "postgresql" ? { ...db.target, statementTimeoutMs: config.databaseStatementTimeoutMs } : db.target, logger);
-  const app = buildApp({ config, logger, database });
+  const app = buildApp({ config, logger, database, clock: options.clock });
   server.on("request", app.handle);
   app.attach(server);
   const worker = options.worker ? createDeliveryWorker(app.services) : undefined;

@@ -159,7 +159,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
     resolve: async (_root, args, ctx) => {
       const organizationId = String(args.organizationId);
-      await removeMember(ctx.services.db, organizationId, String(args.userId), await ctx.access.organizationRole(organizationId));
+      await removeMember(ctx.services.db, ctx.services.revocations, organizationId, String(args.userId), await ctx.access.organizationRole(organizationId));
       return true;
     },
   }),
