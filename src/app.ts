@@ -15,7 +15,7 @@ import { createBodyGate } from "./http/bodyGate.ts";
 import { ClientAbortedError, clientIp, writeFetchResponse, writeResponse } from "./http/node.ts";
 import { refuseNulInRequest } from "./http/inputGuard.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./db/outage.ts";
-import { databaseUnavailable } from "./errors.ts";
+import { AppError, databaseUnavailable } from "./errors.ts";
 import { asProblem, HttpProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
 import type { HttpRequest, Route } from "./http/types.ts";
@@ -173,8 +173,8 @@ export function buildApp(deps: AppDeps): App {
     }
     const found = match(req.method ?? "GET", url.pathname);
     if (found) matched.route = found.pattern;
-    if (!found) throw new HttpProblem(404, "not_found", `Nothing is served at ${url.pathname}.`);
-    if ("methodNotAllowed" in found) throw new HttpProblem(405, "method_not_allowed", `${req.method} is not allowed here.`);
+    if (!found) throw new AppError("NOT_FOUND", `Nothing is served at ${url.pathname}.`);
+    if ("methodNotAllowed" in found) throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
     refuseNulInRequest(url, found.params);
     const ip = clientIp(req, services.config.trustProxyHops);
     const request: HttpRequest = {

@@ -16,7 +16,7 @@ export const errorCodes = {
   /** The same input is the same answer on both surfaces: nothing by that name. */
   UNKNOWN_CONNECTOR: { status: 404, problem: "unknown_connector", graphql: "NOT_FOUND" },
   BAD_USER_INPUT: { status: 400, problem: "invalid_parameter", graphql: "BAD_USER_INPUT" },
-  INVALID_REQUEST: { status: 400, problem: "invalid_request", graphql: "BAD_USER_INPUT" },
+  /** REST only: the path exists, the method does not. */
   METHOD_NOT_ALLOWED: { status: 405, problem: "method_not_allowed", graphql: "BAD_USER_INPUT" },
   CONFLICT: { status: 409, problem: "conflict", graphql: "CONFLICT" },
   CONNECTOR_NOT_CONFIGURED: { status: 409, problem: "connector_not_configured", graphql: "CONFLICT" },
