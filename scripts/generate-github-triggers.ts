@@ -1,5 +1,5 @@
 /**
- * Regenerates src/connectors/providers/github.events.generated.ts: one trigger per webhook
+ * Regenerates src/connectors/providers/github/events.generated.ts: one trigger per webhook
  * event/action pair GitHub documents, and one per event without actions (or with free-form ones),
  * taken from GitHub's own npm data — never by hand:
  *
@@ -14,6 +14,6 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { renderGitHubTriggers } from "./githubTriggers.ts";
 
-const target = fileURLToPath(new URL("../src/connectors/providers/github.events.generated.ts", import.meta.url));
+const target = fileURLToPath(new URL("../src/connectors/providers/github/events.generated.ts", import.meta.url));
 writeFileSync(target, await renderGitHubTriggers());
 console.log(`wrote ${target}`);

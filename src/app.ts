@@ -4,7 +4,6 @@ import type { Logger } from "pino";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { createApiKeys } from "./auth/apiKeys.ts";
 import { createSessions } from "./auth/sessions.ts";
-import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { createOriginPolicy, refuseGraphQLRequest } from "./graphql/requestGuard.ts";
@@ -28,18 +27,34 @@ import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
 import { openApiRoutes } from "./openapi/routes.ts";
 import { createServices, type Services } from "./services.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { type ClientCredentials, createClientCredentials } from "./credentials/clientCredentials.ts";
+import { createInboundSecrets, type InboundSecrets } from "./credentials/inboundSecrets.ts";
+import { createOperatorCredentials } from "./credentials/operatorCredentials.ts";
+import { createVerificationTokens } from "./credentials/verificationTokens.ts";
+import { createInboundEvents, type InboundEvents } from "./forwarding/inbound.ts";
+import { recordRoutedEvent } from "./forwarding/record.ts";
+import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
   database: Database;
   redis?: Redis;
-  /** Time for session and API-key expiry (tests move a fake one). */
+  /** What decides by the time reads it here; tests pass a fake one (test/helpers/clock.ts). */
   clock?: Clock;
 }
 
 export interface App {
   services: Services;
+  /** Deployment + webhook secret per connector, kept ≤ 1 s (the webhook routes' and the poller's). */
+  inboundSecrets: InboundSecrets;
+  /** The OAuth client in force per deployment and connector. */
+  clientCredentials: ClientCredentials;
+  /** Connected accounts' access tokens, refreshed when due (main.ts's refresh sweep). */
+  accessTokens: AccessTokens;
+  /** Verified inbound events → stored events and deliveries (the webhook routes' and the poller's). */
+  inboundEvents: InboundEvents;
   /** The node:http request listener: REST routes, /graphql, the console. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
@@ -79,7 +94,24 @@ export function buildApp(deps: AppDeps): App {
     clock,
     onError: (error) => logger.warn({ err: error }, "could not record API key use"),
   });
-  const auth = { sessions, apiKeys };
+
+  // Connectors' credentials and inbound events: each a capability of what it needs (credentials/, oauth/, forwarding/inbound.ts).
+  const { db, sql, box } = services;
+  const { connectorEnv } = deps.config;
+  const inboundSecrets = createInboundSecrets({ sql, box, connectorEnv, clock });
+  const clientCredentials = createClientCredentials({ db, box, connectorEnv });
+  const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets });
+  const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
+  const accessTokens = createAccessTokens({ config: deps.config, db, box, logger, clientCredentials });
+  const inboundEvents = createInboundEvents({
+    sql,
+    db,
+    connectorEnv,
+    accessTokens,
+    recordRoutedEvent: (deploymentId, event) => recordRoutedEvent(services, deploymentId, event),
+  });
+  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys };
+  const inboundWebhook = { config: deps.config, logger, clock, metrics: services.operationsMetrics, inboundSecrets, verificationTokens, inboundEvents };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -118,15 +150,15 @@ export function buildApp(deps: AppDeps): App {
     ...healthRoutes(services, metrics),
     getData(services, apiKeys),
     ...consoleRoutes(services),
-    getAuthUrl(services, apiKeys),
-    ...connectRoutes(services),
-    postInboundWebhook(services),
-    getInboundWebhook(services),
+    getAuthUrl(services, apiKeys, clientCredentials),
+    ...connectRoutes({ config: deps.config, db, box, logger, clientCredentials }),
+    postInboundWebhook(inboundWebhook),
+    getInboundWebhook(inboundWebhook),
     ...openApiRoutes(services),
   ];
   const match = createRouter(routes);
   const origins = createOriginPolicy(deps.config);
-  const yoga = createGraphQLServer(services, auth, origins);
+  const yoga = createGraphQLServer(services, origins, capabilities);
   const serveJsonPost = createJsonPostHandler(yoga, origins);
   new Gauge({
     name: "switchyard_live_subscriptions",
@@ -240,9 +272,13 @@ export function buildApp(deps: AppDeps): App {
 
   return {
     services,
+    inboundSecrets,
+    clientCredentials,
+    accessTokens,
+    inboundEvents,
     handle,
     attach: (server) => {
-      sockets = attachGraphQLWebSockets(server, services, auth, yoga, origins);
+      sockets = attachGraphQLWebSockets(server, services, yoga, origins, capabilities);
     },
     closeLive,
     drain: () => {

@@ -6,7 +6,6 @@ import { createDeliveryWorker } from "./delivery/worker.ts";
 import { createPoller } from "./forwarding/poll.ts";
 import { createRetentionJob } from "./retention/prune.ts";
 import { createLogger } from "./log.ts";
-import { refreshExpiringTokens } from "./oauth/tokens.ts";
 
 /** The process: load config → open the database (migrating it) → build the app → listen → stop on signals. */
 async function main() {
@@ -66,13 +65,14 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const deliveryWorker = createDeliveryWorker(app.services);
   deliveryWorker.start();
-  const poller = createPoller(app.services, config.pollIntervalMs);
+  const { db, databaseOutage } = app.services;
+  const poller = createPoller({ db, logger, databaseOutage, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents }, config.pollIntervalMs);
   poller.start();
   const retention = createRetentionJob(app.services);
   retention.start();
   // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
   const tokenRefresher = setInterval(() => {
-    refreshExpiringTokens(app.services).catch((error) => {
+    app.accessTokens.refreshExpiring().catch((error) => {
       if (!app.services.databaseOutage.noted(error)) logger.warn({ err: error }, "token refresh sweep failed");
     });
   }, 60_000);

@@ -13,7 +13,6 @@ import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createRedisHealth, type RedisHealth } from "./events/redisHealth.ts";
 import { createOperationsMetrics, type OperationsMetrics } from "./delivery/metrics.ts";
 import { createDeliverySignal, type DeliverySignal } from "./delivery/signal.ts";
-import { createInboundCredentialsCache, type InboundCredentialsCache } from "./credentials/credentials.ts";
 import { createRateLimit, type RateLimit } from "./ratelimit/limiter.ts";
 
 /**
@@ -44,8 +43,6 @@ export interface Services {
   deliverySignal: DeliverySignal;
   /** Forwarding's Prometheus series (deliveries, queue, inbound events); app.ts serves them on /metrics. */
   operationsMetrics: OperationsMetrics;
-  /** Deployment + webhook secret per connector for inbound webhooks, kept ≤ 1 s (credentials.ts). */
-  inboundCredentials: InboundCredentialsCache;
 }
 
 export function createServices(config: Config, logger: Logger, database: Database, redis: Redis | undefined): Services {
@@ -79,6 +76,5 @@ export function createServices(config: Config, logger: Logger, database: Databas
     events: createEventBus(redis, redisHealth),
     deliverySignal: createDeliverySignal(),
     operationsMetrics: createOperationsMetrics(database.sql),
-    inboundCredentials: createInboundCredentialsCache(),
   };
 }

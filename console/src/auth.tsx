@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { useQuery } from "urql";
 import { graphql } from "./generated/gql.ts";
@@ -14,11 +15,7 @@ const SignUpPolicyQuery = graphql(`
   }
 `);
 
-export interface Viewer {
-  id: string;
-  name: string;
-  email: string;
-}
+export type Viewer = NonNullable<ResultOf<typeof ViewerQuery>["viewer"]>;
 
 interface Auth {
   viewer: Viewer | null;

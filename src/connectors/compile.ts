@@ -8,6 +8,7 @@ import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts"
 import { providerDate } from "./dates.ts";
 import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
 import { answerHandshake, HANDSHAKE_STAGE, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
+import { readVerificationToken } from "./schemes/verificationToken.ts";
 import { bodyDigest } from "./signatures.ts";
 import { readStandardTokenResponse, TokenResponseError } from "./tokenResponse.ts";
 import type { ConnectorDefinition, ExternalIdentity, InboundRequest, InboundResult, NormalizedEvent, NormalizedToken } from "./types.ts";
@@ -171,6 +172,8 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
         }
         return undefined;
       },
+      sendsVerificationToken: Boolean(webhook?.verificationToken),
+      verificationToken: (req) => (webhook?.verificationToken ? readVerificationToken(req, webhook.verificationToken.field) : undefined),
       parse: eventParser(decl),
       ...(webhook?.fetchEvents ? { fetchEvents: webhook.fetchEvents } : {}),
     },

@@ -136,6 +136,16 @@ const webhookSchema = z
     delivery: z.enum(["webhook", "push"]).default("webhook"),
     scheme: schemeSchema,
     handshakes: z.array(handshakeSchema).default([]),
+    /**
+     * When a subscription is created, the provider POSTs, unsigned, a JSON body whose only member is
+     * this field: a token for the operator to paste back at the provider, which then signs events
+     * with it (Notion's `verification_token`). Answered 200 and kept sealed for owners and admins to
+     * confirm; it verifies events only once confirmed, and only while no webhook secret is configured.
+     */
+    verificationToken: z
+      .object({ field: z.string().regex(/^[a-z][a-z0-9_]*$/, "must be a snake_case JSON member name") })
+      .strict()
+      .optional(),
     /** The provider's event name: a header, or a body path; `actionPath` appends `.<action>` when present. */
     event: z
       .object({ header: headerName.optional(), path: jsonPath.optional(), actionPath: jsonPath.optional() })
@@ -165,7 +175,7 @@ const webhookSchema = z
 
 export const connectorDeclarationSchema = z
   .object({
-    /** Lower-case, URL-safe; the file is `providers/<name>.ts`; env names are CONNECTOR_<NAME>_*. */
+    /** Lower-case, URL-safe; the file is `providers/<name>/index.ts`; env names are CONNECTOR_<NAME>_*. */
     name: z.string().regex(/^[a-z][a-z0-9_]*$/, "must be lower-case letters, digits and _"),
     displayName: z.string().min(1),
     category: z.enum(CATEGORIES),

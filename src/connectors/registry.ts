@@ -1,17 +1,18 @@
 import { compileConnector } from "./compile.ts";
 import { validateDeclaration } from "./declaration.ts";
 import { providers } from "./providers/index.ts";
+import { unknownConnector } from "../errors.ts";
 import type { ConnectorDefinition, ProviderEndpoints } from "./types.ts";
 
 /**
  * Every declaration in providers/index.ts, validated (a bad one stops the process at start-up with
- * the file and field named) and compiled. A declaration lives in `providers/<name>.ts`.
+ * the file and field named) and compiled. A declaration lives in `providers/<name>/index.ts`, its shapes and generated events beside it.
  */
 export function loadConnectors(declarations: readonly unknown[]): ConnectorDefinition[] {
   const seen = new Set<string>();
   return declarations.map((input, index) => {
     const name = (input as { name?: unknown } | null)?.name;
-    const file = typeof name === "string" && /^[a-z][a-z0-9_]*$/.test(name) ? `src/connectors/providers/${name}.ts` : `src/connectors/providers/index.ts (entry ${index + 1})`;
+    const file = typeof name === "string" && /^[a-z][a-z0-9_]*$/.test(name) ? `src/connectors/providers/${name}/index.ts` : `src/connectors/providers/index.ts (entry ${index + 1})`;
     const declaration = validateDeclaration(file, input);
     if (seen.has(declaration.name)) throw new Error(`Invalid connector declaration in ${file}:\n  name: "${declaration.name}" is declared twice`);
     seen.add(declaration.name);
@@ -28,6 +29,13 @@ const byName = new Map(connectors.map((c) => [c.name, c]));
 /** Exact, case-sensitive: connector names are lower-case by contract and appear verbatim in URLs. */
 export function findConnector(name: string): ConnectorDefinition | undefined {
   return byName.get(name);
+}
+
+/** The connector named, or BAD_USER_INPUT naming the field (what GraphQL mutations taking a connector name answer). */
+export function knownConnector(name: string): ConnectorDefinition {
+  const def = findConnector(name);
+  if (!def) throw unknownConnector(name);
+  return def;
 }
 
 /** Prefix of a connector's environment variables: gmail → CONNECTOR_GMAIL_. */

@@ -215,6 +215,16 @@ export interface ConnectorDefinition {
      */
     handshake(req: InboundRequest, secret: string, stage: "before_verify" | "after_verify"): HandshakeReply | HandshakeRefusal | undefined;
     /**
+     * The provider hands over a token at subscription for the operator to paste back (declaration
+     * `webhook.verificationToken`; Notion's `verification_token`).
+     */
+    sendsVerificationToken: boolean;
+    /**
+     * The token when `req` is that unsigned hand-off; undefined for anything else, and always for
+     * connectors that declare none. Anyone can send one: the caller keeps it, never puts it in force.
+     */
+    verificationToken(req: InboundRequest): string | undefined;
+    /**
      * Verifies over the raw body, in constant time, BEFORE parsing. `secret` is the webhook secret
      * (for push connectors: see the connector's events.ts); `now` is injectable; `keys` carries the
      * JWKS for connectors with `endpoints.jwksUrl`.

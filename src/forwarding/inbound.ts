@@ -2,9 +2,10 @@ import { resolveEndpoints } from "../connectors/registry.ts";
 import { bodyDigest } from "../connectors/signatures.ts";
 import type { ConnectorDefinition, NormalizedEvent, SyncNotification } from "../connectors/types.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
-import { getFreshAccessToken, ReauthRequiredError } from "../oauth/tokens.ts";
-import type { Services } from "../services.ts";
-import { recordRoutedEvent } from "./record.ts";
+import type { Db } from "../db/database.ts";
+import type { Sql } from "../db/sql.ts";
+import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
+import type { EventToRoute, recordRoutedEvent } from "./record.ts";
 
 /**
  * Verified inbound events → stored events (and deliveries). Nothing here knows a provider:
@@ -28,14 +29,25 @@ export interface InboundOutcome {
   unrouted: number;
 }
 
+/** What accepting inbound events is built from. */
+export interface InboundDeps {
+  sql: Sql;
+  db: Db;
+  connectorEnv: Record<string, string | undefined>;
+  /** Tokens of connected accounts, for notification-only pushes and polls that read the changes. */
+  accessTokens: Pick<AccessTokens, "fresh">;
+  /** Records one event and its delivery in one statement (forwarding/record.ts), bound to the app. */
+  recordRoutedEvent: (deploymentId: string, event: EventToRoute) => ReturnType<typeof recordRoutedEvent>;
+}
+
 export type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };
 
 const emptyOutcome = (): InboundOutcome => ({ received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 });
 
-async function findAccounts(services: Services, deploymentId: string, connector: string, externalIds: string[]): Promise<Account[]> {
+async function findAccounts(deps: InboundDeps, deploymentId: string, connector: string, externalIds: string[]): Promise<Account[]> {
   if (externalIds.length === 0) return [];
   // Plain SQL: every inbound event routes through here (Prisma's query compiler costs more CPU than the query).
-  const rows = await services.sql.query<{ id: string; account: string; external_id: string; cursor: string | null; created_at: Date | string }>(
+  const rows = await deps.sql.query<{ id: string; account: string; external_id: string; cursor: string | null; created_at: Date | string }>(
     `select id, account, external_id, cursor, created_at at time zone 'UTC' as created_at
      from connected_account
      where deployment_id = $1 and connector = $2 and status = 'ACTIVE' and external_id = any($3::text[])
@@ -101,8 +113,8 @@ export const tooDeepPlaceholder = () => ({
  * conflicting row is locked and re-read); rows past the window are overwritten, and this
  * deployment's and connector's other expired rows are pruned on the way.
  */
-async function claimBody(services: Services, deploymentId: string, connector: string, rawBody: Buffer, dedupeKey: string, now: Date, windowSeconds: number): Promise<boolean> {
-  const rows = await services.sql.query<{ dedupe_key: string }>(
+async function claimBody(deps: InboundDeps, deploymentId: string, connector: string, rawBody: Buffer, dedupeKey: string, now: Date, windowSeconds: number): Promise<boolean> {
+  const rows = await deps.sql.query<{ dedupe_key: string }>(
     `with pruned as (
        delete from inbound_body_digest
        where deployment_id = $1 and connector = $2 and digest <> $3 and seen_at < $5::timestamp - make_interval(secs => $6)
@@ -125,8 +137,8 @@ export interface InboundSource {
   now: Date;
 }
 
-export async function acceptEvents(
-  services: Services,
+async function acceptEvents(
+  deps: InboundDeps,
   deploymentId: string,
   def: ConnectorDefinition,
   events: NormalizedEvent[],
@@ -137,7 +149,7 @@ export async function acceptEvents(
   const windowSeconds = def.inbound.replayWindowSeconds;
   if (source && windowSeconds && events.length > 0) {
     const dedupeKey = events.map((event) => event.dedupeKey).join(" ");
-    if (!(await claimBody(services, deploymentId, def.name, source.rawBody, dedupeKey, source.now, windowSeconds))) {
+    if (!(await claimBody(deps, deploymentId, def.name, source.rawBody, dedupeKey, source.now, windowSeconds))) {
       // A replay: the 2xx a provider expects, and nothing written.
       outcome.duplicates = events.length;
       return outcome;
@@ -145,7 +157,7 @@ export async function acceptEvents(
   }
   for (const event of events) {
     // Routed to the account inside the recording statement: one round trip per event.
-    const recorded = await recordRoutedEvent(services, deploymentId, {
+    const recorded = await deps.recordRoutedEvent(deploymentId, {
       connector: def.name,
       trigger: event.trigger,
       externalIds: event.externalIds,
@@ -175,48 +187,48 @@ export class UpstreamUnavailableError extends Error {}
  * store the events, then move the cursor. The cursor moves only after the events are stored, so a
  * crash in between re-reads (and deduplicates) rather than skips.
  */
-export async function acceptSync(services: Services, deploymentId: string, def: ConnectorDefinition, sync: SyncNotification): Promise<InboundOutcome> {
-  const accounts = await findAccounts(services, deploymentId, def.name, sync.externalIds);
+async function acceptSync(deps: InboundDeps, deploymentId: string, def: ConnectorDefinition, sync: SyncNotification): Promise<InboundOutcome> {
+  const accounts = await findAccounts(deps, deploymentId, def.name, sync.externalIds);
   const account = route(accounts, sync.externalIds);
   if (!account || !def.inbound.fetchEvents) return { ...emptyOutcome(), unrouted: 1 };
-  return readChanges(services, deploymentId, def, account, sync);
+  return readChanges(deps, deploymentId, def, account, sync);
 }
 
 /**
  * Polling, for accounts whose provider does not push to us (Gmail without Pub/Sub): the same read
  * as a push triggers, from the stored cursor to whatever is new.
  */
-export async function pollAccount(services: Services, deploymentId: string, def: ConnectorDefinition, account: Account): Promise<InboundOutcome> {
-  return readChanges(services, deploymentId, def, account, undefined);
+async function pollAccount(deps: InboundDeps, deploymentId: string, def: ConnectorDefinition, account: Account): Promise<InboundOutcome> {
+  return readChanges(deps, deploymentId, def, account, undefined);
 }
 
 async function readChanges(
-  services: Services,
+  deps: InboundDeps,
   deploymentId: string,
   def: ConnectorDefinition,
   account: Account,
   notification: SyncNotification | undefined,
 ): Promise<InboundOutcome> {
-  const fetched = await fetchSince(services, def, account, notification);
+  const fetched = await fetchSince(deps, def, account, notification);
   if (!fetched) return emptyOutcome();
   const outcome = await acceptEvents(
-    services,
+    deps,
     deploymentId,
     def,
     // Already routed: pin every event to this account.
     fetched.events.map((event) => ({ ...event, externalIds: [account.externalId] })),
   );
   if (fetched.cursor !== account.cursor) {
-    await services.db.connectedAccount.update({ where: { id: account.id }, data: { cursor: fetched.cursor } });
+    await deps.db.connectedAccount.update({ where: { id: account.id }, data: { cursor: fetched.cursor } });
   }
   return outcome;
 }
 
-async function fetchSince(services: Services, def: ConnectorDefinition, account: Account, notification: SyncNotification | undefined) {
-  const { apiUrl } = resolveEndpoints(def, services.config.connectorEnv);
+async function fetchSince(deps: InboundDeps, def: ConnectorDefinition, account: Account, notification: SyncNotification | undefined) {
+  const { apiUrl } = resolveEndpoints(def, deps.connectorEnv);
   let accessToken: string;
   try {
-    accessToken = await getFreshAccessToken(services, account.id);
+    accessToken = await deps.accessTokens.fresh(account.id);
   } catch (error) {
     // A person must reconnect the account; redelivering the push will not help.
     if (error instanceof ReauthRequiredError) return undefined;
@@ -235,3 +247,15 @@ async function fetchSince(services: Services, def: ConnectorDefinition, account:
     throw new UpstreamUnavailableError(`could not read the provider's changes: ${(error as Error).message}`);
   }
 }
+
+/** Verified inbound events → stored events and deliveries: the webhook route's and the poller's. */
+export function createInboundEvents(deps: InboundDeps) {
+  return {
+    acceptEvents: (deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[], source?: InboundSource) =>
+      acceptEvents(deps, deploymentId, def, events, source),
+    acceptSync: (deploymentId: string, def: ConnectorDefinition, sync: SyncNotification) => acceptSync(deps, deploymentId, def, sync),
+    pollAccount: (deploymentId: string, def: ConnectorDefinition, account: Account) => pollAccount(deps, deploymentId, def, account),
+  };
+}
+
+export type InboundEvents = ReturnType<typeof createInboundEvents>;

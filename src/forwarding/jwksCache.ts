@@ -1,3 +1,5 @@
+import { createTtlCache } from "../cache/ttlCache.ts";
+import type { Clock } from "../clock.ts";
 import type { JsonWebKeySet } from "../connectors/types.ts";
 
 const TTL_MS = 60 * 60_000;
@@ -11,20 +13,19 @@ const MIN_REFETCH_MS = 30_000;
 export const JWKS_FAILURE_MEMORY_MS = 30_000;
 const FETCH_TIMEOUT_MS = 10_000;
 
-export interface JwksCacheOptions {
-  /** Milliseconds; injectable so tests move time instead of waiting. */
-  now?: () => number;
-}
+/** JWKS URLs are declared by connectors (and overridable per connector): a handful at most. */
+const MAX_URLS = 100;
 
 /**
  * Public keys of providers that sign pushes with asymmetric keys (Google's Pub/Sub tokens),
  * fetched from the connector's JWKS URL and kept for an hour. One cache per app. Concurrent
  * requests for a URL share one fetch, and a failure is remembered for JWKS_FAILURE_MEMORY_MS.
  */
-export function createJwksCache({ now = Date.now }: JwksCacheOptions = {}) {
-  const entries = new Map<string, { jwks: JsonWebKeySet; fetchedAt: number }>();
-  const refreshedAt = new Map<string, number>();
-  const failures = new Map<string, { at: number; error: Error }>();
+export function createJwksCache({ clock }: { clock: Clock }) {
+  const entries = createTtlCache<string, JsonWebKeySet>({ ttlMs: TTL_MS, maxEntries: MAX_URLS, clock });
+  /** A URL is here while its last refresh is younger than MIN_REFETCH_MS. */
+  const refreshed = createTtlCache<string, true>({ ttlMs: MIN_REFETCH_MS, maxEntries: MAX_URLS, clock });
+  const failures = createTtlCache<string, Error>({ ttlMs: JWKS_FAILURE_MEMORY_MS, maxEntries: MAX_URLS, clock });
   const inFlight = new Map<string, Promise<JsonWebKeySet>>();
 
   async function download(url: string): Promise<JsonWebKeySet> {
@@ -39,15 +40,15 @@ export function createJwksCache({ now = Date.now }: JwksCacheOptions = {}) {
     const running = inFlight.get(url);
     if (running) return running;
     const failed = failures.get(url);
-    if (failed && now() - failed.at < JWKS_FAILURE_MEMORY_MS) return Promise.reject(failed.error);
+    if (failed) return Promise.reject(failed);
     const fetching = download(url)
       .then((jwks) => {
-        entries.set(url, { jwks, fetchedAt: now() });
+        entries.set(url, jwks);
         failures.delete(url);
         return jwks;
       })
       .catch((error: Error) => {
-        failures.set(url, { at: now(), error });
+        failures.set(url, error);
         throw error;
       })
       .finally(() => inFlight.delete(url));
@@ -57,15 +58,12 @@ export function createJwksCache({ now = Date.now }: JwksCacheOptions = {}) {
 
   return {
     async get(url: string): Promise<JsonWebKeySet> {
-      const entry = entries.get(url);
-      if (entry && now() - entry.fetchedAt < TTL_MS) return entry.jwks;
-      return fetchJwks(url);
+      return entries.get(url) ?? fetchJwks(url);
     },
     /** After a key-rotation miss; undefined when the cached set is too fresh to refetch. */
     async refresh(url: string): Promise<JsonWebKeySet | undefined> {
-      const last = refreshedAt.get(url);
-      if (last !== undefined && now() - last < MIN_REFETCH_MS) return undefined;
-      refreshedAt.set(url, now());
+      if (refreshed.get(url)) return undefined;
+      refreshed.set(url, true);
       return fetchJwks(url);
     },
   };

@@ -2,19 +2,27 @@ import { type Access, createAccess } from "../auth/access.ts";
 import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Sessions } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
+import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
+import type { VerificationTokens } from "../credentials/verificationTokens.ts";
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
 
-/** The app's authentication capabilities (built in src/app.ts), which resolvers reach as ctx.sessions / ctx.apiKeys. */
+/** The app's authentication capabilities (src/auth/), which resolvers reach as ctx.sessions / ctx.apiKeys. */
 export interface AuthCapabilities {
   sessions: Sessions;
   apiKeys: ApiKeys;
 }
 
-export interface GraphQLContext {
+/** The app's capabilities resolvers reach by name (`ctx.verificationTokens.confirm(…)`); app.ts builds them. */
+export interface ContextCapabilities extends AuthCapabilities {
+  /** Deployments' own OAuth apps and webhook secrets (credentials/operatorCredentials.ts). */
+  operatorCredentials: OperatorCredentials;
+  /** Tokens providers hand over at subscription, for owners and admins to confirm (credentials/verificationTokens.ts). */
+  verificationTokens: VerificationTokens;
+}
+
+export interface GraphQLContext extends ContextCapabilities {
   services: Services;
-  sessions: Sessions;
-  apiKeys: ApiKeys;
   principal: Principal | undefined;
   access: Access;
   /** Set-Cookie values for the response (logIn, signUp, logOut). */
@@ -82,19 +90,18 @@ async function authenticateAgain(auth: AuthCapabilities, credentials: Credential
   return { principal: { kind: "user", userId: session.userId, sessionId: session.id }, expiresAt: new Date(session.expiresAt) };
 }
 
-export async function createContext(services: Services, auth: AuthCapabilities, credentials: Credentials, ip: string): Promise<GraphQLContext> {
+export async function createContext(services: Services, capabilities: ContextCapabilities, credentials: Credentials, ip: string): Promise<GraphQLContext> {
   // Read before the caller is looked up: a revocation announced after this may not be in the answer.
   const revocationsSeen = services.revocations.announced;
-  const principal = await resolvePrincipal(services, auth, credentials);
+  const principal = await resolvePrincipal(services, capabilities, credentials);
   return {
+    ...capabilities,
     services,
-    sessions: auth.sessions,
-    apiKeys: auth.apiKeys,
     principal,
     access: createAccess(services.sql, services.accessCache, principal),
     cookies: [],
     ip,
-    reauthenticate: () => authenticateAgain(auth, credentials),
+    reauthenticate: () => authenticateAgain(capabilities, credentials),
     revocationsSeen,
   };
 }

@@ -6,7 +6,7 @@ import { DATABASE_RETRY_AFTER_SECONDS } from "../db/outage.ts";
 import { AppError, databaseUnavailable } from "../errors.ts";
 import { toGraphQLError } from "./errors.ts";
 import type { Services } from "../services.ts";
-import { type AuthCapabilities, createContext, type GraphQLContext } from "./context.ts";
+import { type ContextCapabilities, createContext, type GraphQLContext } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
 import { createGraphiQLPage } from "./graphiqlPage.ts";
 import { useUnstorableInputGuard } from "./inputGuard.ts";
@@ -96,7 +96,7 @@ function useNoIntrospection(): Plugin {
   return { onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) };
 }
 
-export function createGraphQLServer(services: Services, auth: AuthCapabilities, origins: OriginPolicy) {
+export function createGraphQLServer(services: Services, origins: OriginPolicy, capabilities: ContextCapabilities) {
   const production = services.config.env === "production";
   const introspection = services.config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
@@ -121,7 +121,7 @@ export function createGraphQLServer(services: Services, auth: AuthCapabilities, 
     context: async ({ request, ip }) => ({
       ...(await createContext(
         services,
-        auth,
+        capabilities,
         {
           authorization: request.headers.get("authorization") ?? undefined,
           cookie: request.headers.get("cookie") ?? undefined,

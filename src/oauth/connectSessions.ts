@@ -1,25 +1,26 @@
 import { createHmac } from "node:crypto";
 import { randomToken, safeEqual, sha256Hex } from "../crypto/secrets.ts";
-import type { Services } from "../services.ts";
+import type { Db } from "../db/database.ts";
+import type { OAuthDeps } from "./deps.ts";
 
 /**
  * ConnectSession: what stands behind an authorization URL. The URL's token is the capability; only
  * its sha256 is stored. A session is usable until it expires, completes (single use) or is cancelled.
  */
-export type ConnectSessionRow = NonNullable<Awaited<ReturnType<Services["db"]["connectSession"]["findUnique"]>>>;
+export type ConnectSessionRow = NonNullable<Awaited<ReturnType<Db["connectSession"]["findUnique"]>>>;
 
 export type SessionProblem = "unknown" | "expired" | "completed" | "cancelled";
 
-export async function createConnectSession(services: Services, deploymentId: string, connector: string, account: string) {
+export async function createConnectSession(deps: OAuthDeps, deploymentId: string, connector: string, account: string) {
   const token = randomToken(32);
-  const expiresAt = new Date(Date.now() + services.config.connectUrlTtlSeconds * 1000);
-  await services.db.connectSession.create({ data: { tokenHash: sha256Hex(token), deploymentId, connector, account, expiresAt } });
-  return { token, expiresAt, authUrl: `${services.config.publicUrl}/connect/${token}` };
+  const expiresAt = new Date(Date.now() + deps.config.connectUrlTtlSeconds * 1000);
+  await deps.db.connectSession.create({ data: { tokenHash: sha256Hex(token), deploymentId, connector, account, expiresAt } });
+  return { token, expiresAt, authUrl: `${deps.config.publicUrl}/connect/${token}` };
 }
 
-export async function findSessionByToken(services: Services, token: string): Promise<ConnectSessionRow | null> {
+export async function findSessionByToken(deps: OAuthDeps, token: string): Promise<ConnectSessionRow | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  return services.db.connectSession.findUnique({ where: { tokenHash: sha256Hex(token) } });
+  return deps.db.connectSession.findUnique({ where: { tokenHash: sha256Hex(token) } });
 }
 
 /** Why a session can no longer be used, or undefined when it can. */
@@ -36,13 +37,13 @@ export function sessionProblem(session: ConnectSessionRow | null, now = new Date
  * under a key derived from ENCRYPTION_KEY. Nothing to store, and another page (or another
  * session's page) cannot produce it.
  */
-export function formNonce(services: Services, sessionId: string, purpose: string): string {
-  const key = createHmac("sha256", services.config.encryptionKey).update("switchyard connect form nonce").digest();
+export function formNonce(deps: OAuthDeps, sessionId: string, purpose: string): string {
+  const key = createHmac("sha256", deps.config.encryptionKey).update("switchyard connect form nonce").digest();
   return createHmac("sha256", key).update(`${sessionId}:${purpose}`).digest("base64url");
 }
 
-export function checkFormNonce(services: Services, sessionId: string, purpose: string, presented: string | null): boolean {
-  return presented !== null && safeEqual(presented, formNonce(services, sessionId, purpose));
+export function checkFormNonce(deps: OAuthDeps, sessionId: string, purpose: string, presented: string | null): boolean {
+  return presented !== null && safeEqual(presented, formNonce(deps, sessionId, purpose));
 }
 
 /**
@@ -58,25 +59,25 @@ export function checkFormNonce(services: Services, sessionId: string, purpose: s
 export const CALLBACK_PATH = "/oauth/callback";
 const BINDING_COOKIE_PREFIX = "sy_connect_";
 
-function browserBinding(services: Services, sessionId: string, state: string): string {
-  const key = createHmac("sha256", services.config.encryptionKey).update("switchyard connect browser binding").digest();
+function browserBinding(deps: OAuthDeps, sessionId: string, state: string): string {
+  const key = createHmac("sha256", deps.config.encryptionKey).update("switchyard connect browser binding").digest();
   return createHmac("sha256", key).update(`${sessionId}:${state}`).digest("base64url");
 }
 
-export function bindingCookie(services: Services, sessionId: string, state: string, expiresAt: Date): string {
+export function bindingCookie(deps: OAuthDeps, sessionId: string, state: string, expiresAt: Date): string {
   const maxAge = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
-  const secure = services.config.publicUrl.startsWith("https:") ? "; Secure" : "";
-  return `${BINDING_COOKIE_PREFIX}${sessionId}=${browserBinding(services, sessionId, state)}; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+  const secure = deps.config.publicUrl.startsWith("https:") ? "; Secure" : "";
+  return `${BINDING_COOKIE_PREFIX}${sessionId}=${browserBinding(deps, sessionId, state)}; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 }
 
 /** Removes the session's binding cookie once the callback has been answered for good. */
-export function clearedBindingCookie(services: Services, sessionId: string): string {
-  const secure = services.config.publicUrl.startsWith("https:") ? "; Secure" : "";
+export function clearedBindingCookie(deps: OAuthDeps, sessionId: string): string {
+  const secure = deps.config.publicUrl.startsWith("https:") ? "; Secure" : "";
   return `${BINDING_COOKIE_PREFIX}${sessionId}=; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
 }
 
 /** Whether the request's cookies carry this attempt's binding: "missing" (no cookie for the session) or "mismatch". */
-export function checkBrowserBinding(services: Services, sessionId: string, state: string, cookieHeader: string | undefined): "ok" | "missing" | "mismatch" {
+export function checkBrowserBinding(deps: OAuthDeps, sessionId: string, state: string, cookieHeader: string | undefined): "ok" | "missing" | "mismatch" {
   const name = `${BINDING_COOKIE_PREFIX}${sessionId}`;
   let presented: string | undefined;
   for (const part of (cookieHeader ?? "").split(";")) {
@@ -84,20 +85,20 @@ export function checkBrowserBinding(services: Services, sessionId: string, state
     if (key === name) presented = rest.join("=");
   }
   if (!presented) return "missing";
-  return safeEqual(presented, browserBinding(services, sessionId, state)) ? "ok" : "mismatch";
+  return safeEqual(presented, browserBinding(deps, sessionId, state)) ? "ok" : "mismatch";
 }
 
 /** Starts (or restarts) an authorization attempt: a fresh state and PKCE verifier replace any earlier ones. */
-export async function bindAttempt(services: Services, sessionId: string, state: string, codeVerifier: string | undefined): Promise<boolean> {
-  const { count } = await services.db.connectSession.updateMany({
+export async function bindAttempt(deps: OAuthDeps, sessionId: string, state: string, codeVerifier: string | undefined): Promise<boolean> {
+  const { count } = await deps.db.connectSession.updateMany({
     where: { id: sessionId, completedAt: null, cancelledAt: null, expiresAt: { gt: new Date() } },
-    data: { state, pkceVerifierEncrypted: codeVerifier ? services.box.seal(codeVerifier) : null },
+    data: { state, pkceVerifierEncrypted: codeVerifier ? deps.box.seal(codeVerifier) : null },
   });
   return count === 1;
 }
 
-export async function cancelSession(services: Services, sessionId: string): Promise<boolean> {
-  const { count } = await services.db.connectSession.updateMany({
+export async function cancelSession(deps: OAuthDeps, sessionId: string): Promise<boolean> {
+  const { count } = await deps.db.connectSession.updateMany({
     where: { id: sessionId, completedAt: null, cancelledAt: null },
     data: { cancelledAt: new Date(), state: null, pkceVerifierEncrypted: null },
   });
@@ -108,8 +109,8 @@ export async function cancelSession(services: Services, sessionId: string): Prom
  * Takes the state out of the session so the same callback can never be processed twice (a replayed
  * or concurrent callback finds nothing). True when this caller won.
  */
-export async function consumeState(services: Services, sessionId: string, state: string): Promise<boolean> {
-  const { count } = await services.db.connectSession.updateMany({
+export async function consumeState(deps: OAuthDeps, sessionId: string, state: string): Promise<boolean> {
+  const { count } = await deps.db.connectSession.updateMany({
     where: { id: sessionId, state, completedAt: null, cancelledAt: null },
     data: { state: null },
   });

@@ -1,5 +1,5 @@
 import type { ExternalIdentity, NormalizedToken } from "../connectors/types.ts";
-import type { Services } from "../services.ts";
+import type { OAuthDeps } from "./deps.ts";
 
 const expiry = (token: NormalizedToken, now: number) => (token.expiresIn ? new Date(now + token.expiresIn * 1000) : null);
 
@@ -10,7 +10,7 @@ const expiry = (token: NormalizedToken, now: number) => (token.expiresIn ? new D
  * Returns undefined when the session was completed meanwhile (a concurrent callback): nothing stored.
  */
 export async function saveConnection(
-  services: Services,
+  deps: OAuthDeps,
   session: { id: string; deploymentId: string; connector: string; account: string },
   token: NormalizedToken,
   identity: ExternalIdentity,
@@ -18,8 +18,8 @@ export async function saveConnection(
 ) {
   const now = Date.now();
   const tokens = {
-    accessTokenEncrypted: services.box.seal(token.accessToken),
-    refreshTokenEncrypted: token.refreshToken ? services.box.seal(token.refreshToken) : null,
+    accessTokenEncrypted: deps.box.seal(token.accessToken),
+    refreshTokenEncrypted: token.refreshToken ? deps.box.seal(token.refreshToken) : null,
     tokenExpiresAt: expiry(token, now),
     // Providers that do not echo the granted scopes granted what was asked (or refused outright).
     scopes: token.scopes.length ? token.scopes : requestedScopes,
@@ -28,7 +28,7 @@ export async function saveConnection(
     status: "ACTIVE" as const,
     refreshLockedUntil: null,
   };
-  return services.db.$transaction(async (tx) => {
+  return deps.db.$transaction(async (tx) => {
     const { count } = await tx.connectSession.updateMany({
       where: { id: session.id, completedAt: null, cancelledAt: null },
       data: { completedAt: new Date(now), state: null, pkceVerifierEncrypted: null },
@@ -46,8 +46,8 @@ export async function saveConnection(
 }
 
 /** Status DISCONNECTED and the tokens wiped (the row stays so history keeps its account). */
-export async function disconnectAccount(services: Services, id: string) {
-  return services.db.connectedAccount.update({
+export async function disconnectAccount(deps: OAuthDeps, id: string) {
+  return deps.db.connectedAccount.update({
     where: { id },
     data: {
       status: "DISCONNECTED",

@@ -2,7 +2,7 @@ import * as oauth from "oauth4webapi";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition, ExternalIdentity, FetchInit, NormalizedToken, ProviderEndpoints } from "../connectors/types.ts";
-import type { OAuthClientCredentials } from "../credentials/credentials.ts";
+import type { OAuthClientCredentials } from "../credentials/clientCredentials.ts";
 import type { Config } from "../config.ts";
 import { storableJson, storableOptional, storableText } from "../text/storable.ts";
 

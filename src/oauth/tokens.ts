@@ -1,7 +1,7 @@
 import { findConnector } from "../connectors/registry.ts";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
-import { hasOAuthClient, resolveCredentials } from "../credentials/credentials.ts";
-import type { Services } from "../services.ts";
+import { hasOAuthClient } from "../credentials/clientCredentials.ts";
+import type { OAuthClientDeps } from "./deps.ts";
 import { providerFor, refreshGrant } from "./provider.ts";
 
 /** Refresh this long before the provider's expiry, so a token handed out is good for a while. */
@@ -39,11 +39,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * account REAUTH_REQUIRED and throws ReauthRequiredError. `forceRefresh` refreshes even a token that
  * has not expired (the provider answered 401 to it).
  */
-export async function getFreshAccessToken(services: Services, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<string> {
+export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<string> {
   const deadline = Date.now() + WAIT_FOR_OTHER_REFRESH_MS;
   let seenRefreshAt: number | undefined;
   for (;;) {
-    const account = await services.db.connectedAccount.findUnique({ where: { id: connectedAccountId } });
+    const account = await deps.db.connectedAccount.findUnique({ where: { id: connectedAccountId } });
     if (!account) throw new Error(`connected account ${connectedAccountId} does not exist`);
     if (account.status !== "ACTIVE") throw new ReauthRequiredError(account.id, account.status);
     const refreshedAt = account.lastRefreshedAt?.getTime() ?? 0;
@@ -52,20 +52,20 @@ export async function getFreshAccessToken(services: Services, connectedAccountId
     // Someone else refreshed since we first looked: their token is the fresh one.
     const refreshedByOther = refreshedAt > seenRefreshAt;
     const fresh = !account.tokenExpiresAt || account.tokenExpiresAt.getTime() - now > REFRESH_MARGIN_MS;
-    if (refreshedByOther || (fresh && !options.forceRefresh)) return services.box.open(account.accessTokenEncrypted);
+    if (refreshedByOther || (fresh && !options.forceRefresh)) return deps.box.open(account.accessTokenEncrypted);
 
     if (!account.refreshTokenEncrypted) {
       if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > now && !options.forceRefresh) {
-        return services.box.open(account.accessTokenEncrypted);
+        return deps.box.open(account.accessTokenEncrypted);
       }
-      await markReauthRequired(services, account.id);
+      await markReauthRequired(deps, account.id);
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
     }
 
     const lockedUntil = new Date(now + REFRESH_LOCK_MS);
     // The lock is taken only if nobody refreshed since this read: otherwise the refresh token read
     // here has already been spent (Atlassian rotates it) and using it would look like a revoked grant.
-    const { count } = await services.db.connectedAccount.updateMany({
+    const { count } = await deps.db.connectedAccount.updateMany({
       where: {
         id: account.id,
         status: "ACTIVE",
@@ -74,7 +74,7 @@ export async function getFreshAccessToken(services: Services, connectedAccountId
       },
       data: { refreshLockedUntil: lockedUntil },
     });
-    if (count === 1) return refreshHoldingLock(services, account, lockedUntil);
+    if (count === 1) return refreshHoldingLock(deps, account, lockedUntil);
 
     if (Date.now() > deadline) throw new Error(`connected account ${account.id}: another worker is still refreshing its token`);
     await sleep(WAIT_STEP_MS);
@@ -82,24 +82,24 @@ export async function getFreshAccessToken(services: Services, connectedAccountId
 }
 
 async function refreshHoldingLock(
-  services: Services,
+  deps: OAuthClientDeps,
   account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null },
   lockedUntil: Date,
 ): Promise<string> {
   const release = () =>
-    services.db.connectedAccount.updateMany({ where: { id: account.id, refreshLockedUntil: lockedUntil }, data: { refreshLockedUntil: null } });
+    deps.db.connectedAccount.updateMany({ where: { id: account.id, refreshLockedUntil: lockedUntil }, data: { refreshLockedUntil: null } });
   try {
     const def = findConnector(account.connector);
     if (!def) throw new Error(`connector ${account.connector} is no longer available`);
-    const credentials = await resolveCredentials(services, account.deploymentId, def);
+    const credentials = await deps.clientCredentials.resolve(account.deploymentId, def);
     if (!hasOAuthClient(credentials)) throw new Error(`no OAuth client is configured for ${def.name}`);
-    const token = await refreshGrant(providerFor(services.config, def, credentials), services.box.open(account.refreshTokenEncrypted!));
-    await services.db.connectedAccount.updateMany({
+    const token = await refreshGrant(providerFor(deps.config, def, credentials), deps.box.open(account.refreshTokenEncrypted!));
+    await deps.db.connectedAccount.updateMany({
       where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
       data: {
-        accessTokenEncrypted: services.box.seal(token.accessToken),
+        accessTokenEncrypted: deps.box.seal(token.accessToken),
         // Providers that do not rotate (Google) send no new refresh token: keep the old one.
-        ...(token.refreshToken ? { refreshTokenEncrypted: services.box.seal(token.refreshToken) } : {}),
+        ...(token.refreshToken ? { refreshTokenEncrypted: deps.box.seal(token.refreshToken) } : {}),
         tokenExpiresAt: token.expiresIn ? new Date(Date.now() + token.expiresIn * 1000) : null,
         ...(token.scopes.length ? { scopes: token.scopes } : {}),
         lastRefreshedAt: new Date(),
@@ -109,8 +109,8 @@ async function refreshHoldingLock(
     return token.accessToken;
   } catch (error) {
     if (error instanceof TokenResponseError && GRANT_GONE.has(error.code)) {
-      await markReauthRequired(services, account.id);
-      services.logger.info({ connectedAccountId: account.id, connector: account.connector, code: error.code }, "refresh refused: account needs a new authorization");
+      await markReauthRequired(deps, account.id);
+      deps.logger.info({ connectedAccountId: account.id, connector: account.connector, code: error.code }, "refresh refused: account needs a new authorization");
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
     }
     await release().catch(() => {});
@@ -118,8 +118,8 @@ async function refreshHoldingLock(
   }
 }
 
-async function markReauthRequired(services: Services, id: string) {
-  await services.db.connectedAccount.updateMany({
+async function markReauthRequired(deps: OAuthClientDeps, id: string) {
+  await deps.db.connectedAccount.updateMany({
     where: { id, status: "ACTIVE" },
     data: { status: "REAUTH_REQUIRED", refreshLockedUntil: null },
   });
@@ -129,8 +129,8 @@ async function markReauthRequired(services: Services, id: string) {
  * Refreshes every active account whose token expires within REFRESH_MARGIN_MS (for a periodic
  * worker, so tokens are renewed before anyone needs them). Errors are logged per account, never thrown.
  */
-export async function refreshExpiringTokens(services: Services): Promise<number> {
-  const due = await services.db.connectedAccount.findMany({
+export async function refreshExpiringTokens(deps: OAuthClientDeps): Promise<number> {
+  const due = await deps.db.connectedAccount.findMany({
     where: { status: "ACTIVE", refreshTokenEncrypted: { not: null }, tokenExpiresAt: { lt: new Date(Date.now() + REFRESH_MARGIN_MS) } },
     select: { id: true },
     take: 100,
@@ -138,11 +138,21 @@ export async function refreshExpiringTokens(services: Services): Promise<number>
   let refreshed = 0;
   for (const { id } of due) {
     try {
-      await getFreshAccessToken(services, id);
+      await getFreshAccessToken(deps, id);
       refreshed++;
     } catch (error) {
-      if (!(error instanceof ReauthRequiredError)) services.logger.warn({ err: error, connectedAccountId: id }, "token refresh failed");
+      if (!(error instanceof ReauthRequiredError)) deps.logger.warn({ err: error, connectedAccountId: id }, "token refresh failed");
     }
   }
   return refreshed;
 }
+
+/** Access tokens of connected accounts, refreshed when due: what the poller, the proxy and main.ts's refresh sweep use. */
+export function createAccessTokens(deps: OAuthClientDeps) {
+  return {
+    fresh: (connectedAccountId: string, options: { forceRefresh?: boolean } = {}) => getFreshAccessToken(deps, connectedAccountId, options),
+    refreshExpiring: () => refreshExpiringTokens(deps),
+  };
+}
+
+export type AccessTokens = ReturnType<typeof createAccessTokens>;

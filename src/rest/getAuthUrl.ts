@@ -1,5 +1,5 @@
 import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
-import { hasOAuthClient, resolveCredentials } from "../credentials/credentials.ts";
+import { type ClientCredentials, hasOAuthClient } from "../credentials/clientCredentials.ts";
 import { AppError, badInput, unknownConnector } from "../errors.ts";
 import { json, type Route } from "../http/types.ts";
 import { createConnectSession } from "../oauth/connectSessions.ts";
@@ -22,7 +22,7 @@ const accountProblem = (message: string) => badInput(message, [{ field: "account
  * own credentials nor the service's CONNECTOR_<NAME>_CLIENT_ID/_CLIENT_SECRET) it answers 409
  * `connector_not_configured`, naming what fixes it, instead of a link the end user would find broken.
  */
-export function getAuthUrl(services: Services, apiKeys: ApiKeys): Route {
+export function getAuthUrl(services: Services, apiKeys: ApiKeys, clientCredentials: ClientCredentials): Route {
   return {
     method: "GET",
     path: "/api/v1/connector/service/:connector_name/auth-url",
@@ -40,7 +40,7 @@ export function getAuthUrl(services: Services, apiKeys: ApiKeys): Route {
       if ([...account].length > 255) throw accountProblem("account must be at most 255 characters.");
       if (CONTROL.test(account)) throw accountProblem("account must not contain control characters or invisible formatting characters (such as bidi overrides like U+202E or zero-width characters).");
 
-      if (!hasOAuthClient(await resolveCredentials(services, deploymentId, def))) {
+      if (!hasOAuthClient(await clientCredentials.resolve(deploymentId, def))) {
         const prefix = connectorEnvPrefix(def);
         const variables = [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
         throw new AppError(

@@ -1,30 +1,46 @@
+import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
 import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
 import type { HandshakeRefusal, HandshakeReply } from "../connectors/schemes/index.ts";
+import { VERIFICATION_TOKEN_RECEIVED } from "../connectors/schemes/verificationToken.ts";
 import type { ConnectorDefinition, InboundRequest, VerificationKeys } from "../connectors/types.ts";
-import { captureVerificationToken } from "../credentials/credentials.ts";
-import { acceptEvents, acceptSync, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
+import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
+import type { VerificationTokens } from "../credentials/verificationTokens.ts";
+import type { OperationsMetrics } from "../delivery/metrics.ts";
+import { type InboundEvents, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { createJwksCache } from "../forwarding/jwksCache.ts";
 import { asProblem, HttpProblem } from "../http/problem.ts";
 import { type HttpRequest, type HttpResponse, json, type Route } from "../http/types.ts";
-import type { Services } from "../services.ts";
+
+/** What the inbound webhook routes use, and nothing else. */
+export interface InboundWebhookDeps {
+  config: Pick<Config, "publicUrl" | "connectorEnv">;
+  logger: Logger;
+  clock: Clock;
+  metrics: Pick<OperationsMetrics, "inbound">;
+  inboundSecrets: Pick<InboundSecrets, "get">;
+  verificationTokens: Pick<VerificationTokens, "capture">;
+  inboundEvents: Pick<InboundEvents, "acceptEvents" | "acceptSync">;
+}
 
 export const INBOUND_BODY_LIMIT = 1024 * 1024;
 
 const PATH = "/webhooks/:deploymentId/:connector";
 
 /** The connector (404 unless it takes inbound events) and the deployment's webhook secret (404 unless it exists). */
-async function resolveTarget(services: Services, request: HttpRequest): Promise<{ def: ConnectorDefinition; deploymentId: string; secret: string }> {
+async function resolveTarget(inboundSecrets: InboundWebhookDeps["inboundSecrets"], request: HttpRequest): Promise<{ def: ConnectorDefinition; deploymentId: string; secret: string }> {
   const def = findConnector(request.params.connector);
   if (!def) throw new HttpProblem(404, "unknown_connector", `There is no connector named "${request.params.connector}".`);
   if (def.inbound.delivery === "none") throw new HttpProblem(404, "not_found", `${def.displayName} sends no events to Switchyard.`);
   const deploymentId = request.params.deploymentId;
   // The deployment and the webhook secret in force, in one plain SQL statement, kept ≤ 1 s per instance.
-  const credentials = await services.inboundCredentials.get(services, deploymentId, def);
+  const credentials = await inboundSecrets.get(deploymentId, def);
   if (!credentials) throw new HttpProblem(404, "not_found", "There is no such deployment.");
   return { def, deploymentId, secret: credentials.webhookSecret ?? "" };
 }
 
-function inboundRequest(services: Services, request: HttpRequest, rawBody: Buffer): InboundRequest {
+function inboundRequest(publicUrl: string, request: HttpRequest, rawBody: Buffer): InboundRequest {
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   return {
@@ -32,7 +48,7 @@ function inboundRequest(services: Services, request: HttpRequest, rawBody: Buffe
     rawBody,
     method: request.method,
     query: request.url.searchParams,
-    url: `${services.config.publicUrl}${request.url.pathname}${request.url.search}`,
+    url: `${publicUrl}${request.url.pathname}${request.url.search}`,
   };
 }
 
@@ -49,29 +65,30 @@ const reply = (answer: HandshakeReply | HandshakeRefusal): HttpResponse => {
  * POST /webhooks/:deploymentId/:connector — where providers send events. Verified with the
  * connector's declared scheme over the raw body before anything is parsed or stored; answered 200
  * once the events (and their deliveries) are committed, so a 2xx means "will be forwarded".
- * URL-verification handshakes are answered with what the provider expects and store nothing,
- * except a verification token the operator must read back and confirm (Notion), which is kept sealed.
+ * URL-verification handshakes are answered with what the provider expects and store nothing; a
+ * verification token the operator must read back and confirm (connectors that declare one) is kept sealed.
  */
-export function postInboundWebhook(services: Services): Route {
-  const jwks = createJwksCache();
-  const { logger, config } = services;
+export function postInboundWebhook({ config, logger, clock, metrics, inboundSecrets, verificationTokens, inboundEvents }: InboundWebhookDeps): Route {
+  const jwks = createJwksCache({ clock });
 
   const route: Route = {
     method: "POST",
     path: PATH,
     handler: async (request) => {
-      const { def, deploymentId, secret } = await resolveTarget(services, request);
-      const inbound = inboundRequest(services, request, await request.body(INBOUND_BODY_LIMIT));
+      const { def, deploymentId, secret } = await resolveTarget(inboundSecrets, request);
+      const inbound = inboundRequest(config.publicUrl, request, await request.body(INBOUND_BODY_LIMIT));
 
       const early = def.inbound.handshake(inbound, secret, "before_verify");
-      if (early && "capture" in early && early.capture) {
-        // Unsigned, so anyone's: kept for an owner or admin to confirm, never in force by itself (credentials.ts).
-        await captureVerificationToken(services, deploymentId, def, early.capture.verificationToken);
-        logger.info({ deploymentId, connector: def.name }, "webhook verification token received");
-      }
       if (early) return reply(early);
+      const verificationToken = def.inbound.verificationToken(inbound);
+      if (verificationToken) {
+        // Unsigned, so anyone's: kept for an owner or admin to confirm, never in force by itself (verificationTokens.ts).
+        await verificationTokens.capture(deploymentId, def, verificationToken);
+        logger.info({ deploymentId, connector: def.name }, "webhook verification token received");
+        return reply(VERIFICATION_TOKEN_RECEIVED);
+      }
 
-      const now = new Date();
+      const now = clock.now();
       const jwksUrl = resolveEndpoints(def, config.connectorEnv).jwksUrl;
       let keys: VerificationKeys | undefined;
       // Without a push audience nothing can verify: no key is fetched for an unauthenticated request.
@@ -92,8 +109,8 @@ export function postInboundWebhook(services: Services): Route {
       let outcome: InboundOutcome;
       try {
         outcome = parsed.sync
-          ? await acceptSync(services, deploymentId, def, parsed.sync)
-          : await acceptEvents(services, deploymentId, def, parsed.events, { rawBody: inbound.rawBody, now });
+          ? await inboundEvents.acceptSync(deploymentId, def, parsed.sync)
+          : await inboundEvents.acceptEvents(deploymentId, def, parsed.events, { rawBody: inbound.rawBody, now });
       } catch (error) {
         if (error instanceof UpstreamUnavailableError) {
           logger.warn({ deploymentId, connector: def.name, err: error }, "could not read a notification's changes");
@@ -109,7 +126,6 @@ export function postInboundWebhook(services: Services): Route {
   };
 
   function countAccepted(connector: string, outcome: InboundOutcome) {
-    const metrics = services.operationsMetrics;
     metrics.inbound(connector, "forwarded", outcome.forwarded);
     metrics.inbound(connector, "stored", outcome.recorded - outcome.forwarded);
     metrics.inbound(connector, "duplicate", outcome.duplicates);
@@ -128,7 +144,7 @@ export function postInboundWebhook(services: Services): Route {
         if (problem) {
           // Whatever the caller typed as the connector must not become a label value.
           const connector = findConnector(request.params.connector)?.name ?? "unknown";
-          services.operationsMetrics.inbound(connector, problem.code);
+          metrics.inbound(connector, problem.code);
           logger.info(
             { deploymentId: request.params.deploymentId, connector, status: problem.status, code: problem.code, detail: problem.detail },
             "inbound webhook refused",
@@ -144,13 +160,13 @@ export function postInboundWebhook(services: Services): Route {
  * GET /webhooks/:deploymentId/:connector — only for providers that verify the URL with a GET
  * challenge (Dropbox). Anything else is 405: events are POSTed.
  */
-export function getInboundWebhook(services: Services): Route {
+export function getInboundWebhook({ config, inboundSecrets }: Pick<InboundWebhookDeps, "config" | "inboundSecrets">): Route {
   return {
     method: "GET",
     path: PATH,
     handler: async (request) => {
-      const { def, secret } = await resolveTarget(services, request);
-      const answer = def.inbound.handshake(inboundRequest(services, request, Buffer.alloc(0)), secret, "before_verify");
+      const { def, secret } = await resolveTarget(inboundSecrets, request);
+      const answer = def.inbound.handshake(inboundRequest(config.publicUrl, request, Buffer.alloc(0)), secret, "before_verify");
       if (answer) return reply(answer);
       throw new HttpProblem(405, "method_not_allowed", "Webhook events are delivered with POST.", { allow: "POST" });
     },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { resolveCredentials } from "../../src/credentials/credentials.ts";
+
 import { graphql } from "../generated/gql.ts";
 import { connectAccount, connectedAccounts, formIn, getAuthUrl, hop, walkConnectFlow } from "../helpers/connectFlow.ts";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fakeProviders/index.ts";
@@ -39,7 +39,7 @@ const Disconnect = graphql(`
 let app: TestApp;
 /** The secret a deployment's inbound GitHub webhooks are verified with. */
 const inboundSecret = async (deploymentId: string) =>
-  (await app.app.services.inboundCredentials.get(app.app.services, deploymentId, { name: "github" }))?.webhookSecret;
+  (await app.app.inboundSecrets.get(deploymentId, { name: "github" }))?.webhookSecret;
 let github: FakeGitHub;
 let ada: Operator;
 let eve: Operator;
@@ -105,7 +105,7 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
     const row = await app.database.prisma.connectorCredentials.findFirstOrThrow({ where: { deploymentId: ada.deploymentId } });
     expect(JSON.stringify(row)).not.toContain("ada-own-github-secret");
     expect(JSON.stringify(row)).not.toContain("ada-hook-secret");
-    const resolved = await resolveCredentials(app.app.services, ada.deploymentId, "github");
+    const resolved = await app.app.clientCredentials.resolve(ada.deploymentId, "github");
     expect(resolved).toEqual({ clientId: "ada-own-github-app", clientSecret: "ada-own-github-secret", source: "operator" });
     expect(await inboundSecret(ada.deploymentId)).toBe("ada-hook-secret");
   });
@@ -125,7 +125,7 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
   });
 
   test("other deployments keep the service defaults (and the consent page)", async () => {
-    expect(await resolveCredentials(app.app.services, eve.deploymentId, "github")).toEqual({
+    expect(await app.app.clientCredentials.resolve(eve.deploymentId, "github")).toEqual({
       clientId: github.clientId,
       clientSecret: github.clientSecret,
       source: "service",
@@ -139,7 +139,7 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
 
   test("without a webhook secret of its own, the service default is used for webhooks", async () => {
     ok(await app.gql(SetCredentials, { deploymentId: ada.productionDeploymentId, connector: "github", input: { clientId: "x", clientSecret: "y" } }, { token: ada.token }));
-    const resolved = await resolveCredentials(app.app.services, ada.productionDeploymentId, "github");
+    const resolved = await app.app.clientCredentials.resolve(ada.productionDeploymentId, "github");
     expect(resolved).toMatchObject({ clientId: "x", source: "operator" });
     expect(await inboundSecret(ada.productionDeploymentId)).toBe(github.webhookSecret);
     const { deployment } = ok(await app.gql(DeploymentConnectors, { id: ada.productionDeploymentId, connector: "github" }, { token: ada.token }));
@@ -149,7 +149,7 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
   test("deleting it goes back to the defaults; deleting again answers false", async () => {
     expect(ok(await app.gql(DeleteCredentials, { deploymentId: ada.productionDeploymentId, connector: "github" }, { token: ada.token })).deleteConnectorCredentials).toBe(true);
     expect(ok(await app.gql(DeleteCredentials, { deploymentId: ada.productionDeploymentId, connector: "github" }, { token: ada.token })).deleteConnectorCredentials).toBe(false);
-    expect((await resolveCredentials(app.app.services, ada.productionDeploymentId, "github")).source).toBe("service");
+    expect((await app.app.clientCredentials.resolve(ada.productionDeploymentId, "github")).source).toBe("service");
   });
 
   test("bad input is BAD_USER_INPUT naming the field; an unknown connector is NOT_FOUND, as on REST", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getFreshAccessToken, ReauthRequiredError } from "../../src/oauth/tokens.ts";
+import { ReauthRequiredError } from "../../src/oauth/tokens.ts";
 import { connectAccount, connectedAccounts } from "../helpers/connectFlow.ts";
 import { startFakeGoogle, startFakeJira, type FakeGoogle, type FakeJira } from "../helpers/fakeProviders/index.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -34,7 +34,7 @@ describe("access tokens", () => {
   test("a token with time left is used as it is", async () => {
     const account = await connectAccount(app, ada, { connector: "jira", account: "fresh", provider: jira });
     const before = refreshRequests(jira);
-    const token = await getFreshAccessToken(app.app.services, account.id);
+    const token = await app.app.accessTokens.fresh(account.id);
     expect(grantOf(jira, token)?.grantType).toBe("authorization_code");
     expect(refreshRequests(jira)).toBe(before);
   });
@@ -43,7 +43,7 @@ describe("access tokens", () => {
     const account = await connectAccount(app, ada, { connector: "jira", account: "rotating", provider: jira });
     expect(account.lastRefreshedAt).toBeNull();
     await timePassesBeyondExpiry(account.id);
-    const token = await getFreshAccessToken(app.app.services, account.id);
+    const token = await app.app.accessTokens.fresh(account.id);
     expect(grantOf(jira, token)?.grantType).toBe("refresh_token");
     const row = await app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id: account.id } });
     expect(row.tokenExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 3000_000);
@@ -54,7 +54,7 @@ describe("access tokens", () => {
     expect(listed.status).toBe("ACTIVE");
     // The rotated refresh token works the next time too.
     await timePassesBeyondExpiry(account.id);
-    const third = await getFreshAccessToken(app.app.services, account.id);
+    const third = await app.app.accessTokens.fresh(account.id);
     expect(third).not.toBe(token);
     expect(grantOf(jira, third)?.grantType).toBe("refresh_token");
   });
@@ -63,7 +63,7 @@ describe("access tokens", () => {
     const account = await connectAccount(app, ada, { connector: "jira", account: "contended", provider: jira });
     await timePassesBeyondExpiry(account.id);
     const before = refreshRequests(jira);
-    const tokens = await Promise.all(Array.from({ length: 8 }, () => getFreshAccessToken(app.app.services, account.id)));
+    const tokens = await Promise.all(Array.from({ length: 8 }, () => app.app.accessTokens.fresh(account.id)));
     expect(refreshRequests(jira)).toBe(before + 1);
     expect(new Set(tokens).size).toBe(1);
   });
@@ -73,10 +73,10 @@ describe("access tokens", () => {
     const { refreshTokenEncrypted: before } = await app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id: account.id } });
     expect(before).not.toBeNull();
     await timePassesBeyondExpiry(account.id);
-    const token = await getFreshAccessToken(app.app.services, account.id);
+    const token = await app.app.accessTokens.fresh(account.id);
     expect(grantOf(google, token)?.grantType).toBe("refresh_token");
     await timePassesBeyondExpiry(account.id);
-    expect(grantOf(google, await getFreshAccessToken(app.app.services, account.id))?.grantType).toBe("refresh_token");
+    expect(grantOf(google, await app.app.accessTokens.fresh(account.id))?.grantType).toBe("refresh_token");
   });
 
   test("a refused refresh (invalid_grant) marks the account REAUTH_REQUIRED; a new auth-url for it makes it ACTIVE again", async () => {
@@ -84,19 +84,19 @@ describe("access tokens", () => {
     await timePassesBeyondExpiry(account.id);
     jira.rejectRefreshTokens(true);
     try {
-      await expect(getFreshAccessToken(app.app.services, account.id)).rejects.toBeInstanceOf(ReauthRequiredError);
+      await expect(app.app.accessTokens.fresh(account.id)).rejects.toBeInstanceOf(ReauthRequiredError);
     } finally {
       jira.rejectRefreshTokens(false);
     }
     expect((await connectedAccounts(app, ada)).find((a) => a.id === account.id)!.status).toBe("REAUTH_REQUIRED");
     // No more tries against the provider while it waits for a person.
     const before = refreshRequests(jira);
-    await expect(getFreshAccessToken(app.app.services, account.id)).rejects.toBeInstanceOf(ReauthRequiredError);
+    await expect(app.app.accessTokens.fresh(account.id)).rejects.toBeInstanceOf(ReauthRequiredError);
     expect(refreshRequests(jira)).toBe(before);
 
     const reconnected = await connectAccount(app, ada, { connector: "jira", account: "revoked", provider: jira });
     expect(reconnected).toMatchObject({ id: account.id, status: "ACTIVE" });
-    expect(grantOf(jira, await getFreshAccessToken(app.app.services, account.id))?.grantType).toBe("authorization_code");
+    expect(grantOf(jira, await app.app.accessTokens.fresh(account.id))?.grantType).toBe("authorization_code");
   });
 
   test("a provider outage during refresh is not a reauthorization: the account stays ACTIVE and the lock is released", async () => {
@@ -104,19 +104,19 @@ describe("access tokens", () => {
     await timePassesBeyondExpiry(account.id);
     jira.failTokenEndpoint(true);
     try {
-      await expect(getFreshAccessToken(app.app.services, account.id)).rejects.toThrow(/token endpoint/);
+      await expect(app.app.accessTokens.fresh(account.id)).rejects.toThrow(/token endpoint/);
     } finally {
       jira.failTokenEndpoint(false);
     }
     const row = await app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id: account.id } });
     expect(row.status).toBe("ACTIVE");
     expect(row.refreshLockedUntil).toBeNull();
-    expect(grantOf(jira, await getFreshAccessToken(app.app.services, account.id))?.grantType).toBe("refresh_token");
+    expect(grantOf(jira, await app.app.accessTokens.fresh(account.id))?.grantType).toBe("refresh_token");
   });
 
   test("a disconnected account gives no token", async () => {
     const account = await connectAccount(app, ada, { connector: "jira", account: "gone", provider: jira });
     await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id } }`, { id: account.id }, { token: ada.token });
-    await expect(getFreshAccessToken(app.app.services, account.id)).rejects.toBeInstanceOf(ReauthRequiredError);
+    await expect(app.app.accessTokens.fresh(account.id)).rejects.toBeInstanceOf(ReauthRequiredError);
   });
 });

@@ -11,7 +11,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connectorEnvPrefix, connectors, findConnector } from "../../src/connectors/registry.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
-import { getFreshAccessToken } from "../../src/oauth/tokens.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { type FakeOAuthServer, startFakeJira, startFakeSlack } from "../helpers/fakeProviders/index.ts";
 import { setAt, startDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
@@ -113,7 +112,7 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     const { fake } = providers.get(name)!;
     const account = await app.database.prisma.connectedAccount.findFirstOrThrow({ where: { connector: name, account: `user-of-${name}` } });
     await app.database.prisma.connectedAccount.update({ where: { id: account.id }, data: { tokenExpiresAt: new Date(Date.now() - 1000) } });
-    const token = await getFreshAccessToken(app.app.services, account.id);
+    const token = await app.app.accessTokens.fresh(account.id);
     const refresh = fake.tokenRequests.filter((r) => r.grantType === "refresh_token").at(-1);
     expect(refresh?.clientAuth).toBe(def.declaration.oauth.clientAuth);
     expect(fake.grants.find((g) => g.accessToken === token)?.grantType).toBe("refresh_token");

@@ -1,8 +1,8 @@
 /** A bad declaration stops start-up with the file and the field named, not with a crash later. */
 import { describe, expect, it } from "vitest";
 import { loadConnectors } from "../../src/connectors/registry.ts";
-import github from "../../src/connectors/providers/github.ts";
-import jira from "../../src/connectors/providers/jira.ts";
+import github from "../../src/connectors/providers/github/index.ts";
+import jira from "../../src/connectors/providers/jira/index.ts";
 
 const valid = { ...jira };
 
@@ -26,7 +26,7 @@ describe("declaration validation", () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toContain("Invalid connector declaration in src/connectors/providers/acme.ts");
+    expect(message).toContain("Invalid connector declaration in src/connectors/providers/acme/index.ts");
     for (const field of ["category", "docs.0", "oauth.tokenUrl", "webhook.scheme.header"]) expect(message).toContain(`  ${field}:`);
   });
 

@@ -44,7 +44,7 @@ describe("GitHub's trigger catalog", () => {
   });
 
   it("the committed list is what the generator produces from the installed packages", async () => {
-    const committed = readFileSync(new URL("../../src/connectors/providers/github.events.generated.ts", import.meta.url), "utf8");
+    const committed = readFileSync(new URL("../../src/connectors/providers/github/events.generated.ts", import.meta.url), "utf8");
     expect(committed, "run `npx tsx scripts/generate-github-triggers.ts`").toBe(await renderGitHubTriggers());
   });
 });

@@ -6,7 +6,7 @@ import {
   fetchGmailEvents,
   historyToEvents,
   type GmailHistoryResponse,
-} from "../../src/connectors/gmail/events.ts";
+} from "../../src/connectors/providers/gmail/events.ts";
 import type { FetchEventsContext, InboundRequest, JsonWebKeySet, SyncNotification } from "../../src/connectors/types.ts";
 import { gmailPush } from "../helpers/fakeProviders/index.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { connectorNames, connectors, findConnector, resolveEndpoints } from "../../src/connectors/registry.ts";
 import type { InboundRequest, NormalizedEvent } from "../../src/connectors/types.ts";
-import { historyToEvents, withMessageMetadata } from "../../src/connectors/gmail/events.ts";
+import { historyToEvents, withMessageMetadata } from "../../src/connectors/providers/gmail/events.ts";
 import {
   githubIssueCommentPayload,
   githubIssuesPayload,

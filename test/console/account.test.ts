@@ -209,8 +209,9 @@ test("someone who already has an account accepts with the link while logged in; 
     // Back on the invitation after logging in.
     await ada.getByRole("heading", { name: "Join Acme" }).waitFor();
     await ada.getByRole("button", { name: "Accept and join" }).click();
-    await ada.getByRole("heading", { name: "Acme" }).waitFor();
-    expect(new URL(ada.url()).pathname).toBe(`/console/organizations/${organizationId}/integration`);
+    // `exact`: "Join Acme", the invitation's own heading, must not count as arriving.
+    await ada.getByRole("heading", { name: "Acme", exact: true }).waitFor();
+    await ada.waitForURL((url) => url.pathname === `/console/organizations/${organizationId}/integration`);
   } finally {
     await adas.close();
   }

@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createJwksCache, JWKS_FAILURE_MEMORY_MS } from "../../src/forwarding/jwksCache.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -85,18 +86,18 @@ describe("Gmail pushes and the JWKS fetch", () => {
   });
 
   test(`a remembered failure is retried after ${JWKS_FAILURE_MEMORY_MS / 1000} s, and keys once fetched are kept`, async () => {
-    let now = 1_000_000;
-    const cache = createJwksCache({ now: () => now });
+    const clock = fakeClock();
+    const cache = createJwksCache({ clock });
     const before = jwksHost.requests();
     await expect(cache.get(jwksHost.url)).rejects.toThrow("HTTP 503");
     await expect(cache.get(jwksHost.url)).rejects.toThrow("HTTP 503");
     expect(jwksHost.requests()).toBe(before + 1);
 
     jwksHost.heal();
-    now += JWKS_FAILURE_MEMORY_MS - 1;
+    clock.advance(JWKS_FAILURE_MEMORY_MS - 1);
     await expect(cache.get(jwksHost.url)).rejects.toThrow("HTTP 503");
     expect(jwksHost.requests()).toBe(before + 1);
-    now += 1;
+    clock.advance(1);
     expect(await cache.get(jwksHost.url)).toEqual({ keys: [] });
     expect(await cache.get(jwksHost.url)).toEqual({ keys: [] });
     expect(jwksHost.requests()).toBe(before + 2);

@@ -68,7 +68,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const worker = options.worker ? createDeliveryWorker(app.services) : undefined;
   worker?.start();
   // Polls providers that do not push (Gmail without Pub/Sub), every POLL_INTERVAL, as main.ts does.
-  const poller = options.poller ? createPoller(app.services, config.pollIntervalMs) : undefined;
+  const poller = options.poller
+    ? createPoller(
+        { db: app.services.db, logger, databaseOutage: app.services.databaseOutage, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents },
+        config.pollIntervalMs,
+      )
+    : undefined;
   poller?.start();
 
   return {

@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from "react";
-import { type CatalogConnector, categoryLabel, iconSource, matchesQuery } from "../settings/useConnectorCatalog.ts";
+import type { TriggerRefInput } from "../generated/graphql.ts";
+import { type CatalogConnector, type CatalogTrigger, categoryLabel, iconSource, matchesQuery } from "../settings/useConnectorCatalog.ts";
 
 const MAX_RESULTS = 30;
 
@@ -12,7 +13,7 @@ export function TriggerPicker(props: {
   connectors: CatalogConnector[];
   connector: string;
   trigger: string;
-  onChange(value: { connector: string; trigger: string }): void;
+  onChange(value: TriggerRefInput): void;
 }) {
   const searchId = useId();
   const categoryId = useId();
@@ -27,7 +28,7 @@ export function TriggerPicker(props: {
 
   const results = useMemo(() => {
     if (!query.trim()) return [];
-    const found: Array<{ connector: CatalogConnector; trigger: CatalogConnector["triggers"][number] }> = [];
+    const found: Array<{ connector: CatalogConnector; trigger: CatalogTrigger }> = [];
     for (const connector of props.connectors) {
       if (category && connector.category !== category) continue;
       for (const trigger of connector.triggers) {

@@ -5,6 +5,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { Field } from "../components/Field.tsx";
 import { Shell } from "../components/Shell.tsx";
 import { useToast } from "../components/Toasts.tsx";
+import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
 import { navigate } from "../router.tsx";
@@ -94,32 +95,21 @@ function ChangePassword() {
 
 function LogOutEverywhere() {
   const { sessionChanged } = useAuth();
-  const [asking, setAsking] = useState(false);
-  const [{ fetching }, logOutEverywhere] = useMutation(LogOutEverywhereMutation);
-  const toast = useToast();
-  const confirm = async () => {
-    const result = await logOutEverywhere({});
-    setAsking(false);
-    if (result.error) return toast.error(describeError(result.error));
-    sessionChanged();
-    navigate("/login");
-  };
+  const logOut = useConfirmedMutation(LogOutEverywhereMutation, {
+    variables: () => ({}),
+    done: () => {
+      sessionChanged();
+      navigate("/login");
+    },
+  });
   return (
     <section className="panel">
       <h2>Log out everywhere</h2>
       <p className="muted">Ends every session of your account — this browser, others, and tokens given to the CLI. Use it if a device was lost or shared.</p>
-      <button type="button" className="button danger" onClick={() => setAsking(true)}>
+      <button type="button" className="button danger" onClick={() => logOut.ask()}>
         Log out everywhere
       </button>
-      <ConfirmDialog
-        open={asking}
-        title="Log out everywhere?"
-        confirmLabel="Log out everywhere"
-        danger
-        busy={fetching}
-        onConfirm={confirm}
-        onCancel={() => setAsking(false)}
-      >
+      <ConfirmDialog {...logOut.dialog} title="Log out everywhere?" confirmLabel="Log out everywhere" danger>
         <p>Every session of your account ends now, including this one. You will need your password to log in again.</p>
       </ConfirmDialog>
     </section>

@@ -8,7 +8,7 @@ import { ApiKeySection } from "../settings/ApiKeySection.tsx";
 import { ConnectedAccountsSection } from "../settings/ConnectedAccountsSection.tsx";
 import { ConnectorsSection } from "../settings/ConnectorsSection.tsx";
 import { DataSection } from "../settings/DataSection.tsx";
-import { EventsSection } from "../settings/EventsSection.tsx";
+import { EventsSection } from "../settings/events/EventsSection.tsx";
 import { ForwardingSection } from "../settings/ForwardingSection.tsx";
 import { OverviewSection } from "../settings/OverviewSection.tsx";
 import { SigningSecretSection } from "../settings/SigningSecretSection.tsx";
@@ -18,12 +18,6 @@ const DeploymentQuery = graphql(`
     deployment(id: $id) { id name organization { id name viewerRole } }
   }
 `);
-
-export interface SectionProps {
-  deploymentId: string;
-  /** Owner or admin of the organization: may change settings and see secrets. */
-  canManage: boolean;
-}
 
 const sections = [
   { slug: "api-key", label: "API Key", Component: ApiKeySection },

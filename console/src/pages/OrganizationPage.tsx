@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { type FormEvent, useId, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { useAuth } from "../auth.tsx";
@@ -7,6 +8,7 @@ import { Field } from "../components/Field.tsx";
 import { Shell } from "../components/Shell.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
 import { useToast } from "../components/Toasts.tsx";
+import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
 import { formatDate } from "../format.ts";
@@ -75,12 +77,8 @@ export function OrganizationPage({ organizationId, tab }: { organizationId: stri
   );
 }
 
-interface DeploymentRow {
-  id: string;
-  name: string;
-  createdAt: string;
-  apiKey?: { prefix: string; lastUsedAt?: string | null } | null;
-}
+type Organization = NonNullable<ResultOf<typeof OrganizationQuery>["organization"]>;
+type DeploymentRow = Organization["deployments"][number];
 
 function AppIntegration(props: { organizationId: string; canManage: boolean; deployments: DeploymentRow[]; refetch(): void }) {
   return (
@@ -183,27 +181,17 @@ const RemoveMemberMutation = graphql(`
   }
 `);
 
-interface Member {
-  id: string;
-  role: string;
-  createdAt: string;
-  user: { id: string; name: string; email: string };
-}
+type Member = Organization["members"][number];
 
 function Members({ organizationId, members, viewerRole, refetch }: { organizationId: string; members: Member[]; viewerRole: string; refetch(): void }) {
   const { viewer } = useAuth();
   const canManage = viewerRole === "OWNER" || viewerRole === "ADMIN";
-  const [removing, setRemoving] = useState<Member>();
-  const [removal, remove] = useMutation(RemoveMemberMutation);
-  const toast = useToast();
-  const confirmRemove = async () => {
-    if (!removing) return;
-    const result = await remove({ organizationId, userId: removing.user.id });
-    setRemoving(undefined);
-    if (result.error) return toast.error(describeError(result.error));
-    toast.success(`${removing.user.name} is no longer a member.`);
-    refetch();
-  };
+  const removal = useConfirmedMutation(RemoveMemberMutation, {
+    variables: (member: Member) => ({ organizationId, userId: member.user.id }),
+    success: (member) => `${member.user.name} is no longer a member.`,
+    done: () => refetch(),
+  });
+  const removing = removal.subject;
   return (
     <section className="panel">
       <h2>Members</h2>
@@ -236,7 +224,7 @@ function Members({ organizationId, members, viewerRole, refetch }: { organizatio
               {canManage && (
                 <td className="row-actions">
                   {member.user.id !== viewer?.id && (
-                    <button type="button" className="button small danger" onClick={() => setRemoving(member)}>
+                    <button type="button" className="button small danger" onClick={() => removal.ask(member)}>
                       Remove
                     </button>
                   )}
@@ -248,46 +236,26 @@ function Members({ organizationId, members, viewerRole, refetch }: { organizatio
       </table>
       <p className="muted">Owners and admins manage deployments, keys and settings; members can look.</p>
       {canManage && <PendingInvitations organizationId={organizationId} viewerRole={viewerRole} />}
-      <ConfirmDialog
-        open={Boolean(removing)}
-        title="Remove this member?"
-        confirmLabel="Remove"
-        danger
-        busy={removal.fetching}
-        onConfirm={confirmRemove}
-        onCancel={() => setRemoving(undefined)}
-      >
+      <ConfirmDialog {...removal.dialog} title="Remove this member?" confirmLabel="Remove" danger>
         <p>{removing?.user.name} loses access to this organization and its deployments at once.</p>
       </ConfirmDialog>
     </section>
   );
 }
 
-interface InvitationRow {
-  id: string;
-  email: string;
-  role: string;
-  createdAt: string;
-  expiresAt: string;
-  invitedBy?: { name: string } | null;
-}
+type InvitationRow = NonNullable<ResultOf<typeof InvitationsQuery>["organization"]>["invitations"][number];
 
 /** Pending invitations with Revoke, and the form that adds (or invites) someone. */
 function PendingInvitations({ organizationId, viewerRole }: { organizationId: string; viewerRole: string }) {
   const [{ data, error }, refetch] = useQuery({ query: InvitationsQuery, variables: { id: organizationId } });
-  const [revoking, setRevoking] = useState<InvitationRow>();
-  const [revocation, revoke] = useMutation(RevokeInvitationMutation);
-  const toast = useToast();
   const invitations = data?.organization?.invitations ?? [];
   const reload = () => refetch({ requestPolicy: "network-only" });
-  const confirmRevoke = async () => {
-    if (!revoking) return;
-    const result = await revoke({ id: revoking.id });
-    setRevoking(undefined);
-    if (result.error) return toast.error(describeError(result.error));
-    toast.success(`The invitation for ${revoking.email} was revoked.`);
-    reload();
-  };
+  const revocation = useConfirmedMutation(RevokeInvitationMutation, {
+    variables: (invitation: InvitationRow) => ({ id: invitation.id }),
+    success: (invitation) => `The invitation for ${invitation.email} was revoked.`,
+    done: reload,
+  });
+  const revoking = revocation.subject;
   return (
     <>
       <AddMember organizationId={organizationId} viewerRole={viewerRole} onInvited={reload} />
@@ -324,7 +292,7 @@ function PendingInvitations({ organizationId, viewerRole }: { organizationId: st
                   <td className="row-actions">
                     {/* Only owners change an owner's invitation (the server says so too). */}
                     {(invitation.role !== "OWNER" || viewerRole === "OWNER") && (
-                      <button type="button" className="button small danger" onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
+                      <button type="button" className="button small danger" onClick={() => revocation.ask(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
                         Revoke
                       </button>
                     )}
@@ -335,15 +303,7 @@ function PendingInvitations({ organizationId, viewerRole }: { organizationId: st
           </table>
         )}
       </div>
-      <ConfirmDialog
-        open={Boolean(revoking)}
-        title="Revoke this invitation?"
-        confirmLabel="Revoke"
-        danger
-        busy={revocation.fetching}
-        onConfirm={confirmRevoke}
-        onCancel={() => setRevoking(undefined)}
-      >
+      <ConfirmDialog {...revocation.dialog} title="Revoke this invitation?" confirmLabel="Revoke" danger>
         <p>The link sent to {revoking?.email} will no longer work.</p>
       </ConfirmDialog>
     </>

@@ -1,14 +1,13 @@
 import { useId, useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { CopyButton } from "../components/CopyButton.tsx";
 import { LoadError, Loading } from "../components/States.tsx";
-import { useToast } from "../components/Toasts.tsx";
-import { describeError } from "../errors.ts";
+import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { formatDate, formatRelative } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
 import { rememberApiKey } from "../sessionKeys.ts";
+import type { SectionProps } from "./types.ts";
 
 const ApiKeyQuery = graphql(`
   query ConsoleApiKey($id: ID!) {
@@ -35,27 +34,20 @@ const gracePeriods = [
 /** The deployment's API key: generated here, shown once, then only its prefix and dates. */
 export function ApiKeySection({ deploymentId, canManage }: SectionProps) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: ApiKeyQuery, variables: { id: deploymentId } });
-  const [generation, generate] = useMutation(GenerateApiKeyMutation);
   const [newKey, setNewKey] = useState<string>();
-  const [confirming, setConfirming] = useState(false);
   const [grace, setGrace] = useState(0);
-  const toast = useToast();
   const graceId = useId();
   const key = data?.deployment?.apiKey;
-
-  const run = async () => {
-    const result = await generate({ deploymentId, gracePeriodSeconds: grace });
-    setConfirming(false);
-    if (result.error) {
-      toast.error(describeError(result.error));
-      return;
-    }
-    // Kept in this component's memory only: leaving the page forgets it, as promised.
-    const apiKey = result.data?.generateApiKey.apiKey;
-    setNewKey(apiKey);
-    if (apiKey) rememberApiKey(deploymentId, apiKey);
-    refetch({ requestPolicy: "network-only" });
-  };
+  const generation = useConfirmedMutation(GenerateApiKeyMutation, {
+    variables: () => ({ deploymentId, gracePeriodSeconds: grace }),
+    done: (result) => {
+      // Kept in this component's memory only: leaving the page forgets it, as promised.
+      const apiKey = result.generateApiKey.apiKey;
+      setNewKey(apiKey);
+      if (apiKey) rememberApiKey(deploymentId, apiKey);
+      refetch({ requestPolicy: "network-only" });
+    },
+  });
 
   return (
     <section className="panel" aria-labelledby="api-key-title">
@@ -110,24 +102,16 @@ export function ApiKeySection({ deploymentId, canManage }: SectionProps) {
             <button
               type="button"
               className="button primary"
-              disabled={!canManage || generation.fetching}
-              onClick={() => (key ? setConfirming(true) : void run())}
+              disabled={!canManage || generation.busy}
+              onClick={() => (key ? generation.ask() : void generation.run())}
             >
-              {generation.fetching ? "Generating…" : key ? "Generate a new key" : "Generate API key"}
+              {generation.busy ? "Generating…" : key ? "Generate a new key" : "Generate API key"}
             </button>
             {!canManage && <span className="muted">Only owners and admins can generate keys.</span>}
           </div>
         </>
       )}
-      <ConfirmDialog
-        open={confirming}
-        title="Replace the API key?"
-        confirmLabel="Generate new key"
-        danger
-        busy={generation.fetching}
-        onConfirm={run}
-        onCancel={() => setConfirming(false)}
-      >
+      <ConfirmDialog {...generation.dialog} title="Replace the API key?" confirmLabel="Generate new key" danger>
         <p>
           The current key (<code>{key?.prefix}…</code>) stops working. Servers using it will get <code>401 invalid_api_key</code> until they
           have the new one.

@@ -1,12 +1,11 @@
-import { useState } from "react";
-import { useMutation, useQuery } from "urql";
+import type { ResultOf } from "@graphql-typed-document-node/core";
+import { useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
-import { useToast } from "../components/Toasts.tsx";
-import { describeError } from "../errors.ts";
+import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 
 const AccountsQuery = graphql(`
   query ConsoleConnectedAccounts($id: ID!) {
@@ -20,6 +19,8 @@ const DisconnectMutation = graphql(`
   }
 `);
 
+type Account = NonNullable<ResultOf<typeof AccountsQuery>["deployment"]>["connectedAccounts"][number];
+
 const statusBadge: Record<string, { label: string; tone: string }> = {
   ACTIVE: { label: "Active", tone: "ok" },
   REAUTH_REQUIRED: { label: "Needs re-authorization", tone: "warn" },
@@ -29,20 +30,14 @@ const statusBadge: Record<string, { label: string; tone: string }> = {
 /** The end-user accounts connected through authorization URLs: status, and disconnect. */
 export function ConnectedAccountsSection({ deploymentId, canManage }: SectionProps) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: AccountsQuery, variables: { id: deploymentId } });
-  const [disconnection, disconnect] = useMutation(DisconnectMutation);
-  const [target, setTarget] = useState<{ id: string; connector: string; account: string }>();
-  const toast = useToast();
   const accounts = data?.deployment?.connectedAccounts ?? [];
   const reload = () => refetch({ requestPolicy: "network-only" });
-
-  const confirm = async () => {
-    if (!target) return;
-    const result = await disconnect({ id: target.id });
-    setTarget(undefined);
-    if (result.error) return toast.error(describeError(result.error));
-    toast.success(`Disconnected ${target.account} from ${target.connector}.`);
-    reload();
-  };
+  const disconnection = useConfirmedMutation(DisconnectMutation, {
+    variables: (account: Account) => ({ id: account.id }),
+    success: (account) => `Disconnected ${account.account} from ${account.connector}.`,
+    done: reload,
+  });
+  const target = disconnection.subject;
 
   return (
     <section className="panel" aria-labelledby="accounts-title">
@@ -88,7 +83,7 @@ export function ConnectedAccountsSection({ deploymentId, canManage }: SectionPro
                   {canManage && (
                     <td className="row-actions">
                       {account.status !== "DISCONNECTED" && (
-                        <button type="button" className="button small danger" onClick={() => setTarget(account)}>
+                        <button type="button" className="button small danger" onClick={() => disconnection.ask(account)}>
                           Disconnect
                         </button>
                       )}
@@ -100,15 +95,7 @@ export function ConnectedAccountsSection({ deploymentId, canManage }: SectionPro
           </tbody>
         </table>
       )}
-      <ConfirmDialog
-        open={Boolean(target)}
-        title="Disconnect this account?"
-        confirmLabel="Disconnect"
-        danger
-        busy={disconnection.fetching}
-        onConfirm={confirm}
-        onCancel={() => setTarget(undefined)}
-      >
+      <ConfirmDialog {...disconnection.dialog} title="Disconnect this account?" confirmLabel="Disconnect" danger>
         <p>
           Switchyard forgets {target?.account}'s {target?.connector} tokens and stops forwarding its events. A new authorization URL connects it
           again.

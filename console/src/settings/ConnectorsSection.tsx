@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { type FormEvent, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
@@ -5,11 +6,12 @@ import { CopyButton } from "../components/CopyButton.tsx";
 import { Field } from "../components/Field.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
 import { useToast } from "../components/Toasts.tsx";
+import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { describeError, fieldErrors } from "../errors.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
 import { recentApiKey } from "../sessionKeys.ts";
+import type { SectionProps } from "./types.ts";
 import { categoryLabel, iconSource, matchesQuery } from "./useConnectorCatalog.ts";
 
 const ConnectorsQuery = graphql(`
@@ -51,19 +53,9 @@ const DeleteCredentialsMutation = graphql(`
   }
 `);
 
-interface Connector {
-  name: string;
-  displayName: string;
-  category: string;
-  description: string;
-  icon: string;
-  scopes: string[];
-  serviceCredentialsConfigured: boolean;
-  webhookUrlTemplate?: string | null;
-  sendsVerificationToken: boolean;
-  docs: string[];
-  triggers: { name: string; displayName: string }[];
-}
+type ConnectorsResult = ResultOf<typeof ConnectorsQuery>;
+type Connector = ConnectorsResult["connectors"][number];
+type Credentials = NonNullable<ConnectorsResult["deployment"]>["connectorCredentials"][number];
 
 /** The service-wide variables that give a connector the service's own OAuth app. */
 const serviceVariables = (connector: string) => {
@@ -76,14 +68,6 @@ function SetupBadge({ connector, credentials }: { connector: Connector; credenti
   if (credentials) return <span className="badge ok">Your OAuth app</span>;
   if (connector.serviceCredentialsConfigured) return <span className="badge ok">Ready</span>;
   return <span className="badge warn">Not set up</span>;
-}
-
-interface Credentials {
-  connector: string;
-  clientId: string;
-  clientSecretSet: boolean;
-  webhookSecretSet: boolean;
-  updatedAt: string;
 }
 
 /** The connector catalog for this deployment: whose OAuth app, the webhook URL, a test authorization URL. */
@@ -222,8 +206,11 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
   const [editing, setEditing] = useState(false);
   const [values, setValues] = useState({ clientId: credentials?.clientId ?? "", clientSecret: "", webhookSecret: "" });
   const [saving, save] = useMutation(SetCredentialsMutation);
-  const [removal, remove] = useMutation(DeleteCredentialsMutation);
-  const [confirming, setConfirming] = useState(false);
+  const removal = useConfirmedMutation(DeleteCredentialsMutation, {
+    variables: () => ({ deploymentId, connector: connector.name }),
+    success: () => `${connector.displayName} uses the service's credentials again.`,
+    done: onChanged,
+  });
   const toast = useToast();
   const fields = fieldErrors(saving.error);
   const submit = async (event: FormEvent) => {
@@ -236,13 +223,6 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
       setValues({ ...values, clientSecret: "", webhookSecret: "" });
       onChanged();
     }
-  };
-  const useService = async () => {
-    const result = await remove({ deploymentId, connector: connector.name });
-    setConfirming(false);
-    if (result.error) return toast.error(describeError(result.error));
-    toast.success(`${connector.displayName} uses the service's credentials again.`);
-    onChanged();
   };
   return (
     <div className="subsection">
@@ -272,7 +252,7 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
             {credentials ? "Replace client ID and secret" : "Use your own client ID and secret"}
           </button>
           {credentials && (
-            <button type="button" className="button" onClick={() => setConfirming(true)}>
+            <button type="button" className="button" onClick={() => removal.ask()}>
               Use the service's credentials
             </button>
           )}
@@ -315,14 +295,7 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
           </div>
         </form>
       )}
-      <ConfirmDialog
-        open={confirming}
-        title={`Use the service's credentials for ${connector.displayName}?`}
-        confirmLabel="Use the service's credentials"
-        busy={removal.fetching}
-        onConfirm={useService}
-        onCancel={() => setConfirming(false)}
-      >
+      <ConfirmDialog {...removal.dialog} title={`Use the service's credentials for ${connector.displayName}?`} confirmLabel="Use the service's credentials">
         <p>Your client ID and secret are deleted. New connections go through the Switchyard service's OAuth app.</p>
       </ConfirmDialog>
     </div>

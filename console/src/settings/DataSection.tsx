@@ -1,12 +1,14 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { type FormEvent, useId, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { Field } from "../components/Field.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
 import { useToast } from "../components/Toasts.tsx";
+import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 
 const DataItemsQuery = graphql(`
   query ConsoleDataItems($id: ID!, $offset: Int!, $limit: Int!) {
@@ -41,11 +43,7 @@ const DeleteDataItemMutation = graphql(`
   }
 `);
 
-interface Item {
-  id: string;
-  name: string;
-  description: string;
-}
+type Item = NonNullable<ResultOf<typeof DataItemsQuery>["deployment"]>["dataItems"]["nodes"][number];
 
 /** The records GET /api/data lists for this deployment, a page at a time (offset/limit), editable. */
 export function DataSection({ deploymentId, canManage }: SectionProps) {
@@ -53,23 +51,19 @@ export function DataSection({ deploymentId, canManage }: SectionProps) {
   const [limit, setLimit] = useState(10);
   const [{ data, fetching, error }, refetch] = useQuery({ query: DataItemsQuery, variables: { id: deploymentId, offset, limit } });
   const [editing, setEditing] = useState<string>();
-  const [deleting, setDeleting] = useState<Item>();
-  const [deletion, remove] = useMutation(DeleteDataItemMutation);
-  const toast = useToast();
   const limitId = useId();
   const page = data?.deployment?.dataItems;
   const reload = () => refetch({ requestPolicy: "network-only" });
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    const result = await remove({ id: deleting.id });
-    setDeleting(undefined);
-    if (result.error) return toast.error(describeError(result.error));
-    toast.success(`Deleted "${deleting.name}".`);
-    // Deleting the last item of a page goes back one page.
-    if (page && page.nodes.length === 1 && offset > 0) setOffset(Math.max(0, offset - limit));
-    else reload();
-  };
+  const deletion = useConfirmedMutation(DeleteDataItemMutation, {
+    variables: (item: Item) => ({ id: item.id }),
+    success: (item) => `Deleted "${item.name}".`,
+    done: () => {
+      // Deleting the last item of a page goes back one page.
+      if (page && page.nodes.length === 1 && offset > 0) setOffset(Math.max(0, offset - limit));
+      else reload();
+    },
+  });
+  const deleting = deletion.subject;
 
   return (
     <section className="panel" aria-labelledby="data-title">
@@ -109,7 +103,7 @@ export function DataSection({ deploymentId, canManage }: SectionProps) {
                       <button type="button" className="button small" onClick={() => setEditing(item.id)} aria-label={`Edit ${item.name}`}>
                         Edit
                       </button>
-                      <button type="button" className="button small danger" onClick={() => setDeleting(item)} aria-label={`Delete ${item.name}`}>
+                      <button type="button" className="button small danger" onClick={() => deletion.ask(item)} aria-label={`Delete ${item.name}`}>
                         Delete
                       </button>
                     </td>
@@ -146,15 +140,7 @@ export function DataSection({ deploymentId, canManage }: SectionProps) {
           </button>
         </div>
       )}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title="Delete this item?"
-        confirmLabel="Delete"
-        danger
-        busy={deletion.fetching}
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(undefined)}
-      >
+      <ConfirmDialog {...deletion.dialog} title="Delete this item?" confirmLabel="Delete" danger>
         <p>
           “{deleting?.name}” (id {deleting?.id}) is removed from <code>/api/data</code> at once. This cannot be undone.
         </p>

@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { Field } from "../components/Field.tsx";
@@ -6,8 +7,9 @@ import { useToast } from "../components/Toasts.tsx";
 import { TriggerPicker } from "../components/TriggerPicker.tsx";
 import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { TriggerRefInput } from "../generated/graphql.ts";
 import { setLeaveGuard } from "../router.tsx";
+import type { SectionProps } from "./types.ts";
 import { useConnectorCatalog } from "./useConnectorCatalog.ts";
 
 const ForwardingQuery = graphql(`
@@ -27,17 +29,11 @@ const SaveForwardingMutation = graphql(`
   }
 `);
 
-interface TriggerRef {
-  connector: string;
-  trigger: string;
-}
+type TriggerRef = TriggerRefInput;
 
-interface Saved {
-  forwardingUrl: string;
-  headerKey: string;
-  headerValueSet: boolean;
-  triggers: TriggerRef[];
-}
+type Settings = NonNullable<NonNullable<ResultOf<typeof ForwardingQuery>["deployment"]>["forwardingSettings"]>;
+/** The saved settings as the form starts from them: blanks where nothing is saved yet, triggers as inputs. */
+type Saved = { [K in "forwardingUrl" | "headerKey" | "headerValueSet"]: NonNullable<Settings[K]> } & { triggers: TriggerRef[] };
 
 const key = (ref: TriggerRef) => `${ref.connector}.${ref.trigger}`;
 const UNSAVED_WARNING = "You have unsaved changes to Trigger Forwarding. Leave without saving?";

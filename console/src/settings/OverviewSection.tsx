@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { useEffect, useMemo, useRef } from "react";
 import { type CombinedError, useMutation, useQuery, useSubscription } from "urql";
 import uPlot from "uplot";
@@ -7,7 +8,7 @@ import { useToast } from "../components/Toasts.tsx";
 import { describeError } from "../errors.ts";
 import { formatAge, formatSeconds } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 
 const OverviewQuery = graphql(`
   query ConsoleOverview($id: ID!) {
@@ -154,7 +155,7 @@ export function OverviewSection({ deploymentId, canManage }: SectionProps) {
   );
 }
 
-type Bucket = { start: string; succeeded: number; failed: number; p50Ms?: number | null; p95Ms?: number | null };
+type Bucket = NonNullable<ResultOf<typeof OverviewQuery>["deployment"]>["deliveryStats"]["buckets"][number];
 type Series = { label: string; stroke: string; fill?: string; bars?: boolean; value(b: Bucket): number | null; legend(b: Bucket): number | null };
 
 /** One uPlot chart over the hourly buckets; rebuilt when the numbers change (24 points: cheap). */

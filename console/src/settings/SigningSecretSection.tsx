@@ -1,12 +1,11 @@
 import { useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { CopyButton } from "../components/CopyButton.tsx";
 import { LoadError, Loading } from "../components/States.tsx";
-import { useToast } from "../components/Toasts.tsx";
-import { describeError } from "../errors.ts";
+import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { graphql } from "../generated/gql.ts";
-import type { SectionProps } from "../pages/DeploymentSettings.tsx";
+import type { SectionProps } from "./types.ts";
 
 const SigningSecretQuery = graphql(`
   query ConsoleSigningSecret($id: ID!) {
@@ -23,18 +22,12 @@ const RotateSigningSecretMutation = graphql(`
 /** The Standard Webhooks secret forwarded requests are signed with: reveal, copy, rotate. */
 export function SigningSecretSection({ deploymentId, canManage }: SectionProps) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: SigningSecretQuery, variables: { id: deploymentId }, pause: !canManage });
-  const [rotation, rotate] = useMutation(RotateSigningSecretMutation);
   const [revealed, setRevealed] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const toast = useToast();
+  const rotation = useConfirmedMutation(RotateSigningSecretMutation, {
+    variables: () => ({ deploymentId }),
+    success: () => "Signing secret rotated. The old one keeps signing alongside for 24 hours.",
+  });
   const secret = data?.deployment?.signingSecret;
-
-  const run = async () => {
-    const result = await rotate({ deploymentId });
-    setConfirming(false);
-    if (result.error) toast.error(describeError(result.error));
-    else toast.success("Signing secret rotated. The old one keeps signing alongside for 24 hours.");
-  };
 
   return (
     <section className="panel" aria-labelledby="signing-title">
@@ -56,20 +49,13 @@ export function SigningSecretSection({ deploymentId, canManage }: SectionProps) 
             <CopyButton value={secret} />
           </div>
           <div className="actions">
-            <button type="button" className="button" onClick={() => setConfirming(true)} disabled={rotation.fetching}>
+            <button type="button" className="button" onClick={() => rotation.ask()} disabled={rotation.busy}>
               Rotate secret
             </button>
           </div>
         </>
       )}
-      <ConfirmDialog
-        open={confirming}
-        title="Rotate the signing secret?"
-        confirmLabel="Rotate"
-        busy={rotation.fetching}
-        onConfirm={run}
-        onCancel={() => setConfirming(false)}
-      >
+      <ConfirmDialog {...rotation.dialog} title="Rotate the signing secret?" confirmLabel="Rotate">
         <p>
           A new secret signs every request from now on. For 24 hours the old one signs alongside it (two signatures in{" "}
           <code>webhook-signature</code>), so your server has a day to switch.

@@ -1,3 +1,4 @@
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { useQuery } from "urql";
 import { graphql } from "../generated/gql.ts";
 
@@ -7,20 +8,8 @@ const CatalogQuery = graphql(`
   }
 `);
 
-export interface CatalogTrigger {
-  name: string;
-  displayName: string;
-  description: string;
-  providerEvent: string;
-}
-
-export interface CatalogConnector {
-  name: string;
-  displayName: string;
-  category: string;
-  icon: string;
-  triggers: CatalogTrigger[];
-}
+export type CatalogConnector = ResultOf<typeof CatalogQuery>["connectors"][number];
+export type CatalogTrigger = CatalogConnector["triggers"][number];
 
 /** The connectors and their triggers, for the trigger pickers; with a readable label for a pair. */
 export function useConnectorCatalog() {

@@ -1,44 +1,44 @@
 /**
- * THE list of connectors. Adding one: a file `providers/<name>.ts` exporting its declaration
+ * THE list of connectors. Adding one: a folder `providers/<name>/` whose index.ts exports its declaration
  * (`export default declareConnector({ … })`), one import and one entry below. Order is the
  * catalog's order.
  */
 import type { ConnectorDeclarationInput } from "../declaration.ts";
-import github from "./github.ts";
-import gmail from "./gmail.ts";
-import jira from "./jira.ts";
-import slack from "./slack.ts";
-import airtable from "./airtable.ts";
-import asana from "./asana.ts";
-import bitbucket from "./bitbucket.ts";
-import box from "./box.ts";
-import calendly from "./calendly.ts";
-import clickup from "./clickup.ts";
-import discord from "./discord.ts";
-import docusign from "./docusign.ts";
-import dropbox from "./dropbox.ts";
-import figma from "./figma.ts";
-import gitlab from "./gitlab.ts";
-import google_calendar from "./google_calendar.ts";
-import google_drive from "./google_drive.ts";
-import hubspot from "./hubspot.ts";
-import intercom from "./intercom.ts";
-import linear from "./linear.ts";
-import microsoft from "./microsoft.ts";
-import monday from "./monday.ts";
-import notion from "./notion.ts";
-import pagerduty from "./pagerduty.ts";
-import pipedrive from "./pipedrive.ts";
-import quickbooks from "./quickbooks.ts";
-import salesforce from "./salesforce.ts";
-import sentry from "./sentry.ts";
-import spotify from "./spotify.ts";
-import square from "./square.ts";
-import stripe from "./stripe.ts";
-import todoist from "./todoist.ts";
-import typeform from "./typeform.ts";
-import xero from "./xero.ts";
-import zoom from "./zoom.ts";
+import github from "./github/index.ts";
+import gmail from "./gmail/index.ts";
+import jira from "./jira/index.ts";
+import slack from "./slack/index.ts";
+import airtable from "./airtable/index.ts";
+import asana from "./asana/index.ts";
+import bitbucket from "./bitbucket/index.ts";
+import box from "./box/index.ts";
+import calendly from "./calendly/index.ts";
+import clickup from "./clickup/index.ts";
+import discord from "./discord/index.ts";
+import docusign from "./docusign/index.ts";
+import dropbox from "./dropbox/index.ts";
+import figma from "./figma/index.ts";
+import gitlab from "./gitlab/index.ts";
+import google_calendar from "./google_calendar/index.ts";
+import google_drive from "./google_drive/index.ts";
+import hubspot from "./hubspot/index.ts";
+import intercom from "./intercom/index.ts";
+import linear from "./linear/index.ts";
+import microsoft from "./microsoft/index.ts";
+import monday from "./monday/index.ts";
+import notion from "./notion/index.ts";
+import pagerduty from "./pagerduty/index.ts";
+import pipedrive from "./pipedrive/index.ts";
+import quickbooks from "./quickbooks/index.ts";
+import salesforce from "./salesforce/index.ts";
+import sentry from "./sentry/index.ts";
+import spotify from "./spotify/index.ts";
+import square from "./square/index.ts";
+import stripe from "./stripe/index.ts";
+import todoist from "./todoist/index.ts";
+import typeform from "./typeform/index.ts";
+import xero from "./xero/index.ts";
+import zoom from "./zoom/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,

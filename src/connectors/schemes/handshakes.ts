@@ -1,8 +1,8 @@
 /**
  * URL-verification challenges and handshakes: requests a provider sends to prove the URL is ours
  * (and that we hold the secret) rather than to deliver an event. Each answers with exactly what
- * its provider expects and stores nothing — except Notion's, whose token the operator must read
- * back: its reply carries `capture`, and the inbound route stores it (credentials.ts).
+ * its provider expects and stores nothing. (A token the operator must read back — Notion's — is no
+ * handshake but a declared `webhook.verificationToken`: verificationToken.ts.)
  *
  * `stage` says when it is answered: `before_verify` for handshakes the provider does not sign
  * (they precede any secret), `after_verify` for signed ones. A handshake answered before the
@@ -20,8 +20,6 @@ export interface HandshakeReply {
   contentType: string;
   body: string;
   headers?: Record<string, string>;
-  /** A token the provider handed over for the operator (Notion's `verification_token`): the caller stores it. */
-  capture?: { verificationToken: string };
 }
 
 /** A request that is the handshake but malformed: a 400 `invalid_parameter` naming what is wrong. */
@@ -45,11 +43,6 @@ export const handshakeSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("zoom_url_validation") }),
   /** Microsoft Graph: `POST ?validationToken=…` → the token (URL-decoded) as text/plain within 10 s. */
   z.object({ type: z.literal("graph_validation_token") }),
-  /**
-   * Notion: at subscription, one unsigned POST `{"verification_token":"secret_…"}` that the operator
-   * pastes back into Notion; Notion then signs events with that token. → 200, token captured.
-   */
-  z.object({ type: z.literal("notion_verification_token") }),
 ]);
 export type Handshake = z.infer<typeof handshakeSchema>;
 
@@ -59,27 +52,7 @@ export const HANDSHAKE_STAGE: Record<Handshake["type"], "before_verify" | "after
   dropbox_challenge: "before_verify",
   zoom_url_validation: "after_verify",
   graph_validation_token: "before_verify",
-  notion_verification_token: "before_verify",
 };
-
-/**
- * What a verification token may be: visible ASCII (Notion's are `secret_` and letters and digits),
- * at most 512 characters — a bound on what an unsigned request can make us store and show.
- */
-const VERIFICATION_TOKEN = /^[\x21-\x7e]{1,512}$/;
-
-/**
- * Notion's verification body and nothing else: a JSON object whose only member is a
- * `verification_token` string. Anything event-like (a `type`, an `id`, any second member) is not
- * one, and goes on to the signature check like every event.
- */
-function notionVerificationToken(req: InboundRequest): string | undefined {
-  if ((req.method ?? "POST") !== "POST") return undefined;
-  const body = parseJsonObject(req.rawBody);
-  if (!body || Object.keys(body).length !== 1) return undefined;
-  const token = body.verification_token;
-  return typeof token === "string" && VERIFICATION_TOKEN.test(token) ? token : undefined;
-}
 
 /** Zoom's plainTokens are 22 base64url characters; anything else is not one of Zoom's. */
 const ZOOM_PLAIN_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -119,13 +92,6 @@ export function answerHandshake(handshake: Handshake, req: InboundRequest, secre
     case "graph_validation_token": {
       const token = req.query?.get("validationToken");
       return token ? text(token) : undefined;
-    }
-    case "notion_verification_token": {
-      const token = notionVerificationToken(req);
-      // The same answer whether or not the token is kept: the caller learns nothing about the deployment.
-      return token
-        ? { status: 200, contentType: "application/json", body: JSON.stringify({ verification: "received" }), capture: { verificationToken: token } }
-        : undefined;
     }
   }
 }

@@ -1,20 +1,10 @@
 import { CATEGORIES } from "../../connectors/declaration.ts";
-import { connectors, findConnector } from "../../connectors/registry.ts";
+import { connectors, findConnector, knownConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
-import {
-  confirmVerificationToken,
-  type CredentialsView,
-  deleteConnectorCredentials,
-  discardVerificationToken,
-  hasOAuthClient,
-  listConnectorCredentials,
-  listVerificationTokens,
-  serviceCredentials,
-  setConnectorCredentials,
-  verificationTokenDeployment,
-  type VerificationTokenView,
-} from "../../credentials/credentials.ts";
-import { unknownConnector } from "../../errors.ts";
+import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
+import type { CredentialsView } from "../../credentials/operatorCredentials.ts";
+import { serviceCredentials } from "../../credentials/serviceDefaults.ts";
+import type { VerificationTokenView } from "../../credentials/verificationTokens.ts";
 import { disconnectAccount } from "../../oauth/connectedAccounts.ts";
 import { builder } from "../builder.ts";
 
@@ -62,7 +52,7 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
     sendsVerificationToken: t.boolean({
       description:
         "The provider POSTs a verification token to the webhook URL when a subscription is created (Notion), to be pasted back at the provider; it appears in Deployment.webhookVerificationTokens.",
-      resolve: (c) => (c.declaration.webhook?.handshakes ?? []).some((h) => h.type === "notion_verification_token"),
+      resolve: (c) => c.inbound.sendsVerificationToken,
     }),
   }),
 });
@@ -134,22 +124,20 @@ builder.prismaObjectFields("Deployment", (t) => ({
   connectorCredentials: t.field({
     type: [ConnectorCredentials],
     description: "The deployment's own OAuth apps; connectors not listed use the service's defaults.",
-    resolve: (deployment, _args, ctx) => listConnectorCredentials(ctx.services.db, deployment.id),
+    resolve: (deployment, _args, ctx) => ctx.operatorCredentials.list(deployment.id),
   }),
   webhookVerificationTokens: t.field({
     type: [WebhookVerificationToken],
     description: "Verification tokens providers handed over for this deployment (Notion's). Owners and admins only: they are secrets.",
     authScopes: (deployment) => ({ deploymentAdmin: deployment.id }),
-    resolve: (deployment, _args, ctx) => listVerificationTokens(ctx.services, deployment.id),
+    resolve: (deployment, _args, ctx) => ctx.verificationTokens.list(deployment.id),
   }),
   connectedAccounts: t.relation("connectedAccounts", { query: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } }),
   webhookUrl: t.string({
     description: "The URL to register at the provider for this connector's webhooks.",
     args: { connector: t.arg.string() },
     resolve: (deployment, args, ctx) => {
-      const def = findConnector(args.connector);
-      if (!def) throw unknownConnector(args.connector);
-      return inboundUrl(ctx.services.config.publicUrl, deployment.id, def.name);
+      return inboundUrl(ctx.services.config.publicUrl, deployment.id, knownConnector(args.connector).name);
     },
   }),
 }));
@@ -160,20 +148,20 @@ builder.mutationFields((t) => ({
     description: "Use the deployment's own OAuth app for a connector (replaces any earlier one).",
     args: { deploymentId: t.arg.id(), connector: t.arg.string(), input: t.arg({ type: ConnectorCredentialsInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => setConnectorCredentials(ctx.services, String(args.deploymentId), args.connector, args.input),
+    resolve: (_root, args, ctx) => ctx.operatorCredentials.set(String(args.deploymentId), args.connector, args.input),
   }),
   deleteConnectorCredentials: t.boolean({
     description: "Go back to the service's default OAuth app. False when there was nothing to delete.",
     args: { deploymentId: t.arg.id(), connector: t.arg.string() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => deleteConnectorCredentials(ctx.services, String(args.deploymentId), args.connector),
+    resolve: (_root, args, ctx) => ctx.operatorCredentials.remove(String(args.deploymentId), args.connector),
   }),
   discardWebhookVerificationToken: t.boolean({
     description:
       "Forget every verification token held for the connector, confirmed or not (a re-created subscription, or tokens the provider refused). False when none was held.",
     args: { deploymentId: t.arg.id(), connector: t.arg.string() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => discardVerificationToken(ctx.services, String(args.deploymentId), args.connector),
+    resolve: (_root, args, ctx) => ctx.verificationTokens.discard(String(args.deploymentId), args.connector),
   }),
   confirmWebhookVerificationToken: t.field({
     type: WebhookVerificationToken,
@@ -183,9 +171,9 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
-      const deploymentId = await verificationTokenDeployment(ctx.services, String(args.id));
+      const deploymentId = await ctx.verificationTokens.deploymentOf(String(args.id));
       await ctx.access.deployment(deploymentId ? { deploymentId } : null, "ADMIN", { what: "Verification token", action: "confirm verification tokens" });
-      const confirmed = await confirmVerificationToken(ctx.services, String(args.id));
+      const confirmed = await ctx.verificationTokens.confirm(String(args.id));
       ctx.services.logger.info({ deploymentId, connector: confirmed.connector, tokenId: confirmed.id }, "webhook verification token confirmed");
       return confirmed;
     },

@@ -1,16 +1,16 @@
 import type { Route } from "../../http/types.ts";
 import { formNonce } from "../../oauth/connectSessions.ts";
-import type { Services } from "../../services.ts";
+import type { OAuthClientDeps } from "../../oauth/deps.ts";
 import { loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
 import { brand, escapeHtml, page } from "./page.ts";
 
 /** GET /connect/:token — who is asking to connect what, and a Continue button. */
-export function getConnectPage(services: Services): Route {
+export function getConnectPage(deps: OAuthClientDeps): Route {
   return {
     method: "GET",
     path: "/connect/:token",
     handler: async (request) => {
-      const live = await loadLiveSession(services, request.params.token);
+      const live = await loadLiveSession(deps, request.params.token);
       if (!("session" in live)) return live;
       const { session, def, organizationName } = live;
       const action = `/connect/${encodeURIComponent(request.params.token)}`;
@@ -26,7 +26,7 @@ export function getConnectPage(services: Services): Route {
 <dt>Requested by</dt><dd>${escapeHtml(organizationName)}</dd>
 </dl>
 <form method="post" action="${escapeHtml(action)}">
-<input type="hidden" name="nonce" value="${escapeHtml(formNonce(services, session.id, "start"))}">
+<input type="hidden" name="nonce" value="${escapeHtml(formNonce(deps, session.id, "start"))}">
 <div class="actions"><button type="submit" class="primary">Continue</button></div>
 </form>
 <p class="note">You will sign in at ${escapeHtml(def.displayName)} and choose whether to allow access. This link expires at ${escapeHtml(session.expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
@@ -39,17 +39,17 @@ export function getConnectPage(services: Services): Route {
  * POST /connect/:token — Continue. With the service's default OAuth app the consent page comes
  * next; with the operator's own app the browser goes straight to the provider.
  */
-export function postConnectPage(services: Services): Route {
+export function postConnectPage(deps: OAuthClientDeps): Route {
   return {
     method: "POST",
     path: "/connect/:token",
     handler: async (request) => {
-      const live = await loadLiveSession(services, request.params.token);
+      const live = await loadLiveSession(deps, request.params.token);
       if (!("session" in live)) return live;
-      const form = await readConnectForm(services, request, live, "start");
+      const form = await readConnectForm(deps, request, live, "start");
       if (!(form instanceof URLSearchParams)) return form;
       if (live.credentials.source === "service") return seeOther(`/connect/${encodeURIComponent(request.params.token)}/consent`);
-      return redirectToProvider(services, live);
+      return redirectToProvider(deps, live);
     },
   };
 }

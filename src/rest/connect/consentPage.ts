@@ -1,6 +1,6 @@
 import type { Route } from "../../http/types.ts";
 import { cancelSession, formNonce } from "../../oauth/connectSessions.ts";
-import type { Services } from "../../services.ts";
+import type { OAuthClientDeps } from "../../oauth/deps.ts";
 import { loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
 import { brand, escapeHtml, page } from "./page.ts";
 
@@ -8,12 +8,12 @@ import { brand, escapeHtml, page } from "./page.ts";
  * GET /connect/:token/consent — shown when the deployment uses the service's default OAuth app:
  * the provider will name *this service* as the app, so we say plainly what is read and for whom.
  */
-export function getConsentPage(services: Services): Route {
+export function getConsentPage(deps: OAuthClientDeps): Route {
   return {
     method: "GET",
     path: "/connect/:token/consent",
     handler: async (request) => {
-      const live = await loadLiveSession(services, request.params.token);
+      const live = await loadLiveSession(deps, request.params.token);
       if (!("session" in live)) return live;
       const { session, def, organizationName } = live;
       const token = encodeURIComponent(request.params.token);
@@ -30,7 +30,7 @@ export function getConsentPage(services: Services): Route {
 <ul class="scopes">${described.map((text) => `<li>${escapeHtml(text)}</li>`).join("")}</ul>
 <p class="note">Events from your account (${escapeHtml(def.triggers.map((t) => t.displayName.toLowerCase()).join(", "))}) are passed on to ${escapeHtml(organizationName)}. You can revoke access at any time in your ${escapeHtml(def.displayName)} settings.</p>
 <form method="post" action="/connect/${escapeHtml(token)}/consent">
-<input type="hidden" name="nonce" value="${escapeHtml(formNonce(services, session.id, "consent"))}">
+<input type="hidden" name="nonce" value="${escapeHtml(formNonce(deps, session.id, "consent"))}">
 <div class="actions">
 <button type="submit" name="decision" value="continue" class="primary">Continue</button>
 <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button>
@@ -42,18 +42,18 @@ export function getConsentPage(services: Services): Route {
 }
 
 /** POST /connect/:token/consent — Continue goes to the provider; Cancel ends the session, storing nothing. */
-export function postConsentPage(services: Services): Route {
+export function postConsentPage(deps: OAuthClientDeps): Route {
   return {
     method: "POST",
     path: "/connect/:token/consent",
     handler: async (request) => {
-      const live = await loadLiveSession(services, request.params.token);
+      const live = await loadLiveSession(deps, request.params.token);
       if (!("session" in live)) return live;
-      const form = await readConnectForm(services, request, live, "consent");
+      const form = await readConnectForm(deps, request, live, "consent");
       if (!(form instanceof URLSearchParams)) return form;
       const decision = form.get("decision");
       if (decision === "cancel") {
-        await cancelSession(services, live.session.id);
+        await cancelSession(deps, live.session.id);
         return page(
           200,
           "Connection cancelled",
@@ -63,7 +63,7 @@ export function postConsentPage(services: Services): Route {
         );
       }
       if (decision !== "continue") return seeOther(`/connect/${encodeURIComponent(request.params.token)}/consent`);
-      return redirectToProvider(services, live);
+      return redirectToProvider(deps, live);
     },
   };
 }

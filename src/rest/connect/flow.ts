@@ -1,10 +1,10 @@
 import { findConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition } from "../../connectors/types.ts";
-import { hasOAuthClient, resolveCredentials, type OAuthClientCredentials } from "../../credentials/credentials.ts";
+import { hasOAuthClient, type OAuthClientCredentials } from "../../credentials/clientCredentials.ts";
 import { header, type HttpRequest, type HttpResponse } from "../../http/types.ts";
 import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../oauth/connectSessions.ts";
 import { authorizationUrl, oauth, providerFor } from "../../oauth/provider.ts";
-import type { Services } from "../../services.ts";
+import type { OAuthClientDeps } from "../../oauth/deps.ts";
 import { errorPage } from "./page.ts";
 
 /** Everything a connect page needs about its session, once it is known to be usable. */
@@ -30,17 +30,17 @@ export function problemPage(problem: SessionProblem): HttpResponse {
   }
 }
 
-export async function loadLiveSession(services: Services, token: string): Promise<LiveSession | HttpResponse> {
-  const session = await findSessionByToken(services, token);
+export async function loadLiveSession(deps: OAuthClientDeps, token: string): Promise<LiveSession | HttpResponse> {
+  const session = await findSessionByToken(deps, token);
   const problem = sessionProblem(session);
   if (problem || !session) return problemPage(problem ?? "unknown");
   const def = findConnector(session.connector);
   if (!def) return errorPage(404, "This connector is no longer available", `The connector "${session.connector}" is not offered any more.`);
-  const credentials = await resolveCredentials(services, session.deploymentId, def);
+  const credentials = await deps.clientCredentials.resolve(session.deploymentId, def);
   if (!hasOAuthClient(credentials)) {
     return errorPage(503, `${def.displayName} is not set up`, `The application has not finished setting up its ${def.displayName} connection.`, "Please tell the application's support team.");
   }
-  const deployment = await services.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
+  const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
   if (!deployment) return problemPage("unknown");
   return { session, def, credentials, organizationName: deployment.organization.name };
 }
@@ -49,10 +49,10 @@ export async function loadLiveSession(services: Services, token: string): Promis
  * Reads a connect form post: urlencoded only, a small body, a foreign Origin refused, and the
  * per-session nonce for this form checked. Returns the fields, or the error page to answer with.
  */
-export async function readConnectForm(services: Services, request: HttpRequest, live: LiveSession, purpose: string): Promise<URLSearchParams | HttpResponse> {
+export async function readConnectForm(deps: OAuthClientDeps, request: HttpRequest, live: LiveSession, purpose: string): Promise<URLSearchParams | HttpResponse> {
   const origin = header(request, "origin");
   // Browsers send "null" under Referrer-Policy: no-referrer; the nonce is what proves the form is ours.
-  if (origin && origin !== "null" && origin !== new URL(services.config.publicUrl).origin) {
+  if (origin && origin !== "null" && origin !== new URL(deps.config.publicUrl).origin) {
     return errorPage(403, "This request was refused", "The form was sent from another website.", "Open the link you were given and press the button on that page.");
   }
   const type = (header(request, "content-type") ?? "").split(";")[0].trim().toLowerCase();
@@ -60,7 +60,7 @@ export async function readConnectForm(services: Services, request: HttpRequest, 
     return errorPage(415, "This request was refused", "The form was not sent the way this page sends it.", "Open the link you were given and press the button on that page.");
   }
   const form = new URLSearchParams((await request.body(FORM_LIMIT_BYTES)).toString("utf8"));
-  if (!checkFormNonce(services, live.session.id, purpose, form.get("nonce"))) {
+  if (!checkFormNonce(deps, live.session.id, purpose, form.get("nonce"))) {
     return errorPage(403, "This request was refused", "The form could not be verified: it did not come from this page.", "Open the link you were given and press the button on that page.");
   }
   return form;
@@ -70,21 +70,21 @@ export async function readConnectForm(services: Services, request: HttpRequest, 
  * A fresh state and PKCE verifier on the session, then the browser goes to the provider, carrying
  * the cookie that binds this attempt to it (checked at /oauth/callback).
  */
-export async function redirectToProvider(services: Services, live: LiveSession): Promise<HttpResponse> {
-  const provider = providerFor(services.config, live.def, live.credentials);
+export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSession): Promise<HttpResponse> {
+  const provider = providerFor(deps.config, live.def, live.credentials);
   const state = oauth.generateRandomState();
   const verifier = live.def.oauth.pkce ? oauth.generateRandomCodeVerifier() : undefined;
-  if (!(await bindAttempt(services, live.session.id, state, verifier))) {
-    return problemPage(sessionProblem(await services.db.connectSession.findUnique({ where: { id: live.session.id } })) ?? "unknown");
+  if (!(await bindAttempt(deps, live.session.id, state, verifier))) {
+    return problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } })) ?? "unknown");
   }
-  const location = await authorizationUrl(provider, services.config, state, verifier);
+  const location = await authorizationUrl(provider, deps.config, state, verifier);
   return {
     status: 303,
     headers: {
       location,
       "cache-control": "no-store",
       "referrer-policy": "no-referrer",
-      "set-cookie": bindingCookie(services, live.session.id, state, live.session.expiresAt),
+      "set-cookie": bindingCookie(deps, live.session.id, state, live.session.expiresAt),
     },
   };
 }

@@ -1,11 +1,11 @@
 import { findConnector } from "../../connectors/registry.ts";
 import { TokenResponseError } from "../../connectors/tokenResponse.ts";
-import { hasOAuthClient, resolveCredentials } from "../../credentials/credentials.ts";
+import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import { header, type Route } from "../../http/types.ts";
 import { saveConnection } from "../../oauth/connectedAccounts.ts";
 import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
-import type { Services } from "../../services.ts";
+import type { OAuthClientDeps } from "../../oauth/deps.ts";
 import { problemPage } from "./flow.ts";
 import { brand, errorPage, escapeHtml, page } from "./page.ts";
 
@@ -17,7 +17,7 @@ const RETRY = "Open the link you were given again to try once more.";
  * the ConnectedAccount stored with the session completed, in one transaction. Every failure shows
  * a page and stores no account; the session stays open for a retry until it expires.
  */
-export function getOAuthCallback(services: Services): Route {
+export function getOAuthCallback(deps: OAuthClientDeps): Route {
   return {
     method: "GET",
     path: "/oauth/callback",
@@ -27,7 +27,7 @@ export function getOAuthCallback(services: Services): Route {
       if (!state || state.length > 200) {
         return errorPage(400, "This sign-in could not be verified", "The response from the provider is missing its security check (state).", RETRY);
       }
-      const session = await services.db.connectSession.findUnique({ where: { state } });
+      const session = await deps.db.connectSession.findUnique({ where: { state } });
       if (!session) {
         return errorPage(
           400,
@@ -43,9 +43,9 @@ export function getOAuthCallback(services: Services): Route {
 
       // Checked before the state is spent: a stranger's browser opening a forwarded provider URL
       // must not use up the attempt of the person who started it.
-      const binding = checkBrowserBinding(services, session.id, state, header(request, "cookie"));
+      const binding = checkBrowserBinding(deps, session.id, state, header(request, "cookie"));
       if (binding !== "ok") {
-        services.logger.info({ connector: def.name, binding }, "oauth callback from a browser that did not start the attempt");
+        deps.logger.info({ connector: def.name, binding }, "oauth callback from a browser that did not start the attempt");
         return errorPage(
           403,
           "This sign-in was started in another browser",
@@ -56,7 +56,7 @@ export function getOAuthCallback(services: Services): Route {
         );
       }
 
-      if (!(await consumeState(services, session.id, state))) {
+      if (!(await consumeState(deps, session.id, state))) {
         return errorPage(400, "This sign-in could not be verified", "This response was already used.", RETRY);
       }
 
@@ -71,21 +71,21 @@ export function getOAuthCallback(services: Services): Route {
         return errorPage(400, "This sign-in could not be verified", "The response from the provider carries no authorization code.", RETRY);
       }
 
-      const credentials = await resolveCredentials(services, session.deploymentId, def);
+      const credentials = await deps.clientCredentials.resolve(session.deploymentId, def);
       if (!hasOAuthClient(credentials)) return errorPage(503, `${def.displayName} is not set up`, "The application's connection settings changed during sign-in.", RETRY);
-      const provider = providerFor(services.config, def, credentials);
-      const verifier = session.pkceVerifierEncrypted ? services.box.open(session.pkceVerifierEncrypted) : undefined;
+      const provider = providerFor(deps.config, def, credentials);
+      const verifier = session.pkceVerifierEncrypted ? deps.box.open(session.pkceVerifierEncrypted) : undefined;
 
       let token;
       try {
-        token = await exchangeCode(provider, services.config, params, state, verifier);
+        token = await exchangeCode(provider, deps.config, params, state, verifier);
       } catch (err) {
         if (err instanceof ProviderUnavailableError) {
-          services.logger.warn({ connector: def.name, reason: err.message }, "token endpoint unavailable");
+          deps.logger.warn({ connector: def.name, reason: err.message }, "token endpoint unavailable");
           return errorPage(502, `${def.displayName} did not answer`, `We could not complete the sign-in with ${def.displayName}: its server failed to answer. Nothing was connected.`, RETRY);
         }
         if (err instanceof TokenResponseError || err instanceof oauth.OperationProcessingError || err instanceof oauth.AuthorizationResponseError) {
-          services.logger.info({ connector: def.name, code: (err as { code?: string }).code }, "code exchange refused");
+          deps.logger.info({ connector: def.name, code: (err as { code?: string }).code }, "code exchange refused");
           return errorPage(400, `${def.displayName} refused the sign-in`, `${def.displayName} did not accept the authorization. Nothing was connected.`, RETRY);
         }
         throw err;
@@ -95,21 +95,21 @@ export function getOAuthCallback(services: Services): Route {
       try {
         identity = await readIdentity(provider, token);
       } catch (err) {
-        services.logger.warn({ connector: def.name, reason: (err as Error).message }, "identity read failed");
+        deps.logger.warn({ connector: def.name, reason: (err as Error).message }, "identity read failed");
         return errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY);
       }
 
       let account;
       try {
-        account = await saveConnection(services, session, token, identity, def.oauth.scopes);
+        account = await saveConnection(deps, session, token, identity, def.oauth.scopes);
       } catch (err) {
         // The identity is made storable when read (oauth/provider.ts); whatever still fails to save
         // is answered with a page like every other failure here, never a bare 500.
-        services.logger.error({ err, connector: def.name }, "could not save a connection");
+        deps.logger.error({ err, connector: def.name }, "could not save a connection");
         return errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, RETRY);
       }
       if (!account) return problemPage("completed");
-      const deployment = await services.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
+      const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
       const done = page(
         200,
         `${def.displayName} connected`,
@@ -120,7 +120,7 @@ export function getOAuthCallback(services: Services): Route {
 <p class="note">You can close this window.</p>`,
       );
       // The attempt is spent: its binding cookie has served its purpose.
-      return { ...done, headers: { ...done.headers, "set-cookie": clearedBindingCookie(services, session.id) } };
+      return { ...done, headers: { ...done.headers, "set-cookie": clearedBindingCookie(deps, session.id) } };
     },
   };
 }

@@ -1,0 +1,144 @@
+/**
+ * Box: OAuth 2.0 (60-minute access tokens, single-use refresh tokens). V2 webhooks sign
+ * `BOX-SIGNATURE-PRIMARY` / `-SECONDARY` = base64 HMAC-SHA256 over the body followed by the
+ * `BOX-DELIVERY-TIMESTAMP` value, valid for ten minutes; the body `id` is stable across retries
+ * (BOX-DELIVERY-ID is not). Events are routed by the user who caused them (`created_by.id`).
+ */
+import { declareConnector } from "../../declaration.ts";
+
+const user = { type: "user", id: "20417854", name: "Aaron Levie", login: "ceo@example.com" };
+const file = {
+  id: "1634398574321",
+  type: "file",
+  etag: "0",
+  sequence_id: "0",
+  sha1: "85136c79cbf9fe36bb9d05d0639c70c265c18d37",
+  name: "Q1 roadmap.pdf",
+  description: "",
+  size: 629644,
+  path_collection: { total_count: 2, entries: [{ type: "folder", id: "0", name: "All Files" }, { type: "folder", id: "254789045123", name: "Planning" }] },
+  created_at: "2026-01-01T12:00:00-08:00",
+  modified_at: "2026-01-01T12:00:00-08:00",
+  created_by: user,
+  modified_by: user,
+  owned_by: user,
+  parent: { type: "folder", id: "254789045123", name: "Planning" },
+  item_status: "active",
+};
+const event = (id: string, trigger: string, createdAt: string, source: Record<string, unknown>) => ({
+  type: "webhook_event",
+  id,
+  created_at: createdAt,
+  trigger,
+  webhook: { id: "161307459", type: "webhook" },
+  created_by: user,
+  source,
+  additional_info: [],
+});
+
+export default declareConnector({
+  name: "box",
+  displayName: "Box",
+  category: "files",
+  description: "Files uploaded, moved, deleted and commented on in Box folders.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#0061d5"/>' +
+    '<path d="M5 8.5 12 5l7 3.5v7L12 19l-7-3.5z" fill="none" stroke="#fff" stroke-width="1.8" stroke-linejoin="round"/><path d="M5 8.5 12 12l7-3.5M12 12v7" stroke="#fff" stroke-width="1.5"/></svg>',
+  docs: [
+    "https://developer.box.com/guides/authentication/oauth2/",
+    "https://developer.box.com/reference/get-users-me/",
+    "https://developer.box.com/guides/webhooks/v2/",
+    "https://developer.box.com/guides/webhooks/v2/signatures-v2/",
+    "https://developer.box.com/guides/webhooks/triggers/",
+  ],
+  oauth: {
+    authorizeUrl: "https://account.box.com/api/oauth2/authorize",
+    tokenUrl: "https://api.box.com/oauth2/token",
+    apiUrl: "https://api.box.com/2.0",
+    // The app's configured application scopes apply; `root_readonly` narrows them to reading.
+    scopes: ["root_readonly"],
+    scopeDescriptions: { root_readonly: "Read all files and folders stored in your Box account" },
+    scopeSeparator: " ",
+    pkce: false,
+    clientAuth: "client_secret_post",
+    refresh: true,
+  },
+  identity: {
+    path: "/users/me",
+    idPath: "id",
+    displayNamePath: "name",
+    metadata: { login: "login", enterpriseId: "enterprise.id" },
+  },
+  webhook: {
+    scheme: { type: "box" },
+    event: { path: "trigger" },
+    routing: ["created_by.id"],
+    deliveryId: { path: "id" },
+    occurredAt: ["created_at"],
+  },
+  triggers: [
+    {
+      name: "file_uploaded",
+      displayName: "File uploaded",
+      description: "A file was uploaded to a watched folder.",
+      providerEvent: "FILE.UPLOADED",
+      samplePayload: event("eb0c4e06-751f-442c-86f8-fd5bb404dbec", "FILE.UPLOADED", "2026-01-01T12:00:01-08:00", file),
+    },
+    {
+      name: "file_moved",
+      displayName: "File moved",
+      description: "A file was moved to another folder.",
+      providerEvent: "FILE.MOVED",
+      samplePayload: event("4f8d2c1a-9b7e-4e6d-8c5b-3a2f1e0d9c8b", "FILE.MOVED", "2026-01-02T09:00:00-08:00", {
+        ...file,
+        parent: { type: "folder", id: "254789045999", name: "Archive" },
+        modified_at: "2026-01-02T09:00:00-08:00",
+      }),
+    },
+    {
+      name: "file_trashed",
+      displayName: "File trashed",
+      description: "A file was moved to the trash.",
+      providerEvent: "FILE.TRASHED",
+      samplePayload: event("0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "FILE.TRASHED", "2026-01-03T10:00:00-08:00", {
+        ...file,
+        item_status: "trashed",
+        trashed_at: "2026-01-03T10:00:00-08:00",
+      }),
+    },
+    {
+      name: "comment_created",
+      displayName: "Comment created",
+      description: "A comment was added to a file.",
+      providerEvent: "COMMENT.CREATED",
+      samplePayload: event("7e6d5c4b-3a2f-4e1d-8c9b-0a1f2e3d4c5b", "COMMENT.CREATED", "2026-01-01T13:00:00-08:00", {
+        type: "comment",
+        id: "191969",
+        is_reply_comment: false,
+        message: "Please double-check the March numbers.",
+        created_by: user,
+        created_at: "2026-01-01T13:00:00-08:00",
+        modified_at: "2026-01-01T13:00:00-08:00",
+        item: { id: file.id, type: "file" },
+      }),
+    },
+    {
+      name: "folder_created",
+      displayName: "Folder created",
+      description: "A folder was created inside a watched folder.",
+      providerEvent: "FOLDER.CREATED",
+      samplePayload: event("9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f", "FOLDER.CREATED", "2026-01-01T11:00:00-08:00", {
+        id: "254789045321",
+        type: "folder",
+        name: "Q2",
+        created_at: "2026-01-01T11:00:00-08:00",
+        modified_at: "2026-01-01T11:00:00-08:00",
+        created_by: user,
+        owned_by: user,
+        parent: { type: "folder", id: "254789045123", name: "Planning" },
+        item_status: "active",
+      }),
+    },
+  ],
+});

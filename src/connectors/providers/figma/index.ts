@@ -1,0 +1,125 @@
+/**
+ * Figma: OAuth 2.0 (HTTP Basic at api.figma.com/v1/oauth/token, PKCE supported, 90-day access
+ * tokens with refresh tokens). Webhooks V2 are not signed: each delivery carries the webhook's
+ * `passcode` in the JSON body, compared in constant time with the configured secret, then removed:
+ * it is neither stored nor forwarded (the samples below are the data as forwarded, without it).
+ * Events are routed by the user who triggered them (FILE_UPDATE names no user and is not offered).
+ */
+import { declareConnector } from "../../declaration.ts";
+
+const triggeredBy = { id: "813845097374535682", handle: "Dylan Example" };
+const common = {
+  file_key: "zH2aGkx3h9t8jt5Z14ldMF",
+  file_name: "Mockup library",
+  protocol_version: "2",
+  retries: 0,
+  triggered_by: triggeredBy,
+  webhook_id: "22",
+};
+
+export default declareConnector({
+  name: "figma",
+  displayName: "Figma",
+  category: "design",
+  description: "Comments, new versions, deletions and library publishes on Figma files.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#1e1e1e"/>' +
+    '<path d="M9.5 4.5h2.5v5H9.5a2.5 2.5 0 0 1 0-5z" fill="#f24e1e"/><path d="M12 4.5h2.5a2.5 2.5 0 0 1 0 5H12z" fill="#ff7262"/>' +
+    '<path d="M9.5 9.5H12v5H9.5a2.5 2.5 0 0 1 0-5z" fill="#a259ff"/><circle cx="14.5" cy="12" r="2.5" fill="#1abcfe"/>' +
+    '<path d="M9.5 14.5H12V17a2.5 2.5 0 1 1-2.5-2.5z" fill="#0acf83"/></svg>',
+  docs: [
+    "https://developers.figma.com/docs/rest-api/oauth/",
+    "https://developers.figma.com/docs/rest-api/scopes/",
+    "https://developers.figma.com/docs/rest-api/users-endpoints/",
+    "https://developers.figma.com/docs/rest-api/webhooks/",
+    "https://developers.figma.com/docs/rest-api/webhooks-events/",
+  ],
+  oauth: {
+    authorizeUrl: "https://www.figma.com/oauth",
+    tokenUrl: "https://api.figma.com/v1/oauth/token",
+    apiUrl: "https://api.figma.com/v1",
+    scopes: ["current_user:read", "file_content:read", "file_comments:read"],
+    scopeDescriptions: {
+      "current_user:read": "Read your name, email and profile image",
+      "file_content:read": "Read the contents of your files",
+      "file_comments:read": "Read the comments on your files",
+    },
+    scopeSeparator: ",",
+    pkce: true,
+    clientAuth: "client_secret_basic",
+    refresh: true,
+  },
+  identity: {
+    path: "/me",
+    idPath: "id",
+    displayNamePath: "handle",
+    metadata: { email: "email" },
+  },
+  webhook: {
+    scheme: { type: "body_token", path: "passcode" },
+    event: { path: "event_type" },
+    routing: ["triggered_by.id"],
+    occurredAt: ["timestamp"],
+  },
+  triggers: [
+    {
+      name: "file_comment",
+      displayName: "Comment posted",
+      description: "Someone commented on a file.",
+      providerEvent: "FILE_COMMENT",
+      samplePayload: {
+        ...common,
+        comment: [{ text: "Can we try the darker header here?" }],
+        comment_id: "32",
+        created_at: "2026-01-01T12:00:00Z",
+        event_type: "FILE_COMMENT",
+        mentions: [],
+        timestamp: "2026-01-01T12:00:00Z",
+      },
+    },
+    {
+      name: "file_version_update",
+      displayName: "Version saved",
+      description: "A named version was saved in a file's history.",
+      providerEvent: "FILE_VERSION_UPDATE",
+      samplePayload: {
+        ...common,
+        created_at: "2026-01-01T15:00:00Z",
+        description: "Header and navigation ready for review",
+        event_type: "FILE_VERSION_UPDATE",
+        label: "Review 1",
+        timestamp: "2026-01-01T15:00:00Z",
+        version_id: "3017651264",
+      },
+    },
+    {
+      name: "file_delete",
+      displayName: "File deleted",
+      description: "A file was deleted.",
+      providerEvent: "FILE_DELETE",
+      samplePayload: { ...common, event_type: "FILE_DELETE", timestamp: "2026-01-04T08:00:00Z" },
+    },
+    {
+      name: "library_publish",
+      displayName: "Library published",
+      description: "A library file was published.",
+      providerEvent: "LIBRARY_PUBLISH",
+      samplePayload: {
+        ...common,
+        created_components: [{ key: "d0a6e9d2b0c8c4b3a2f1e0d9c8b7a6f5e4d3c2b1", name: "Button/Primary" }],
+        created_styles: [],
+        created_variables: [],
+        deleted_components: [],
+        deleted_styles: [],
+        deleted_variables: [],
+        description: "New primary button",
+        event_type: "LIBRARY_PUBLISH",
+        modified_components: [],
+        modified_styles: [{ key: "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0", name: "Color/Brand" }],
+        modified_variables: [],
+        timestamp: "2026-01-02T10:00:00Z",
+      },
+    },
+  ],
+});

@@ -1,0 +1,101 @@
+/**
+ * Gmail: Google OAuth 2.0 and Gmail push notifications through Cloud Pub/Sub. A push only says
+ * "this mailbox changed up to historyId N"; the messages are read from the history API with the
+ * account's token (events.ts beside this file: the one piece of provider code here).
+ */
+import { declareConnector } from "../../declaration.ts";
+import { fetchGmailEvents, parseGmailPush, type GmailEmailData } from "./events.ts";
+
+const sampleReceived: GmailEmailData = {
+  emailAddress: "alice@example.com",
+  messageId: "18c2f0a4b5d6e7f8",
+  threadId: "18c2f0a4b5d6e7f8",
+  labelIds: ["INBOX", "UNREAD", "CATEGORY_PERSONAL"],
+  historyId: "9876543",
+  subject: "Quarterly report",
+  from: "Bob Example <bob@example.org>",
+  to: "alice@example.com",
+  date: "Thu, 1 Jan 2026 10:00:00 +0000",
+  snippet: "Hi Alice, attached is the quarterly report we discussed…",
+};
+
+export default declareConnector({
+  name: "gmail",
+  displayName: "Gmail",
+  category: "mail",
+  description: "Emails sent and received in a Gmail mailbox.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#e8eaed"/>' +
+    '<rect x="4" y="6.5" width="16" height="11" rx="1.5" fill="#fff" stroke="#c5221f" stroke-width="1.4"/>' +
+    '<path d="m4.6 7.3 7.4 5.7 7.4-5.7" fill="none" stroke="#c5221f" stroke-width="1.6"/></svg>',
+  docs: [
+    "https://developers.google.com/identity/protocols/oauth2/web-server",
+    "https://developers.google.com/gmail/api/reference/rest/v1/users/getProfile",
+    "https://developers.google.com/gmail/api/guides/push",
+    "https://cloud.google.com/pubsub/docs/authenticate-push-subscriptions",
+    "https://developers.google.com/gmail/api/reference/rest/v1/users.history/list",
+  ],
+  oauth: {
+    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+    tokenUrl: "https://oauth2.googleapis.com/token",
+    apiUrl: "https://gmail.googleapis.com",
+    scopes: ["https://www.googleapis.com/auth/gmail.readonly"],
+    scopeDescriptions: {
+      "https://www.googleapis.com/auth/gmail.readonly": "Read your email messages and settings (no sending, no deleting)",
+    },
+    scopeSeparator: " ",
+    pkce: true,
+    clientAuth: "client_secret_post",
+    // offline + consent: Google only returns a refresh_token on a consented offline grant.
+    extraAuthorizeParams: { access_type: "offline", prompt: "consent" },
+    refresh: true,
+  },
+  identity: {
+    path: "/gmail/v1/users/me/profile",
+    idPath: "emailAddress",
+    lowercaseId: true,
+    displayNamePath: "emailAddress",
+    metadata: { emailAddress: "emailAddress" },
+    // The mailbox position at connect time: history is read from here on the first push.
+    cursorPath: "historyId",
+  },
+  webhook: {
+    delivery: "push",
+    scheme: {
+      type: "jwt",
+      // Signs the Pub/Sub push tokens.
+      jwksUrl: "https://www.googleapis.com/oauth2/v3/certs",
+      issuers: ["https://accounts.google.com", "accounts.google.com"],
+    },
+    parse: parseGmailPush,
+    fetchEvents: fetchGmailEvents,
+  },
+  triggers: [
+    {
+      name: "email_sent",
+      providerEvent: "messageAdded:SENT",
+      displayName: "Email sent",
+      description: "The mailbox sent an email (a message gained the SENT label).",
+      samplePayload: {
+        ...sampleReceived,
+        messageId: "18c2f1b7c8d9e0f1",
+        threadId: "18c2f0a4b5d6e7f8",
+        labelIds: ["SENT"],
+        historyId: "9876601",
+        subject: "Re: Quarterly report",
+        from: "alice@example.com",
+        to: "Bob Example <bob@example.org>",
+        date: "Thu, 1 Jan 2026 10:20:00 +0000",
+        snippet: "Thanks Bob, looks good to me.",
+      },
+    },
+    {
+      name: "email_received",
+      providerEvent: "messageAdded:INBOX",
+      displayName: "Email received",
+      description: "A new email arrived in the inbox.",
+      samplePayload: { ...sampleReceived },
+    },
+  ],
+});

@@ -1,0 +1,42 @@
+/**
+ * Google Drive: Google's OAuth 2.0 for web server apps with the metadata-only Drive scope.
+ * Connect only: Drive push channels say "changed" without data and carry a per-channel token.
+ */
+import { declareConnector } from "../../declaration.ts";
+
+export default declareConnector({
+  name: "google_drive",
+  displayName: "Google Drive",
+  category: "files",
+  description: "Read-only access to the names and metadata of the files in a Google Drive.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#188038"/>' +
+    '<path d="M9 5h6l5 8.5-3 5.5H7l-3-5.5z" fill="none" stroke="#fff" stroke-width="1.8" stroke-linejoin="round"/></svg>',
+  docs: [
+    "https://developers.google.com/identity/protocols/oauth2/web-server",
+    "https://developers.google.com/drive/api/guides/api-specific-auth",
+    "https://developers.google.com/drive/api/reference/rest/v3/about/get",
+  ],
+  oauth: {
+    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+    tokenUrl: "https://oauth2.googleapis.com/token",
+    apiUrl: "https://www.googleapis.com",
+    scopes: ["https://www.googleapis.com/auth/drive.metadata.readonly"],
+    scopeDescriptions: {
+      "https://www.googleapis.com/auth/drive.metadata.readonly": "See information about your Google Drive files",
+    },
+    scopeSeparator: " ",
+    pkce: true,
+    clientAuth: "client_secret_post",
+    extraAuthorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
+    refresh: true,
+  },
+  // about.get requires `fields`; permissionId is the user's stable id within Drive.
+  identity: {
+    path: "/drive/v3/about?fields=user",
+    idPath: "user.permissionId",
+    displayNamePath: "user.displayName",
+    metadata: { email: "user.emailAddress" },
+  },
+});

@@ -1,0 +1,118 @@
+/**
+ * Jira Cloud: Atlassian OAuth 2.0 (3LO) and Jira admin webhooks signed WebSub-style.
+ * Webhooks registered with a secret (System → WebHooks, /rest/webhooks/1.0/webhook) carry
+ * `X-Hub-Signature: sha256=<hex HMAC-SHA256>`; dynamic webhooks of OAuth apps (JWT) are not accepted.
+ */
+import { declareConnector } from "../../declaration.ts";
+import { asRecord, asString } from "../../json.ts";
+import { shapeIssueCreated, shapeIssueUpdated } from "./shapes.ts";
+
+const alice = { accountId: "5b10ac8d82e05b22cc7d4ef5", displayName: "Alice Example" };
+const sampleIssue = {
+  id: "10001",
+  key: "OPS-17",
+  self: "https://example.atlassian.net/rest/api/2/issue/10001",
+  url: "https://example.atlassian.net/browse/OPS-17",
+  summary: "Checkout page times out",
+  status: "To Do",
+  issueType: "Bug",
+  priority: "High",
+  project: { id: "10000", key: "OPS", name: "Operations" },
+  assignee: null,
+  reporter: alice,
+  created: "2026-01-01T10:00:00.000+0000",
+  updated: "2026-01-01T10:00:00.000+0000",
+};
+
+export default declareConnector({
+  name: "jira",
+  displayName: "Jira",
+  category: "issue_tracker",
+  description: "Issues created and updated in Jira Cloud sites.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#1868db"/>' +
+    '<path d="M12 4.5 19.5 12 12 19.5 4.5 12z" fill="none" stroke="#fff" stroke-width="1.8"/>' +
+    '<path d="M12 9 15 12 12 15 9 12z" fill="#fff"/></svg>',
+  docs: [
+    "https://developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps/",
+    "https://developer.atlassian.com/cloud/jira/platform/webhooks/",
+    "https://developer.atlassian.com/cloud/jira/platform/rest/v3/api-group-myself/",
+  ],
+  oauth: {
+    authorizeUrl: "https://auth.atlassian.com/authorize",
+    tokenUrl: "https://auth.atlassian.com/oauth/token",
+    apiUrl: "https://api.atlassian.com",
+    // read:me for GET /me; offline_access for a (rotating) refresh token.
+    scopes: ["read:jira-work", "read:jira-user", "read:me", "offline_access"],
+    scopeDescriptions: {
+      "read:jira-work": "Read Jira projects and issues, with their comments and attachments",
+      "read:jira-user": "Read user information in Jira (names and account ids)",
+      "read:me": "Read your Atlassian profile (your account id, name and email)",
+      offline_access: "Keep this access while you are away (until you revoke it)",
+    },
+    scopeSeparator: " ",
+    pkce: false,
+    clientAuth: "client_secret_post",
+    extraAuthorizeParams: { audience: "api.atlassian.com", prompt: "consent" },
+    refresh: true,
+  },
+  // Code: two reads (the sites the token reaches, then who it is), both kept on the account.
+  identity: {
+    async read({ fetchJson }) {
+      // accessible-resources first: a token with no site is useless, and the sites are what the
+      // operator needs to call the Jira REST API (https://api.atlassian.com/ex/jira/{cloudId}/…).
+      const resources: unknown = await fetchJson("/oauth/token/accessible-resources");
+      const sites = (Array.isArray(resources) ? resources : []).map((r) => {
+        const site = asRecord(r) ?? {};
+        return { cloudId: asString(site.id) ?? null, url: asString(site.url) ?? null, name: asString(site.name) ?? null };
+      });
+      const me = asRecord(await fetchJson("/me")) ?? {};
+      const accountId = asString(me.account_id);
+      if (!accountId) throw new Error("Atlassian /me answered without an account_id");
+      return {
+        externalId: accountId,
+        displayName: asString(me.name) ?? asString(me.email),
+        metadata: { email: asString(me.email) ?? null, sites },
+      };
+    },
+  },
+  webhook: {
+    scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
+    event: { path: "webhookEvent" },
+    // The actor, matched to the account_id read from GET /me.
+    routing: ["user.accountId"],
+    // Unchanged across Jira's retries.
+    deliveryId: { header: "x-atlassian-webhook-identifier" },
+    occurredAt: ["timestamp"],
+  },
+  triggers: [
+    {
+      name: "issue_created",
+      providerEvent: "jira:issue_created",
+      shape: shapeIssueCreated,
+      displayName: "Issue created",
+      description: "An issue was created by the connected user.",
+      samplePayload: {
+        webhookEvent: "jira:issue_created",
+        issueEventTypeName: "issue_created",
+        user: alice,
+        issue: sampleIssue,
+      },
+    },
+    {
+      name: "issue_updated",
+      providerEvent: "jira:issue_updated",
+      shape: shapeIssueUpdated,
+      displayName: "Issue updated",
+      description: "An issue was updated by the connected user (fields, status, assignee…).",
+      samplePayload: {
+        webhookEvent: "jira:issue_updated",
+        issueEventTypeName: "issue_generic",
+        user: alice,
+        issue: { ...sampleIssue, status: "In Progress", updated: "2026-01-01T11:00:00.000+0000" },
+        changes: [{ field: "status", from: "10000", fromString: "To Do", to: "3", toString: "In Progress" }],
+      },
+    },
+  ],
+});

@@ -1,0 +1,122 @@
+/**
+ * Slack Events API event types beyond the original two (message_posted, reaction_added): every
+ * type Slack's Node SDK declares (@slack/types 3.2.0, `SlackEvent`) and Slack's event reference
+ * (https://api.slack.com/events) marks as Events API, one trigger each, named as Slack names it.
+ * test/connectors/slackCatalog.test.ts fails when @slack/types declares a type missing here.
+ *
+ * Not triggers, on purpose: `message` (it is message_posted; its subscription variants
+ * message.channels / .groups / .im / .mpim / .app_home all deliver `type: "message"`), and
+ * `app_rate_limited` (an envelope Slack sends by itself, not a subscribable event).
+ */
+import type { ConnectorDeclarationInput } from "../../declaration.ts";
+
+const EVENTS: Record<string, string> = {
+  agent_session_stopped: "An agent session was stopped.",
+  agent_session_title_changed: "An agent session's title changed.",
+  app_context_changed: "The context of an app surface the user is looking at changed.",
+  app_deleted: "A user deleted an app.",
+  app_home_opened: "A user opened the app's App Home.",
+  app_installed: "A user installed an app.",
+  app_mention: "A message mentioned the app or its bot.",
+  app_requested: "A user requested an app.",
+  app_uninstalled: "The Slack app was uninstalled.",
+  app_uninstalled_team: "A user uninstalled an app from the workspace.",
+  assistant_thread_context_changed: "The context changed while an AI assistant thread was visible.",
+  assistant_thread_started: "An AI assistant thread was started.",
+  call_rejected: "A call was rejected.",
+  channel_archive: "A channel was archived.",
+  channel_created: "A channel was created.",
+  channel_deleted: "A channel was deleted.",
+  channel_history_changed: "Bulk updates were made to a channel's history.",
+  channel_id_changed: "A channel's ID changed.",
+  channel_left: "The user left a channel.",
+  channel_rename: "A channel was renamed.",
+  channel_shared: "A channel was shared with an external workspace.",
+  channel_unarchive: "A channel was unarchived.",
+  channel_unshared: "A channel was unshared with an external workspace.",
+  dnd_updated: "Do Not Disturb settings changed for the current user.",
+  dnd_updated_user: "Do Not Disturb settings changed for a member.",
+  email_domain_changed: "The workspace's email domain changed.",
+  emoji_changed: "A custom emoji was added, removed or changed.",
+  entity_details_requested: "A user asked for the details of a work object (entity) the app unfurled.",
+  file_change: "A file was changed.",
+  file_comment_deleted: "A file comment was deleted.",
+  file_created: "A file was created.",
+  file_deleted: "A file was deleted.",
+  file_public: "A file was made public.",
+  file_shared: "A file was shared.",
+  file_unshared: "A file was unshared.",
+  function_executed: "A custom function of the app was executed in a workflow.",
+  grid_migration_finished: "An Enterprise Grid migration finished on this workspace.",
+  grid_migration_started: "An Enterprise Grid migration started on this workspace.",
+  group_archive: "A private channel was archived.",
+  group_close: "A private channel was closed.",
+  group_deleted: "A private channel was deleted.",
+  group_history_changed: "Bulk updates were made to a private channel's history.",
+  group_left: "The user left a private channel.",
+  group_open: "A private channel was opened.",
+  group_rename: "A private channel was renamed.",
+  group_unarchive: "A private channel was unarchived.",
+  im_close: "A direct message channel was closed.",
+  im_created: "A direct message channel was created.",
+  im_history_changed: "Bulk updates were made to a direct message channel's history.",
+  im_open: "A direct message channel was opened.",
+  invite_requested: "A user requested an invite to the workspace.",
+  link_shared: "A message contained a link in one of the app's registered domains.",
+  member_joined_channel: "A user joined a public or private channel.",
+  member_left_channel: "A user left a public or private channel.",
+  message_metadata_deleted: "Message metadata was deleted.",
+  message_metadata_posted: "Message metadata was posted.",
+  message_metadata_updated: "Message metadata was updated.",
+  pin_added: "A pin was added to a channel.",
+  pin_removed: "A pin was removed from a channel.",
+  reaction_removed: "An emoji reaction was removed from a message.",
+  shared_channel_invite_accepted: "A shared channel invitation was accepted.",
+  shared_channel_invite_approved: "A shared channel invitation was approved.",
+  shared_channel_invite_declined: "A shared channel invitation was declined.",
+  shared_channel_invite_received: "A shared channel invitation was sent to a Slack user.",
+  shared_channel_invite_requested: "A shared channel invitation was requested.",
+  star_added: "A member saved an item for later (starred it).",
+  star_removed: "A member removed a saved (starred) item.",
+  subteam_created: "A user group was created.",
+  subteam_members_changed: "The membership of a user group changed.",
+  subteam_self_added: "The user was added to a user group.",
+  subteam_self_removed: "The user was removed from a user group.",
+  subteam_updated: "A user group was updated.",
+  team_access_granted: "Access to a set of workspaces was granted to the app.",
+  team_access_revoked: "Access to a set of workspaces was revoked from the app.",
+  team_domain_change: "The workspace's domain changed.",
+  team_join: "A new member joined the workspace.",
+  team_rename: "The workspace was renamed.",
+  tokens_revoked: "API tokens for the app were revoked.",
+  user_change: "A member's data changed.",
+  user_huddle_changed: "A member's huddle status changed.",
+  user_profile_changed: "A member's profile data changed.",
+  user_status_changed: "A member's status changed.",
+  workflow_deleted: "A workflow that uses the app's steps was deleted.",
+  workflow_published: "A workflow that uses the app's steps was published.",
+  workflow_step_deleted: "A workflow step supplied by the app was removed from a workflow.",
+  workflow_step_execute: "A workflow step supplied by the app should run.",
+  workflow_unpublished: "A workflow that uses the app's steps was unpublished.",
+};
+
+const words = (type: string) => type.replaceAll("_", " ");
+
+/** What Slack POSTs: the event_callback envelope, forwarded unchanged as `data`. */
+const envelope = (type: string) => ({
+  team_id: "T0001ABCD",
+  api_app_id: "A0KRD7HC3",
+  event: { type, user: "U2147483697", event_ts: "1767261660.000300" },
+  type: "event_callback",
+  event_id: "Ev0PV52K25",
+  event_time: 1767261660,
+  authorizations: [{ team_id: "T0001ABCD", user_id: "U2147483697", is_bot: false }],
+});
+
+export const slackEventTriggers: NonNullable<ConnectorDeclarationInput["triggers"]> = Object.entries(EVENTS).map(([type, description]) => ({
+  name: type,
+  displayName: words(type).charAt(0).toUpperCase() + words(type).slice(1),
+  description,
+  providerEvent: type,
+  samplePayload: envelope(type),
+}));
