@@ -2,6 +2,8 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { createApiKeys } from "./auth/apiKeys.ts";
+import { createSessions } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { createOriginPolicy, refuseGraphQLRequest } from "./graphql/requestGuard.ts";
@@ -12,7 +14,7 @@ import { createBodyGate } from "./http/bodyGate.ts";
 import { ClientAbortedError, clientIp, writeFetchResponse, writeResponse } from "./http/node.ts";
 import { refuseNulInRequest } from "./http/inputGuard.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./db/outage.ts";
-import { databaseUnavailable } from "./errors.ts";
+import { AppError, databaseUnavailable } from "./errors.ts";
 import { asProblem, HttpProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
 import type { HttpRequest, Route } from "./http/types.ts";
@@ -89,6 +91,15 @@ export function buildApp(deps: AppDeps): App {
   const services = createServices(deps.config, deps.logger, deps.database, deps.redis);
   const { logger } = services;
   const clock = deps.clock ?? systemClock;
+  // Authentication: one per app, each owning what it remembers (src/auth/).
+  const sessions = createSessions({ prisma: deps.database.prisma, sql: deps.database.sql, revocations: services.revocations, clock });
+  const apiKeys = createApiKeys({
+    prisma: deps.database.prisma,
+    revocations: services.revocations,
+    rateLimit: services.rateLimits.api,
+    clock,
+    onError: (error) => logger.warn({ err: error }, "could not record API key use"),
+  });
 
   // Connectors' credentials and inbound events: each a capability of what it needs (credentials/, oauth/, forwarding/inbound.ts).
   const { db, sql, box } = services;
@@ -118,7 +129,7 @@ export function buildApp(deps: AppDeps): App {
       disableAfterMs: deps.config.forwardingDisableAfterMs,
     });
   const deliveries = deliveryQueue(services.sql);
-  const capabilities = { operatorCredentials, verificationTokens, deliveries };
+  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys, deliveries };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -155,9 +166,9 @@ export function buildApp(deps: AppDeps): App {
 
   const routes: Route[] = [
     ...healthRoutes(services, metrics),
-    getData(services),
+    getData(services, apiKeys),
     ...consoleRoutes(services),
-    getAuthUrl(services, clientCredentials),
+    getAuthUrl(services, apiKeys, clientCredentials),
     ...connectRoutes({ config: deps.config, db, box, logger, clientCredentials }),
     postInboundWebhook(inboundWebhook),
     getInboundWebhook(inboundWebhook),
@@ -212,8 +223,8 @@ export function buildApp(deps: AppDeps): App {
     }
     const found = match(req.method ?? "GET", url.pathname);
     if (found) matched.route = found.pattern;
-    if (!found) throw new HttpProblem(404, "not_found", `Nothing is served at ${url.pathname}.`);
-    if ("methodNotAllowed" in found) throw new HttpProblem(405, "method_not_allowed", `${req.method} is not allowed here.`);
+    if (!found) throw new AppError("NOT_FOUND", `Nothing is served at ${url.pathname}.`);
+    if ("methodNotAllowed" in found) throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
     refuseNulInRequest(url, found.params);
     const ip = clientIp(req, services.config.trustProxyHops);
     const request: HttpRequest = {

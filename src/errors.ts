@@ -1,22 +1,48 @@
-import { GraphQLError } from "graphql";
 import { z } from "zod";
 
 /**
- * Expected failures, thrown by services and mapped in one place per surface: GraphQL puts `code`
- * in `extensions.code`; REST turns it into problem+json (src/http/problem.ts).
+ * Every expected failure, declared once: its REST status and problem `code` (snake_case, part of
+ * the contract) and its GraphQL `extensions.code`. Services, routes and resolvers throw an
+ * AppError with one of these codes; src/http/problem.ts turns it into problem+json and
+ * src/graphql/errors.ts into a GraphQL error — nowhere else maps them. This module knows neither
+ * surface's library.
  */
-export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "RATE_LIMITED" | "CONFLICT" | "SERVICE_UNAVAILABLE";
+export const errorCodes = {
+  UNAUTHENTICATED: { status: 401, problem: "unauthenticated", graphql: "UNAUTHENTICATED" },
+  MISSING_API_KEY: { status: 401, problem: "missing_api_key", graphql: "UNAUTHENTICATED" },
+  INVALID_API_KEY: { status: 401, problem: "invalid_api_key", graphql: "UNAUTHENTICATED" },
+  FORBIDDEN: { status: 403, problem: "forbidden", graphql: "FORBIDDEN" },
+  NOT_FOUND: { status: 404, problem: "not_found", graphql: "NOT_FOUND" },
+  /** The same input is the same answer on both surfaces: nothing by that name. */
+  UNKNOWN_CONNECTOR: { status: 404, problem: "unknown_connector", graphql: "NOT_FOUND" },
+  BAD_USER_INPUT: { status: 400, problem: "invalid_parameter", graphql: "BAD_USER_INPUT" },
+  /** REST only: the path exists, the method does not. */
+  METHOD_NOT_ALLOWED: { status: 405, problem: "method_not_allowed", graphql: "BAD_USER_INPUT" },
+  CONFLICT: { status: 409, problem: "conflict", graphql: "CONFLICT" },
+  CONNECTOR_NOT_CONFIGURED: { status: 409, problem: "connector_not_configured", graphql: "CONFLICT" },
+  RATE_LIMITED: { status: 429, problem: "rate_limited", graphql: "RATE_LIMITED" },
+  SERVICE_UNAVAILABLE: { status: 503, problem: "database_unavailable", graphql: "SERVICE_UNAVAILABLE" },
+} as const satisfies Record<string, { status: number; problem: string; graphql: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
 
 export interface FieldError {
   field: string;
   message: string;
 }
 
+export interface AppErrorExtra {
+  fields?: FieldError[];
+  retryAfterSeconds?: number;
+  /** Extra members of the REST problem document (RFC 9457 §3.2), e.g. which settings fix it. */
+  problemMembers?: Record<string, unknown>;
+}
+
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { fields?: FieldError[]; retryAfterSeconds?: number } = {},
+    readonly extra: AppErrorExtra = {},
   ) {
     super(message);
   }
@@ -26,6 +52,11 @@ export const unauthenticated = (message = "Log in, or send an API key in the x-a
   new AppError("UNAUTHENTICATED", message);
 export const forbidden = (message = "You do not have access to this resource.") => new AppError("FORBIDDEN", message);
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} was not found.`);
+export const unknownConnector = (name: string) =>
+  new AppError("UNKNOWN_CONNECTOR", `There is no connector named "${name}".`, { fields: [{ field: "connector", message: "unknown connector" }] });
+
+export const missingApiKey = () => new AppError("MISSING_API_KEY", "Send your deployment's API key in the x-api-key header.");
+export const invalidApiKey = () => new AppError("INVALID_API_KEY", "The API key is not valid: it may have been revoked, expired or mistyped.");
 
 /** The database cannot be reached (src/db/outage.ts): 503 `database_unavailable` on REST, SERVICE_UNAVAILABLE on GraphQL. */
 export const databaseUnavailable = (retryAfterSeconds: number) =>
@@ -41,14 +72,4 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   if (result.success) return result.data;
   const fields = result.error.issues.map((issue) => ({ field: issue.path.join("."), message: issue.message }));
   throw badInput(fields.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join("; "), fields);
-}
-
-export function toGraphQLError(error: AppError): GraphQLError {
-  return new GraphQLError(error.message, {
-    extensions: {
-      code: error.code,
-      ...(error.extra.fields?.length ? { fields: error.extra.fields } : {}),
-      ...(error.extra.retryAfterSeconds !== undefined ? { retryAfter: error.extra.retryAfterSeconds } : {}),
-    },
-  });
 }

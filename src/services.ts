@@ -1,9 +1,8 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { type AccessCache, createAccessCache } from "./auth/access.ts";
-import { createApiKeyVerifier } from "./auth/apiKeys.ts";
 import { createLoginGuard, type LoginGuard } from "./auth/loginGuard.ts";
-import { type Revocations, revocationsOf } from "./auth/revocations.ts";
+import { createRevocations, type Revocations } from "./auth/revocations.ts";
 import type { Config } from "./config.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/passwords.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
@@ -30,7 +29,6 @@ export interface Services {
   databaseOutage: DatabaseOutage;
   box: SecretBox;
   passwords: PasswordHasher;
-  verifyApiKey: ReturnType<typeof createApiKeyVerifier>;
   /** Ended sessions, replaced API keys and removed members, announced on this instance (auth/revocations.ts). */
   revocations: Revocations;
   /** Deployments' rows and members' roles remembered by access checks (auth/access.ts). */
@@ -48,7 +46,7 @@ export interface Services {
 }
 
 export function createServices(config: Config, logger: Logger, database: Database, redis: Redis | undefined): Services {
-  const revocations = revocationsOf(database.prisma);
+  const revocations = createRevocations();
   const redisHealth = createRedisHealth(redis, logger);
   const onFallback = () => redisHealth.fellBack("rate_limit");
   return {
@@ -60,7 +58,6 @@ export function createServices(config: Config, logger: Logger, database: Databas
     databaseOutage: createDatabaseOutage(database.sql, logger),
     box: createSecretBox(config.encryptionKey),
     passwords: createPasswordHasher(config.passwordHashCost),
-    verifyApiKey: createApiKeyVerifier(database.prisma, (error) => logger.warn({ err: error }, "could not record API key use")),
     revocations,
     accessCache: createAccessCache(revocations),
     rateLimits: {

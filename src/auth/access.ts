@@ -1,6 +1,7 @@
 import { findDeploymentWithRole } from "../deployments/findDeployment.ts";
 import type { Deployment, Role } from "../generated/prisma/client.ts";
 import type { Sql } from "../db/sql.ts";
+import { forbidden, notFound } from "../errors.ts";
 import type { Principal } from "./principal.ts";
 import type { Revocations } from "./revocations.ts";
 
@@ -73,6 +74,12 @@ export function createAccessCache(revocations: Revocations) {
 }
 export type AccessCache = ReturnType<typeof createAccessCache>;
 
+/** What the guard says when it refuses: `<what> was not found.` / `Only owners and admins can <action>.` */
+export interface Refusal {
+  what: string;
+  action: string;
+}
+
 export function createAccess(sql: Sql, cache: AccessCache, principal: Principal | undefined) {
   const orgRoles = new Map<string, Promise<Role | undefined>>();
   const deployments = new Map<string, Promise<{ deployment: DeploymentRow; role: Role | undefined } | null>>();
@@ -130,11 +137,34 @@ export function createAccess(sql: Sql, cache: AccessCache, principal: Principal 
 
   const atLeast = (role: Role | undefined, needed: Role) => role !== undefined && rank[role] >= rank[needed];
 
+  /**
+   * The one guard before acting on something that belongs to a deployment (or organization), as
+   * loaded (null/undefined: nothing was found). NOT_FOUND `<what> was not found.` when there is
+   * nothing or the caller cannot see it (an outsider never learns that it exists), FORBIDDEN
+   * `Only owners and admins can <action>.` when the caller sees it but its role is too low.
+   * Returns the record, checked.
+   */
+  const guarded = async (id: string | undefined, roleOf: (id: string) => Promise<Role | undefined>, needed: Role, refusal: Refusal) => {
+    const role = id ? await roleOf(id) : undefined;
+    if (!atLeast(role, "MEMBER")) throw notFound(refusal.what);
+    if (!atLeast(role, needed)) throw forbidden(`Only owners and admins can ${refusal.action}.`);
+  };
+  const deployment = async <T extends { deploymentId: string }>(record: T | null | undefined, needed: Role, refusal: Refusal): Promise<T> => {
+    await guarded(record?.deploymentId, deploymentRole, needed, refusal);
+    return record!;
+  };
+  const organization = async <T extends { organizationId: string }>(record: T | null | undefined, needed: Role, refusal: Refusal): Promise<T> => {
+    await guarded(record?.organizationId, organizationRole, needed, refusal);
+    return record!;
+  };
+
   return {
     principal,
     organizationRole,
     deploymentRole,
     checkedDeployment,
+    deployment,
+    organization,
     canReadOrganization: async (id: string) => atLeast(await organizationRole(id), "MEMBER"),
     canManageOrganization: async (id: string) => atLeast(await organizationRole(id), "ADMIN"),
     canReadDeployment: async (id: string) => atLeast(await deploymentRole(id), "MEMBER"),

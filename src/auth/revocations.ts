@@ -1,7 +1,5 @@
-import type { Db } from "../db/database.ts";
-
 /**
- * Early ends of access, announced in process right after their change commits: revokeSessions
+ * Early ends of access, announced in process right after their change commits: Sessions.revoke
  * (logOut, logOutEverywhere, changePassword), generateApiKey and removeMember. Running live
  * subscriptions on this instance listen (src/graphql/liveAccess.ts) and, when one concerns their
  * caller, check the caller again at once, so a revoked caller's stream ends within a database read.
@@ -30,7 +28,8 @@ export interface Revocations {
   readonly announced: number;
 }
 
-function createRevocations(): Revocations {
+/** One per app, built in src/app.ts: two apps in one process (tests) never hear each other. */
+export function createRevocations(): Revocations {
   const listeners = new Set<(revocation: Revocation) => void>();
   let announced = 0;
   return {
@@ -48,15 +47,4 @@ function createRevocations(): Revocations {
       return announced;
     },
   };
-}
-
-// One per Prisma client, i.e. per app, like the session and API-key caches: revokeSessions(db, …)
-// reaches the subscriptions of the app that owns `db`, and two apps in one process (tests) never
-// hear each other.
-const perApp = new WeakMap<Db, Revocations>();
-
-export function revocationsOf(db: Db): Revocations {
-  let revocations = perApp.get(db);
-  if (!revocations) perApp.set(db, (revocations = createRevocations()));
-  return revocations;
 }

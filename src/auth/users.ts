@@ -7,7 +7,7 @@ import { AppError, parseInput } from "../errors.ts";
 import { displayName } from "../organizations/names.ts";
 import { findInvitationByToken, joinThrough } from "../organizations/organizations.ts";
 import type { LoginGuard } from "./loginGuard.ts";
-import { revokeSessions } from "./sessions.ts";
+import type { Sessions } from "./sessions.ts";
 
 export const email = z
   .string()
@@ -120,6 +120,7 @@ const changePasswordInput = z.object({ currentPassword: z.string().max(1024, "is
  */
 export async function changePassword(
   db: Db,
+  sessions: Sessions,
   hasher: PasswordHasher,
   guard: LoginGuard,
   userId: string,
@@ -141,5 +142,5 @@ export async function changePassword(
     });
   }
   await db.user.update({ where: { id: userId }, data: { passwordHash: await hasher.hash(values.newPassword) } });
-  await revokeSessions(db, userId, { except: keepSessionId });
+  await sessions.revoke(userId, { except: keepSessionId });
 }

@@ -1,7 +1,7 @@
 import { compileConnector } from "./compile.ts";
 import { validateDeclaration } from "./declaration.ts";
 import { providers } from "./providers/index.ts";
-import { badInput } from "../errors.ts";
+import { unknownConnector } from "../errors.ts";
 import type { ConnectorDefinition, ProviderEndpoints } from "./types.ts";
 
 /**
@@ -34,7 +34,7 @@ export function findConnector(name: string): ConnectorDefinition | undefined {
 /** The connector named, or BAD_USER_INPUT naming the field (what GraphQL mutations taking a connector name answer). */
 export function knownConnector(name: string): ConnectorDefinition {
   const def = findConnector(name);
-  if (!def) throw badInput(`There is no connector named "${name}".`, [{ field: "connector", message: "unknown connector" }]);
+  if (!def) throw unknownConnector(name);
   return def;
 }
 

@@ -1,10 +1,11 @@
 import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
-import { GraphQLError } from "graphql";
+import { badInput, forbidden, unauthenticated } from "../errors.ts";
 import type PrismaTypes from "../generated/pothos-prisma-types.ts";
 import { getDatamodel } from "../generated/pothos-prisma-types.ts";
 import type { GraphQLContext } from "./context.ts";
+import { toGraphQLError } from "./errors.ts";
 
 /** The SchemaBuilder and its plugins, nothing else. Types live in ./types/<domain>.ts. */
 export const builder = new SchemaBuilder<{
@@ -46,10 +47,7 @@ export const builder = new SchemaBuilder<{
       deploymentAdmin: (id) => ctx.access.canManageDeployment(id),
     }),
     // Not logged in at all ⇒ UNAUTHENTICATED; logged in but not allowed ⇒ FORBIDDEN.
-    unauthorizedError: (_parent, ctx) =>
-      ctx.principal
-        ? new GraphQLError("You do not have access to this resource.", { extensions: { code: "FORBIDDEN" } })
-        : new GraphQLError("Log in, or send an API key in the x-api-key header.", { extensions: { code: "UNAUTHENTICATED" } }),
+    unauthorizedError: (_parent, ctx) => toGraphQLError(ctx.principal ? forbidden() : unauthenticated()),
   },
 });
 
@@ -60,7 +58,7 @@ builder.scalarType("DateTime", {
     // Years past 9999 print as "+131050-…", which neither ISO-8601 readers nor the database take.
     const year = date.getUTCFullYear();
     if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) {
-      throw new GraphQLError("DateTime must be an ISO-8601 string between the years 0001 and 9999", { extensions: { code: "BAD_USER_INPUT" } });
+      throw toGraphQLError(badInput("DateTime must be an ISO-8601 string between the years 0001 and 9999"));
     }
     return date;
   },

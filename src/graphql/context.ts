@@ -1,5 +1,6 @@
 import { type Access, createAccess } from "../auth/access.ts";
-import { findSession } from "../auth/sessions.ts";
+import type { ApiKeys } from "../auth/apiKeys.ts";
+import type { Sessions } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
@@ -7,8 +8,14 @@ import type { VerificationTokens } from "../credentials/verificationTokens.ts";
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
 
+/** The app's authentication capabilities (src/auth/), which resolvers reach as ctx.sessions / ctx.apiKeys. */
+export interface AuthCapabilities {
+  sessions: Sessions;
+  apiKeys: ApiKeys;
+}
+
 /** The app's capabilities resolvers reach by name (`ctx.verificationTokens.confirm(…)`); app.ts builds them. */
-export interface ContextCapabilities {
+export interface ContextCapabilities extends AuthCapabilities {
   /** Deployments' own OAuth apps and webhook secrets (credentials/operatorCredentials.ts). */
   operatorCredentials: OperatorCredentials;
   /** Tokens providers hand over at subscription, for owners and admins to confirm (credentials/verificationTokens.ts). */
@@ -47,17 +54,16 @@ type Credentials = { authorization?: string; cookie?: string; "x-api-key"?: stri
  * Every request of a known caller spends one point of its rate limit: per API key, or per user for
  * sessions (RATE_LIMITED beyond it).
  */
-export async function resolvePrincipal(services: Services, credentials: Credentials): Promise<Principal | undefined> {
+export async function resolvePrincipal(services: Services, auth: AuthCapabilities, credentials: Credentials): Promise<Principal | undefined> {
   const apiKey = credentials["x-api-key"];
   if (apiKey) {
-    const check = await services.verifyApiKey(apiKey);
-    if (!check.ok) throw new AppError("UNAUTHENTICATED", "The API key is not valid: it may have been revoked or mistyped.");
-    await services.rateLimits.api.consume(check.apiKeyId);
-    return { kind: "apiKey", apiKeyId: check.apiKeyId, deploymentId: check.deploymentId };
+    // The same authentication as REST's x-api-key (messages, rate limit, last-used recording).
+    const key = await auth.apiKeys.authenticate(apiKey);
+    return { kind: "apiKey", apiKeyId: key.apiKeyId, deploymentId: key.deploymentId };
   }
   const token = sessionTokenFrom(credentials);
   if (!token) return undefined;
-  const session = await findSession(services.db, services.sql, token);
+  const session = await auth.sessions.find(token);
   if (!session) {
     // A stale cookie should not lock anyone out of logging in again; a wrong bearer token is an error.
     if (credentials.authorization) throw new AppError("UNAUTHENTICATED", "The session has expired or was logged out. Log in again.");
@@ -73,15 +79,16 @@ export async function resolvePrincipal(services: Services, credentials: Credenti
  * caches: who they name now, or undefined once they no longer work (a session ended or expired, a
  * key revoked or past its grace period). Not rate limited: it is no new request of the caller's.
  */
-async function authenticateAgain(services: Services, credentials: Credentials): Promise<Authentication | undefined> {
+async function authenticateAgain(auth: AuthCapabilities, credentials: Credentials): Promise<Authentication | undefined> {
   const apiKey = credentials["x-api-key"];
   if (apiKey) {
-    const check = await services.verifyApiKey(apiKey);
+    const check = await auth.apiKeys.check(apiKey);
     if (!check.ok) return undefined;
+    auth.apiKeys.recordUse(check.apiKeyId);
     return { principal: { kind: "apiKey", apiKeyId: check.apiKeyId, deploymentId: check.deploymentId }, expiresAt: check.expiresAt ?? undefined };
   }
   const token = sessionTokenFrom(credentials);
-  const session = token ? await findSession(services.db, services.sql, token) : undefined;
+  const session = token ? await auth.sessions.find(token) : undefined;
   if (!session) return undefined;
   return { principal: { kind: "user", userId: session.userId, sessionId: session.id }, expiresAt: new Date(session.expiresAt) };
 }
@@ -89,7 +96,7 @@ async function authenticateAgain(services: Services, credentials: Credentials): 
 export async function createContext(services: Services, capabilities: ContextCapabilities, credentials: Credentials, ip: string): Promise<GraphQLContext> {
   // Read before the caller is looked up: a revocation announced after this may not be in the answer.
   const revocationsSeen = services.revocations.announced;
-  const principal = await resolvePrincipal(services, credentials);
+  const principal = await resolvePrincipal(services, capabilities, credentials);
   return {
     ...capabilities,
     services,
@@ -97,7 +104,7 @@ export async function createContext(services: Services, capabilities: ContextCap
     access: createAccess(services.sql, services.accessCache, principal),
     cookies: [],
     ip,
-    reauthenticate: () => authenticateAgain(services, credentials),
+    reauthenticate: () => authenticateAgain(capabilities, credentials),
     revocationsSeen,
   };
 }

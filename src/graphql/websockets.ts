@@ -4,7 +4,8 @@ import { type ExecutionArgs, GraphQLError } from "graphql";
 import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
-import { AppError, toGraphQLError } from "../errors.ts";
+import { AppError } from "../errors.ts";
+import { toGraphQLError } from "./errors.ts";
 import { clientIp } from "../http/node.ts";
 import type { Services } from "../services.ts";
 import { type ContextCapabilities, createContext, resolvePrincipal } from "./context.ts";
@@ -83,7 +84,7 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
           return false;
         }
         try {
-          if (!(await resolvePrincipal(services, credentials))) {
+          if (!(await resolvePrincipal(services, capabilities, credentials))) {
             // Nothing an anonymous socket can subscribe to: without this it would stay open forever.
             const closeIfIdle = () => {
               if (Object.keys(ctx.subscriptions).length > 0) timer = setTimeout(closeIfIdle, wsAnonymousTimeoutMs);

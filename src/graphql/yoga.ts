@@ -3,7 +3,8 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext }
 import { createYoga, type Plugin } from "graphql-yoga";
 import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "../db/outage.ts";
-import { AppError, databaseUnavailable, toGraphQLError } from "../errors.ts";
+import { AppError, databaseUnavailable } from "../errors.ts";
+import { toGraphQLError } from "./errors.ts";
 import type { Services } from "../services.ts";
 import { type ContextCapabilities, createContext, type GraphQLContext } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";

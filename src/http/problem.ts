@@ -1,10 +1,12 @@
 import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
-import { AppError } from "../errors.ts";
+import { AppError, errorCodes } from "../errors.ts";
 import type { HttpResponse } from "./types.ts";
 
 /**
- * A REST failure: `application/problem+json` (RFC 9457) with a stable snake_case `code`.
+ * A REST failure as written: `application/problem+json` (RFC 9457) with a stable snake_case `code`.
  * Never carries a stack trace, SQL or a secret: `detail` is written for the caller.
+ * Routes and services throw AppError (src/errors.ts), whose table gives status and code; this is
+ * what asProblem makes of it, and what the HTTP layer itself answers before any route runs.
  */
 export class HttpProblem extends Error {
   constructor(
@@ -34,24 +36,14 @@ const titles: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-const fromAppError: Record<AppError["code"], [number, string]> = {
-  UNAUTHENTICATED: [401, "unauthenticated"],
-  FORBIDDEN: [403, "forbidden"],
-  NOT_FOUND: [404, "not_found"],
-  BAD_USER_INPUT: [400, "invalid_parameter"],
-  RATE_LIMITED: [429, "rate_limited"],
-  CONFLICT: [409, "conflict"],
-  SERVICE_UNAVAILABLE: [503, "database_unavailable"],
-};
-
 export function asProblem(error: unknown): HttpProblem | undefined {
   if (error instanceof HttpProblem) return error;
   if (isStatementTimeout(error)) return new HttpProblem(503, "database_timeout", DATABASE_TIMEOUT_MESSAGE, { "retry-after": "5" });
   if (error instanceof AppError) {
-    const [status, code] = fromAppError[error.code];
+    const { status, problem } = errorCodes[error.code];
     const headers: Record<string, string> =
       error.extra.retryAfterSeconds !== undefined ? { "retry-after": String(error.extra.retryAfterSeconds) } : {};
-    return new HttpProblem(status, code, error.message, headers);
+    return new HttpProblem(status, problem, error.message, headers, error.extra.problemMembers);
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { revocationsOf } from "../auth/revocations.ts";
+import type { Revocations } from "../auth/revocations.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -72,7 +72,7 @@ export async function createDeployment(db: Db, box: SecretBox, organizationId: s
  * manage the organization. `actorRole` is the remover's role here. Once it is committed, the removed
  * user's live subscriptions on this instance are told (src/auth/revocations.ts).
  */
-export async function removeMember(db: Db, organizationId: string, userId: string, actorRole: Role | undefined) {
+export async function removeMember(db: Db, revocations: Revocations, organizationId: string, userId: string, actorRole: Role | undefined) {
   const removed = await db.$transaction(async (tx) => {
     // Removals in one organization take turns: two owners removing each other at once must not
     // both see "two owners left" and leave none.
@@ -87,7 +87,7 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
     await tx.membership.delete({ where: { id: membership.id } });
     return membership;
   });
-  revocationsOf(db).announce({ kind: "membership", userId, organizationId });
+  revocations.announce({ kind: "membership", userId, organizationId });
   return removed;
 }
 

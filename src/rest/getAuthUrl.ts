@@ -1,8 +1,9 @@
 import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
 import { type ClientCredentials, hasOAuthClient } from "../credentials/clientCredentials.ts";
-import { HttpProblem } from "../http/problem.ts";
+import { AppError, badInput, unknownConnector } from "../errors.ts";
 import { json, type Route } from "../http/types.ts";
 import { createConnectSession } from "../oauth/connectSessions.ts";
+import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Services } from "../services.ts";
 import { authenticateApiKey } from "./apiKeyAuth.ts";
 
@@ -13,39 +14,39 @@ import { authenticateApiKey } from "./apiKeyAuth.ts";
  */
 const CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 
+const accountProblem = (message: string) => badInput(message, [{ field: "account", message }]);
+
 /**
  * GET /api/v1/connector/service/:connector_name/auth-url?account= — a single-use authorization URL
  * for one end-user account. Without any OAuth client for the connector (neither the deployment's
  * own credentials nor the service's CONNECTOR_<NAME>_CLIENT_ID/_CLIENT_SECRET) it answers 409
  * `connector_not_configured`, naming what fixes it, instead of a link the end user would find broken.
  */
-export function getAuthUrl(services: Services, clientCredentials: ClientCredentials): Route {
+export function getAuthUrl(services: Services, apiKeys: ApiKeys, clientCredentials: ClientCredentials): Route {
   return {
     method: "GET",
     path: "/api/v1/connector/service/:connector_name/auth-url",
     handler: async (request) => {
-      const { deploymentId } = await authenticateApiKey(services, request);
+      const { deploymentId } = await authenticateApiKey(apiKeys, request);
       const name = request.params.connector_name;
       const def = findConnector(name);
-      if (!def) throw new HttpProblem(404, "unknown_connector", `There is no connector named "${name}".`);
+      if (!def) throw unknownConnector(name);
 
       const values = request.url.searchParams.getAll("account");
-      if (values.length > 1) throw new HttpProblem(400, "invalid_parameter", "Give account once.");
+      if (values.length > 1) throw accountProblem("Give account once.");
       const account = values[0];
-      if (account === undefined) throw new HttpProblem(400, "invalid_parameter", "account is required: the end user's id in your system.");
-      if (account.length === 0) throw new HttpProblem(400, "invalid_parameter", "account must not be empty.");
-      if ([...account].length > 255) throw new HttpProblem(400, "invalid_parameter", "account must be at most 255 characters.");
-      if (CONTROL.test(account)) throw new HttpProblem(400, "invalid_parameter", "account must not contain control characters or invisible formatting characters (such as bidi overrides like U+202E or zero-width characters).");
+      if (account === undefined) throw accountProblem("account is required: the end user's id in your system.");
+      if (account.length === 0) throw accountProblem("account must not be empty.");
+      if ([...account].length > 255) throw accountProblem("account must be at most 255 characters.");
+      if (CONTROL.test(account)) throw accountProblem("account must not contain control characters or invisible formatting characters (such as bidi overrides like U+202E or zero-width characters).");
 
       if (!hasOAuthClient(await clientCredentials.resolve(deploymentId, def))) {
         const prefix = connectorEnvPrefix(def);
         const variables = [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
-        throw new HttpProblem(
-          409,
-          "connector_not_configured",
+        throw new AppError(
+          "CONNECTOR_NOT_CONFIGURED",
           `${def.displayName} has no OAuth client: add this deployment's own in the console (deployment Settings → Connectors → ${def.displayName}), or set ${variables.join(" and ")} on the service.`,
-          {},
-          { connector: def.name, variables, consolePage: "Settings → Connectors" },
+          { problemMembers: { connector: def.name, variables, consolePage: "Settings → Connectors" } },
         );
       }
 

@@ -1,12 +1,13 @@
 import { listDataItemsByApiKey } from "../data/dataItems.ts";
 import { parsePageQuery } from "../data/pageArgs.ts";
-import { HttpProblem } from "../http/problem.ts";
+import { badInput } from "../errors.ts";
 import type { Route } from "../http/types.ts";
+import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Services } from "../services.ts";
 import { authenticateApiKey, withApiKey } from "./apiKeyAuth.ts";
 
 /** GET /api/data?offset&limit — the deployment's data items; the page's numbers travel in headers. */
-export function getData(services: Services): Route {
+export function getData(services: Services, apiKeys: ApiKeys): Route {
   return {
     method: "GET",
     path: "/api/data",
@@ -16,12 +17,12 @@ export function getData(services: Services): Route {
         query = parseQuery(request.url.searchParams);
       } catch (error) {
         // Who is asking comes first: a bad key is 401 even with bad parameters, and a 400 spends the budget.
-        await authenticateApiKey(services, request);
+        await authenticateApiKey(apiKeys, request);
         throw error;
       }
       const { offset, limit, envelope } = query;
       // The key check, the total and the page in one query (see listDataItemsByApiKey).
-      const page = await withApiKey(services, request, (keyHash) => listDataItemsByApiKey(services.sql, keyHash, offset, limit));
+      const page = await withApiKey(apiKeys, request, (keyHash) => listDataItemsByApiKey(services.sql, keyHash, offset, limit));
 
       const headers = {
         "x-total-count": String(page.total),
@@ -41,7 +42,7 @@ function parseQuery(query: URLSearchParams) {
   const { offset, limit } = parsePageQuery(query);
   const envelope = query.get("envelope");
   if (envelope !== null && envelope !== "true" && envelope !== "false") {
-    throw new HttpProblem(400, "invalid_parameter", "envelope must be true or false.");
+    throw badInput("envelope must be true or false.", [{ field: "envelope", message: "must be true or false" }]);
   }
   return { offset, limit, envelope };
 }

@@ -152,9 +152,11 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
     expect((await app.app.clientCredentials.resolve(ada.productionDeploymentId, "github")).source).toBe("service");
   });
 
-  test("bad input is BAD_USER_INPUT naming the field", async () => {
+  test("bad input is BAD_USER_INPUT naming the field; an unknown connector is NOT_FOUND, as on REST", async () => {
+    const unknown = await app.gql(SetCredentials, { deploymentId: ada.productionDeploymentId, connector: "nope", input: { clientId: "a", clientSecret: "b" } }, { token: ada.token });
+    expect(errorCode(unknown)).toBe("NOT_FOUND");
+    expect(unknown.errors![0].message).toBe('There is no connector named "nope".');
     const cases = [
-      { connector: "nope", input: { clientId: "a", clientSecret: "b" }, field: "connector" },
       { connector: "github", input: { clientId: "  ", clientSecret: "b" }, field: "clientId" },
       { connector: "github", input: { clientId: "a", clientSecret: "" }, field: "clientSecret" },
       { connector: "github", input: { clientId: "a\nb", clientSecret: "b" }, field: "clientId" },
@@ -165,7 +167,7 @@ describe("the operator's own OAuth app (setConnectorCredentials)", () => {
       expect(errorCode(result), JSON.stringify(input)).toBe("BAD_USER_INPUT");
       expect(JSON.stringify(result.errors![0].extensions)).toContain(field);
     }
-    expect(errorCode(await app.gql(DeleteCredentials, { deploymentId: ada.deploymentId, connector: "nope" }, { token: ada.token }))).toBe("BAD_USER_INPUT");
+    expect(errorCode(await app.gql(DeleteCredentials, { deploymentId: ada.deploymentId, connector: "nope" }, { token: ada.token }))).toBe("NOT_FOUND");
   });
 });
 
@@ -173,7 +175,7 @@ describe("webhookUrl", () => {
   test("is the URL to register at the provider", async () => {
     const { deployment } = ok(await app.gql(DeploymentConnectors, { id: ada.deploymentId, connector: "slack" }, { token: ada.token }));
     expect(deployment!.webhookUrl).toBe(`${app.url}/webhooks/${ada.deploymentId}/slack`);
-    expect(errorCode(await app.gql(DeploymentConnectors, { id: ada.deploymentId, connector: "nope" }, { token: ada.token }))).toBe("BAD_USER_INPUT");
+    expect(errorCode(await app.gql(DeploymentConnectors, { id: ada.deploymentId, connector: "nope" }, { token: ada.token }))).toBe("NOT_FOUND");
   });
 });
 

@@ -214,7 +214,7 @@ describe("Notion's verification request", () => {
   test("after a discard, a loop of planted tokens never wins: none verifies until confirmed, and only the newest 20 are kept", async () => {
     expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.member))).toBe("FORBIDDEN");
     expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.otherUser))).toBe("FORBIDDEN");
-    expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "nope" }, callers.owner))).toBe("BAD_USER_INPUT");
+    expect(errorCode(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "nope" }, callers.owner))).toBe("NOT_FOUND");
     expect(ok(await app.gql(DiscardToken, { deploymentId: ada.deploymentId, connector: "notion" }, callers.owner)).discardWebhookVerificationToken).toBe(true);
     expect(await held()).toEqual([]);
 

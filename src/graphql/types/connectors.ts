@@ -5,7 +5,6 @@ import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import type { CredentialsView } from "../../credentials/operatorCredentials.ts";
 import { serviceCredentials } from "../../credentials/serviceDefaults.ts";
 import type { VerificationTokenView } from "../../credentials/verificationTokens.ts";
-import { forbidden, notFound } from "../../errors.ts";
 import { disconnectAccount } from "../../oauth/connectedAccounts.ts";
 import { builder } from "../builder.ts";
 
@@ -173,8 +172,7 @@ builder.mutationFields((t) => ({
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
       const deploymentId = await ctx.verificationTokens.deploymentOf(String(args.id));
-      if (!deploymentId || !(await ctx.access.canReadDeployment(deploymentId))) throw notFound("Verification token");
-      if (!(await ctx.access.canManageDeployment(deploymentId))) throw forbidden("Only owners and admins can confirm verification tokens.");
+      await ctx.access.deployment(deploymentId ? { deploymentId } : null, "ADMIN", { what: "Verification token", action: "confirm verification tokens" });
       const confirmed = await ctx.verificationTokens.confirm(String(args.id));
       ctx.services.logger.info({ deploymentId, connector: confirmed.connector, tokenId: confirmed.id }, "webhook verification token confirmed");
       return confirmed;
@@ -187,10 +185,9 @@ builder.mutationFields((t) => ({
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
       const found = await ctx.services.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
-      if (!found || !(await ctx.access.canReadDeployment(found.deploymentId))) throw notFound("Connected account");
-      if (!(await ctx.access.canManageDeployment(found.deploymentId))) throw forbidden("Only owners and admins can disconnect accounts.");
-      await disconnectAccount(ctx.services, found.id);
-      return ctx.services.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: found.id } });
+      const account = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "disconnect accounts" });
+      await disconnectAccount(ctx.services, account.id);
+      return ctx.services.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: account.id } });
     },
   }),
 }));

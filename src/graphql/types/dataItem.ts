@@ -1,6 +1,6 @@
 import { createDataItem, type DataItemRow, deleteDataItem, listDataItems, updateDataItem } from "../../data/dataItems.ts";
 import { parsePageArgs } from "../../data/pageArgs.ts";
-import { forbidden, notFound } from "../../errors.ts";
+import { notFound } from "../../errors.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
 
@@ -78,11 +78,8 @@ async function deploymentOfItem(ctx: GraphQLContext, id: string): Promise<{ depl
   // Ids are PostgreSQL `integer`s: anything outside 1..2^31-1 names no item (and must not reach the query).
   const itemId = /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
   const item = itemId >= 1 && itemId <= 2_147_483_647 ? await ctx.services.db.dataItem.findUnique({ where: { id: itemId }, select: { deploymentId: true } }) : null;
-  if (!item || !(await ctx.access.canReadDeployment(item.deploymentId))) throw notFound("Data item");
-  if (!(await ctx.access.canManageDeployment(item.deploymentId))) {
-    throw forbidden("Only owners and admins can change data items.");
-  }
-  return { deploymentId: item.deploymentId, itemId };
+  const { deploymentId } = await ctx.access.deployment(item, "ADMIN", { what: "Data item", action: "change data items" });
+  return { deploymentId, itemId };
 }
 
 builder.mutationFields((t) => ({

@@ -1,7 +1,6 @@
 import { deliveryStats, type DeliveryStats, type DeliveryStatsBucket, MAX_STATS_HOURS } from "../../delivery/stats.ts";
 import { buildForwardedRequest } from "../../delivery/forwardedRequest.ts";
 import { USER_AGENT } from "../../delivery/send.ts";
-import { forbidden, notFound } from "../../errors.ts";
 import { eventLogPage } from "../../forwarding/eventLog.ts";
 import { getForwardingSettings } from "../../forwarding/settings.ts";
 import { pauseForwarding, resumeForwarding } from "../../forwarding/status.ts";
@@ -167,8 +166,7 @@ builder.prismaObjectField("DeliveryAttempt", "requestHeaders", (t) =>
 /** A delivery the caller may steer; someone else's is indistinguishable from none. */
 async function steerableDelivery(ctx: GraphQLContext, id: string, verb: string) {
   const delivery = await ctx.services.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
-  if (!delivery || !(await ctx.access.canReadDeployment(delivery.deploymentId))) throw notFound("Delivery");
-  if (!(await ctx.access.canManageDeployment(delivery.deploymentId))) throw forbidden(`Only owners and admins can ${verb} deliveries.`);
+  await ctx.access.deployment(delivery, "ADMIN", { what: "Delivery", action: `${verb} deliveries` });
 }
 
 builder.mutationFields((t) => ({

@@ -1,4 +1,3 @@
-import { currentApiKey, generateApiKey } from "../../auth/apiKeys.ts";
 import { findDeployment } from "../../deployments/findDeployment.ts";
 import { activeSigningSecrets, rotateSigningSecret } from "../../deployments/signingSecrets.ts";
 import type { Deployment } from "../../generated/prisma/client.ts";
@@ -25,7 +24,7 @@ const DeploymentObject = builder.prismaObject("Deployment", {
       type: "ApiKey",
       nullable: true,
       description: "The current API key (its prefix and dates; the secret is shown only when generated).",
-      resolve: (_query, deployment, _args, ctx) => currentApiKey(ctx.services.db, deployment.id),
+      resolve: (_query, deployment, _args, ctx) => ctx.apiKeys.current(deployment.id),
     }),
   }),
 });
@@ -100,7 +99,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, args) => ({ $all: { user: true, deploymentAdmin: String(args.deploymentId) } }),
     resolve: async (_root, args, ctx) => {
       const deployment = await ctx.services.db.deployment.findUniqueOrThrow({ where: { id: String(args.deploymentId) } });
-      return generateApiKey(ctx.services.db, deployment.id, deployment.name, args.gracePeriodSeconds ?? 0);
+      return ctx.apiKeys.generate(deployment.id, deployment.name, args.gracePeriodSeconds ?? 0);
     },
   }),
   rotateSigningSecret: t.prismaField({

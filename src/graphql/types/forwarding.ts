@@ -8,7 +8,6 @@ import {
   saveForwardingSettings,
   type TriggerRef,
 } from "../../forwarding/settings.ts";
-import { forbidden, notFound } from "../../errors.ts";
 import { builder } from "../builder.ts";
 
 /**
@@ -188,8 +187,7 @@ builder.mutationFields((t) => ({
       const id = String(args.id);
       const delivery = await ctx.services.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
       // Someone else's delivery is indistinguishable from none.
-      if (!delivery || !(await ctx.access.canReadDeployment(delivery.deploymentId))) throw notFound("Delivery");
-      if (!(await ctx.access.canManageDeployment(delivery.deploymentId))) throw forbidden("Only owners and admins can replay deliveries.");
+      await ctx.access.deployment(delivery, "ADMIN", { what: "Delivery", action: "replay deliveries" });
       await ctx.deliveries.replay(id);
       return ctx.services.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
     },

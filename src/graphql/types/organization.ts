@@ -10,7 +10,6 @@ import {
   removeMember,
   revokeInvitation,
 } from "../../organizations/organizations.ts";
-import { forbidden, notFound } from "../../errors.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
 
@@ -160,7 +159,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
     resolve: async (_root, args, ctx) => {
       const organizationId = String(args.organizationId);
-      await removeMember(ctx.services.db, organizationId, String(args.userId), await ctx.access.organizationRole(organizationId));
+      await removeMember(ctx.services.db, ctx.services.revocations, organizationId, String(args.userId), await ctx.access.organizationRole(organizationId));
       return true;
     },
   }),
@@ -181,9 +180,8 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const invitation = await findInvitation(ctx.services.db, String(args.id));
       // Someone outside the organization learns nothing, not even that the id exists.
-      if (!invitation || !(await ctx.access.canReadOrganization(invitation.organizationId))) throw notFound("Invitation");
-      if (!(await ctx.access.canManageOrganization(invitation.organizationId))) throw forbidden("Only owners and admins can revoke invitations.");
-      await revokeInvitation(ctx.services.db, invitation, await ctx.access.organizationRole(invitation.organizationId));
+      const checked = await ctx.access.organization(invitation, "ADMIN", { what: "Invitation", action: "revoke invitations" });
+      await revokeInvitation(ctx.services.db, checked, await ctx.access.organizationRole(checked.organizationId));
       return true;
     },
   }),

@@ -1,5 +1,4 @@
 import { clearedSessionCookie, sessionCookie } from "../../auth/principal.ts";
-import { createSession, revokeSessions } from "../../auth/sessions.ts";
 import { changePassword, logIn, signUp } from "../../auth/users.ts";
 import { forbidden } from "../../errors.ts";
 import { addressKey } from "../../ratelimit/limiter.ts";
@@ -43,8 +42,8 @@ const AuthPayload = builder.objectRef<AuthPayloadShape>("AuthPayload").implement
 });
 
 async function startSession(ctx: GraphQLContext, userId: string): Promise<AuthPayloadShape> {
-  const { config, db } = ctx.services;
-  const { token } = await createSession(db, userId, config.sessionTtlHours);
+  const { config } = ctx.services;
+  const { token } = await ctx.sessions.create(userId, config.sessionTtlHours);
   ctx.cookies.push(sessionCookie(token, config.sessionTtlHours * 3600, config.publicUrl.startsWith("https:")));
   return { token, userId };
 }
@@ -101,7 +100,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, _args, ctx) => {
       ctx.cookies.push(clearedSessionCookie(ctx.services.config.publicUrl.startsWith("https:")));
       if (ctx.principal?.kind !== "user") return false;
-      await revokeSessions(ctx.services.db, ctx.principal.userId, { only: ctx.principal.sessionId });
+      await ctx.sessions.revoke(ctx.principal.userId, { only: ctx.principal.sessionId });
       return true;
     },
   }),
@@ -114,7 +113,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
       const { db, passwords, rateLimits } = ctx.services;
-      await changePassword(db, passwords, rateLimits.login, ctx.principal.userId, args, ctx.ip, ctx.principal.sessionId);
+      await changePassword(db, ctx.sessions, passwords, rateLimits.login, ctx.principal.userId, args, ctx.ip, ctx.principal.sessionId);
       return true;
     },
   }),
@@ -124,7 +123,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, _args, ctx) => {
       if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
       ctx.cookies.push(clearedSessionCookie(ctx.services.config.publicUrl.startsWith("https:")));
-      await revokeSessions(ctx.services.db, ctx.principal.userId);
+      await ctx.sessions.revoke(ctx.principal.userId);
       return true;
     },
   }),
