@@ -19,6 +19,9 @@ const ListenLogIn = graphql(`
   mutation ListenLogIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }
 `);
 const ListenLogOut = graphql(`mutation ListenLogOut { logOut }`);
+const ListenCreateDeployment = graphql(`
+  mutation ListenCreateDeployment($organizationId: ID!) { createDeployment(organizationId: $organizationId, name: "staging") { id } }
+`);
 const ListenRemoveMember = graphql(`
   mutation ListenRemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }
 `);
@@ -193,9 +196,12 @@ describe("switchyard listen", () => {
   test("names stored before control characters were refused print without their escape sequences", async () => {
     // Written straight to the database: the API refuses such names now (test/auth/names.test.ts).
     const poisoned = await createOperator(app, "Poisoned");
+    // A deployment no request has read yet: access checks remember deployment rows (their names never
+    // change through the API), so one renamed under them after a read would show its old name.
+    const { id: deploymentId } = ok(await app.gql(ListenCreateDeployment, { organizationId: poisoned.organizationId }, { token: poisoned.token })).createDeployment;
     const osc8 = "\u001b]8;;https://evil.example/\u0007Innocent\u001b]8;;\u0007";
     await app.database.prisma.organization.update({ where: { id: poisoned.organizationId }, data: { name: `${osc8} \u009b2J\u202Eorg` } });
-    await app.database.prisma.deployment.update({ where: { id: poisoned.deploymentId }, data: { name: "dev\u001b[2J\u001b]52;c;ZXZpbA==\u0007\nFAKE LINE" } });
+    await app.database.prisma.deployment.update({ where: { id: deploymentId }, data: { name: "dev\u001b[2J\u001b]52;c;ZXZpbA==\u0007\nFAKE LINE" } });
     const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
     const listing = switchyard(["listen", "--url", app.url, "--token", poisoned.token]);
@@ -205,9 +211,9 @@ describe("switchyard listen", () => {
     expect(listing.stderr()).not.toMatch(controls);
     expect(listing.stderr().split("\n").filter((line) => line.startsWith("FAKE LINE"))).toEqual([]);
 
-    const cli = switchyard(["listen", "--url", app.url, "--token", poisoned.token, "--deployment", poisoned.deploymentId]);
+    const cli = switchyard(["listen", "--url", app.url, "--token", poisoned.token, "--deployment", deploymentId]);
     await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
-    expect(cli.stderr()).toContain(`Ready. Watching deployment "dev[2J]52;c;ZXZpbA== FAKE LINE" (${poisoned.deploymentId}).`);
+    expect(cli.stderr()).toContain(`Ready. Watching deployment "dev[2J]52;c;ZXZpbA== FAKE LINE" (${deploymentId}).`);
     expect(cli.stderr()).not.toMatch(controls);
     cli.child.kill("SIGINT");
     expect(await cli.exited).toBe(0);
