@@ -20,8 +20,20 @@ export const errorCodes = {
   METHOD_NOT_ALLOWED: { status: 405, problem: "method_not_allowed", graphql: "BAD_USER_INPUT" },
   CONFLICT: { status: 409, problem: "conflict", graphql: "CONFLICT" },
   CONNECTOR_NOT_CONFIGURED: { status: 409, problem: "connector_not_configured", graphql: "CONFLICT" },
+  /** A connection (connected account) by that connector and account, in the caller's deployment. */
+  CONNECTION_NOT_FOUND: { status: 404, problem: "connection_not_found", graphql: "NOT_FOUND" },
+  /** The provider refused the refresh: the end user must authorize again (a new auth-url). */
+  REAUTH_REQUIRED: { status: 409, problem: "reauth_required", graphql: "REAUTH_REQUIRED" },
+  /** The connection was deleted; its tokens are gone. */
+  CONNECTION_DISCONNECTED: { status: 409, problem: "connection_disconnected", graphql: "CONFLICT" },
+  /** A request body over a route's limit (the proxy's PROXY_MAX_BODY). */
+  PAYLOAD_TOO_LARGE: { status: 413, problem: "payload_too_large", graphql: "BAD_USER_INPUT" },
   RATE_LIMITED: { status: 429, problem: "rate_limited", graphql: "RATE_LIMITED" },
+  /** The provider behind the proxy could not be reached (DNS, refused, reset). */
+  PROVIDER_UNREACHABLE: { status: 502, problem: "provider_unreachable", graphql: "SERVICE_UNAVAILABLE" },
   SERVICE_UNAVAILABLE: { status: 503, problem: "database_unavailable", graphql: "SERVICE_UNAVAILABLE" },
+  /** The provider behind the proxy did not answer within PROXY_TIMEOUT. */
+  PROVIDER_TIMEOUT: { status: 504, problem: "provider_timeout", graphql: "SERVICE_UNAVAILABLE" },
 } as const satisfies Record<string, { status: number; problem: string; graphql: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
@@ -54,6 +66,9 @@ export const forbidden = (message = "You do not have access to this resource.") 
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} was not found.`);
 export const unknownConnector = (name: string) =>
   new AppError("UNKNOWN_CONNECTOR", `There is no connector named "${name}".`, { fields: [{ field: "connector", message: "unknown connector" }] });
+
+export const connectionNotFound = (connector: string, account: string) =>
+  new AppError("CONNECTION_NOT_FOUND", `There is no connection for account "${account}" of connector "${connector}" in this deployment.`);
 
 export const missingApiKey = () => new AppError("MISSING_API_KEY", "Send your deployment's API key in the x-api-key header.");
 export const invalidApiKey = () => new AppError("INVALID_API_KEY", "The API key is not valid: it may have been revoked, expired or mistyped.");
