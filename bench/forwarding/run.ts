@@ -7,6 +7,7 @@
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
  *   npx tsx bench/forwarding/run.ts --cpu-prof /tmp/prof   # + a CPU profile of the service
  *   npx tsx bench/forwarding/run.ts --hanging-rate 0       # without the hanging-neighbour phase
+ *   npx tsx bench/forwarding/run.ts --max-in-flight 64     # another DELIVERY_MAX_IN_FLIGHT_PER_URL
  *
  * Last phase, a hanging neighbour: the fixed rate again while another deployment's webhooks
  * (--hanging-rate per second) go to a receiver that never answers (each attempt waits for
@@ -43,6 +44,8 @@ const { values: args } = parseArgs({
     // Keeps the database afterwards (its name is printed) to look at timings per delivery.
     "keep-db": { type: "boolean", default: false },
     "hanging-rate": { type: "string", default: "5" },
+    // DELIVERY_MAX_IN_FLIGHT_PER_URL for the service (its default when unset).
+    "max-in-flight": { type: "string" },
     out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
@@ -90,6 +93,7 @@ const service = await serviceProcess({
   LOG_LEVEL: "warn",
   PASSWORD_HASH_COST: "10",
   CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
+  ...(args["max-in-flight"] ? { DELIVERY_MAX_IN_FLIGHT_PER_URL: args["max-in-flight"] } : {}),
   ...(args["cpu-prof"] ? { NODE_OPTIONS: `--import ${join(here, "cpuProfile.mjs")}`, BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
 }, { compiled: true });
 
