@@ -16,7 +16,7 @@ class ErrnoError extends Error {
 
 function guardedModule(failing: Record<string, number>, failWhen?: string) {
   const failures: StorageFailure[] = [];
-  const op = (name: string) => () => {
+  const op = (name: string) => (..._args: unknown[]) => {
     if (failing[name] !== undefined) throw new ErrnoError(failing[name]);
     return 0;
   };
