@@ -133,8 +133,10 @@ try {
     { name: "baseline", url: `http://127.0.0.1:${baselinePort}/`, path: "/baseline" },
   ];
 
+  // The title carries the send time; its random fraction keeps bodies unique (the same GitHub body
+  // twice within the replay window is answered 2xx and not recorded: replay protection, src/forwarding/inbound.ts).
   const signed = () => {
-    const request = githubWebhook("issues", githubIssuesPayload("opened", { title: String(Date.now()) }), SECRET, { deliveryId: randomUUID() });
+    const request = githubWebhook("issues", githubIssuesPayload("opened", { title: String(Date.now() + Math.random()) }), SECRET, { deliveryId: randomUUID() });
     return { headers: request.headers, body: request.body };
   };
 

@@ -72,7 +72,8 @@ export interface Claim {
  * Per-destination isolation: at most `perUrl` attempts are in flight to one forwarding URL, counted
  * in the table (rows leased and not yet recorded, whichever instance claimed them: `busy`). A URL
  * already at `perUrl` is skipped before the LIMIT, so a hanging receiver's backlog never fills a
- * claim; the others take at most their free places, oldest first (`ranked`). Rows of a saturated URL
+ * claim; the others take at most their free places, oldest first (`ranked`, over the oldest
+ * 4 × `limit` due rows, so a busy URL's backlog cannot hide the others' either). Rows of a saturated URL
  * simply stay due and are claimed as its attempts finish. Two instances claiming at the same instant
  * both read the count before either commits, so for that moment a URL can have up to `perUrl` per
  * instance; the next claim sees them all.
