@@ -71,6 +71,17 @@ import harvest from "./harvest/index.ts";
 import canva from "./canva/index.ts";
 import google_sheets from "./google_sheets/index.ts";
 import youtube from "./youtube/index.ts";
+import google_docs from "./google_docs/index.ts";
+import strava from "./strava/index.ts";
+import pinterest from "./pinterest/index.ts";
+import reddit from "./reddit/index.ts";
+import bitly from "./bitly/index.ts";
+import digitalocean from "./digitalocean/index.ts";
+import heroku from "./heroku/index.ts";
+import netlify from "./netlify/index.ts";
+import surveymonkey from "./surveymonkey/index.ts";
+import acuity_scheduling from "./acuity_scheduling/index.ts";
+import squarespace from "./squarespace/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
@@ -140,4 +151,15 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   canva,
   google_sheets,
   youtube,
+  google_docs,
+  strava,
+  pinterest,
+  reddit,
+  bitly,
+  digitalocean,
+  heroku,
+  netlify,
+  surveymonkey,
+  acuity_scheduling,
+  squarespace,
 ];
