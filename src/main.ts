@@ -2,8 +2,6 @@ import { createServer } from "node:http";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
-import { createPoller } from "./forwarding/poll.ts";
-import { createRetentionJob } from "./retention/prune.ts";
 import { createLogger } from "./log.ts";
 
 /** The process: load config → open the database (migrating it) → build the app → listen → stop on signals. */
@@ -64,15 +62,14 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const deliveryWorker = app.createDeliveryWorker();
   deliveryWorker.start();
-  const { db, databaseOutage } = app.services;
-  const poller = createPoller({ db, logger, databaseOutage, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents }, config.pollIntervalMs);
+  const poller = app.createPoller();
   poller.start();
-  const retention = createRetentionJob(app.services);
+  const retention = app.createRetentionJob();
   retention.start();
   // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
   const tokenRefresher = setInterval(() => {
     app.accessTokens.refreshExpiring().catch((error) => {
-      if (!app.services.databaseOutage.noted(error)) logger.warn({ err: error }, "token refresh sweep failed");
+      if (!app.databaseOutage.noted(error)) logger.warn({ err: error }, "token refresh sweep failed");
     });
   }, 60_000);
   const base = config.publicUrl;

@@ -3,7 +3,7 @@ import { extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HttpProblem } from "../http/problem.ts";
 import { html, json, type HttpRequest, type HttpResponse, type Route } from "../http/types.ts";
-import type { Services } from "../services.ts";
+import type { Db } from "../db/database.ts";
 
 /**
  * The web console: the single-page app built from console/ (scripts/build-console.ts, run by
@@ -79,7 +79,7 @@ export function resolveConsolePath(dist: string, rest: string): string {
   return target;
 }
 
-export function consoleRoutes(services: Services, dist: string = CONSOLE_DIST): Route[] {
+export function consoleRoutes(db: Db, dist: string = CONSOLE_DIST): Route[] {
   async function serveIndex(): Promise<HttpResponse> {
     const body = await readIfFile(join(dist, "index.html"));
     if (!body) return notBuilt;
@@ -114,7 +114,7 @@ export function consoleRoutes(services: Services, dist: string = CONSOLE_DIST): 
       method: "GET",
       path: "/console/api/status",
       handler: async () =>
-        json(200, { firstRun: (await services.db.user.findFirst({ select: { id: true } })) === null }, { "cache-control": "no-store" }),
+        json(200, { firstRun: (await db.user.findFirst({ select: { id: true } })) === null }, { "cache-control": "no-store" }),
     },
     { method: "GET", path: "/console/*", handler: serve },
   ];

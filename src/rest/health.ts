@@ -1,6 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { statfs } from "node:fs/promises";
-import type { Services } from "../services.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { DatabaseOutage } from "../db/outage.ts";
+import type { RedisHealth } from "../events/redisHealth.ts";
 import { json, type HttpRequest, type Route } from "../http/types.ts";
 import { HttpProblem } from "../http/problem.ts";
 import type { Registry } from "prom-client";
@@ -12,8 +15,16 @@ import type { Registry } from "prom-client";
  * decide: without it the service runs degraded (docs/operations.md). During shutdown app.ts answers
  * /readyz 503 `shutting_down` before it gets here.
  */
-export function healthRoutes(services: Services, metrics: Registry): Route[] {
-  const { config } = services;
+export interface HealthDeps {
+  config: Pick<Config, "dataDir" | "minFreeDiskMb" | "metricsToken">;
+  databaseKind: Database["kind"];
+  databaseOutage: DatabaseOutage;
+  redisHealth: RedisHealth;
+  /** The app's Prometheus registry, served on /metrics. */
+  metrics: Registry;
+}
+
+export function healthRoutes({ config, databaseKind, databaseOutage, redisHealth, metrics }: HealthDeps): Route[] {
   return [
     { method: "GET", path: "/healthz", handler: async () => json(200, { status: "ok" }) },
     {
@@ -21,8 +32,8 @@ export function healthRoutes(services: Services, metrics: Registry): Route[] {
       path: "/readyz",
       handler: async () => {
         const [reachable, freeMb] = await Promise.all([
-          services.databaseOutage.reachable(),
-          services.database.kind === "pglite" ? freeDiskMb(config.dataDir) : Promise.resolve(undefined),
+          databaseOutage.reachable(),
+          databaseKind === "pglite" ? freeDiskMb(config.dataDir) : Promise.resolve(undefined),
         ]);
         if (!reachable) {
           // Logged once per outage by databaseOutage, not once per probe.
@@ -39,8 +50,8 @@ export function healthRoutes(services: Services, metrics: Registry): Route[] {
         }
         return json(200, {
           status: "ready",
-          database: services.database.kind,
-          redis: services.redisHealth.state(),
+          database: databaseKind,
+          redis: redisHealth.state(),
           ...(freeMb !== undefined ? { freeDiskMb: freeMb } : {}),
         });
       },
@@ -49,7 +60,7 @@ export function healthRoutes(services: Services, metrics: Registry): Route[] {
       method: "GET",
       path: "/metrics",
       handler: async (request) => {
-        if (services.config.metricsToken) requireMetricsToken(request, services.config.metricsToken);
+        if (config.metricsToken) requireMetricsToken(request, config.metricsToken);
         return { status: 200, headers: { "content-type": metrics.contentType }, body: await metrics.metrics() };
       },
     },

@@ -1,4 +1,5 @@
-import type { Services } from "../services.ts";
+import type { Logger } from "pino";
+import type { Sql } from "../db/sql.ts";
 
 /**
  * RETENTION_DAYS: deletes what is older than the retention period, in the background, in small
@@ -43,8 +44,14 @@ export interface PruneCounts {
   invitations: number;
 }
 
-export function createRetentionJob(services: Services, options: RetentionOptions = {}): RetentionJob {
-  const { sql, config, logger } = services;
+/** What pruning needs: the statements, RETENTION_DAYS, and where to say what it deleted. */
+export interface RetentionDeps {
+  sql: Sql;
+  retentionDays: number;
+  logger: Logger;
+}
+
+export function createRetentionJob({ sql, retentionDays, logger }: RetentionDeps, options: RetentionOptions = {}): RetentionJob {
   const intervalMs = options.intervalMs ?? 10 * 60_000;
   const batchSize = options.batchSize ?? 500;
   const pauseMs = options.pauseMs ?? 20;
@@ -63,7 +70,7 @@ export function createRetentionJob(services: Services, options: RetentionOptions
          order by e.received_at
          limit $1
          for update skip locked)`,
-      [config.retentionDays],
+      [retentionDays],
     ],
     sessions: [
       `delete from session where id in (
@@ -103,7 +110,7 @@ export function createRetentionJob(services: Services, options: RetentionOptions
       invitations: await prune("invitations"),
     };
     if (Object.values(counts).some((n) => n > 0)) {
-      logger.info({ ...counts, retentionDays: config.retentionDays }, "retention: old rows deleted");
+      logger.info({ ...counts, retentionDays }, "retention: old rows deleted");
     }
     return counts;
   }
