@@ -23,7 +23,7 @@ export interface ForwardingDeps {
   logger: Logger;
   deliveries: DeliveryQueue;
   recorder: EventRecorder;
-  /** False in production unless FORWARDING_ALLOW_PRIVATE: a forwarding URL must not reach private networks (./ssrf.ts). */
+  /** False in production unless FORWARDING_ALLOW_PRIVATE: a forwarding URL must not reach private networks (net/ssrf.ts). */
   allowPrivateTargets: boolean;
 }
 

@@ -3,7 +3,7 @@ import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import { badInput, type FieldError } from "../errors.ts";
-import { checkUrlTarget } from "./ssrf.ts";
+import { checkUrlTarget } from "../net/ssrf.ts";
 
 /**
  * A deployment's Forwarding Settings and its Forwarding Trigger List, as the console edits them.

@@ -9,7 +9,6 @@ import { toGraphQLError } from "./errors.ts";
 import { clientIp } from "../http/node.ts";
 import type { Config } from "../config.ts";
 import type { GraphQLContexts } from "./context.ts";
-import { costLimitError } from "./limits.ts";
 import type { LiveContext } from "./liveLimits.ts";
 import { fromForeignPage, type OriginPolicy, usesSessionCookie } from "./requestGuard.ts";
 import type { GraphQLServer } from "./yoga.ts";
@@ -127,7 +126,7 @@ export function attachGraphQLWebSockets(
         }
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
-        const tooLarge = costLimitError(schema, document, payload.operationName, payload.variables);
+        const tooLarge = yoga.costLimit.error(schema, document, payload.operationName, payload.variables);
         if (tooLarge) return [tooLarge];
         const args: ExecutionArgs = {
           schema,

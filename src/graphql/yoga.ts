@@ -11,7 +11,7 @@ import type { GraphQLContext, GraphQLContexts } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
 import { createGraphiQLPage } from "./graphiqlPage.ts";
 import { useUnstorableInputGuard } from "./inputGuard.ts";
-import { useCostLimit } from "./limits.ts";
+import { createCostLimit } from "./limits.ts";
 import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
 import { schema } from "./schema.ts";
@@ -133,6 +133,7 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
   const introspection = config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
   const liveLimits = createLiveLimits(config);
+  const costLimit = createCostLimit();
   const graphiqlPage = createGraphiQLPage();
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
@@ -173,17 +174,17 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
         maxAliases: { n: 20, ...asValidationError },
         maxDirectives: { n: 20, ...asValidationError },
         maxTokens: { n: 3000 },
-        // Replaced by useCostLimit, which reads list sizes from the variables too.
+        // Replaced by createCostLimit (./limits.ts), which reads list sizes from the variables too.
         costLimit: { enabled: false },
         blockFieldSuggestion: { enabled: production },
       }),
       ...(introspection ? [] : [useNoIntrospection()]),
-      useCostLimit(),
+      costLimit.plugin,
       // Last: only an operation every other check let through holds a subscription slot.
       useLiveLimits(liveLimits),
     ],
   });
-  return Object.assign(yoga, { responseCookies: responseCookies.of, liveLimits });
+  return Object.assign(yoga, { responseCookies: responseCookies.of, liveLimits, costLimit });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;
