@@ -15,7 +15,7 @@ import { ClientAbortedError, clientIp, writeFetchResponse, writeResponse } from 
 import { refuseNulInRequest } from "./http/inputGuard.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./db/outage.ts";
 import { AppError, databaseUnavailable } from "./errors.ts";
-import { asProblem, HttpProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
+import { asProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
 import type { HttpRequest, Route } from "./http/types.ts";
 import { SESSION_COOKIE } from "./auth/principal.ts";
@@ -325,7 +325,7 @@ export function buildApp(deps: AppDeps): App {
     try {
       url = new URL(req.url ?? "/", config.publicUrl);
     } catch {
-      writeResponse(res, problemResponse(new HttpProblem(400, "invalid_request", "The request URL is malformed.")));
+      writeResponse(res, problemResponse(asProblem(new AppError("INVALID_REQUEST", "The request URL is malformed."))!));
       return;
     }
     // Label by route pattern, never the raw path: ids and junk in paths would explode the series.
@@ -335,10 +335,12 @@ export function buildApp(deps: AppDeps): App {
       writeResponse(
         res,
         problemResponse(
-          new HttpProblem(503, "shutting_down", "This instance is shutting down; send the request again (another instance will take it).", {
-            connection: "close",
-            "retry-after": "1",
-          }),
+          asProblem(
+            new AppError("SHUTTING_DOWN", "This instance is shutting down; send the request again (another instance will take it).", {
+              retryAfterSeconds: 1,
+              headers: { connection: "close" },
+            }),
+          )!,
         ),
       );
       requests.inc({ route: matched.route, status: "503" });

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { HttpProblem } from "../http/problem.ts";
+import { AppError } from "../errors.ts";
 import { json, type Route } from "../http/types.ts";
 import type { Config } from "../config.ts";
 import { version } from "../version.ts";
@@ -57,7 +57,7 @@ export function openApiRoutes(config: Pick<Config, "publicUrl">): Route[] {
       path: "/docs/api/assets/:name",
       handler: async (request) => {
         const asset = assets[request.params.name];
-        if (!asset) throw new HttpProblem(404, "not_found", "No such asset.");
+        if (!asset) throw new AppError("NOT_FOUND", "No such asset.");
         let body = cache.get(request.params.name);
         if (!body) {
           body = asset.file ? await readFile(asset.file) : Buffer.from(init);

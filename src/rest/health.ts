@@ -5,7 +5,7 @@ import type { Database } from "../db/database.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { RedisHealth } from "../events/redisHealth.ts";
 import { json, type HttpRequest, type Route } from "../http/types.ts";
-import { HttpProblem } from "../http/problem.ts";
+import { AppError } from "../errors.ts";
 import type { Registry } from "prom-client";
 
 /**
@@ -37,15 +37,13 @@ export function healthRoutes({ config, databaseKind, databaseOutage, redisHealth
         ]);
         if (!reachable) {
           // Logged once per outage by databaseOutage, not once per probe.
-          throw new HttpProblem(503, "database_unavailable", "The database is not reachable.", { "retry-after": "5" });
+          throw new AppError("SERVICE_UNAVAILABLE", "The database is not reachable.", { retryAfterSeconds: 5 });
         }
         if (freeMb !== undefined && freeMb < config.minFreeDiskMb) {
-          throw new HttpProblem(
-            503,
-            "disk_space_low",
+          throw new AppError(
+            "DISK_SPACE_LOW",
             `The embedded database's disk has ${freeMb} MB free, under MIN_FREE_DISK_MB (${config.minFreeDiskMb} MB). Free some space or move DATA_DIR to a larger disk.`,
-            {},
-            { freeDiskMb: freeMb },
+            { problemMembers: { freeDiskMb: freeMb } },
           );
         }
         return json(200, {
@@ -77,13 +75,12 @@ const digest = (text: string) => createHash("sha256").update(text).digest();
 function requireMetricsToken(request: HttpRequest, token: string) {
   const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
   if (sent !== undefined && timingSafeEqual(digest(sent), digest(token))) return;
-  throw new HttpProblem(
-    401,
-    "unauthenticated",
+  throw new AppError(
+    "UNAUTHENTICATED",
     sent === undefined
       ? "Metrics need the token this service was configured with (METRICS_TOKEN): send Authorization: Bearer <token>."
       : "The metrics token is not valid.",
-    { "www-authenticate": 'Bearer realm="metrics"' },
+    { headers: { "www-authenticate": 'Bearer realm="metrics"' } },
   );
 }
 
