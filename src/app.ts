@@ -399,7 +399,7 @@ export function buildApp(deps: AppDeps): App {
         options,
       ),
     createPoller: () => createPoller({ db, logger, databaseOutage, inboundSecrets, inboundEvents }, config.pollIntervalMs),
-    createRetentionJob: (options) => createRetentionJob({ sql, retentionDays: config.retentionDays, logger }, options),
+    createRetentionJob: (options) => createRetentionJob({ sql, retentionDays: config.retentionDays, logger, clock }, options),
     handle,
     attach: (server) => {
       sockets = attachGraphQLWebSockets(server, { config, yoga, origins, contexts });

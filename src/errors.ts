@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Every expected failure, declared once: its REST status and problem `code` (snake_case, part of
- * the contract) and its GraphQL `extensions.code`. Services, routes and resolvers throw an
+ * the contract) and its GraphQL `extensions.code`. Capabilities, routes and resolvers throw an
  * AppError with one of these codes; src/http/problem.ts turns it into problem+json and
  * src/graphql/errors.ts into a GraphQL error — nowhere else maps them. This module knows neither
  * surface's library.

@@ -25,6 +25,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { benchDatabase } from "../database.ts";
 import { loadConfig } from "../../src/config.ts";
+import { systemClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { encodeCursor } from "../../src/forwarding/eventLog.ts";
 import { createLogger } from "../../src/log.ts";
@@ -174,7 +175,7 @@ try {
   const config = loadConfig({ DATABASE_URL: benchDb.url, NODE_ENV: "test", ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: "warn", RETENTION_DAYS: "30" });
   const logger = createLogger("warn");
   const database = await openDatabase({ kind: "postgresql", url: benchDb.url, poolSize: 2 }, logger);
-  const pruner = createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger });
+  const pruner = createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock: systemClock });
   const pruneStarted = Date.now();
   let pruneSeconds: number | undefined;
   const pruning = pruner.runOnce().then((counts) => {

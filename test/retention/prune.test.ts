@@ -4,6 +4,7 @@ import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts"
 import { EventDelivery, EventLog, PauseForwarding } from "../helpers/operations.ts";
 import { createOperator, invitationToken, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
@@ -128,4 +129,25 @@ test("expired invitations go in batches; a pending one stays and still admits it
   );
   expect(joined.n).toBe(1);
   expect((await app.app.createRetentionJob().runOnce()).invitations).toBe(0);
+});
+
+test("retention measures age by the app's clock: an invitation goes once the clock passes its expiry, not before", async () => {
+  const clock = fakeClock(new Date());
+  const moved = await startTestApp({ RETENTION_DAYS: "30" }, { clock });
+  try {
+    const cleo = await createOperator(moved, "Cleo");
+    ok(await moved.gql(Invite, { organizationId: cleo.organizationId, email: "later@example.com" }, { token: cleo.token }));
+    const invitations = async () => (await moved.database.sql.query<{ email: string }>(`select email from invitation`)).map((r) => r.email);
+
+    clock.advance(13 * 86_400_000);
+    expect((await moved.app.createRetentionJob().runOnce()).invitations).toBe(0);
+    expect(await invitations()).toEqual(["later@example.com"]);
+
+    // Invitations wait 14 days; a day past that the pass deletes it, with no row aged by hand.
+    clock.advance(2 * 86_400_000);
+    expect((await moved.app.createRetentionJob().runOnce()).invitations).toBe(1);
+    expect(await invitations()).toEqual([]);
+  } finally {
+    await moved.close();
+  }
 });
