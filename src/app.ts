@@ -39,7 +39,6 @@ import { createSigningSecrets } from "./deployments/signingSecrets.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createRedisHealth } from "./events/redisHealth.ts";
 import { createForwarding } from "./forwarding/index.ts";
-import { createPoller, type Poller } from "./forwarding/poll.ts";
 import { createContexts } from "./graphql/context.ts";
 import { createOrganizations } from "./organizations/organizations.ts";
 import { createRateLimit } from "./ratelimit/limiter.ts";
@@ -54,6 +53,8 @@ import { createEventRecorder, type EventRecorder } from "./forwarding/record.ts"
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
+import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
+import { countDue } from "./polling/queue/due.ts";
 
 export interface AppDeps {
   config: Config;
@@ -89,7 +90,7 @@ export interface App {
   deliveries: DeliveryQueue;
   /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
   createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
-  /** Reads providers that do not push, every POLL_INTERVAL (main.ts starts one). */
+  /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool (main.ts starts one). */
   createPoller(): Poller;
   /** Deletes what is older than RETENTION_DAYS, in batches (main.ts starts one). */
   createRetentionJob(options?: RetentionOptions): RetentionJob;
@@ -208,6 +209,7 @@ export function buildApp(deps: AppDeps): App {
   });
 
   redisHealth.registerOn(metrics);
+  const pollMetrics = registerPollMetrics(metrics, () => countDue(sql, clock.now()), (error) => databaseOutage.noted(error));
   let draining = false;
   const bodies = createBodyGate({
     maxInFlight: config.bodyMaxInFlight,
@@ -398,7 +400,21 @@ export function buildApp(deps: AppDeps): App {
         },
         options,
       ),
-    createPoller: () => createPoller({ db, logger, databaseOutage, inboundSecrets, inboundEvents }, config.pollIntervalMs),
+    createPoller: () =>
+      createPoller(
+        {
+          sql: database.workerSql,
+          clock,
+          logger,
+          connectorEnv,
+          accessTokens,
+          inboundEvents,
+          inboundSecrets,
+          databaseOutage,
+          metrics: pollMetrics,
+        },
+        { intervalMs: config.pollIntervalMs },
+      ),
     createRetentionJob: (options) => createRetentionJob({ sql, retentionDays: config.retentionDays, logger, clock }, options),
     handle,
     attach: (server) => {
