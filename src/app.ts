@@ -26,7 +26,7 @@ import { connectRoutes } from "./rest/connect/index.ts";
 import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
 import { openApiRoutes } from "./openapi/routes.ts";
-import { type AccessCache, createAccessCache } from "./auth/access.ts";
+import { createAccessCache } from "./auth/access.ts";
 import { createLoginGuard } from "./auth/loginGuard.ts";
 import { createRevocations } from "./auth/revocations.ts";
 import { createUsers } from "./auth/users.ts";
@@ -74,8 +74,6 @@ export interface App {
   bus: EventBus;
   /** Database outages: 503 instead of 500, one warning per outage, a bounded readiness check (db/outage.ts). */
   databaseOutage: DatabaseOutage;
-  /** Deployments' rows and members' roles remembered by access checks (auth/access.ts). */
-  accessCache: AccessCache;
   /** Stores an event and its delivery in one statement (forwarding/record.ts). */
   recorder: EventRecorder;
   /** Deployment + webhook secret per connector, kept ≤ 1 s (the webhook routes' and the poller's). */
@@ -379,7 +377,6 @@ export function buildApp(deps: AppDeps): App {
     box,
     bus,
     databaseOutage,
-    accessCache,
     recorder,
     inboundSecrets,
     clientCredentials,
