@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { Agent, type Dispatcher, request } from "undici";
 import type { Config } from "../config.ts";
-import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../forwarding/ssrf.ts";
+import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../net/ssrf.ts";
 import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
