@@ -26,6 +26,8 @@ import { connectRoutes } from "./rest/connect/index.ts";
 import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
 import { openApiRoutes } from "./openapi/routes.ts";
+import { getConnectionToken } from "./rest/getConnectionToken.ts";
+import { createConnectionTokens } from "./connections/token.ts";
 import { createServices, type Services } from "./services.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { type ClientCredentials, createClientCredentials } from "./credentials/clientCredentials.ts";
@@ -164,6 +166,9 @@ export function buildApp(deps: AppDeps): App {
     },
   });
 
+  // Using a connection with the API key: its token (connections/).
+  const connectionTokens = createConnectionTokens({ db, logger, accessTokens });
+
   const routes: Route[] = [
     ...healthRoutes(services, metrics),
     getData(services, apiKeys),
@@ -173,6 +178,7 @@ export function buildApp(deps: AppDeps): App {
     postInboundWebhook(inboundWebhook),
     getInboundWebhook(inboundWebhook),
     ...openApiRoutes(services),
+    getConnectionToken(apiKeys, connectionTokens),
   ];
   const match = createRouter(routes);
   const origins = createOriginPolicy(deps.config);
