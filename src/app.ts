@@ -27,7 +27,9 @@ import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
 import { openApiRoutes } from "./openapi/routes.ts";
 import { getConnectionToken } from "./rest/getConnectionToken.ts";
+import { PROXY_PREFIX, proxyRoutes } from "./rest/proxy.ts";
 import { createConnectionTokens } from "./connections/token.ts";
+import { createProxy } from "./connections/proxy.ts";
 import { createServices, type Services } from "./services.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { type ClientCredentials, createClientCredentials } from "./credentials/clientCredentials.ts";
@@ -166,8 +168,9 @@ export function buildApp(deps: AppDeps): App {
     },
   });
 
-  // Using a connection with the API key: its token (connections/).
+  // Using a connection with the API key: its token, and the authenticated proxy (connections/).
   const connectionTokens = createConnectionTokens({ db, logger, accessTokens });
+  const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics });
 
   const routes: Route[] = [
     ...healthRoutes(services, metrics),
@@ -179,6 +182,7 @@ export function buildApp(deps: AppDeps): App {
     getInboundWebhook(inboundWebhook),
     ...openApiRoutes(services),
     getConnectionToken(apiKeys, connectionTokens),
+    ...proxyRoutes(apiKeys, proxy),
   ];
   const match = createRouter(routes);
   const origins = createOriginPolicy(deps.config);
@@ -201,7 +205,7 @@ export function buildApp(deps: AppDeps): App {
     })());
 
   /** Serves the request; `matched.route` is set to the route pattern as soon as one matches (the metrics label). */
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL, matched: { route: string }): Promise<void> {
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL, matched: { route: string; problemHeaders?: Record<string, string> }): Promise<void> {
     if (url.pathname === "/graphql") {
       matched.route = "/graphql";
       // Before anything is read or run: cross-site requests must not ride on the session cookie.
@@ -227,8 +231,11 @@ export function buildApp(deps: AppDeps): App {
       }
       return;
     }
-    const found = match(req.method ?? "GET", url.pathname);
+    // The proxy's path is matched as sent: URL parsing resolves `..` and `%2e%2e` before the proxy could refuse them.
+    const rawPath = (req.url ?? "/").split("?")[0];
+    const found = match(req.method ?? "GET", rawPath.startsWith(PROXY_PREFIX) ? rawPath : url.pathname);
     if (found) matched.route = found.pattern;
+    if (found && "problemHeaders" in found) matched.problemHeaders = found.problemHeaders;
     if (!found) throw new AppError("NOT_FOUND", `Nothing is served at ${url.pathname}.`);
     if ("methodNotAllowed" in found) throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
     refuseNulInRequest(url, found.params);
@@ -240,6 +247,7 @@ export function buildApp(deps: AppDeps): App {
       params: found.params,
       ip,
       body: (limit) => bodies.read(req, ip, limit),
+      stream: () => req,
     };
     writeResponse(res, await found.handler(request));
   }
@@ -254,7 +262,7 @@ export function buildApp(deps: AppDeps): App {
       return;
     }
     // Label by route pattern, never the raw path: ids and junk in paths would explode the series.
-    const matched = { route: "unmatched" };
+    const matched: { route: string; problemHeaders?: Record<string, string> } = { route: "unmatched" };
     if (draining && url.pathname !== "/healthz") {
       res.shouldKeepAlive = false;
       writeResponse(
@@ -285,7 +293,8 @@ export function buildApp(deps: AppDeps): App {
         if (res.headersSent) {
           res.destroy();
         } else {
-          writeResponse(res, problemResponse(problem ?? internalErrorProblem()));
+          const answer = problemResponse(problem ?? internalErrorProblem());
+          writeResponse(res, { ...answer, headers: { ...answer.headers, ...matched.problemHeaders } });
         }
       })
       .then(() => {
@@ -325,6 +334,7 @@ export function buildApp(deps: AppDeps): App {
     },
     close: async () => {
       await closeLive();
+      await proxy.close();
       services.databaseOutage.close();
       await yoga.dispose();
     },
