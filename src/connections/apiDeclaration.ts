@@ -41,7 +41,7 @@ export const apiSchema = z
      * `{apiUrl}/ex/jira/{cloudId}`, `{instanceUrl}`, `https://{subdomain}.zendesk.com`.
      */
     baseUrl: z.string().optional(),
-    /** Placeholder → where in the connection's metadata its value is, when no param gives it. */
+    /** Placeholder → where in the connection's metadata its value is, when no param gives it (default: the member of that name). */
     placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
     /** Headers every proxied request carries unless the caller sends its own (a required API version). */
     headers: z.record(headerName, z.string()).default({}),
@@ -79,8 +79,8 @@ export class ApiBaseError extends Error {}
 /**
  * The API base of one connection: the template with its placeholders filled. A value that fills a
  * part of a URL must be a single hostname label or path segment (letters, digits, `_`, `-`); a
- * value that is the whole base (`{instanceUrl}`) must be an http(s) origin with no path, query,
- * user or password — and https unless `allowHttp` (development and tests).
+ * value that starts the base (`{instanceUrl}`) must be an https URL without user or password
+ * (http too when `allowHttp`: development and tests), of which only the origin is used.
  */
 export function resolveApiBase(
   api: ApiDeclaration,
@@ -92,23 +92,22 @@ export function resolveApiBase(
   const params = connection.params !== null && typeof connection.params === "object" ? (connection.params as Record<string, unknown>) : {};
   const lookup = (name: string): string => {
     if (name === "apiUrl") return apiUrl;
-    const raw = params[name] ?? (api.placeholders[name] ? valueAt(connection.metadata, api.placeholders[name]) : undefined);
+    const raw = params[name] ?? valueAt(connection.metadata, api.placeholders[name] ?? name);
     if (typeof raw !== "string" && typeof raw !== "number") throw new ApiBaseError(`the connection has no ${name} to call its API with`);
     return String(raw);
   };
   const whole = /^\{([A-Za-z][A-Za-z0-9_]*)\}(\/.*)?$/.exec(template);
   let filled: string;
   if (whole && whole[1] !== "apiUrl") {
-    const origin = lookup(whole[1]);
     let url: URL;
     try {
-      url = new URL(origin);
+      url = new URL(lookup(whole[1]));
     } catch {
       throw new ApiBaseError(`the connection's ${whole[1]} is not a URL`);
     }
-    const schemeOk = url.protocol === "https:" || (options.allowHttp && url.protocol === "http:");
-    if (!schemeOk || url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) {
-      throw new ApiBaseError(`the connection's ${whole[1]} is not an https origin`);
+    // Only the origin is taken (Salesforce's userinfo gives its REST URL with a path).
+    if (!(url.protocol === "https:" || (options.allowHttp && url.protocol === "http:")) || url.username || url.password) {
+      throw new ApiBaseError(`the connection's ${whole[1]} is not an https URL`);
     }
     filled = url.origin + (whole[2] ?? "").replace(PLACEHOLDER, (_, name: string) => safe(name, lookup(name)));
   } else {
