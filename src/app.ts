@@ -169,7 +169,7 @@ export function buildApp(deps: AppDeps): App {
   });
 
   // Using a connection with the API key: its token, and the authenticated proxy (connections/).
-  const connectionTokens = createConnectionTokens({ db, logger, accessTokens });
+  const connectionTokens = createConnectionTokens({ sql, box, clock, logger, accessTokens });
   const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics });
 
   const routes: Route[] = [

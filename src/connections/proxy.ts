@@ -228,29 +228,13 @@ export function createProxy(deps: ProxyDeps) {
     return { url: sent, headers: out };
   }
 
-  /** One send; the answer's headers are in when it resolves (PROXY_TIMEOUT past it: 504). */
+  /** One send; the answer's headers are in when it resolves (none within PROXY_TIMEOUT: 504; then as long between body chunks). */
   async function attempt(method: string, url: URL, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
-    const abort = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abort.abort();
-    }, proxyTimeoutMs);
     try {
-      return await request(url, {
-        dispatcher,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal: abort.signal,
-        headersTimeout: 0,
-        bodyTimeout: proxyTimeoutMs,
-      });
+      return await request(url, { dispatcher, method: method as Dispatcher.HttpMethod, headers, body, headersTimeout: proxyTimeoutMs, bodyTimeout: proxyTimeoutMs });
     } catch (error) {
-      if (timedOut) throw new AppError("PROVIDER_TIMEOUT", `The provider did not answer within ${proxyTimeoutMs} ms (PROXY_TIMEOUT).`);
+      if (errorCode(error) === "UND_ERR_HEADERS_TIMEOUT") throw new AppError("PROVIDER_TIMEOUT", `The provider did not answer within ${proxyTimeoutMs} ms (PROXY_TIMEOUT).`);
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

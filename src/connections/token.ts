@@ -4,11 +4,13 @@
  * The token endpoint and the proxy share this; tokens leave only through their answers, never a log.
  */
 import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
 import { findConnector } from "../connectors/registry.ts";
-import type { Db } from "../db/database.ts";
-import { AppError, connectionNotFound, unknownConnector } from "../errors.ts";
-import { type AccessTokens, type FreshToken, ReauthRequiredError } from "../oauth/tokens.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
+import type { SecretBox } from "../crypto/secrets.ts";
+import type { Sql } from "../db/sql.ts";
+import { AppError, connectionNotFound, unknownConnector } from "../errors.ts";
+import { type AccessTokens, type FreshToken, REFRESH_MARGIN_MS, ReauthRequiredError } from "../oauth/tokens.ts";
 
 /** What the token endpoint and the proxy need of the connected_account row (no token columns). */
 export interface UsableConnection {
@@ -19,13 +21,33 @@ export interface UsableConnection {
   metadata: unknown;
   /** The account holds a refresh token: a provider 401 can be answered by refreshing once. */
   refreshable: boolean;
+  /** The token as read with the row (sealed), while it has more than REFRESH_MARGIN_MS left. */
+  stored?: { sealed: string; expiresAt: Date | null; scopes: string[] };
 }
 
 export interface ConnectionTokensDeps {
-  db: Db;
+  sql: Sql;
+  box: SecretBox;
+  clock: Clock;
   logger: Logger;
   accessTokens: Pick<AccessTokens, "token">;
 }
+
+interface ConnectionRow {
+  id: string;
+  status: string;
+  params: unknown;
+  metadata: unknown;
+  refreshable: boolean;
+  access_token_encrypted: string;
+  expires_ms: number | null;
+  scopes: string[];
+}
+
+// One statement per proxied request (a hot path: bench/proxy): the status, what fills the API base and the token.
+const FIND_CONNECTION = `select id, status::text as status, params, metadata, refresh_token_encrypted is not null as refreshable,
+  access_token_encrypted, extract(epoch from token_expires_at)::float8 * 1000 as expires_ms, scopes
+  from connected_account where deployment_id = $1 and connector = $2 and account = $3`;
 
 export const reauthRequired = (connector: string, account: string) =>
   new AppError(
@@ -48,14 +70,21 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
   async function find(deploymentId: string, connector: string, account: string): Promise<UsableConnection> {
     const def = findConnector(connector);
     if (!def) throw unknownConnector(connector);
-    const row = await deps.db.connectedAccount.findUnique({
-      where: { deploymentId_connector_account: { deploymentId, connector, account } },
-      select: { id: true, status: true, params: true, metadata: true, refreshTokenEncrypted: true },
-    });
+    const [row] = await deps.sql.query<ConnectionRow>(FIND_CONNECTION, [deploymentId, connector, account], "connection_for_use");
     if (!row) throw connectionNotFound(connector, account);
     if (row.status === "DISCONNECTED") throw connectionDisconnected(connector, account);
     if (row.status === "REAUTH_REQUIRED") throw reauthRequired(connector, account);
-    return { id: row.id, def, account, params: row.params, metadata: row.metadata, refreshable: row.refreshTokenEncrypted !== null };
+    const expiresAt = row.expires_ms === null ? null : new Date(Number(row.expires_ms));
+    const fresh = !expiresAt || expiresAt.getTime() - deps.clock.now().getTime() > REFRESH_MARGIN_MS;
+    return {
+      id: row.id,
+      def,
+      account,
+      params: row.params,
+      metadata: row.metadata,
+      refreshable: row.refreshable,
+      ...(fresh ? { stored: { sealed: row.access_token_encrypted, expiresAt, scopes: row.scopes } } : {}),
+    };
   }
 
   /**
@@ -65,6 +94,9 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
    * (a token without one, such as a GitHub OAuth app's, cannot be renewed and is given as it is).
    */
   async function token(connection: UsableConnection, options: { refresh?: boolean } = {}): Promise<FreshToken> {
+    const { stored } = connection;
+    // Read with the status in one statement: no second read while it has time left.
+    if (stored && !(options.refresh && connection.refreshable)) return { accessToken: deps.box.open(stored.sealed), expiresAt: stored.expiresAt, scopes: stored.scopes };
     try {
       return await deps.accessTokens.token(connection.id, { forceRefresh: Boolean(options.refresh && connection.refreshable) });
     } catch (error) {
