@@ -240,7 +240,7 @@ export function buildApp(deps: AppDeps): App {
     const rawPath = (req.url ?? "/").split("?")[0];
     const found = match(req.method ?? "GET", rawPath.startsWith(PROXY_PREFIX) ? rawPath : url.pathname);
     if (found) matched.route = found.pattern;
-    if (found && "problemHeaders" in found) matched.problemHeaders = found.problemHeaders;
+    if (found && "handler" in found) matched.problemHeaders = found.problemHeaders;
     if (!found) throw new AppError("NOT_FOUND", `Nothing is served at ${url.pathname}.`);
     if ("methodNotAllowed" in found) throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
     refuseNulInRequest(url, found.params);

@@ -28,7 +28,7 @@ import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import { AppError, badInput } from "../errors.ts";
 import { HttpProblem } from "../http/problem.ts";
-import { ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase } from "./apiDeclaration.ts";
+import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase } from "./apiDeclaration.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 
 export const MAX_RETRIES = 5;
@@ -201,9 +201,8 @@ export function createProxy(deps: ProxyDeps) {
     registers: [deps.metrics],
   });
 
-  /** The connection's API base and the URL `path` names under it. */
-  function target(connection: UsableConnection, path: string, search: string): { url: URL; base: URL } {
-    const api = apiOf(connection.def.declaration);
+  /** The URL `path` names under the connection's API base. */
+  function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL {
     let base: URL;
     try {
       base = resolveApiBase(api, resolveEndpoints(connection.def, deps.config.connectorEnv).apiUrl, connection, { allowHttp: deps.config.env !== "production" });
@@ -215,11 +214,10 @@ export function createProxy(deps: ProxyDeps) {
     const basePath = base.pathname.replace(/\/+$/, "");
     // Belt and braces: whatever the checks above missed, a URL off the base is never sent.
     if (url.origin !== base.origin || (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))) throw badPath("leaves the API base");
-    return { url, base };
+    return url;
   }
 
-  function withToken(connection: UsableConnection, url: URL, headers: Record<string, string | string[]>, token: string) {
-    const api = apiOf(connection.def.declaration);
+  function withToken(api: ApiDeclaration, url: URL, headers: Record<string, string | string[]>, token: string) {
     const out: Record<string, string | string[]> = { ...api.headers, ...headers };
     const sent = new URL(url);
     if (api.auth.style === "bearer") out.authorization = `Bearer ${token}`;
@@ -243,8 +241,8 @@ export function createProxy(deps: ProxyDeps) {
 
   async function send(call: ProxyCall): Promise<ProxyAnswer> {
     const connection = await deps.tokens.find(call.deploymentId, call.connector, call.account);
-    const { url } = target(connection, call.path, call.search);
     const api = apiOf(connection.def.declaration);
+    const url = target(connection, api, call.path, call.search);
 
     const declared = call.headers["content-length"] === undefined ? undefined : Number(call.headers["content-length"]);
     if (declared !== undefined && declared > proxyMaxBodyBytes) throw tooLarge(proxyMaxBodyBytes);
@@ -266,7 +264,7 @@ export function createProxy(deps: ProxyDeps) {
     for (;;) {
       attempts++;
       const body = buffered ?? (limiter ? call.stream().pipe(limiter) : undefined);
-      const signed = withToken(connection, url, headers, token);
+      const signed = withToken(api, url, headers, token);
       let response: Dispatcher.ResponseData;
       try {
         response = await attempt(call.method, signed.url, signed.headers, body);

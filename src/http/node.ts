@@ -1,7 +1,6 @@
 import ipaddr from "ipaddr.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { HttpProblem } from "./problem.ts";
 import type { HttpResponse } from "./types.ts";
 
