@@ -37,6 +37,14 @@ import { recordRoutedEvent } from "./forwarding/record.ts";
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
+import { connectors } from "./connectors/registry.ts";
+import { recordEvent } from "./forwarding/record.ts";
+import { subscriptionFailedEmitter } from "./subscriptions/failed.ts";
+import { createSubscriptionManager, type SubscriptionManager } from "./subscriptions/manager.ts";
+import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
+import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
+import { createSubscriptionQueue } from "./subscriptions/queue/index.ts";
+import { createSubscriptionSignal, type SubscriptionSignal } from "./subscriptions/signal.ts";
 
 export interface AppDeps {
   config: Config;
@@ -59,6 +67,10 @@ export interface App {
   inboundEvents: InboundEvents;
   /** The delivery queue's operations (delivery/queue/index.ts). */
   deliveries: DeliveryQueue;
+  /** Per-account provider subscriptions: the manager loop (main.ts starts it) and deleteForConnection. */
+  subscriptions: SubscriptionManager;
+  /** Tells this process's subscription manager that connections or trigger lists changed. */
+  subscriptionSignal: SubscriptionSignal;
   /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
   createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
   /** The node:http request listener: REST routes, /graphql, the console. */
@@ -116,7 +128,25 @@ export function buildApp(deps: AppDeps): App {
     accessTokens,
     recordRoutedEvent: (deploymentId, event) => recordRoutedEvent(services, deploymentId, event),
   });
-  const inboundWebhook = { config: deps.config, logger, clock, metrics: services.operationsMetrics, inboundSecrets, verificationTokens, inboundEvents };
+  // Per-account provider subscriptions (subscriptions/): the queue, the manager loop, their notifications.
+  const subscriptionQueue = createSubscriptionQueue({ sql, clock });
+  const subscriptionMetrics = createSubscriptionMetrics(sql);
+  const subscriptionSignal = createSubscriptionSignal();
+  const subscriptions = createSubscriptionManager({
+    queue: subscriptionQueue,
+    clock,
+    logger,
+    box,
+    connectorEnv,
+    publicUrl: deps.config.publicUrl,
+    accessTokens,
+    metrics: subscriptionMetrics,
+    signal: subscriptionSignal,
+    connectors,
+    onFailed: subscriptionFailedEmitter({ db, logger, record: (deploymentId, event) => recordEvent(services, deploymentId, event) }),
+  });
+  const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics });
+  const inboundWebhook = { config: deps.config, logger, clock, metrics: services.operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications };
   // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.
   const deliveryQueue = (sql: typeof services.sql) =>
     createDeliveryQueue({
@@ -129,11 +159,12 @@ export function buildApp(deps: AppDeps): App {
       disableAfterMs: deps.config.forwardingDisableAfterMs,
     });
   const deliveries = deliveryQueue(services.sql);
-  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys, deliveries };
+  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys, deliveries, subscriptions };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   services.operationsMetrics.registerOn(metrics);
+  subscriptionMetrics.registerOn(metrics);
   const requests = new Counter({
     name: "switchyard_http_requests_total",
     help: "HTTP requests by route and status",
@@ -295,6 +326,8 @@ export function buildApp(deps: AppDeps): App {
     accessTokens,
     inboundEvents,
     deliveries,
+    subscriptions,
+    subscriptionSignal,
     createDeliveryWorker: (options) =>
       createDeliveryWorker(
         {

@@ -8,7 +8,9 @@
  * `docs/connectors.md` ("How to add a connector") explains every field with an example.
  */
 import { z } from "zod";
+import { jsonPath } from "./jsonPath.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
+import { subscriptionSchema } from "../subscriptions/declaration.ts";
 import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
 
 export const CATEGORIES = [
@@ -33,14 +35,11 @@ export const CATEGORIES = [
   "marketing",
   "other",
 ] as const;
+export { jsonPath };
 export type ConnectorCategory = (typeof CATEGORIES)[number];
 
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 
-/** `sender.id`, `repository.owner.id`, `authorizations[].user_id` (`[]`: every element). */
-export const jsonPath = z
-  .string()
-  .regex(/^[A-Za-z0-9_$@-]+(\[\])?(\.[A-Za-z0-9_$@-]+(\[\])?)*$/, "must be a dot path like sender.id or authorizations[].user_id");
 
 const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `must be a function (${what})` });
@@ -192,11 +191,20 @@ export const connectorDeclarationSchema = z
     identity: identitySchema,
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
+    /** Per-account subscriptions the service keeps at the provider (src/subscriptions/declaration.ts). */
+    subscription: subscriptionSchema.optional(),
     triggers: z.array(triggerSchema).default([]),
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (c.triggers.length > 0 && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section" });
+    if (c.triggers.length > 0 && !c.webhook && !c.subscription?.notification) {
+      ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a subscription with notifications)" });
+    }
+    for (const [i, r] of (c.subscription?.resources ?? []).entries()) {
+      for (const name of Object.keys(r.triggers)) {
+        if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["subscription", "resources", i, "triggers", name], message: `no trigger "${name}"` });
+      }
+    }
     const names = new Set<string>();
     const unconditional = new Map<string, string>();
     c.triggers.forEach((t, i) => {

@@ -1,3 +1,4 @@
+import type { SubscriptionManager } from "../subscriptions/manager.ts";
 import { type Access, createAccess } from "../auth/access.ts";
 import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Sessions } from "../auth/sessions.ts";
@@ -22,6 +23,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   verificationTokens: VerificationTokens;
   /** The delivery queue's operations (delivery/queue/index.ts). */
   deliveries: DeliveryQueue;
+  /** Per-account provider subscriptions (subscriptions/manager.ts). */
+  subscriptions: Pick<SubscriptionManager, "retryNow" | "changed" | "deleteForConnection">;
 }
 
 export interface GraphQLContext extends ContextCapabilities {
