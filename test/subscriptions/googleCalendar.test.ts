@@ -73,7 +73,7 @@ describe("a connected Calendar account with listed triggers", () => {
   test("a notification with a wrong channel token, or for an unknown channel, is refused and reads nothing", async () => {
     const channel = fake.live()[0];
     const reads = fake.listCalls.length;
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { "x-goog-channel-id": channel.id, "x-goog-channel-token": "forged", "x-goog-resource-state": "exists" },
       { "x-goog-channel-id": channel.id, "x-goog-resource-state": "exists" },
       { "x-goog-channel-id": "no-such-channel", "x-goog-channel-token": channel.token!, "x-goog-resource-state": "exists" },
