@@ -48,6 +48,8 @@ export interface FakeMicrosoftGraph extends FakeDeclaredProvider {
   live(): GraphSubscription[];
   /** The next calls to /subscriptions answer this status (0: normal again). */
   failWith(status: number): void;
+  /** PATCHes wait until the returned function is called (an instance stuck mid-renewal). */
+  holdPatches(): () => void;
   /** Graph forgets the subscription (a PATCH then answers 404). */
   forget(id: string): void;
   receiveMessage(subject: string): Promise<number[]>;
@@ -66,6 +68,7 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
   const reads: string[] = [];
   const items = new Map<string, Record<string, unknown>>();
   let failing = 0;
+  let held: Promise<void> | undefined;
   const userId = randomUUID();
   const live = () => subscriptions.filter((s) => !s.deleted && Date.parse(s.expirationDateTime) > opts.clock.now().getTime());
   const capped = (requested: string) => new Date(Math.min(Date.parse(requested), opts.clock.now().getTime() + (opts.maxLifetimeMs ?? 4230 * 60_000))).toISOString();
@@ -134,10 +137,11 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
       {
         method: "PATCH",
         path: /^\/api\/v1\.0\/subscriptions\/([^/]+)$/,
-        handle(req, ctx, [id]) {
+        async handle(req, ctx, [id]) {
           if (!ctx.authenticate(req)) return unauthorized;
           if (failing) return jsonReply(failing, { error: { code: "ServiceUnavailable", message: "Service unavailable." } });
           patches.push(id);
+          await held;
           const subscription = live().find((s) => s.id === id);
           if (!subscription) return notFound;
           subscription.expirationDateTime = capped(String((JSON.parse(req.rawBody.toString() || "{}") as Record<string, unknown>).expirationDateTime));
@@ -182,6 +186,14 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
     patches,
     reads,
     live,
+    holdPatches() {
+      let release!: () => void;
+      held = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     failWith(status: number) {
       failing = status;
     },
