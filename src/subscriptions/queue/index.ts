@@ -23,21 +23,28 @@
  *   retryNow       PENDING/ACTIVE/FAILED        due now (an operator's Retry now)
  *   recordCursor   any                          the same, with where change reading resumes
  *
- * Every record* statement is guarded by the claim's lease (`lease_until` as claimed): an instance
+ * When a row is due again is policy.ts (renewal at a quarter of the lifetime left; 1 min doubling to
+ * 1 h; FAILED after 24 h). Every record* statement is guarded by the claim's lease (held.ts: `lease_until` as claimed): an instance
  * whose lease ran out and was taken over records nothing, so renewals are never doubled.
  * Times are the injected clock's, passed as parameters.
  */
 import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
-import { claim, claimLive } from "./claim.ts";
+import { claim } from "./claim.ts";
+import { claimLive } from "./claimLive.ts";
 import { plan, type WantedEvent } from "./plan.ts";
-import { type Created, recordCreated, recordCursor, recordDeleted, recordFailed, recordRenewed, retryNow } from "./record.ts";
+import { type Created, recordCreated } from "./recordCreated.ts";
+import { recordCursor } from "./recordCursor.ts";
+import { recordDeleted } from "./recordDeleted.ts";
+import { recordFailed } from "./recordFailed.ts";
+import { recordRenewed } from "./recordRenewed.ts";
+import { retryNow } from "./retryNow.ts";
 import type { SubscriptionWork } from "./row.ts";
 
 export type { SubscriptionWork } from "./row.ts";
 export type { WantedEvent } from "./plan.ts";
-export type { Created } from "./record.ts";
-export { FAILED_AFTER_MS, renewAt, retryDelayMs } from "./record.ts";
+export type { Created } from "./recordCreated.ts";
+export { FAILED_AFTER_MS, renewAt, retryDelayMs } from "./policy.ts";
 
 export function createSubscriptionQueue({ sql, clock }: { sql: Sql; clock: Clock }) {
   return {
