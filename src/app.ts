@@ -45,6 +45,8 @@ import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
 import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
 import { createSubscriptionQueue } from "./subscriptions/queue/index.ts";
 import { createSubscriptionSignal, type SubscriptionSignal } from "./subscriptions/signal.ts";
+import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
+import { countDue } from "./polling/queue/due.ts";
 
 export interface AppDeps {
   config: Config;
@@ -73,6 +75,8 @@ export interface App {
   subscriptionSignal: SubscriptionSignal;
   /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
   createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
+  /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool (main.ts starts one). */
+  createPoller(): Poller;
   /** The node:http request listener: REST routes, /graphql, the console. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
@@ -180,6 +184,7 @@ export function buildApp(deps: AppDeps): App {
   });
 
   services.redisHealth.registerOn(metrics);
+  const pollMetrics = registerPollMetrics(metrics, () => countDue(sql, clock.now()), (error) => services.databaseOutage.noted(error));
   let draining = false;
   const bodies = createBodyGate({
     maxInFlight: deps.config.bodyMaxInFlight,
@@ -341,6 +346,21 @@ export function buildApp(deps: AppDeps): App {
           databaseOutage: services.databaseOutage,
         },
         options,
+      ),
+    createPoller: () =>
+      createPoller(
+        {
+          sql: services.database.workerSql,
+          clock,
+          logger,
+          connectorEnv,
+          accessTokens,
+          inboundEvents,
+          inboundSecrets,
+          databaseOutage: services.databaseOutage,
+          metrics: pollMetrics,
+        },
+        { intervalMs: deps.config.pollIntervalMs },
       ),
     handle,
     attach: (server) => {

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { jsonPath } from "./jsonPath.ts";
+import { pollingSchema } from "../polling/declaration.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import { subscriptionSchema } from "../subscriptions/declaration.ts";
 import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
@@ -194,12 +195,15 @@ export const connectorDeclarationSchema = z
     /** Per-account subscriptions the service keeps at the provider (src/subscriptions/declaration.ts). */
     subscription: subscriptionSchema.optional(),
     triggers: z.array(triggerSchema).default([]),
+    /** Triggers read from the provider's list endpoints on a schedule, where it pushes nothing (src/polling/declaration.ts). */
+    polling: pollingSchema(jsonPath).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (c.triggers.length > 0 && !c.webhook && !c.subscription?.notification) {
-      ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a subscription with notifications)" });
+    if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook && !c.subscription?.notification) {
+      ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one, or a subscription with notifications)" });
     }
+    for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
     for (const [i, r] of (c.subscription?.resources ?? []).entries()) {
       for (const name of Object.keys(r.triggers)) {
         if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["subscription", "resources", i, "triggers", name], message: `no trigger "${name}"` });
