@@ -27,7 +27,7 @@ beforeAll(async () => {
   ada = await createOperator(app);
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers: [{ connector: "gmail", trigger: "email_received" }] } }, { token: ada.token }));
   accountId = (await connectAccount(app, ada, { connector: "gmail", account: "alice", provider: google })).id;
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await app?.close();

@@ -33,7 +33,7 @@ beforeAll(async () => {
   ada = await createOperator(app);
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: receiver.url, triggers } }, { token: ada.token }));
   accountId = (await connectAccount(app, ada, { connector: "google_calendar", account: "alice", provider: fake })).id;
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await app?.close();

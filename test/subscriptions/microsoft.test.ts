@@ -32,7 +32,7 @@ beforeAll(async () => {
   ada = await createOperator(app);
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
   accountId = (await connectAccount(app, ada, { connector: "microsoft", account: "alice", provider: fake })).id;
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await app?.close();
