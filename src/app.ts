@@ -22,6 +22,7 @@ import { SESSION_COOKIE } from "./auth/principal.ts";
 import { consoleRoutes } from "./rest/console.ts";
 import { getData } from "./rest/getData.ts";
 import { getAuthUrl } from "./rest/getAuthUrl.ts";
+import { createConnectSettings } from "./connections/connectSettings.ts";
 import { connectRoutes } from "./rest/connect/index.ts";
 import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
@@ -129,7 +130,9 @@ export function buildApp(deps: AppDeps): App {
       disableAfterMs: deps.config.forwardingDisableAfterMs,
     });
   const deliveries = deliveryQueue(services.sql);
-  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys, deliveries };
+  const connectSettings = createConnectSettings({ db });
+  const connectFlow = { config: deps.config, db, box, logger, clientCredentials, connectSettings };
+  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys, deliveries, connectSettings };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -168,8 +171,8 @@ export function buildApp(deps: AppDeps): App {
     ...healthRoutes(services, metrics),
     getData(services, apiKeys),
     ...consoleRoutes(services),
-    getAuthUrl(services, apiKeys, clientCredentials),
-    ...connectRoutes({ config: deps.config, db, box, logger, clientCredentials }),
+    getAuthUrl({ ...connectFlow, apiKeys }),
+    ...connectRoutes(connectFlow),
     postInboundWebhook(inboundWebhook),
     getInboundWebhook(inboundWebhook),
     ...openApiRoutes(services),

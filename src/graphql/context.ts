@@ -2,6 +2,7 @@ import { type Access, createAccess } from "../auth/access.ts";
 import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Sessions } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
+import type { ConnectSettings } from "../connections/connectSettings.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import type { VerificationTokens } from "../credentials/verificationTokens.ts";
@@ -22,6 +23,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   verificationTokens: VerificationTokens;
   /** The delivery queue's operations (delivery/queue/index.ts). */
   deliveries: DeliveryQueue;
+  /** Where the connect flow may send end users back to (connections/connectSettings.ts). */
+  connectSettings: ConnectSettings;
 }
 
 export interface GraphQLContext extends ContextCapabilities {

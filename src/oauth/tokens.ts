@@ -1,3 +1,4 @@
+import { storedParams } from "../connections/paramsDeclaration.ts";
 import { findConnector } from "../connectors/registry.ts";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
 import { hasOAuthClient } from "../credentials/clientCredentials.ts";
@@ -83,7 +84,7 @@ export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccoun
 
 async function refreshHoldingLock(
   deps: OAuthClientDeps,
-  account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null },
+  account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null; params: unknown },
   lockedUntil: Date,
 ): Promise<string> {
   const release = () =>
@@ -93,7 +94,7 @@ async function refreshHoldingLock(
     if (!def) throw new Error(`connector ${account.connector} is no longer available`);
     const credentials = await deps.clientCredentials.resolve(account.deploymentId, def);
     if (!hasOAuthClient(credentials)) throw new Error(`no OAuth client is configured for ${def.name}`);
-    const token = await refreshGrant(providerFor(deps.config, def, credentials), deps.box.open(account.refreshTokenEncrypted!));
+    const token = await refreshGrant(providerFor(deps.config, def, credentials, storedParams(account.params)), deps.box.open(account.refreshTokenEncrypted!));
     await deps.db.connectedAccount.updateMany({
       where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
       data: {

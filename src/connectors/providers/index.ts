@@ -39,6 +39,8 @@ import todoist from "./todoist/index.ts";
 import typeform from "./typeform/index.ts";
 import xero from "./xero/index.ts";
 import zoom from "./zoom/index.ts";
+import zendesk from "./zendesk/index.ts";
+import shopify from "./shopify/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
@@ -76,4 +78,6 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   typeform,
   xero,
   zoom,
+  zendesk,
+  shopify,
 ];
