@@ -7,6 +7,7 @@ import "./types/dataItem.ts";
 import "./types/connectors.ts";
 import "./types/subscriptions.ts";
 import "./types/forwarding.ts";
+import "./types/connectSettings.ts";
 import "./types/deliveryOperations.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
