@@ -38,10 +38,11 @@ export type ConnectorCategory = (typeof CATEGORIES)[number];
 
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 /**
- * An https URL that may name connection parameters in its host (`https://{subdomain}.zendesk.com`);
- * checked as an https URL once filled with the declared examples (the declaration's superRefine).
+ * An https URL that may name connection parameters in its host (`https://{subdomain}.zendesk.com`):
+ * an https URL with each placeholder read as a label here, and again filled with the declared
+ * examples once the parameters are known (the declaration's superRefine).
  */
-const httpsUrlTemplate = z.string().min(1);
+const httpsUrlTemplate = z.string().refine((t) => httpsUrl.safeParse(t.replace(/\{[a-z][a-z0-9_]*\}/g, "x")).success, "must be an https:// URL");
 /** `https://{shop}.myshopify.com` of `https://{shop}.myshopify.com/admin/oauth/authorize`. */
 const urlHost = (template: string) => /^[a-z]+:\/\/[^/?#]*/i.exec(template)?.[0] ?? "";
 
