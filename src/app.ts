@@ -38,6 +38,8 @@ import { recordRoutedEvent } from "./forwarding/record.ts";
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
+import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
+import { countDue } from "./polling/queue/due.ts";
 
 export interface AppDeps {
   config: Config;
@@ -62,6 +64,8 @@ export interface App {
   deliveries: DeliveryQueue;
   /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
   createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
+  /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool (main.ts starts one). */
+  createPoller(): Poller;
   /** The node:http request listener: REST routes, /graphql, the console. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
@@ -152,6 +156,7 @@ export function buildApp(deps: AppDeps): App {
   });
 
   services.redisHealth.registerOn(metrics);
+  const pollMetrics = registerPollMetrics(metrics, () => countDue(sql, clock.now()), (error) => services.databaseOutage.noted(error));
   let draining = false;
   const bodies = createBodyGate({
     maxInFlight: deps.config.bodyMaxInFlight,
@@ -311,6 +316,21 @@ export function buildApp(deps: AppDeps): App {
           databaseOutage: services.databaseOutage,
         },
         options,
+      ),
+    createPoller: () =>
+      createPoller(
+        {
+          sql: services.database.workerSql,
+          clock,
+          logger,
+          connectorEnv,
+          accessTokens,
+          inboundEvents,
+          inboundSecrets,
+          databaseOutage: services.databaseOutage,
+          metrics: pollMetrics,
+        },
+        { intervalMs: deps.config.pollIntervalMs },
       ),
     handle,
     attach: (server) => {

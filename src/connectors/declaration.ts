@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } from "../connections/paramsDeclaration.ts";
+import { pollingSchema } from "../polling/declaration.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
 
@@ -206,6 +207,8 @@ export const connectorDeclarationSchema = z
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
     triggers: z.array(triggerSchema).default([]),
+    /** Triggers read from the provider's list endpoints on a schedule, where it pushes nothing (src/polling/declaration.ts). */
+    polling: pollingSchema(jsonPath).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -218,7 +221,8 @@ export const connectorDeclarationSchema = z
       else if (placeholders(template).length !== placeholders(urlHost(template)).length) ctx.addIssue({ code: "custom", path, message: "may name parameters only in its host" });
       else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params))).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
     }
-    if (c.triggers.length > 0 && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section" });
+    if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one)" });
+    for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
     const names = new Set<string>();
     const unconditional = new Map<string, string>();
     c.triggers.forEach((t, i) => {

@@ -53,8 +53,8 @@ describe("the connector catalog", () => {
       expect(t.displayName && t.description).toBeTruthy();
       expect(() => JSON.stringify(t.samplePayload)).not.toThrow();
     }
-    // A connector takes inbound events exactly when it offers triggers.
-    expect(c.inbound.delivery === "none").toBe(c.triggers.length === 0);
+    // A connector takes inbound events exactly when it offers triggers that are not polled.
+    expect(c.inbound.delivery === "none").toBe(c.triggers.every((t) => c.declaration.polling?.triggers[t.name]));
   });
 });
 
