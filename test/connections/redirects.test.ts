@@ -112,7 +112,7 @@ describe("the end user lands back in the operator's app", () => {
     expect(query(walk.final.location)).toMatchObject({ status: "error", account: "carol", error: "access_denied" });
   });
 
-  test("a callback from another browser ⇒ error=state_mismatch, and the real attempt still completes", async () => {
+  test("a callback from another browser ⇒ error=state_mismatch", async () => {
     const authUrl = await getAuthUrl(app, ada.apiKey, "github", "dave", { redirectUrl: `${appOrigin}/back` });
     const started = await walkConnectFlow(authUrl, { stopAtProvider: true });
     const approve = await hop("GET", started.providerAuthorizeUrl!);
