@@ -13,6 +13,7 @@
  *   {events}            the provider events, comma-joined  ("{events[]}" as a whole value: a JSON array)
  *   {resource}          what is watched                     {channelId}    a fresh UUID per create
  *   {providerId} {providerResourceId}   the provider's ids of the current subscription (renew, delete)
+ *   {externalId}        the connection's external id (Calendly's user URI)
  *   {<name>}            from the environment, as `env` declares ({topic} ← CONNECTOR_GMAIL_PUBSUB_TOPIC),
  *                       or from the connection, as `placeholders` declares ({cloudId}, {form_id})
  *   {subscriptionUrl}   {notificationUrl}?subscription=<our id>: where `webhook` subscriptions are sent
@@ -94,6 +95,8 @@ export const subscriptionSchema = z
       .object({
         /** The subscription's id; absent when the provider has none (Gmail's watch: one per mailbox). */
         idPath: jsonPath.optional(),
+        /** The id is the last path segment of the URI at idPath (Calendly answers `resource.uri`, deletes by its uuid). */
+        idIsUri: z.boolean().default(false),
         /** A second id some providers need to delete it (a Calendar channel's resourceId). */
         resourceIdPath: jsonPath.optional(),
         expiresPath: jsonPath.optional(),

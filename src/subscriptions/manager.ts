@@ -118,6 +118,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
       subscriptionUrl: `${notificationUrl}?subscription=${encodeURIComponent(work.id)}`,
       events: work.events,
       resource: work.resource,
+      externalId: work.externalId,
       ...(work.providerId ? { providerId: work.providerId } : {}),
       ...(work.providerResourceId ? { providerResourceId: work.providerResourceId } : {}),
     };

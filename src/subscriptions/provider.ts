@@ -103,6 +103,7 @@ export interface Answered {
 
 export function readAnswer(decl: SubscriptionDeclaration, answer: Record<string, unknown>): Answered {
   const { idPath, resourceIdPath, expiresPath, expiresFormat, secretPath } = decl.answer;
+  const lastSegment = (id: string | undefined, uri: boolean) => (id && uri ? id.replace(/\/+$/, "").split("/").pop() || undefined : id);
   const raw = expiresPath ? valueAt(answer, expiresPath) : undefined;
   let expiresAt: Date | null = null;
   if (typeof raw === "string" || typeof raw === "number") {
@@ -111,7 +112,7 @@ export function readAnswer(decl: SubscriptionDeclaration, answer: Record<string,
     if (!Number.isNaN(date.getTime())) expiresAt = date;
   }
   return {
-    providerId: idPath ? asString(valueAt(answer, idPath)) : undefined,
+    providerId: idPath ? lastSegment(asString(valueAt(answer, idPath)), decl.answer.idIsUri) : undefined,
     providerResourceId: resourceIdPath ? asString(valueAt(answer, resourceIdPath)) : undefined,
     expiresAt,
     secret: secretPath ? asString(valueAt(answer, secretPath)) : undefined,
