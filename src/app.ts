@@ -37,6 +37,9 @@ import { recordRoutedEvent } from "./forwarding/record.ts";
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
+import { createConnections } from "./connections/connections.ts";
+import { createRevocation } from "./connections/revoke.ts";
+import { connectionRoutes } from "./rest/connectionRoutes.ts";
 
 export interface AppDeps {
   config: Config;
@@ -129,7 +132,17 @@ export function buildApp(deps: AppDeps): App {
       disableAfterMs: deps.config.forwardingDisableAfterMs,
     });
   const deliveries = deliveryQueue(services.sql);
-  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys, deliveries };
+  const connections = createConnections({
+    db,
+    sql,
+    box,
+    clock,
+    logger,
+    revoke: createRevocation({ connectorEnv, production: deps.config.env === "production", clientCredentials, logger }),
+    // Wired to subscriptions.deleteForConnection when it lands.
+    releaseSubscriptions: async () => {},
+  });
+  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys, deliveries, connections };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -167,6 +180,7 @@ export function buildApp(deps: AppDeps): App {
   const routes: Route[] = [
     ...healthRoutes(services, metrics),
     getData(services, apiKeys),
+    ...connectionRoutes({ apiKeys, connections, publicUrl: deps.config.publicUrl }),
     ...consoleRoutes(services),
     getAuthUrl(services, apiKeys, clientCredentials),
     ...connectRoutes({ config: deps.config, db, box, logger, clientCredentials }),

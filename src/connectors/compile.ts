@@ -136,6 +136,7 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
       tokenUrl: decl.oauth.tokenUrl,
       apiUrl: decl.oauth.apiUrl,
       ...(scheme?.type === "jwt" ? { jwksUrl: scheme.jwksUrl } : {}),
+      ...(decl.oauth.revocation ? { revocationUrl: decl.oauth.revocation.url } : {}),
     },
     oauth: {
       scopes: decl.oauth.scopes,
@@ -146,6 +147,7 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
       clientAuth: decl.oauth.clientAuth,
       extraAuthorizeParams: decl.oauth.extraAuthorizeParams,
       refresh: decl.oauth.refresh,
+      ...(decl.oauth.revocation ? { revocation: (({ url: _url, ...spec }) => spec)(decl.oauth.revocation) } : {}),
       readTokenResponse: tokenReader(decl),
     },
     readIdentity: identityReader(decl),

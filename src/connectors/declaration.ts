@@ -83,6 +83,29 @@ const oauthSchema = z.object({
     .default({}),
   /** The provider issues refresh tokens (with the declared scopes/parameters); refresh is then exercised in tests. */
   refresh: z.boolean(),
+  /**
+   * How a grant is revoked at the provider when a connection is deleted; absent where its docs give
+   * no revocation endpoint (the tokens are then only forgotten). Overridable with
+   * CONNECTOR_<NAME>_REVOCATION_URL.
+   */
+  revocation: z
+    .object({
+      /** May hold `{clientId}` (GitHub's `/applications/{client_id}/grant`). */
+      url: httpsUrl,
+      method: z.enum(["POST", "DELETE"]).default("POST"),
+      /** The body member (or form field) that carries the token (RFC 7009 `token`, GitHub `access_token`). */
+      tokenParam: z.string().min(1).default("token"),
+      body: z.enum(["form", "json"]).default("form"),
+      /**
+       * How the request is authenticated: the OAuth client (HTTP Basic or in the body), nothing
+       * (Google), or the token being revoked as a bearer token (Slack `auth.revoke`).
+       */
+      clientAuth: z.enum(["client_secret_basic", "client_secret_post", "none", "bearer_token"]),
+      /** Which token to send: the refresh token revokes the whole grant where the provider says so (Google); else the access token. */
+      token: z.enum(["access", "refresh"]).default("access"),
+    })
+    .strict()
+    .optional(),
 });
 
 const identitySchema = z

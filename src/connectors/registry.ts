@@ -44,7 +44,8 @@ export function connectorEnvPrefix(def: Pick<ConnectorDefinition, "name">): stri
 }
 
 /**
- * The endpoints to use, with CONNECTOR_<NAME>_AUTHORIZE_URL / _TOKEN_URL / _API_URL / _JWKS_URL
+ * The endpoints to use, with CONNECTOR_<NAME>_AUTHORIZE_URL / _TOKEN_URL / _API_URL / _JWKS_URL /
+ * _REVOCATION_URL
  * applied (empty values are ignored; a trailing slash is dropped so `${apiUrl}${path}` works). Pure: the server passes in its own env.
  */
 export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, string | undefined>): ProviderEndpoints {
@@ -55,10 +56,12 @@ export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, s
   };
   // Only connectors that declare a JWKS use one; an override cannot add one to the others.
   const jwksUrl = def.endpoints.jwksUrl === undefined ? undefined : pick("JWKS_URL", def.endpoints.jwksUrl);
+  const revocationUrl = def.endpoints.revocationUrl === undefined ? undefined : pick("REVOCATION_URL", def.endpoints.revocationUrl);
   return {
     authorizeUrl: pick("AUTHORIZE_URL", def.endpoints.authorizeUrl),
     tokenUrl: pick("TOKEN_URL", def.endpoints.tokenUrl),
     apiUrl: pick("API_URL", def.endpoints.apiUrl),
     ...(jwksUrl ? { jwksUrl } : {}),
+    ...(revocationUrl ? { revocationUrl } : {}),
   };
 }

@@ -30,6 +30,8 @@ export interface ProviderEndpoints {
    * `inbound.verify` as `keys`. Overridable with CONNECTOR_<NAME>_JWKS_URL.
    */
   jwksUrl?: string;
+  /** Only for connectors that declare `oauth.revocation`; overridable with CONNECTOR_<NAME>_REVOCATION_URL. */
+  revocationUrl?: string;
 }
 
 /** The token response normalized to one shape, whatever the provider answered. */
@@ -60,12 +62,22 @@ export interface OAuthSpec {
   extraAuthorizeParams?: Record<string, string>;
   /** The provider issues refresh tokens. */
   refresh?: boolean;
+  /** How a grant is revoked at the provider (declaration.ts `oauth.revocation`); absent: it is not. */
+  revocation?: RevocationSpec;
   /**
    * Normalizes the parsed JSON body of a token response (code exchange or refresh). Throws
    * `TokenResponseError` (tokenResponse.ts) when the body is an error, including providers that answer errors with
    * HTTP 200 (GitHub `{error}`, Slack `{ok:false}`).
    */
   readTokenResponse(body: Record<string, unknown>): NormalizedToken;
+}
+
+export interface RevocationSpec {
+  method: "POST" | "DELETE";
+  tokenParam: string;
+  body: "form" | "json";
+  clientAuth: "client_secret_basic" | "client_secret_post" | "none" | "bearer_token";
+  token: "access" | "refresh";
 }
 
 export interface ExternalIdentity {

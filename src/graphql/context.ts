@@ -3,6 +3,7 @@ import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Sessions } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
+import type { Connections } from "../connections/connections.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import type { VerificationTokens } from "../credentials/verificationTokens.ts";
 import { AppError } from "../errors.ts";
@@ -22,6 +23,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   verificationTokens: VerificationTokens;
   /** The delivery queue's operations (delivery/queue/index.ts). */
   deliveries: DeliveryQueue;
+  /** The deployment's connections: listing, keyset pages, deletion (connections/connections.ts). */
+  connections: Connections;
 }
 
 export interface GraphQLContext extends ContextCapabilities {

@@ -21,7 +21,7 @@ export interface HttpResponse {
 export type RouteHandler = (request: HttpRequest) => Promise<HttpResponse>;
 
 export interface Route {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** A path with `:name` segments, e.g. `/webhooks/:deploymentId/:connector`. */
   path: string;
   handler: RouteHandler;

@@ -24,6 +24,8 @@ export async function saveConnection(
     // Providers that do not echo the granted scopes granted what was asked (or refused outright).
     scopes: token.scopes.length ? token.scopes : requestedScopes,
     externalId: identity.externalId,
+    // What the provider calls the account (the connector's identity.displayNamePath), refreshed on every authorization.
+    displayName: identity.displayName ?? null,
     metadata: (identity.metadata ?? {}) as object,
     status: "ACTIVE" as const,
     refreshLockedUntil: null,
