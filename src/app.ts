@@ -33,11 +33,12 @@ import { createInboundSecrets, type InboundSecrets } from "./credentials/inbound
 import { createOperatorCredentials } from "./credentials/operatorCredentials.ts";
 import { createVerificationTokens } from "./credentials/verificationTokens.ts";
 import { createInboundEvents, type InboundEvents } from "./forwarding/inbound.ts";
-import { recordRoutedEvent } from "./forwarding/record.ts";
+import { recordEvent, recordRoutedEvent } from "./forwarding/record.ts";
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
 import { createConnections } from "./connections/connections.ts";
+import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
 
@@ -111,7 +112,9 @@ export function buildApp(deps: AppDeps): App {
   const clientCredentials = createClientCredentials({ db, box, connectorEnv });
   const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets });
   const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
-  const accessTokens = createAccessTokens({ config: deps.config, db, box, logger, clientCredentials });
+  // Connection lifecycle events (switchyard.connection_*), recorded and forwarded like a provider's.
+  const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: (deploymentId, event) => recordEvent(services, deploymentId, event) });
+  const accessTokens = createAccessTokens({ config: deps.config, db, box, logger, clientCredentials, lifecycle });
   const inboundEvents = createInboundEvents({
     sql,
     db,
@@ -139,6 +142,7 @@ export function buildApp(deps: AppDeps): App {
     clock,
     logger,
     revoke: createRevocation({ connectorEnv, production: deps.config.env === "production", clientCredentials, logger }),
+    lifecycle,
     // Wired to subscriptions.deleteForConnection when it lands.
     releaseSubscriptions: async () => {},
   });
@@ -183,7 +187,7 @@ export function buildApp(deps: AppDeps): App {
     ...connectionRoutes({ apiKeys, connections, publicUrl: deps.config.publicUrl }),
     ...consoleRoutes(services),
     getAuthUrl(services, apiKeys, clientCredentials),
-    ...connectRoutes({ config: deps.config, db, box, logger, clientCredentials }),
+    ...connectRoutes({ config: deps.config, db, box, logger, clientCredentials, lifecycle }),
     postInboundWebhook(inboundWebhook),
     getInboundWebhook(inboundWebhook),
     ...openApiRoutes(services),

@@ -8,6 +8,7 @@ import { AppError, badInput, connectionNotFound } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { type Connection, connectionSelect, subscriptionSelect, toConnection } from "./connection.ts";
 import type { ConnectionFilter } from "./filter.ts";
+import type { LifecycleEvents } from "./lifecycle.ts";
 import type { Revoke } from "./revoke.ts";
 
 /**
@@ -23,6 +24,7 @@ export interface ConnectionsDeps {
   clock: Clock;
   logger: Logger;
   revoke: Revoke;
+  lifecycle: Pick<LifecycleEvents, "emit">;
   /**
    * Deletes the connection's provider subscriptions (at the provider, then here) while its token
    * still works; called before the tokens are forgotten.
@@ -39,7 +41,8 @@ const liveSubscriptions = {
   providerSubscriptions: { where: { status: { not: "DELETED" } }, select: subscriptionSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
 } as const satisfies Prisma.ConnectedAccountSelect;
 
-const withSubscriptions = { ...connectionSelect, ...liveSubscriptions } as const;
+/** Prisma `select` for a Connection: its row and its live (not DELETED) provider subscriptions. */
+export const withSubscriptions = { ...connectionSelect, ...liveSubscriptions } as const;
 
 type LoadedConnection = Prisma.ConnectedAccountGetPayload<{ select: typeof withSubscriptions }>;
 const asConnection = (row: LoadedConnection): Connection => toConnection(row, row.providerSubscriptions);
@@ -83,8 +86,9 @@ export function createConnections(deps: ConnectionsDeps) {
 
   /**
    * Status DISCONNECTED, tokens forgotten (the sealed columns overwritten), the grant revoked at the
-   * provider where the connector declares how, its provider subscriptions deleted first. Only the
-   * caller whose UPDATE moved the row does the revocation: two deletions at once revoke once.
+   * provider where the connector declares how, its provider subscriptions deleted first, then
+   * `switchyard.connection_deleted`. Only the caller whose UPDATE moved the row revokes and emits:
+   * two deletions at once do it once.
    * Deleting a deleted connection changes nothing. Returns the connection as it is now, and
    * whether this call disconnected it.
    */
@@ -122,6 +126,7 @@ export function createConnections(deps: ConnectionsDeps) {
         refreshToken: open(old.refresh_token_encrypted),
       });
     }
+    await deps.lifecycle.emit(deploymentId, "connection_deleted", connection);
     return { connection, disconnected: true };
   }
 

@@ -35,6 +35,13 @@ export const CATEGORIES = [
 ] as const;
 export type ConnectorCategory = (typeof CATEGORIES)[number];
 
+/**
+ * How an end user's account is authorized. Only OAUTH2 has a flow today; NONE is a connector that
+ * is never authorized (Switchyard's own lifecycle events): its auth-url answers 404.
+ */
+export const AUTH_MODES = ["OAUTH2", "API_KEY", "BASIC", "APP_INSTALLATION", "NONE"] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 
 /** `sender.id`, `repository.owner.id`, `authorizations[].user_id` (`[]`: every element). */
@@ -209,17 +216,26 @@ export const connectorDeclarationSchema = z
       .regex(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<\/svg>$/, "must be an inline <svg xmlns=…>…</svg>")
       .refine((s) => !/<script|\son\w+=|javascript:|<foreignObject|href=/i.test(s), "must not contain scripts, handlers or links")
       .refine((s) => s.length <= 4096, "must be at most 4 KiB"),
-    /** The provider documentation each fact above comes from. */
-    docs: z.array(httpsUrl).min(1),
-    oauth: oauthSchema,
-    identity: identitySchema,
+    /** The provider documentation each fact above comes from (none for a NONE connector: it has no provider). */
+    docs: z.array(httpsUrl).default([]),
+    authMode: z.enum(AUTH_MODES).default("OAUTH2"),
+    /** Required unless authMode is NONE. */
+    oauth: oauthSchema.optional(),
+    /** Required unless authMode is NONE. */
+    identity: identitySchema.optional(),
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
     triggers: z.array(triggerSchema).default([]),
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (c.triggers.length > 0 && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section" });
+    if (c.authMode !== "NONE") {
+      if (!c.oauth) ctx.addIssue({ code: "custom", path: ["oauth"], message: "required (only an authMode NONE connector has none)" });
+      if (!c.identity) ctx.addIssue({ code: "custom", path: ["identity"], message: "required (only an authMode NONE connector has none)" });
+      if (c.docs.length === 0) ctx.addIssue({ code: "custom", path: ["docs"], message: "cite at least one page of the provider's documentation" });
+      // A NONE connector's triggers are Switchyard's own events: nothing arrives by webhook.
+      if (c.triggers.length > 0 && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section" });
+    }
     const names = new Set<string>();
     const unconditional = new Map<string, string>();
     c.triggers.forEach((t, i) => {

@@ -3,7 +3,7 @@
  * `compile.ts`). The core (OAuth flow, inbound webhook route, forwarding) only ever talks to this
  * shape and never branches on a connector's name.
  */
-import type { ConnectorCategory, ConnectorDeclaration } from "./declaration.ts";
+import type { AuthMode, ConnectorCategory, ConnectorDeclaration } from "./declaration.ts";
 import type { HandshakeRefusal, HandshakeReply } from "./schemes/handshakes.ts";
 
 export type { ConnectorCategory } from "./declaration.ts";
@@ -197,6 +197,8 @@ export interface ConnectorDefinition {
   docs: string[];
   /** The validated declaration this was compiled from (for generic tooling: tests, docs table). */
   declaration: ConnectorDeclaration;
+  /** How an account is authorized; NONE: never (Switchyard's own events; its auth-url is 404). */
+  authMode: AuthMode;
   endpoints: ProviderEndpoints;
   oauth: OAuthSpec;
   /**

@@ -7,7 +7,8 @@ const expiry = (token: NormalizedToken, now: number) => (token.expiresIn ? new D
  * Stores the result of a completed flow and marks the session completed, in one transaction: the
  * ConnectedAccount is created, or — for the same (deployment, connector, account) — updated with the
  * new tokens and set ACTIVE again (this is how a REAUTH_REQUIRED or DISCONNECTED account reconnects).
- * Returns undefined when the session was completed meanwhile (a concurrent callback): nothing stored.
+ * Returns the account and whether it is new (else it was authorized again), or undefined when the
+ * session was completed meanwhile (a concurrent callback): nothing stored.
  */
 export async function saveConnection(
   deps: OAuthDeps,
@@ -38,12 +39,13 @@ export async function saveConnection(
     if (count !== 1) return undefined;
     const key = { deploymentId: session.deploymentId, connector: session.connector, account: session.account };
     const existing = await tx.connectedAccount.findUnique({ where: { deploymentId_connector_account: key }, select: { cursor: true } });
-    return tx.connectedAccount.upsert({
+    const account = await tx.connectedAccount.upsert({
       where: { deploymentId_connector_account: key },
       create: { ...key, ...tokens, cursor: identity.cursor ?? null },
       // A polling position survives a reconnect; only an account that never had one takes the new one.
       update: { ...tokens, ...(existing?.cursor ? {} : { cursor: identity.cursor ?? null }) },
     });
+    return { account, created: !existing };
   });
 }
 

@@ -1,7 +1,13 @@
 import { findConnector } from "../connectors/registry.ts";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
 import { hasOAuthClient } from "../credentials/clientCredentials.ts";
+import type { LifecycleEvents } from "../connections/lifecycle.ts";
 import type { OAuthClientDeps } from "./deps.ts";
+
+/** Refreshing tokens needs the OAuth client; an account that must be authorized again is announced (`switchyard.connection_reauth_required`). */
+export interface AccessTokenDeps extends OAuthClientDeps {
+  lifecycle: Pick<LifecycleEvents, "emitFor">;
+}
 import { providerFor, refreshGrant } from "./provider.ts";
 
 /** Refresh this long before the provider's expiry, so a token handed out is good for a while. */
@@ -39,7 +45,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * account REAUTH_REQUIRED and throws ReauthRequiredError. `forceRefresh` refreshes even a token that
  * has not expired (the provider answered 401 to it).
  */
-export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<string> {
+export async function getFreshAccessToken(deps: AccessTokenDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<string> {
   const deadline = Date.now() + WAIT_FOR_OTHER_REFRESH_MS;
   let seenRefreshAt: number | undefined;
   for (;;) {
@@ -58,7 +64,7 @@ export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccoun
       if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > now && !options.forceRefresh) {
         return deps.box.open(account.accessTokenEncrypted);
       }
-      await markReauthRequired(deps, account.id);
+      await markReauthRequired(deps, account.id, { code: "token_expired", message: "The access token expired and the provider gave no refresh token." });
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
     }
 
@@ -82,7 +88,7 @@ export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccoun
 }
 
 async function refreshHoldingLock(
-  deps: OAuthClientDeps,
+  deps: AccessTokenDeps,
   account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null },
   lockedUntil: Date,
 ): Promise<string> {
@@ -109,7 +115,7 @@ async function refreshHoldingLock(
     return token.accessToken;
   } catch (error) {
     if (error instanceof TokenResponseError && GRANT_GONE.has(error.code)) {
-      await markReauthRequired(deps, account.id);
+      await markReauthRequired(deps, account.id, { code: error.code, message: error.description ?? `The provider refused the refresh token (${error.code}).` });
       deps.logger.info({ connectedAccountId: account.id, connector: account.connector, code: error.code }, "refresh refused: account needs a new authorization");
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
     }
@@ -118,18 +124,20 @@ async function refreshHoldingLock(
   }
 }
 
-async function markReauthRequired(deps: OAuthClientDeps, id: string) {
-  await deps.db.connectedAccount.updateMany({
+/** ACTIVE → REAUTH_REQUIRED; only the caller that moved the row announces it (once per lapse). */
+async function markReauthRequired(deps: AccessTokenDeps, id: string, error: { code: string; message: string }) {
+  const { count } = await deps.db.connectedAccount.updateMany({
     where: { id, status: "ACTIVE" },
     data: { status: "REAUTH_REQUIRED", refreshLockedUntil: null },
   });
+  if (count === 1) await deps.lifecycle.emitFor(id, "connection_reauth_required", { code: error.code, message: error.message.slice(0, 500) });
 }
 
 /**
  * Refreshes every active account whose token expires within REFRESH_MARGIN_MS (for a periodic
  * worker, so tokens are renewed before anyone needs them). Errors are logged per account, never thrown.
  */
-export async function refreshExpiringTokens(deps: OAuthClientDeps): Promise<number> {
+export async function refreshExpiringTokens(deps: AccessTokenDeps): Promise<number> {
   const due = await deps.db.connectedAccount.findMany({
     where: { status: "ACTIVE", refreshTokenEncrypted: { not: null }, tokenExpiresAt: { lt: new Date(Date.now() + REFRESH_MARGIN_MS) } },
     select: { id: true },
@@ -148,7 +156,7 @@ export async function refreshExpiringTokens(deps: OAuthClientDeps): Promise<numb
 }
 
 /** Access tokens of connected accounts, refreshed when due: what the poller, the proxy and main.ts's refresh sweep use. */
-export function createAccessTokens(deps: OAuthClientDeps) {
+export function createAccessTokens(deps: AccessTokenDeps) {
   return {
     fresh: (connectedAccountId: string, options: { forceRefresh?: boolean } = {}) => getFreshAccessToken(deps, connectedAccountId, options),
     refreshExpiring: () => refreshExpiringTokens(deps),

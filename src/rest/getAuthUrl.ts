@@ -30,7 +30,8 @@ export function getAuthUrl(services: Services, apiKeys: ApiKeys, clientCredentia
       const { deploymentId } = await authenticateApiKey(apiKeys, request);
       const name = request.params.connector_name;
       const def = findConnector(name);
-      if (!def) throw unknownConnector(name);
+      // A connector that is never authorized (Switchyard's own events) has no authorization URL.
+      if (!def || def.authMode === "NONE") throw unknownConnector(name);
 
       const values = request.url.searchParams.getAll("account");
       if (values.length > 1) throw accountProblem("Give account once.");

@@ -39,6 +39,7 @@ import todoist from "./todoist/index.ts";
 import typeform from "./typeform/index.ts";
 import xero from "./xero/index.ts";
 import zoom from "./zoom/index.ts";
+import switchyard from "./switchyard/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
@@ -76,4 +77,5 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   typeform,
   xero,
   zoom,
+  switchyard,
 ];

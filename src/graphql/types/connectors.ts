@@ -1,4 +1,4 @@
-import { CATEGORIES } from "../../connectors/declaration.ts";
+import { AUTH_MODES, CATEGORIES } from "../../connectors/declaration.ts";
 import { connectors, findConnector, knownConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
 import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
@@ -28,12 +28,19 @@ const Trigger = builder.objectRef<TriggerDefinition>("Trigger").implement({
   }),
 });
 
+const AuthMode = builder.enumType("AuthMode", { values: AUTH_MODES });
+
 const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement({
   description: "A third-party service Switchyard can connect to.",
   fields: (t) => ({
     name: t.exposeString("name"),
     displayName: t.exposeString("displayName"),
     category: t.exposeString("category", { description: `One of: ${CATEGORIES.join(", ")}.` }),
+    authMode: t.field({
+      type: AuthMode,
+      description: "How an end user's account is authorized. NONE: never (Switchyard's own lifecycle events); such a connector has no auth-url.",
+      resolve: (c) => c.authMode,
+    }),
     description: t.exposeString("description"),
     icon: t.exposeString("icon", { description: "A small inline SVG." }),
     triggers: t.field({ type: [Trigger], resolve: (c) => c.triggers }),

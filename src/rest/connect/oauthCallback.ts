@@ -5,7 +5,7 @@ import { header, type Route } from "../../http/types.ts";
 import { saveConnection } from "../../oauth/connectedAccounts.ts";
 import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
-import type { OAuthClientDeps } from "../../oauth/deps.ts";
+import type { ConnectFlowDeps } from "./index.ts";
 import { problemPage } from "./flow.ts";
 import { brand, errorPage, escapeHtml, page } from "./page.ts";
 
@@ -17,7 +17,7 @@ const RETRY = "Open the link you were given again to try once more.";
  * the ConnectedAccount stored with the session completed, in one transaction. Every failure shows
  * a page and stores no account; the session stays open for a retry until it expires.
  */
-export function getOAuthCallback(deps: OAuthClientDeps): Route {
+export function getOAuthCallback(deps: ConnectFlowDeps): Route {
   return {
     method: "GET",
     path: "/oauth/callback",
@@ -99,16 +99,17 @@ export function getOAuthCallback(deps: OAuthClientDeps): Route {
         return errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY);
       }
 
-      let account;
+      let saved;
       try {
-        account = await saveConnection(deps, session, token, identity, def.oauth.scopes);
+        saved = await saveConnection(deps, session, token, identity, def.oauth.scopes);
       } catch (err) {
         // The identity is made storable when read (oauth/provider.ts); whatever still fails to save
         // is answered with a page like every other failure here, never a bare 500.
         deps.logger.error({ err, connector: def.name }, "could not save a connection");
         return errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, RETRY);
       }
-      if (!account) return problemPage("completed");
+      if (!saved) return problemPage("completed");
+      await deps.lifecycle.emitFor(saved.account.id, saved.created ? "connection_created" : "connection_reauthorized");
       const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
       const done = page(
         200,

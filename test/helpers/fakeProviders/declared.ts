@@ -52,16 +52,18 @@ export function setAt(target: Record<string, unknown>, path: string, value: unkn
 
 export async function startDeclaredProvider(def: ConnectorDefinition, opts: DeclaredProviderOptions = {}): Promise<FakeDeclaredProvider> {
   const decl = def.declaration;
-  const { tokenResponse } = decl.oauth;
+  const { oauth, identity } = decl;
+  if (!oauth || !identity) throw new Error(`${def.name} is never authorized (authMode ${def.authMode}): it has no provider to fake`);
+  const { tokenResponse } = oauth;
   // Matched without its query string (e.g. `/v1/me?fields=id`).
-  const identityPath = `/api${new URL(decl.oauth.apiUrl).pathname.replace(/\/$/, "")}${(decl.identity.path ?? "").split("?")[0]}`;
+  const identityPath = `/api${new URL(oauth.apiUrl).pathname.replace(/\/$/, "")}${(identity.path ?? "").split("?")[0]}`;
   const identityRequests: FakeDeclaredProvider["identityRequests"] = [];
 
   const tokenBody = (grant: Grant<DeclaredIdentity>): Record<string, unknown> => {
     const token: Record<string, unknown> = {
       access_token: grant.accessToken,
       token_type: "bearer",
-      scope: grant.scopes.join(decl.oauth.scopeSeparator),
+      scope: grant.scopes.join(oauth.scopeSeparator),
       ...(grant.expiresAt ? { expires_in: Math.round((grant.expiresAt - Date.now()) / 1000) } : {}),
       ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
       ...opts.tokenExtras?.(grant.identity),
@@ -78,22 +80,22 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
     {
       displayName: def.displayName,
       // resolveEndpoints drops a trailing slash from overrides (Sentry declares /oauth/authorize/).
-      authorizePath: new URL(decl.oauth.authorizeUrl).pathname.replace(/\/+$/, ""),
-      tokenPath: new URL(decl.oauth.tokenUrl).pathname.replace(/\/+$/, ""),
-      scopeParams: [decl.oauth.scopeParam],
+      authorizePath: new URL(oauth.authorizeUrl).pathname.replace(/\/+$/, ""),
+      tokenPath: new URL(oauth.tokenUrl).pathname.replace(/\/+$/, ""),
+      scopeParams: [oauth.scopeParam],
       requireResponseType: true,
       requireRedirectUriOnExchange: true,
-      clientAuthMethods: [decl.oauth.clientAuth],
+      clientAuthMethods: [oauth.clientAuth],
       acceptJsonBody: false,
-      accessTokenTtlSeconds: decl.oauth.refresh ? 3600 : undefined,
-      refreshTokens: decl.oauth.refresh ? "rotate" : "none",
+      accessTokenTtlSeconds: oauth.refresh ? 3600 : undefined,
+      refreshTokens: oauth.refresh ? "rotate" : "none",
       tokenSuccess: (grant) => jsonReply(200, tokenBody(grant)),
       tokenError: (kind, description) =>
         tokenResponse.okPath ? jsonReply(200, { ok: false, error: kind }) : jsonReply(400, { error: kind, error_description: description }),
-      routes: decl.identity.path
+      routes: identity.path
         ? [
             {
-              method: decl.identity.method,
+              method: identity.method,
               path: identityPath,
               handle(req, ctx) {
                 const grant = ctx.authenticate(req);
@@ -102,10 +104,10 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
                 const answer: Record<string, unknown> = {};
                 const who = grant.identity;
                 // Least important first: where paths coincide (Gmail's address is id, name and metadata), the id wins.
-                for (const [key, path] of Object.entries(decl.identity.metadata)) setAt(answer, path, `${key} of ${who.displayName}`);
-                if (decl.identity.cursorPath) setAt(answer, decl.identity.cursorPath, who.cursor);
-                if (decl.identity.displayNamePath) setAt(answer, decl.identity.displayNamePath, who.displayName);
-                if (decl.identity.idPath) setAt(answer, decl.identity.idPath, who.id);
+                for (const [key, path] of Object.entries(identity.metadata)) setAt(answer, path, `${key} of ${who.displayName}`);
+                if (identity.cursorPath) setAt(answer, identity.cursorPath, who.cursor);
+                if (identity.displayNamePath) setAt(answer, identity.displayNamePath, who.displayName);
+                if (identity.idPath) setAt(answer, identity.idPath, who.id);
                 return jsonReply(200, answer);
               },
             },
@@ -122,7 +124,7 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
     env: () => ({
       [`${prefix}AUTHORIZE_URL`]: server.authorizeUrl,
       [`${prefix}TOKEN_URL`]: server.tokenUrl,
-      [`${prefix}API_URL`]: `${server.url}/api${new URL(decl.oauth.apiUrl).pathname.replace(/\/$/, "")}`,
+      [`${prefix}API_URL`]: `${server.url}/api${new URL(oauth.apiUrl).pathname.replace(/\/$/, "")}`,
       [`${prefix}CLIENT_ID`]: server.clientId,
       [`${prefix}CLIENT_SECRET`]: server.clientSecret,
     }),
