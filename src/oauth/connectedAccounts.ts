@@ -48,17 +48,3 @@ export async function saveConnection(
     return { account, created: !existing };
   });
 }
-
-/** Status DISCONNECTED and the tokens wiped (the row stays so history keeps its account). */
-export async function disconnectAccount(deps: OAuthDeps, id: string) {
-  return deps.db.connectedAccount.update({
-    where: { id },
-    data: {
-      status: "DISCONNECTED",
-      accessTokenEncrypted: "",
-      refreshTokenEncrypted: null,
-      tokenExpiresAt: null,
-      refreshLockedUntil: null,
-    },
-  });
-}

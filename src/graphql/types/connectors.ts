@@ -5,7 +5,10 @@ import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import type { CredentialsView } from "../../credentials/operatorCredentials.ts";
 import { serviceCredentials } from "../../credentials/serviceDefaults.ts";
 import type { VerificationTokenView } from "../../credentials/verificationTokens.ts";
-import { disconnectAccount } from "../../oauth/connectedAccounts.ts";
+import { toConnection } from "../../connections/connection.ts";
+import { CONNECTIONS_MAX_PAGE } from "../../connections/connections.ts";
+import { parseConnectionFilter } from "../../connections/filter.ts";
+import type { GraphQLContext } from "../context.ts";
 import { builder } from "../builder.ts";
 
 /**
@@ -113,7 +116,7 @@ const ConnectorCredentialsInput = builder.inputType("ConnectorCredentialsInput",
 
 const AccountStatus = builder.enumType("AccountStatus", { values: ["ACTIVE", "REAUTH_REQUIRED", "DISCONNECTED"] as const });
 
-builder.prismaObject("ConnectedAccount", {
+const ConnectedAccount = builder.prismaObject("ConnectedAccount", {
   description: "An end-user account authorized at a third party. Its tokens are never exposed.",
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -124,6 +127,74 @@ builder.prismaObject("ConnectedAccount", {
     scopes: t.exposeStringList("scopes"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     lastRefreshedAt: t.expose("lastRefreshedAt", { type: "DateTime", nullable: true }),
+    displayName: t.exposeString("displayName", { nullable: true, description: "What the provider calls the account (a login, an e-mail address)." }),
+    params: t.field({
+      type: "JSON",
+      description: "Connection parameters the connector declares (a Zendesk subdomain), name → value.",
+      select: { params: true },
+      resolve: (account) => toConnection({ ...emptyConnectionRow, params: account.params }).params,
+    }),
+    metadata: t.field({
+      type: "JSON",
+      description: "What the identity read kept about the account (login, name, workspace, …).",
+      select: { metadata: true },
+      resolve: (account) => toConnection({ ...emptyConnectionRow, metadata: account.metadata }).metadata,
+    }),
+    lastEventAt: t.expose("lastEventAt", { type: "DateTime", nullable: true, description: "When the newest event of this connection was recorded." }),
+    recentEvents: t.relation("triggerEvents", {
+      description: "The connection's newest events (its provider's and its lifecycle events), newest first.",
+      args: { first: t.arg.int({ required: false, defaultValue: 10, description: "1 to 50." }) },
+      query: (args) => ({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }], take: Math.min(Math.max(args.first ?? 10, 1), 50) }),
+    }),
+  }),
+});
+
+/** toConnection's normalizing of params and metadata, for one column at a time. */
+const emptyConnectionRow = {
+  id: "",
+  connector: "",
+  account: "",
+  externalId: "",
+  displayName: null,
+  status: "ACTIVE" as const,
+  scopes: [],
+  params: {},
+  metadata: {},
+  createdAt: new Date(0),
+  lastRefreshedAt: null,
+  lastEventAt: null,
+};
+
+const ConnectionFilterInput = builder.inputType("ConnectionFilter", {
+  fields: (t) => ({
+    connector: t.string({ required: false }),
+    status: t.field({ type: AccountStatus, required: false }),
+    search: t.string({ required: false, description: "A case-insensitive substring of account, externalId or displayName." }),
+  }),
+});
+
+type ConnectionPage = Awaited<ReturnType<GraphQLContext["connections"]["page"]>>;
+
+const ConnectedAccountEdge = builder.objectRef<ConnectionPage["edges"][number]>("ConnectedAccountEdge").implement({
+  fields: (t) => ({
+    cursor: t.exposeString("cursor"),
+    node: t.field({ type: ConnectedAccount, resolve: (edge) => edge.node }),
+  }),
+});
+
+const ConnectionsPageInfo = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>("ConnectedAccountPageInfo").implement({
+  fields: (t) => ({
+    hasNextPage: t.exposeBoolean("hasNextPage"),
+    endCursor: t.exposeString("endCursor", { nullable: true, description: "Pass as `after` for the next page." }),
+  }),
+});
+
+const ConnectedAccountConnection = builder.objectRef<ConnectionPage>("ConnectedAccountConnection").implement({
+  description: "A page of the deployment's connections, newest first.",
+  fields: (t) => ({
+    edges: t.field({ type: [ConnectedAccountEdge], resolve: (page) => page.edges }),
+    nodes: t.field({ type: [ConnectedAccount], resolve: (page) => page.edges.map((edge) => edge.node) }),
+    pageInfo: t.field({ type: ConnectionsPageInfo, resolve: (page) => ({ hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null }) }),
   }),
 });
 
@@ -140,6 +211,17 @@ builder.prismaObjectFields("Deployment", (t) => ({
     resolve: (deployment, _args, ctx) => ctx.verificationTokens.list(deployment.id),
   }),
   connectedAccounts: t.relation("connectedAccounts", { query: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } }),
+  connections: t.field({
+    type: ConnectedAccountConnection,
+    description: "The deployment's connections, newest first, in keyset pages (by createdAt, then id).",
+    args: {
+      filter: t.arg({ type: ConnectionFilterInput, required: false }),
+      first: t.arg.int({ required: false, defaultValue: 50, description: `1 to ${CONNECTIONS_MAX_PAGE}.` }),
+      after: t.arg.string({ required: false }),
+    },
+    resolve: (deployment, args, ctx) =>
+      ctx.connections.page(deployment.id, parseConnectionFilter(args.filter ?? {}), args.first ?? 50, args.after ?? null),
+  }),
   webhookUrl: t.string({
     description: "The URL to register at the provider for this connector's webhooks.",
     args: { connector: t.arg.string() },
@@ -187,13 +269,16 @@ builder.mutationFields((t) => ({
   }),
   disconnectAccount: t.prismaField({
     type: "ConnectedAccount",
-    description: "Forget the account's tokens; its status becomes DISCONNECTED. A new auth-url reconnects it.",
+    description:
+      "Delete the connection, as `DELETE /api/v1/connections/{connector}/{account}`: status DISCONNECTED, tokens forgotten, the grant revoked at the provider " +
+      "where the connector declares how, `switchyard.connection_deleted` emitted. Again: nothing more happens. A new auth-url reconnects it.",
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
       const found = await ctx.services.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
       const account = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "disconnect accounts" });
-      await disconnectAccount(ctx.services, account.id);
+      // The REST DELETE's operation: subscriptions released, tokens forgotten, grant revoked, connection_deleted.
+      await ctx.connections.disconnect(account.deploymentId, { id: account.id });
       return ctx.services.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: account.id } });
     },
   }),
