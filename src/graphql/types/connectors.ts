@@ -8,6 +8,7 @@ import type { VerificationTokenView } from "../../credentials/verificationTokens
 import { toConnection } from "../../connections/connection.ts";
 import { CONNECTIONS_MAX_PAGE } from "../../connections/connections.ts";
 import { parseConnectionFilter } from "../../connections/filter.ts";
+import { createConnectSession } from "../../oauth/connectSessions.ts";
 import type { GraphQLContext } from "../context.ts";
 import { builder } from "../builder.ts";
 
@@ -165,6 +166,13 @@ const emptyConnectionRow = {
   lastEventAt: null,
 };
 
+const ReauthorizationUrl = builder.objectRef<{ authUrl: string; expiresAt: Date }>("ReauthorizationUrl").implement({
+  fields: (t) => ({
+    authUrl: t.exposeString("authUrl"),
+    expiresAt: t.expose("expiresAt", { type: "DateTime" }),
+  }),
+});
+
 const ConnectionFilterInput = builder.inputType("ConnectionFilter", {
   fields: (t) => ({
     connector: t.string({ required: false }),
@@ -265,6 +273,20 @@ builder.mutationFields((t) => ({
       const confirmed = await ctx.verificationTokens.confirm(String(args.id));
       ctx.services.logger.info({ deploymentId, connector: confirmed.connector, tokenId: confirmed.id }, "webhook verification token confirmed");
       return confirmed;
+    },
+  }),
+  createReauthorizationUrl: t.field({
+    type: ReauthorizationUrl,
+    description:
+      "A new single-use authorization URL for an existing connection's connector and account (what `auth-url` gives your server), " +
+      "to send its end user when the connection is REAUTH_REQUIRED. Owners, admins and the deployment's key.",
+    args: { id: t.arg.id() },
+    authScopes: { loggedIn: true },
+    resolve: async (_root, args, ctx) => {
+      const found = await ctx.services.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { deploymentId: true, connector: true, account: true } });
+      const connection = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "create authorization URLs" });
+      const session = await createConnectSession(ctx.services, connection.deploymentId, connection.connector, connection.account);
+      return { authUrl: session.authUrl, expiresAt: session.expiresAt };
     },
   }),
   disconnectAccount: t.prismaField({
