@@ -41,6 +41,8 @@ import { createConnections } from "./connections/connections.ts";
 import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
+import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
+import { countDue } from "./polling/queue/due.ts";
 
 export interface AppDeps {
   config: Config;
@@ -65,6 +67,8 @@ export interface App {
   deliveries: DeliveryQueue;
   /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
   createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
+  /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool (main.ts starts one). */
+  createPoller(): Poller;
   /** The node:http request listener: REST routes, /graphql, the console. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
@@ -166,6 +170,7 @@ export function buildApp(deps: AppDeps): App {
   });
 
   services.redisHealth.registerOn(metrics);
+  const pollMetrics = registerPollMetrics(metrics, () => countDue(sql, clock.now()), (error) => services.databaseOutage.noted(error));
   let draining = false;
   const bodies = createBodyGate({
     maxInFlight: deps.config.bodyMaxInFlight,
@@ -326,6 +331,21 @@ export function buildApp(deps: AppDeps): App {
           databaseOutage: services.databaseOutage,
         },
         options,
+      ),
+    createPoller: () =>
+      createPoller(
+        {
+          sql: services.database.workerSql,
+          clock,
+          logger,
+          connectorEnv,
+          accessTokens,
+          inboundEvents,
+          inboundSecrets,
+          databaseOutage: services.databaseOutage,
+          metrics: pollMetrics,
+        },
+        { intervalMs: deps.config.pollIntervalMs },
       ),
     handle,
     attach: (server) => {

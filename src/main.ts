@@ -2,7 +2,6 @@ import { createServer } from "node:http";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
-import { createPoller } from "./forwarding/poll.ts";
 import { createRetentionJob } from "./retention/prune.ts";
 import { createLogger } from "./log.ts";
 
@@ -64,8 +63,7 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const deliveryWorker = app.createDeliveryWorker();
   deliveryWorker.start();
-  const { db, databaseOutage } = app.services;
-  const poller = createPoller({ db, logger, databaseOutage, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents }, config.pollIntervalMs);
+  const poller = app.createPoller();
   poller.start();
   const retention = createRetentionJob(app.services);
   retention.start();

@@ -8,6 +8,7 @@
  * `docs/connectors.md` ("How to add a connector") explains every field with an example.
  */
 import { z } from "zod";
+import { pollingSchema } from "../polling/declaration.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
 
@@ -226,6 +227,8 @@ export const connectorDeclarationSchema = z
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
     triggers: z.array(triggerSchema).default([]),
+    /** Triggers read from the provider's list endpoints on a schedule, where it pushes nothing (src/polling/declaration.ts). */
+    polling: pollingSchema(jsonPath).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -233,9 +236,10 @@ export const connectorDeclarationSchema = z
       if (!c.oauth) ctx.addIssue({ code: "custom", path: ["oauth"], message: "required (only an authMode NONE connector has none)" });
       if (!c.identity) ctx.addIssue({ code: "custom", path: ["identity"], message: "required (only an authMode NONE connector has none)" });
       if (c.docs.length === 0) ctx.addIssue({ code: "custom", path: ["docs"], message: "cite at least one page of the provider's documentation" });
-      // A NONE connector's triggers are Switchyard's own events: nothing arrives by webhook.
-      if (c.triggers.length > 0 && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section" });
+      // A NONE connector's triggers are Switchyard's own events: nothing arrives by webhook or polling.
+      if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one)" });
     }
+    for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
     const names = new Set<string>();
     const unconditional = new Map<string, string>();
     c.triggers.forEach((t, i) => {

@@ -111,9 +111,9 @@ const signedEvent = (key: string) => {
 };
 
 describe("Notion's verification request", () => {
-  test("the catalog says Notion hands over a verification token, and only Notion", async () => {
+  test("the catalog says Notion hands over a verification token (as does Gusto), and no other connector", async () => {
     const { connectors } = ok(await app.gql(CatalogFlag));
-    expect(connectors.filter((c) => c.sendsVerificationToken).map((c) => c.name)).toEqual(["notion"]);
+    expect(connectors.filter((c) => c.sendsVerificationToken).map((c) => c.name)).toEqual(["notion", "gusto"]);
   });
 
   test("is answered 200 without a signature, stored as no event, and its token shown to owners and admins — unconfirmed, sealed at rest", async () => {

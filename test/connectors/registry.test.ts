@@ -54,10 +54,10 @@ describe("the connector catalog", () => {
       expect(t.displayName && t.description).toBeTruthy();
       expect(() => JSON.stringify(t.samplePayload)).not.toThrow();
     }
-    // A connector takes inbound events exactly when it offers triggers — except Switchyard's own
-    // (authMode NONE), whose triggers Switchyard emits itself.
+    // A connector takes inbound events exactly when it offers triggers that are not polled — except
+    // Switchyard's own (authMode NONE), whose triggers Switchyard emits itself.
     if (c.authMode === "NONE") expect(c.inbound.delivery).toBe("none");
-    else expect(c.inbound.delivery === "none").toBe(c.triggers.length === 0);
+    else expect(c.inbound.delivery === "none").toBe(c.triggers.every((t) => c.declaration.polling?.triggers[t.name]));
   });
 });
 

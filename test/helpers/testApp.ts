@@ -8,7 +8,6 @@ import type { Clock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import type { DeliveryWorker } from "../../src/delivery/worker.ts";
-import { createPoller } from "../../src/forwarding/poll.ts";
 import { createLogger } from "../../src/log.ts";
 import { createTestDatabase } from "./database.ts";
 
@@ -68,12 +67,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const worker = options.worker ? app.createDeliveryWorker() : undefined;
   worker?.start();
   // Polls providers that do not push (Gmail without Pub/Sub), every POLL_INTERVAL, as main.ts does.
-  const poller = options.poller
-    ? createPoller(
-        { db: app.services.db, logger, databaseOutage: app.services.databaseOutage, inboundSecrets: app.inboundSecrets, inboundEvents: app.inboundEvents },
-        config.pollIntervalMs,
-      )
-    : undefined;
+  const poller = options.poller ? app.createPoller() : undefined;
   poller?.start();
 
   return {

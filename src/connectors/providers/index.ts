@@ -39,6 +39,49 @@ import todoist from "./todoist/index.ts";
 import typeform from "./typeform/index.ts";
 import xero from "./xero/index.ts";
 import zoom from "./zoom/index.ts";
+import gusto from "./gusto/index.ts";
+import jobber from "./jobber/index.ts";
+import attio from "./attio/index.ts";
+import zoho_crm from "./zoho_crm/index.ts";
+import close from "./close/index.ts";
+import front from "./front/index.ts";
+import help_scout from "./help_scout/index.ts";
+import salesloft from "./salesloft/index.ts";
+import confluence from "./confluence/index.ts";
+import smartsheet from "./smartsheet/index.ts";
+import basecamp from "./basecamp/index.ts";
+import wrike from "./wrike/index.ts";
+import miro from "./miro/index.ts";
+import webex from "./webex/index.ts";
+import mailchimp from "./mailchimp/index.ts";
+import klaviyo from "./klaviyo/index.ts";
+import constant_contact from "./constant_contact/index.ts";
+import dropbox_sign from "./dropbox_sign/index.ts";
+import pandadoc from "./pandadoc/index.ts";
+import ringcentral from "./ringcentral/index.ts";
+import aircall from "./aircall/index.ts";
+import paypal from "./paypal/index.ts";
+import freshbooks from "./freshbooks/index.ts";
+import webflow from "./webflow/index.ts";
+import vercel from "./vercel/index.ts";
+import linkedin from "./linkedin/index.ts";
+import x from "./x/index.ts";
+import eventbrite from "./eventbrite/index.ts";
+import harvest from "./harvest/index.ts";
+import canva from "./canva/index.ts";
+import google_sheets from "./google_sheets/index.ts";
+import youtube from "./youtube/index.ts";
+import google_docs from "./google_docs/index.ts";
+import strava from "./strava/index.ts";
+import pinterest from "./pinterest/index.ts";
+import reddit from "./reddit/index.ts";
+import bitly from "./bitly/index.ts";
+import digitalocean from "./digitalocean/index.ts";
+import heroku from "./heroku/index.ts";
+import netlify from "./netlify/index.ts";
+import surveymonkey from "./surveymonkey/index.ts";
+import acuity_scheduling from "./acuity_scheduling/index.ts";
+import squarespace from "./squarespace/index.ts";
 import switchyard from "./switchyard/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
@@ -77,5 +120,48 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   typeform,
   xero,
   zoom,
+  gusto,
+  jobber,
+  attio,
+  zoho_crm,
+  close,
+  front,
+  help_scout,
+  salesloft,
+  confluence,
+  smartsheet,
+  basecamp,
+  wrike,
+  miro,
+  webex,
+  mailchimp,
+  klaviyo,
+  constant_contact,
+  dropbox_sign,
+  pandadoc,
+  ringcentral,
+  aircall,
+  paypal,
+  freshbooks,
+  webflow,
+  vercel,
+  linkedin,
+  x,
+  eventbrite,
+  harvest,
+  canva,
+  google_sheets,
+  youtube,
+  google_docs,
+  strava,
+  pinterest,
+  reddit,
+  bitly,
+  digitalocean,
+  heroku,
+  netlify,
+  surveymonkey,
+  acuity_scheduling,
+  squarespace,
   switchyard,
 ];

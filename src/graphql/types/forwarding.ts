@@ -124,6 +124,11 @@ builder.prismaObject("DeliveryAttempt", {
     statusCode: t.exposeInt("statusCode", { nullable: true, description: "Null when no HTTP answer came back." }),
     error: t.exposeString("error", { nullable: true, description: "Timeout, refused connection, blocked address…" }),
     responseBody: t.exposeString("responseBody", { nullable: true, description: "The first 4 KiB of the answer." }),
+    retryAfterSeconds: t.exposeInt("retryAfterSeconds", {
+      nullable: true,
+      description:
+        "What the receiver's Retry-After asked for, in seconds, when it answered 429 or 503 with one. The next attempt waits that long when it is more than the retry schedule's step, at most an hour.",
+    }),
   }),
 });
 

@@ -1,6 +1,7 @@
 /**
- * GitHub: OAuth app user authorization and repository/organization webhooks.
- * Facts: see `docs` (authorization, token answers, /user, webhook signatures and headers).
+ * GitHub: OAuth app user authorization and repository/organization webhooks; the user's own stars,
+ * which no webhook reports (a `star` event is the starred repository's), are polled.
+ * Facts: see `docs` (authorization, token answers, /user, webhook signatures and headers, starring).
  */
 import { declareConnector } from "../../declaration.ts";
 import { shapeIssueCommentEvent, shapeIssueEvent, shapePullRequestEvent } from "./shapes.ts";
@@ -48,6 +49,7 @@ export default declareConnector({
     "https://docs.github.com/en/rest/apps/oauth-applications#delete-an-app-authorization",
     "https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries",
     "https://docs.github.com/en/webhooks/webhook-events-and-payloads",
+    "https://docs.github.com/en/rest/activity/starring#list-repositories-starred-by-the-authenticated-user",
   ],
   oauth: {
     authorizeUrl: "https://github.com/login/oauth/authorize",
@@ -156,5 +158,32 @@ export default declareConnector({
     },
     // One trigger per other event/action GitHub documents, generated from @octokit/webhooks.
     ...githubEventTriggers,
+    {
+      name: "repository_starred",
+      displayName: "Repository starred by the user",
+      description: "The connected user starred a repository (read from their starred list on a schedule).",
+      providerEvent: "GET /user/starred",
+      // One item of the list with the star+json media type: the star's time and the repository as GitHub answers it.
+      samplePayload: {
+        starred_at: "2026-01-01T10:00:00Z",
+        repo: { id: 1296269, name: "Hello-World", full_name: "octocat/Hello-World", private: false, html_url: "https://github.com/octocat/Hello-World" },
+      },
+    },
   ],
+  polling: {
+    triggers: {
+      // Newest stars first (sort=created, direction=desc); `starred_at` only with the star+json media type.
+      repository_starred: {
+        request: {
+          path: "/user/starred",
+          query: { sort: "created", direction: "desc", per_page: "100" },
+          headers: { accept: "application/vnd.github.star+json" },
+        },
+        id: "repo.id",
+        version: "starred_at",
+        occurredAt: "starred_at",
+        cursor: { from: "version" },
+      },
+    },
+  },
 });

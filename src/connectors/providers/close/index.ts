@@ -1,0 +1,43 @@
+/**
+ * Close: OAuth 2.0 authorization code; `all.full_access` is the only data scope, `offline_access`
+ * adds a refresh token (access tokens last an hour). The identity is the user who authorized (`GET
+ * /api/v1/me/`). Connect only: Close webhook subscriptions are created per organization through the API
+ * with its token (per-account), each with its own signature key.
+ */
+import { declareConnector } from "../../declaration.ts";
+
+export default declareConnector({
+  name: "close",
+  displayName: "Close",
+  category: "crm",
+  description: "Read the leads, contacts, opportunities and activities of a Close organization.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#1463ff"/>' +
+    '<path d="M8 5l2.5 3-1.7 2a9 9 0 0 0 5.2 5.2l2-1.7 3 2.5-1.5 2.5C12 18.5 5.5 12 5.5 6.5z" fill="none" stroke="#fff" stroke-width="1.6" stroke-linejoin="round"/></svg>',
+  docs: [
+    "https://developer.close.com/topics/authentication-oauth2/",
+    "https://developer.close.com/resources/users/",
+    "https://developer.close.com/topics/webhooks/",
+  ],
+  oauth: {
+    authorizeUrl: "https://app.close.com/oauth2/authorize",
+    tokenUrl: "https://api.close.com/oauth2/token/",
+    apiUrl: "https://api.close.com",
+    scopes: ["all.full_access", "offline_access"],
+    scopeDescriptions: {
+      "all.full_access": "Read and change the data of your Close organization",
+      offline_access: "Keep this access while you are away (until you revoke it)",
+    },
+    scopeSeparator: " ",
+    pkce: false,
+    clientAuth: "client_secret_post",
+    refresh: true,
+  },
+  identity: {
+    path: "/api/v1/me/",
+    idPath: "id",
+    displayNamePath: "email",
+    metadata: { firstName: "first_name", lastName: "last_name", organizationId: "organizations[].id" },
+  },
+});

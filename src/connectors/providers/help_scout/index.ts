@@ -1,0 +1,38 @@
+/**
+ * Help Scout Mailbox API 2.0: OAuth 2.0 authorization code (no scopes; the app gets the authorizing
+ * user's access), two-day access tokens with refresh tokens. The identity is `GET /v2/users/me`. Connect
+ * only: Help Scout webhooks are created per account (in the account or through the API with its token),
+ * each with its own secret key.
+ */
+import { declareConnector } from "../../declaration.ts";
+
+export default declareConnector({
+  name: "help_scout",
+  displayName: "Help Scout",
+  category: "support",
+  description: "Read the conversations, customers and mailboxes of a Help Scout account.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#1292ee"/>' +
+    '<path d="M5 8h14v2.5a1.5 1.5 0 0 0 0 3V16H5v-2.5a1.5 1.5 0 0 0 0-3z" fill="none" stroke="#fff" stroke-width="1.7" stroke-linejoin="round"/></svg>',
+  docs: [
+    "https://developer.helpscout.com/mailbox-api/overview/authentication/",
+    "https://developer.helpscout.com/mailbox-api/endpoints/users/me/",
+    "https://developer.helpscout.com/webhooks/",
+  ],
+  oauth: {
+    authorizeUrl: "https://secure.helpscout.net/authentication/authorizeClientApplication",
+    tokenUrl: "https://api.helpscout.net/v2/oauth2/token",
+    apiUrl: "https://api.helpscout.net",
+    scopes: [],
+    pkce: false,
+    clientAuth: "client_secret_post",
+    refresh: true,
+  },
+  identity: {
+    path: "/v2/users/me",
+    idPath: "id",
+    displayNamePath: "email",
+    metadata: { firstName: "firstName", lastName: "lastName" },
+  },
+});

@@ -1,0 +1,42 @@
+/**
+ * Miro: OAuth 2.0 authorization code for one team (chosen on Miro's consent screen); scopes
+ * space-separated; apps with expiring tokens get one-hour access tokens and refresh tokens. The identity
+ * is the token's context (`GET /v1/oauth-token`: user and team). Connect only: Miro's webhooks are board
+ * subscriptions created through the API with the account's token (per-account).
+ */
+import { declareConnector } from "../../declaration.ts";
+
+export default declareConnector({
+  name: "miro",
+  displayName: "Miro",
+  category: "design",
+  description: "Read the boards and board items of a Miro team.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#2d2d3a"/>' +
+    '<path d="M12 5l7 3.5-7 3.5-7-3.5zM5 12l7 3.5 7-3.5M5 15.5 12 19l7-3.5" fill="none" stroke="#fff" stroke-width="1.6" stroke-linejoin="round"/></svg>',
+  docs: [
+    "https://developers.miro.com/docs/getting-started-with-oauth",
+    "https://developers.miro.com/reference/get-access-token-context",
+    "https://developers.miro.com/docs/expiring-access-and-refresh-tokens",
+  ],
+  oauth: {
+    authorizeUrl: "https://miro.com/oauth/authorize",
+    tokenUrl: "https://api.miro.com/v1/oauth/token",
+    apiUrl: "https://api.miro.com",
+    scopes: ["boards:read"],
+    scopeDescriptions: {
+      "boards:read": "Read your Miro boards and their items",
+    },
+    scopeSeparator: " ",
+    pkce: false,
+    clientAuth: "client_secret_post",
+    refresh: true,
+  },
+  identity: {
+    path: "/v1/oauth-token",
+    idPath: "user.id",
+    displayNamePath: "user.name",
+    metadata: { teamId: "team.id", teamName: "team.name" },
+  },
+});

@@ -1,0 +1,43 @@
+/**
+ * Smartsheet: OAuth 2.0 authorization code with space-separated access scopes; access tokens last
+ * seven days and come with refresh tokens. The identity is `GET /2.0/users/me`. Smartsheet Gov and
+ * Smartsheet EU use other hosts; this declaration uses smartsheet.com. Connect only: webhooks are created
+ * per sheet through the API with the user's token and verified with a per-webhook challenge.
+ */
+import { declareConnector } from "../../declaration.ts";
+
+export default declareConnector({
+  name: "smartsheet",
+  displayName: "Smartsheet",
+  category: "project_management",
+  description: "Read the sheets, reports and workspaces of a Smartsheet user.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#0563c1"/>' +
+    '<path d="M6 5h12v14H6zM6 10h12M6 14.5h12M11 10v9" fill="none" stroke="#fff" stroke-width="1.5"/></svg>',
+  docs: [
+    "https://developers.smartsheet.com/api/smartsheet/guides/advanced-topics/oauth",
+    "https://developers.smartsheet.com/api/smartsheet/openapi/users/get-current-user",
+    "https://developers.smartsheet.com/api/smartsheet/guides/webhooks",
+  ],
+  oauth: {
+    authorizeUrl: "https://app.smartsheet.com/b/authorize",
+    tokenUrl: "https://api.smartsheet.com/2.0/token",
+    apiUrl: "https://api.smartsheet.com",
+    scopes: ["READ_SHEETS", "READ_USERS"],
+    scopeDescriptions: {
+      READ_SHEETS: "Read your sheets, reports and workspaces",
+      READ_USERS: "Read the users of your Smartsheet account",
+    },
+    scopeSeparator: " ",
+    pkce: false,
+    clientAuth: "client_secret_post",
+    refresh: true,
+  },
+  identity: {
+    path: "/2.0/users/me",
+    idPath: "id",
+    displayNamePath: "email",
+    metadata: { firstName: "firstName", lastName: "lastName", account: "account.id" },
+  },
+});

@@ -1,0 +1,43 @@
+/**
+ * Wrike: OAuth 2.0 authorization code (API v4) with comma-separated scopes; access tokens last an
+ * hour and come with refresh tokens. The token answer names the account's data-centre `host`
+ * (www.wrike.com or app-eu.wrike.com); this declaration reads the identity on www.wrike.com
+ * (`GET /api/v4/contacts?me=true`). Connect only: Wrike webhooks are created per account, folder or
+ * task through the API with the account's token, each with its own `X-Hook-Secret`.
+ */
+import { declareConnector } from "../../declaration.ts";
+
+export default declareConnector({
+  name: "wrike",
+  displayName: "Wrike",
+  category: "project_management",
+  description: "Read the folders, projects and tasks of a Wrike account.",
+  icon:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
+    '<rect width="24" height="24" rx="5" fill="#08cf65"/>' +
+    '<path d="M6.5 12.5l3.5 3.5 7.5-8" fill="none" stroke="#fff" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+  docs: [
+    "https://developers.wrike.com/oauth-20-authorization/",
+    "https://developers.wrike.com/api/v4/contacts/",
+    "https://developers.wrike.com/webhooks/",
+  ],
+  oauth: {
+    authorizeUrl: "https://login.wrike.com/oauth2/authorize/v4",
+    tokenUrl: "https://login.wrike.com/oauth2/token",
+    apiUrl: "https://www.wrike.com",
+    scopes: ["wsReadOnly"],
+    scopeDescriptions: {
+      wsReadOnly: "Read your Wrike folders, projects, tasks and contacts",
+    },
+    scopeSeparator: ",",
+    pkce: false,
+    clientAuth: "client_secret_post",
+    refresh: true,
+  },
+  identity: {
+    path: "/api/v4/contacts?me=true",
+    idPath: "data[].id",
+    displayNamePath: "data[].primaryEmail",
+    metadata: { firstName: "data[].firstName", lastName: "data[].lastName" },
+  },
+});

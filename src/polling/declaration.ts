@@ -1,0 +1,84 @@
+/**
+ * The `polling` section of a connector declaration: how a trigger the provider never pushes is read
+ * from one of its list endpoints with the account's token, as data. The poller (poller.ts) reads it
+ * every POLL_INTERVAL (never more often than `minIntervalSeconds`); reader.ts turns one list answer
+ * into events and the position to read from next.
+ *
+ * `docs/polling.md` explains every field with the three declared readers as examples.
+ */
+import { z } from "zod";
+
+/** The placeholder in a query value that is replaced by the stored position (a page token, a "since" time). */
+export const CURSOR_PLACEHOLDER = "{cursor}";
+
+/**
+ * The section's schema, given the declaration's dot-path type (`sender.id`, `items[].id`): the
+ * connector declaration passes its own, so both read paths by one rule and neither module imports the other.
+ */
+export function pollingSchema(jsonPath: z.ZodString) {
+  const requestSchema = z
+    .object({
+      /** GET `{apiUrl}{path}` with the account's token. */
+      path: z.string().startsWith("/", "must start with /"),
+      /**
+       * Query parameters. A value holding `{cursor}` gets the stored position; the parameter is left
+       * out while there is none (the first read, or nothing seen yet).
+       */
+      query: z.record(z.string(), z.string()).default({}),
+      /** Extra request headers (GitHub's `application/vnd.github.star+json` for star times). */
+      headers: z.record(z.string(), z.string()).default({}),
+    })
+    .strict();
+
+  const polledTriggerSchema = z
+    .object({
+      request: requestSchema,
+      /** Where the list is in the answer (`items`, `changes`); absent: the answer is the list itself. */
+      items: jsonPath.optional(),
+      /** The item's id, within an item. */
+      id: jsonPath,
+      /**
+       * What changes when the item changes (`updated_at`, `played_at`, `time`): an item is forwarded
+       * once per (id, version). Absent: once per id.
+       */
+      version: jsonPath.optional(),
+      /** The item's time, forwarded as the event's occurredAt; absent or unreadable: the poll time. */
+      occurredAt: jsonPath.optional(),
+      /**
+       * How the position moves.
+       * - `answer`: the provider names it — the first of `paths` present in the answer (Spotify
+       *   `cursors.after`; Drive `nextPageToken`, then `newStartPageToken`). Kept when none is.
+       * - `version`: the greatest version seen (a time or a number): items not newer are not
+       *   forwarded, and `{cursor}` sends it as a "since" filter where the provider takes one.
+       */
+      cursor: z.discriminatedUnion("from", [
+        z.object({ from: z.literal("answer"), paths: z.array(jsonPath).min(1) }).strict(),
+        z.object({ from: z.literal("version") }).strict(),
+      ]),
+      /** When the answer has a value here, another page is read at once with the new position (Drive `nextPageToken`). */
+      more: jsonPath.optional(),
+      /** Pages read in one poll at most; the rest is read by the next poll from the stored position. */
+      maxPages: z.number().int().min(1).max(100).default(10),
+      /**
+       * A request that answers the current position without listing anything (Drive
+       * `changes/startPageToken`), for the first read; absent: the first list answer gives it.
+       */
+      start: requestSchema.extend({ cursor: jsonPath }).strict().optional(),
+    })
+    .strict()
+    .refine((t) => t.cursor.from !== "version" || t.version, { message: "a version cursor needs a version path", path: ["version"] });
+
+  return z
+    .object({
+      /** The provider's documented limit on how often one account may be read; POLL_INTERVAL below it is raised to it. */
+      minIntervalSeconds: z.number().int().positive().default(60),
+      /** Polled trigger name (one of the connector's `triggers`) → how it is read. */
+      triggers: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, "must be a trigger name"), polledTriggerSchema),
+    })
+    .strict()
+    .refine((p) => Object.keys(p.triggers).length > 0, { message: "needs at least one polled trigger", path: ["triggers"] });
+}
+
+export type PollingDeclaration = z.output<ReturnType<typeof pollingSchema>>;
+export type PolledTriggerDeclaration = PollingDeclaration["triggers"][string];
+export type PollRequestDeclaration = PolledTriggerDeclaration["request"];

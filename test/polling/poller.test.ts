@@ -1,0 +1,183 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { buildApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { openDatabase } from "../../src/db/database.ts";
+import { createLogger } from "../../src/log.ts";
+import { fakeClock } from "../helpers/clock.ts";
+import { SaveForwardingSettings } from "../helpers/forwarding.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { type FakeSpotify, startFakeSpotify } from "./fakeSpotify.ts";
+
+/**
+ * The poller on a fake clock against a fake Spotify list API: a connection with a listed polled
+ * trigger is scheduled within one interval, read each interval after, forwards each new item once
+ * (and again for a new version), and is not read while REAUTH_REQUIRED.
+ */
+const INTERVAL_MS = 60_000;
+const clock = fakeClock(new Date("2026-03-01T12:00:00.000Z"));
+const encryptionKey = randomBytes(32).toString("base64");
+let app: TestApp;
+let spotify: FakeSpotify;
+let receiver: Receiver;
+let ada: Operator;
+
+beforeAll(async () => {
+  [spotify, receiver] = await Promise.all([startFakeSpotify(), startReceiver()]);
+  app = await startTestApp({ CONNECTOR_SPOTIFY_API_URL: spotify.apiUrl, POLL_INTERVAL: "60s", ENCRYPTION_KEY: encryptionKey }, { clock });
+  ada = await createOperator(app, "Ada");
+  ok(
+    await app.gql(
+      SaveForwardingSettings,
+      { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/spotify`, triggers: [{ connector: "spotify", trigger: "track_played" }] } },
+      { token: ada.token },
+    ),
+  );
+});
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([spotify?.close(), receiver?.close()]);
+});
+
+/** A connected Spotify listener, as the connect flow stores one (the token sealed). */
+async function connect(account: string, token: string, status: "ACTIVE" | "REAUTH_REQUIRED" = "ACTIVE") {
+  spotify.listener(token);
+  return app.app.services.db.connectedAccount.create({
+    data: {
+      deploymentId: ada.deploymentId,
+      connector: "spotify",
+      account,
+      externalId: `user-${account}`,
+      accessTokenEncrypted: app.app.services.box.seal(token),
+      scopes: ["user-read-recently-played"],
+      status,
+    },
+  });
+}
+
+const schedule = (id: string) => app.app.services.db.connectedAccount.findUniqueOrThrow({ where: { id }, select: { nextPollAt: true, pollLeaseUntil: true, cursor: true } });
+const events = (id: string) => app.app.services.db.triggerEvent.findMany({ where: { connectedAccountId: id }, include: { deliveries: true }, orderBy: { occurredAt: "asc" } });
+const requestsOf = (token: string) => spotify.requests.filter((r) => r.token === token);
+
+test("a connection is scheduled within one interval, its first read records the position, and new plays are forwarded once each", async () => {
+  const poller = app.app.createPoller();
+  const alice = await connect("alice", "token-alice");
+  spotify.play("token-alice", "old-track", new Date(clock.now().getTime() - 3_600_000));
+
+  const first = await poller.runOnce();
+  expect(first.scheduled).toBeGreaterThanOrEqual(1);
+  const { nextPollAt } = await schedule(alice.id);
+  expect(nextPollAt!.getTime()).toBeGreaterThanOrEqual(clock.now().getTime());
+  expect(nextPollAt!.getTime()).toBeLessThan(clock.now().getTime() + INTERVAL_MS);
+  expect(requestsOf("token-alice")).toHaveLength(0);
+
+  // Due: the first read only records where the listener stands (the hour-old play is history).
+  clock.advance(INTERVAL_MS);
+  await poller.runOnce();
+  expect(requestsOf("token-alice")).toHaveLength(1);
+  expect(requestsOf("token-alice")[0].url.searchParams.has("after")).toBe(false);
+  expect(await events(alice.id)).toHaveLength(0);
+  const after = await schedule(alice.id);
+  expect(after.pollLeaseUntil).toBeNull();
+  expect(after.nextPollAt!.getTime()).toBeGreaterThanOrEqual(clock.now().getTime() + INTERVAL_MS);
+  expect(after.nextPollAt!.getTime()).toBeLessThanOrEqual(clock.now().getTime() + INTERVAL_MS * 1.1);
+
+  // Not due yet: nothing is read.
+  spotify.play("token-alice", "new-track", clock.now());
+  await poller.runOnce();
+  expect(requestsOf("token-alice")).toHaveLength(1);
+
+  clock.advance(INTERVAL_MS * 1.1);
+  const round = await poller.runOnce();
+  expect(round.recorded).toBe(1);
+  const recorded = await events(alice.id);
+  expect(recorded.map((e) => [e.trigger, (e.payload as { track: { id: string } }).track.id])).toEqual([["track_played", "new-track"]]);
+  expect(recorded[0].deliveries).toHaveLength(1);
+  expect(requestsOf("token-alice").at(-1)!.url.searchParams.get("after")).toBe(String(Date.parse("2026-03-01T11:00:00.000Z")));
+
+  // Read again with nothing new: nothing more.
+  clock.advance(INTERVAL_MS * 1.1);
+  await poller.runOnce();
+  expect(await events(alice.id)).toHaveLength(1);
+
+  // The same track played again is a new version of the item: forwarded again.
+  spotify.play("token-alice", "new-track", clock.now());
+  clock.advance(INTERVAL_MS * 1.1);
+  expect((await poller.runOnce()).recorded).toBe(1);
+  expect((await events(alice.id)).map((e) => (e.payload as { track: { id: string } }).track.id)).toEqual(["new-track", "new-track"]);
+});
+
+test("an item the provider lists again is not forwarded twice (dedupe by id and version)", async () => {
+  const poller = app.app.createPoller();
+  const bob = await connect("bob", "token-bob");
+  await poller.runOnce();
+  clock.advance(INTERVAL_MS);
+  await poller.runOnce(); // the position: nothing played yet
+  const playedAt = clock.now();
+  spotify.play("token-bob", "song", playedAt);
+  clock.advance(INTERVAL_MS * 1.1);
+  expect((await poller.runOnce()).recorded).toBe(1);
+  // A lost position (a crash between recording and storing it) reads the same play again.
+  await app.app.services.db.connectedAccount.update({ where: { id: bob.id }, data: { cursor: JSON.stringify({ track_played: "" }) } });
+  clock.advance(INTERVAL_MS * 1.1);
+  expect((await poller.runOnce()).recorded).toBe(0);
+  expect(await events(bob.id)).toHaveLength(1);
+});
+
+test("a connection in REAUTH_REQUIRED is not read, and leaves the schedule", async () => {
+  const poller = app.app.createPoller();
+  const carol = await connect("carol", "token-carol");
+  await poller.runOnce();
+  expect((await schedule(carol.id)).nextPollAt).not.toBeNull();
+  await app.app.services.db.connectedAccount.update({ where: { id: carol.id }, data: { status: "REAUTH_REQUIRED" } });
+  clock.advance(INTERVAL_MS * 1.2);
+  await poller.runOnce();
+  expect(requestsOf("token-carol")).toHaveLength(0);
+  expect((await schedule(carol.id)).nextPollAt).toBeNull();
+
+  // Never scheduled while it stays so.
+  const dave = await connect("dave", "token-dave", "REAUTH_REQUIRED");
+  await poller.runOnce();
+  expect((await schedule(dave.id)).nextPollAt).toBeNull();
+});
+
+test("a token the provider refuses with 401 is refreshed once; without a refresh token the connection needs a new authorization", async () => {
+  const poller = app.app.createPoller();
+  const erin = await connect("erin", "token-erin");
+  await poller.runOnce();
+  // The provider no longer knows the token, and there is no refresh token to get another.
+  await app.app.services.db.connectedAccount.update({ where: { id: erin.id }, data: { accessTokenEncrypted: app.app.services.box.seal("revoked") } });
+  clock.advance(INTERVAL_MS * 1.2);
+  await poller.runOnce();
+  const row = await app.app.services.db.connectedAccount.findUniqueOrThrow({ where: { id: erin.id } });
+  expect(requestsOf("revoked")).toHaveLength(1);
+  expect(row.status).toBe("REAUTH_REQUIRED");
+  expect(row.nextPollAt).toBeNull();
+});
+
+test.skipIf(!process.env.TEST_DATABASE_URL)("two apps on one PostgreSQL database never poll one connection twice in a round", async () => {
+  const config = loadConfig({ NODE_ENV: "test", PUBLIC_URL: app.url, ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: "silent", CONNECTOR_SPOTIFY_API_URL: spotify.apiUrl, POLL_INTERVAL: "60s" });
+  const logger = createLogger("silent");
+  const database = await openDatabase({ kind: "postgresql", url: app.databaseUrl!, statementTimeoutMs: 30_000 }, logger);
+  const other = buildApp({ config, logger, database, clock });
+  try {
+    const tokens = Array.from({ length: 40 }, (_, i) => `token-many-${i}`);
+    await Promise.all(tokens.map((token, i) => connect(`many-${i}`, token)));
+    const [a, b] = [app.app.createPoller(), other.createPoller()];
+    await Promise.all([a.runOnce(), b.runOnce()]);
+    for (let round = 0; round < 3; round++) {
+      clock.advance(INTERVAL_MS * 1.1);
+      const before = spotify.requests.length;
+      const [ra, rb] = await Promise.all([a.runOnce(), b.runOnce()]);
+      const served = spotify.requests.slice(before).filter((r) => r.token.startsWith("token-many-"));
+      // Every connection read exactly once per interval, the work shared.
+      expect(served.map((r) => r.token).sort()).toEqual([...tokens].sort());
+      expect(ra.polled + rb.polled).toBeGreaterThanOrEqual(tokens.length);
+    }
+  } finally {
+    await other.close();
+    await database.close();
+  }
+});
