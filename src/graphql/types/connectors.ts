@@ -5,7 +5,7 @@ import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import type { CredentialsView } from "../../credentials/operatorCredentials.ts";
 import { serviceCredentials } from "../../credentials/serviceDefaults.ts";
 import type { VerificationTokenView } from "../../credentials/verificationTokens.ts";
-import { toConnection } from "../../connections/connection.ts";
+import { metadataOf, paramsOf } from "../../connections/connection.ts";
 import { CONNECTIONS_MAX_PAGE } from "../../connections/connections.ts";
 import { parseConnectionFilter } from "../../connections/filter.ts";
 import { createConnectSession } from "../../oauth/connectSessions.ts";
@@ -133,13 +133,13 @@ const ConnectedAccount = builder.prismaObject("ConnectedAccount", {
       type: "JSON",
       description: "Connection parameters the connector declares (a Zendesk subdomain), name → value.",
       select: { params: true },
-      resolve: (account) => toConnection({ ...emptyConnectionRow, params: account.params }).params,
+      resolve: (account) => paramsOf(account.params),
     }),
     metadata: t.field({
       type: "JSON",
       description: "What the identity read kept about the account (login, name, workspace, …).",
       select: { metadata: true },
-      resolve: (account) => toConnection({ ...emptyConnectionRow, metadata: account.metadata }).metadata,
+      resolve: (account) => metadataOf(account.metadata),
     }),
     lastEventAt: t.expose("lastEventAt", { type: "DateTime", nullable: true, description: "When the newest event of this connection was recorded." }),
     recentEvents: t.relation("triggerEvents", {
@@ -149,22 +149,6 @@ const ConnectedAccount = builder.prismaObject("ConnectedAccount", {
     }),
   }),
 });
-
-/** toConnection's normalizing of params and metadata, for one column at a time. */
-const emptyConnectionRow = {
-  id: "",
-  connector: "",
-  account: "",
-  externalId: "",
-  displayName: null,
-  status: "ACTIVE" as const,
-  scopes: [],
-  params: {},
-  metadata: {},
-  createdAt: new Date(0),
-  lastRefreshedAt: null,
-  lastEventAt: null,
-};
 
 const ReauthorizationUrl = builder.objectRef<{ authUrl: string; expiresAt: Date }>("ReauthorizationUrl").implement({
   fields: (t) => ({
