@@ -1,7 +1,7 @@
 /**
  * Aircall technology partners: OAuth 2.0 authorization code with the single scope `public_api`;
  * access tokens do not expire. The identity is the integration the token belongs to
- * (`GET /v1/integrations/me`), which names the company. Not pushed: Aircall webhooks are created per
+ * (`GET /v1/integrations/me`), which names the company. No webhook section: Aircall webhooks are created per
  * company through the API with its token (per-account), each with its own `token` in the payload.
  * Polled: the company's calls are read on a schedule from the call list (newest first, `from` the
  * newest start seen).

@@ -1,7 +1,7 @@
 /**
  * Attio: OAuth 2.0 authorization code; the app's scopes are chosen in Attio's developer dashboard,
  * not on the authorize URL. Access tokens do not expire. `GET /v2/self` introspects the token and names
- * the workspace that granted it. Not pushed: Attio webhooks are created per workspace through the API
+ * the workspace that granted it. No webhook section: Attio webhooks are created per workspace through the API
  * with the workspace's token (a per-account subscription), and each delivery batches an `events` array.
  * Polled: tasks are read on a schedule from the task list, newest first (`sort=created_at:desc`; the
  * app needs the `task:read` scope in Attio's dashboard).

@@ -1,7 +1,7 @@
 /**
  * Canva Connect: OAuth 2.0 authorization code with PKCE (required, S256), HTTP Basic client
  * authentication, space-separated scopes; four-hour access tokens and single-use refresh tokens. The
- * identity is `GET /rest/v1/users/me` (user and team ids). Not pushed: Canva Connect's notifications
+ * identity is `GET /rest/v1/users/me` (user and team ids). No webhook section: Canva Connect's notifications
  * are not generally available webhooks.
  * Polled: designs are read on a schedule from the design list, most recently modified first
  * (`sort_by=modified_descending`).

@@ -1,7 +1,7 @@
 /**
  * Close: OAuth 2.0 authorization code; `all.full_access` is the only data scope, `offline_access`
  * adds a refresh token (access tokens last an hour). The identity is the user who authorized (`GET
- * /api/v1/me/`). Not pushed: Close webhook subscriptions are created per organization through the API
+ * /api/v1/me/`). No webhook section: Close webhook subscriptions are created per organization through the API
  * with its token (per-account), each with its own signature key.
  * Polled: activities are read on a schedule from the activity list, created after the newest one seen
  * (`date_created__gt`).
@@ -67,9 +67,9 @@ export default declareConnector({
   ],
   polling: {
     triggers: {
-      // Activities created after the newest seen; `data` holds them, `has_more` says another page exists.
+      // Newest first (`_order_by=-date_created`), created after the newest seen; `has_more` says another page exists.
       activity_created: {
-        request: { path: "/api/v1/activity/", query: { _limit: "100", date_created__gt: "{cursor}" } },
+        request: { path: "/api/v1/activity/", query: { _limit: "100", _order_by: "-date_created", date_created__gt: "{cursor}" } },
         items: "data",
         id: "id",
         version: "date_created",

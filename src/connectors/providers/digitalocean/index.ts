@@ -1,7 +1,7 @@
 /**
  * DigitalOcean: OAuth 2.0 authorization code (scope `read` or `read write`), client credentials in the
  * body; 30-day access tokens with refresh tokens. The identity is `GET /v2/account` (`account.uuid`).
- * Not pushed: DigitalOcean has no account webhooks.
+ * No webhook section: DigitalOcean has no account webhooks.
  * Polled: finished actions (droplet power events, snapshots, resizes…) are read on a schedule from the
  * account's action list, newest first.
  */

@@ -1,7 +1,7 @@
 /**
  * Front: OAuth 2.0 authorization code; the token request authenticates with HTTP Basic (client id
  * and secret); access tokens expire and come with refresh tokens. `GET /me` names the company the token
- * belongs to (`cmp_…`). Not pushed: Front's application webhooks are app-level and routed by
+ * belongs to (`cmp_…`). No webhook section: Front's application webhooks are app-level and routed by
  * `authorization.id` (the company id), but they sign `{timestamp}:{body}` with a millisecond timestamp
  * and are validated with an `X-Front-Challenge` echo, neither of which the shared schemes express yet.
  * Polled: the company's events are read on a schedule from the events list (newest first, `q[after]`

@@ -1,6 +1,6 @@
 /**
  * Google Docs: Google's OAuth 2.0 for web server apps (PKCE, `access_type=offline`), the read-only
- * Docs scope plus OpenID for the identity (the user info `sub`). Not pushed: Docs has no push
+ * Docs scope plus OpenID for the identity (the user info `sub`). No webhook section: Docs has no push
  * notifications of its own.
  * Polled: changed documents are read on a schedule from the Drive file list (`mimeType`
  * application/vnd.google-apps.document, newest `modifiedTime` first; needs the Drive metadata scope).

@@ -1,6 +1,6 @@
 /**
  * Google Sheets: Google's OAuth 2.0 for web server apps (PKCE, `access_type=offline`), the read-only
- * Sheets scope plus OpenID for the identity (the user info `sub`). Not pushed: Sheets has no push
+ * Sheets scope plus OpenID for the identity (the user info `sub`). No webhook section: Sheets has no push
  * notifications of its own (Drive's change channels are per-account subscriptions).
  * Polled: changed spreadsheets are read on a schedule from the Drive file list (`mimeType`
  * application/vnd.google-apps.spreadsheet, newest `modifiedTime` first; needs the Drive metadata

@@ -1,6 +1,6 @@
 /**
  * Help Scout Mailbox API 2.0: OAuth 2.0 authorization code (no scopes; the app gets the authorizing
- * user's access), two-day access tokens with refresh tokens. The identity is `GET /v2/users/me`. Not pushed: Help Scout webhooks are created per account (in the account or through the API with its token),
+ * user's access), two-day access tokens with refresh tokens. The identity is `GET /v2/users/me`. No webhook section: Help Scout webhooks are created per account (in the account or through the API with its token),
  * each with its own secret key.
  * Polled: conversations are read on a schedule from the conversation list, newest change first
  * (`modifiedSince` the newest seen).

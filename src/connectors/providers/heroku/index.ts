@@ -1,7 +1,7 @@
 /**
  * Heroku: OAuth 2.0 authorization code on id.heroku.com (scopes `identity`, `read`, `write`…),
  * client credentials in the body; eight-hour access tokens with refresh tokens. The identity is the
- * Platform API's `GET /account` (with its versioned Accept header). Not pushed: Heroku's app webhooks
+ * Platform API's `GET /account` (with its versioned Accept header). No webhook section: Heroku's app webhooks
  * are created per app through the API with the account's token (per-account).
  * Polled: apps are read on a schedule from the app list, most recently updated first (a `Range:
  * updated_at ..; order=desc` header).

@@ -1,7 +1,7 @@
 /**
  * Klaviyo: OAuth 2.0 authorization code with PKCE (required) and HTTP Basic client authentication
  * at the token endpoint; space-separated scopes; one-hour access tokens with refresh tokens. The identity
- * is the account (`GET /api/accounts/`, with the `revision` header Klaviyo requires). Not pushed:
+ * is the account (`GET /api/accounts/`, with the `revision` header Klaviyo requires). No webhook section:
  * Klaviyo webhooks are created per account through the API with its token (per-account).
  * Polled: events are read on a schedule from Get Events, newest first after the newest seen
  * (`filter=greater-than(datetime,…)`).

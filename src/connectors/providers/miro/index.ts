@@ -1,7 +1,7 @@
 /**
  * Miro: OAuth 2.0 authorization code for one team (chosen on Miro's consent screen); scopes
  * space-separated; apps with expiring tokens get one-hour access tokens and refresh tokens. The identity
- * is the token's context (`GET /v1/oauth-token`: user and team). Not pushed: Miro's webhooks are board
+ * is the token's context (`GET /v1/oauth-token`: user and team). No webhook section: Miro's webhooks are board
  * subscriptions created through the API with the account's token (per-account).
  * Polled: boards are read on a schedule from the board list, most recently modified first
  * (`sort=last_modified`).

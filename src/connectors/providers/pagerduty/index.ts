@@ -1,5 +1,5 @@
 /**
- * PagerDuty: OAuth 2.0 for PagerDuty apps (PKCE supported, refresh tokens). Not pushed: V3
+ * PagerDuty: OAuth 2.0 for PagerDuty apps (PKCE supported, refresh tokens). No webhook section: V3
  * webhook payloads name the incident and the acting agent, not the account that subscribed.
  * Polled: incidents are read on a schedule from the incident list, newest first
  * (`sort_by=created_at:desc`, the last 30 days).

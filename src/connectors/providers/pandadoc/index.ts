@@ -1,7 +1,7 @@
 /**
  * PandaDoc: OAuth 2.0 authorization code with the single scope `read+write`; access tokens come with
  * refresh tokens. The identity is the authorizing member (`GET /public/v1/members/current/`), whose
- * workspace is kept as metadata. Not pushed: PandaDoc webhooks are created per workspace (in its
+ * workspace is kept as metadata. No webhook section: PandaDoc webhooks are created per workspace (in its
  * settings or through the API) and sign with a per-webhook key passed as a query parameter.
  * Polled: documents are read on a schedule from List Documents, newest change first (`modified_from`
  * the newest seen).

@@ -1,7 +1,7 @@
 /**
  * Reddit: OAuth 2.0 authorization code with `duration=permanent` for a refresh token; HTTP Basic
  * client authentication; space-separated scopes. The API is served from oauth.reddit.com; the identity is
- * `GET /api/v1/me`. Not pushed: Reddit has no webhooks.
+ * `GET /api/v1/me`. No webhook section: Reddit has no webhooks.
  * Polled: the user's inbox is read on a schedule (`/message/inbox`, newest first; needs the
  * `privatemessages` scope).
  */

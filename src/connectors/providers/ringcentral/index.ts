@@ -2,7 +2,7 @@
  * RingCentral: OAuth 2.0 authorization code (the app's permissions are set in the developer
  * console, not requested), HTTP Basic client authentication, PKCE supported; one-hour access tokens and
  * week-long refresh tokens. The identity is the authorizing extension (`GET
- * /restapi/v1.0/account/~/extension/~`). Not pushed: RingCentral push notifications are subscriptions
+ * /restapi/v1.0/account/~/extension/~`). No webhook section: RingCentral push notifications are subscriptions
  * each account's token creates (per-account).
  * Polled: the user's calls are read on a schedule from their call log (`dateFrom` the newest start
  * seen; the app needs the Read Call Log permission).

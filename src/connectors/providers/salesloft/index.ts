@@ -1,6 +1,6 @@
 /**
  * Salesloft: OAuth 2.0 authorization code (scopes are set on the app), access tokens with refresh
- * tokens. The identity is the authorizing user (`GET /v2/me`). Not pushed: Salesloft webhook
+ * tokens. The identity is the authorizing user (`GET /v2/me`). No webhook section: Salesloft webhook
  * subscriptions are created per team through the API with its token (per-account).
  * Polled: people are read on a schedule from the people list, newest change first (`updated_at[gt]`
  * the newest seen).

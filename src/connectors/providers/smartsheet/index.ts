@@ -1,7 +1,7 @@
 /**
  * Smartsheet: OAuth 2.0 authorization code with space-separated access scopes; access tokens last
  * seven days and come with refresh tokens. The identity is `GET /2.0/users/me`. Smartsheet Gov and
- * Smartsheet EU use other hosts; this declaration uses smartsheet.com. Not pushed: webhooks are created
+ * Smartsheet EU use other hosts; this declaration uses smartsheet.com. No webhook section: webhooks are created
  * per sheet through the API with the user's token and verified with a per-webhook challenge.
  * Polled: sheets are read on a schedule from the sheet list, modified since the newest change seen
  * (`modifiedSince`).

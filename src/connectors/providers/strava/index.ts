@@ -1,7 +1,7 @@
 /**
  * Strava: OAuth 2.0 authorization code, comma-separated scopes, client credentials in the body;
  * six-hour access tokens with refresh tokens. The identity is the authenticated athlete
- * (`GET /api/v3/athlete`). Not pushed: Strava's webhook subscription is app-level (one per app, events
+ * (`GET /api/v3/athlete`). No webhook section: Strava's webhook subscription is app-level (one per app, events
  * name the athlete in `owner_id`) but its events carry no signature or secret to verify.
  * Polled: the athlete's activities are read on a schedule from their activity list, newest first.
  */

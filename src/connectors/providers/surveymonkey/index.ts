@@ -1,7 +1,7 @@
 /**
  * SurveyMonkey API v3: OAuth 2.0 authorization code (scopes are set on the app); access tokens are
  * long-lived and no refresh token is issued. The identity is `GET /v3/users/me`. Accounts in the EU and
- * Canada data centres use other API hosts; this declaration uses the US one. Not pushed: webhooks are
+ * Canada data centres use other API hosts; this declaration uses the US one. No webhook section: webhooks are
  * created per account through the API with its token (per-account).
  * Polled: surveys are read on a schedule from the survey list, newest change first
  * (`start_modified_at` the newest seen).

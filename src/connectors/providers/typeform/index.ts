@@ -1,5 +1,5 @@
 /**
- * Typeform: OAuth 2.0 with the `offline` scope for refresh tokens. Not pushed: Typeform webhook
+ * Typeform: OAuth 2.0 with the `offline` scope for refresh tokens. No webhook section: Typeform webhook
  * payloads name the form, not the account, so they cannot be routed to a connected account.
  * Polled: forms are read on a schedule from the form list, most recently updated first
  * (`sort_by=last_updated_at&order_by=desc`).

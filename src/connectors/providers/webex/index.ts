@@ -1,6 +1,6 @@
 /**
  * Webex integrations: OAuth 2.0 authorization code with space-separated scopes and PKCE; 14-day
- * access tokens and 90-day refresh tokens. The identity is `GET /v1/people/me`. Not pushed: Webex
+ * access tokens and 90-day refresh tokens. The identity is `GET /v1/people/me`. No webhook section: Webex
  * webhooks are created through the API with the user's token (per-account), each with its own secret.
  * Polled: spaces are read on a schedule from the room list, most recent activity first
  * (`sortBy=lastactivity`).

@@ -1,6 +1,6 @@
 /**
  * Webflow Data API v2: OAuth 2.0 authorization code with space-separated scopes; access tokens do not
- * expire. The identity is the user who authorized (`GET /v2/token/authorized_by`). Not pushed: Webflow
+ * expire. The identity is the user who authorized (`GET /v2/token/authorized_by`). No webhook section: Webflow
  * webhooks are created per site through the API with the site's token (per-account).
  * Polled: publishes are read on a schedule from the site list (each site's `lastPublished`).
  */

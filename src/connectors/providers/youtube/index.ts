@@ -1,7 +1,7 @@
 /**
  * YouTube Data API v3: Google's OAuth 2.0 for web server apps (PKCE, `access_type=offline`) with the
  * read-only YouTube scope. The identity is the authorizing user's channel (`channels?mine=true`).
- * Not pushed: YouTube's push notifications are PubSubHubbub subscriptions per channel, unsigned unless
+ * No webhook section: YouTube's push notifications are PubSubHubbub subscriptions per channel, unsigned unless
  * each subscription chooses its own secret.
  * Polled: the channel's own activities (uploads, likes, playlist additions) are read on a schedule
  * from `activities.list` (`mine=true`, `publishedAfter` the newest seen).
