@@ -3,8 +3,8 @@
  * client credentials in the body; eight-hour access tokens with refresh tokens. The identity is the
  * Platform API's `GET /account` (with its versioned Accept header). No webhook section: Heroku's app webhooks
  * are created per app through the API with the account's token (per-account).
- * Polled: apps are read on a schedule from the app list, most recently updated first (a `Range:
- * updated_at ..; order=desc` header).
+ * Polled: apps are read on a schedule from the app list (up to 1,000 in one page, `Range: id ..`); an
+ * app updated after the newest change seen is forwarded.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -68,11 +68,11 @@ export default declareConnector({
   ],
   polling: {
     triggers: {
-      // The Platform API pages and orders with a Range header; version 3 is asked for as everywhere.
+      // One page of up to 1,000 apps (the Range header pages by id, which every list accepts); version 3 as everywhere.
       app_updated: {
         request: {
           path: "/apps",
-          headers: { accept: "application/vnd.heroku+json; version=3", range: "updated_at ..; order=desc, max=200" },
+          headers: { accept: "application/vnd.heroku+json; version=3", range: "id ..; max=1000" },
         },
         id: "id",
         version: "updated_at",
