@@ -15,7 +15,7 @@ import { ClientAbortedError, clientIp, writeFetchResponse, writeResponse } from 
 import { refuseNulInRequest } from "./http/inputGuard.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./db/outage.ts";
 import { AppError, databaseUnavailable } from "./errors.ts";
-import { asProblem, HttpProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
+import { asProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
 import type { HttpRequest, Route } from "./http/types.ts";
 import { SESSION_COOKIE } from "./auth/principal.ts";
@@ -26,14 +26,30 @@ import { connectRoutes } from "./rest/connect/index.ts";
 import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
 import { openApiRoutes } from "./openapi/routes.ts";
-import { createServices, type Services } from "./services.ts";
+import { createAccessCache } from "./auth/access.ts";
+import { createLoginGuard } from "./auth/loginGuard.ts";
+import { createRevocations } from "./auth/revocations.ts";
+import { createUsers } from "./auth/users.ts";
+import { createPasswordHasher } from "./crypto/passwords.ts";
+import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
+import { createDatabaseOutage, type DatabaseOutage } from "./db/outage.ts";
+import { createOperationsMetrics } from "./delivery/metrics.ts";
+import { createDeliverySignal } from "./delivery/signal.ts";
+import { createSigningSecrets } from "./deployments/signingSecrets.ts";
+import { createEventBus, type EventBus } from "./events/bus.ts";
+import { createRedisHealth } from "./events/redisHealth.ts";
+import { createForwarding } from "./forwarding/index.ts";
+import { createContexts } from "./graphql/context.ts";
+import { createOrganizations } from "./organizations/organizations.ts";
+import { createRateLimit } from "./ratelimit/limiter.ts";
+import { createRetentionJob, type RetentionJob, type RetentionOptions } from "./retention/prune.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { type ClientCredentials, createClientCredentials } from "./credentials/clientCredentials.ts";
 import { createInboundSecrets, type InboundSecrets } from "./credentials/inboundSecrets.ts";
 import { createOperatorCredentials } from "./credentials/operatorCredentials.ts";
 import { createVerificationTokens } from "./credentials/verificationTokens.ts";
 import { createInboundEvents, type InboundEvents } from "./forwarding/inbound.ts";
-import { recordRoutedEvent } from "./forwarding/record.ts";
+import { createEventRecorder, type EventRecorder } from "./forwarding/record.ts";
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
@@ -50,7 +66,16 @@ export interface AppDeps {
 }
 
 export interface App {
-  services: Services;
+  config: Config;
+  logger: Logger;
+  /** Seals and opens secrets at rest (ENCRYPTION_KEY). */
+  box: SecretBox;
+  /** Live notifications for subscriptions: publish after commit; the database is the truth (events/bus.ts). */
+  bus: EventBus;
+  /** Database outages: 503 instead of 500, one warning per outage, a bounded readiness check (db/outage.ts). */
+  databaseOutage: DatabaseOutage;
+  /** Stores an event and its delivery in one statement (forwarding/record.ts). */
+  recorder: EventRecorder;
   /** Deployment + webhook secret per connector, kept ≤ 1 s (the webhook routes' and the poller's). */
   inboundSecrets: InboundSecrets;
   /** The OAuth client in force per deployment and connector. */
@@ -65,6 +90,8 @@ export interface App {
   createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
   /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool (main.ts starts one). */
   createPoller(): Poller;
+  /** Deletes what is older than RETENTION_DAYS, in batches (main.ts starts one). */
+  createRetentionJob(options?: RetentionOptions): RetentionJob;
   /** The node:http request listener: REST routes, /graphql, the console. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
@@ -90,54 +117,81 @@ export const GRAPHQL_ANONYMOUS_BODY_LIMIT = 64 * 1024;
 const carriesCredentials = (headers: IncomingMessage["headers"]) =>
   Boolean(headers["x-api-key"] || headers.authorization || headers.cookie?.includes(SESSION_COOKIE));
 
-/** Builds the whole service from its dependencies. Listening and background work are main.ts's. */
+/**
+ * Builds the whole service from its dependencies: each capability from exactly what it needs, then
+ * the routes and /graphql from the capabilities they use. Listening and background work are main.ts's.
+ * Nothing is kept at module level: two apps in one process (tests) share nothing.
+ */
 export function buildApp(deps: AppDeps): App {
-  const services = createServices(deps.config, deps.logger, deps.database, deps.redis);
-  const { logger } = services;
+  const { config, logger, database, redis } = deps;
+  const { prisma: db, sql } = database;
   const clock = deps.clock ?? systemClock;
+  const box = createSecretBox(config.encryptionKey);
+  const databaseOutage = createDatabaseOutage(sql, logger);
+  // Redis relays live events and shares rate limits between instances; without it, this instance's memory does.
+  const redisHealth = createRedisHealth(redis, logger);
+  const onFallback = () => redisHealth.fellBack("rate_limit");
+  const bus = createEventBus(redis, redisHealth);
+  const operationsMetrics = createOperationsMetrics(sql);
+  const signal = createDeliverySignal();
+
   // Authentication: one per app, each owning what it remembers (src/auth/).
-  const sessions = createSessions({ prisma: deps.database.prisma, sql: deps.database.sql, revocations: services.revocations, clock });
+  const revocations = createRevocations();
+  const accessCache = createAccessCache(revocations);
+  const apiRateLimit = createRateLimit({ name: "api", points: config.rateLimitPerMinute, durationSeconds: 60, redis, onFallback });
+  const sessions = createSessions({ prisma: db, sql, revocations, clock });
   const apiKeys = createApiKeys({
-    prisma: deps.database.prisma,
-    revocations: services.revocations,
-    rateLimit: services.rateLimits.api,
+    prisma: db,
+    revocations,
+    rateLimit: apiRateLimit,
     clock,
     onError: (error) => logger.warn({ err: error }, "could not record API key use"),
   });
+  const users = createUsers({
+    db,
+    passwords: createPasswordHasher(config.passwordHashCost),
+    sessions,
+    loginGuard: createLoginGuard({
+      perAddressPerHour: config.loginRateLimitPerAddressPerHour,
+      perAccountAndAddress: config.loginRateLimitPer15Minutes,
+      accountFreeFailures: config.loginAccountFreeFailures,
+      redis,
+      onFallback,
+    }),
+    signupLimit: createRateLimit({ name: "signup", points: config.signupRateLimitPerHour, durationSeconds: 3600, redis, onFallback }),
+    signup: config.signup,
+  });
+  const organizations = createOrganizations({ db, box, revocations, creation: config.organizationCreation });
 
   // Connectors' credentials and inbound events: each a capability of what it needs (credentials/, oauth/, forwarding/inbound.ts).
-  const { db, sql, box } = services;
-  const { connectorEnv } = deps.config;
+  const { connectorEnv } = config;
+  const oauth = { config, db, box, logger };
   const inboundSecrets = createInboundSecrets({ sql, box, connectorEnv, clock });
   const clientCredentials = createClientCredentials({ db, box, connectorEnv });
   const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets });
   const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
-  const accessTokens = createAccessTokens({ config: deps.config, db, box, logger, clientCredentials });
-  const inboundEvents = createInboundEvents({
-    sql,
-    db,
-    connectorEnv,
-    accessTokens,
-    recordRoutedEvent: (deploymentId, event) => recordRoutedEvent(services, deploymentId, event),
-  });
-  const inboundWebhook = { config: deps.config, logger, clock, metrics: services.operationsMetrics, inboundSecrets, verificationTokens, inboundEvents };
+  const accessTokens = createAccessTokens({ ...oauth, clientCredentials });
+  const recorder = createEventRecorder({ sql, signal, bus, logger });
+  const inboundEvents = createInboundEvents({ sql, db, connectorEnv, accessTokens, recordRoutedEvent: recorder.recordRouted });
+  const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents };
+
   // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.
-  const deliveryQueue = (sql: typeof services.sql) =>
-    createDeliveryQueue({
-      sql,
-      clock,
-      signal: services.deliverySignal,
-      bus: services.events,
-      logger,
-      metrics: services.operationsMetrics,
-      disableAfterMs: deps.config.forwardingDisableAfterMs,
-    });
-  const deliveries = deliveryQueue(services.sql);
-  const capabilities = { operatorCredentials, verificationTokens, sessions, apiKeys, deliveries };
+  const deliveryQueue = (sql: Database["sql"]) =>
+    createDeliveryQueue({ sql, clock, signal, bus, logger, metrics: operationsMetrics, disableAfterMs: config.forwardingDisableAfterMs });
+  const deliveries = deliveryQueue(sql);
+  const forwarding = createForwarding({
+    db,
+    sql,
+    box,
+    logger,
+    deliveries,
+    recorder,
+    allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
+  });
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
-  services.operationsMetrics.registerOn(metrics);
+  operationsMetrics.registerOn(metrics);
   const requests = new Counter({
     name: "switchyard_http_requests_total",
     help: "HTTP requests by route and status",
@@ -152,13 +206,13 @@ export function buildApp(deps: AppDeps): App {
     registers: [metrics],
   });
 
-  services.redisHealth.registerOn(metrics);
-  const pollMetrics = registerPollMetrics(metrics, () => countDue(sql, clock.now()), (error) => services.databaseOutage.noted(error));
+  redisHealth.registerOn(metrics);
+  const pollMetrics = registerPollMetrics(metrics, () => countDue(sql, clock.now()), (error) => databaseOutage.noted(error));
   let draining = false;
   const bodies = createBodyGate({
-    maxInFlight: deps.config.bodyMaxInFlight,
-    maxPerAddress: deps.config.bodyMaxInFlightPerAddress,
-    timeoutMs: deps.config.bodyTimeoutMs,
+    maxInFlight: config.bodyMaxInFlight,
+    maxPerAddress: config.bodyMaxInFlightPerAddress,
+    timeoutMs: config.bodyTimeoutMs,
   });
   new Gauge({
     name: "switchyard_http_bodies_in_flight",
@@ -170,32 +224,54 @@ export function buildApp(deps: AppDeps): App {
   });
 
   const routes: Route[] = [
-    ...healthRoutes(services, metrics),
-    getData(services, apiKeys),
-    ...consoleRoutes(services),
-    getAuthUrl(services, apiKeys, clientCredentials),
-    ...connectRoutes({ config: deps.config, db, box, logger, clientCredentials }),
+    ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
+    getData({ sql, publicUrl: config.publicUrl, apiKeys }),
+    ...consoleRoutes(db),
+    getAuthUrl({ oauth, apiKeys, clientCredentials }),
+    ...connectRoutes({ ...oauth, clientCredentials }),
     postInboundWebhook(inboundWebhook),
     getInboundWebhook(inboundWebhook),
-    ...openApiRoutes(services),
+    ...openApiRoutes(config),
   ];
   const match = createRouter(routes);
-  const origins = createOriginPolicy(deps.config);
-  const yoga = createGraphQLServer(services, origins, capabilities);
+
+  // /graphql: resolvers reach these capabilities by name (graphql/context.ts), and nothing else.
+  const contexts = createContexts(
+    {
+      db,
+      sql,
+      logger,
+      settings: config,
+      accessCache,
+      sessions,
+      apiKeys,
+      users,
+      organizations,
+      signingSecrets: createSigningSecrets({ db, box }),
+      operatorCredentials,
+      verificationTokens,
+      deliveries,
+      forwarding,
+      live: { bus, revocations },
+    },
+    apiRateLimit,
+  );
+  const origins = createOriginPolicy(config);
+  const yoga = createGraphQLServer({ config, logger, databaseOutage, origins, contexts });
   const serveJsonPost = createJsonPostHandler(yoga, origins);
   new Gauge({
     name: "switchyard_live_subscriptions",
     help: "Open GraphQL subscriptions on this instance (graphql-ws and SSE)",
     registers: [metrics],
     collect() {
-      this.set(services.events.activeSubscriptions());
+      this.set(bus.activeSubscriptions());
     },
   });
   let sockets: ReturnType<typeof attachGraphQLWebSockets> | undefined;
   let closingLive: Promise<void> | undefined;
   const closeLive = () =>
     (closingLive ??= (async () => {
-      await services.events.close();
+      await bus.close();
       await sockets?.close();
     })());
 
@@ -209,7 +285,7 @@ export function buildApp(deps: AppDeps): App {
         writeResponse(res, refusal);
         return;
       }
-      const ip = clientIp(req, services.config.trustProxyHops);
+      const ip = clientIp(req, config.trustProxyHops);
       // Buffered here so the body limit applies before yoga parses anything.
       const limit = carriesCredentials(req.headers) ? GRAPHQL_BODY_LIMIT : GRAPHQL_ANONYMOUS_BODY_LIMIT;
       const body = req.method === "POST" ? await bodies.read(req, ip, limit) : undefined;
@@ -231,7 +307,7 @@ export function buildApp(deps: AppDeps): App {
     if (!found) throw new AppError("NOT_FOUND", `Nothing is served at ${url.pathname}.`);
     if ("methodNotAllowed" in found) throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
     refuseNulInRequest(url, found.params);
-    const ip = clientIp(req, services.config.trustProxyHops);
+    const ip = clientIp(req, config.trustProxyHops);
     const request: HttpRequest = {
       method: req.method ?? "GET",
       url,
@@ -247,9 +323,9 @@ export function buildApp(deps: AppDeps): App {
     const started = process.hrtime.bigint();
     let url: URL;
     try {
-      url = new URL(req.url ?? "/", services.config.publicUrl);
+      url = new URL(req.url ?? "/", config.publicUrl);
     } catch {
-      writeResponse(res, problemResponse(new HttpProblem(400, "invalid_request", "The request URL is malformed.")));
+      writeResponse(res, problemResponse(asProblem(new AppError("INVALID_REQUEST", "The request URL is malformed."))!));
       return;
     }
     // Label by route pattern, never the raw path: ids and junk in paths would explode the series.
@@ -259,10 +335,12 @@ export function buildApp(deps: AppDeps): App {
       writeResponse(
         res,
         problemResponse(
-          new HttpProblem(503, "shutting_down", "This instance is shutting down; send the request again (another instance will take it).", {
-            connection: "close",
-            "retry-after": "1",
-          }),
+          asProblem(
+            new AppError("SHUTTING_DOWN", "This instance is shutting down; send the request again (another instance will take it).", {
+              retryAfterSeconds: 1,
+              headers: { connection: "close" },
+            }),
+          )!,
         ),
       );
       requests.inc({ route: matched.route, status: "503" });
@@ -279,7 +357,7 @@ export function buildApp(deps: AppDeps): App {
           return;
         }
         // A database outage is not a bug: 503 with Retry-After, one warning per outage (db/outage.ts).
-        const problem = asProblem(error) ?? (services.databaseOutage.noted(error) ? asProblem(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS)) : undefined);
+        const problem = asProblem(error) ?? (databaseOutage.noted(error) ? asProblem(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS)) : undefined);
         if (!problem) logger.error({ err: error, method: req.method, path: url.pathname }, "unexpected error");
         if (res.headersSent) {
           res.destroy();
@@ -294,7 +372,12 @@ export function buildApp(deps: AppDeps): App {
   }
 
   return {
-    services,
+    config,
+    logger,
+    box,
+    bus,
+    databaseOutage,
+    recorder,
     inboundSecrets,
     clientCredentials,
     accessTokens,
@@ -303,35 +386,36 @@ export function buildApp(deps: AppDeps): App {
     createDeliveryWorker: (options) =>
       createDeliveryWorker(
         {
-          queue: deliveryQueue(services.database.workerSql),
+          queue: deliveryQueue(database.workerSql),
           clock,
-          config: deps.config,
+          config,
           logger,
-          box: services.box,
-          metrics: services.operationsMetrics,
-          signal: services.deliverySignal,
-          databaseOutage: services.databaseOutage,
+          box,
+          metrics: operationsMetrics,
+          signal,
+          databaseOutage,
         },
         options,
       ),
     createPoller: () =>
       createPoller(
         {
-          sql: services.database.workerSql,
+          sql: database.workerSql,
           clock,
           logger,
           connectorEnv,
           accessTokens,
           inboundEvents,
           inboundSecrets,
-          databaseOutage: services.databaseOutage,
+          databaseOutage,
           metrics: pollMetrics,
         },
-        { intervalMs: deps.config.pollIntervalMs },
+        { intervalMs: config.pollIntervalMs },
       ),
+    createRetentionJob: (options) => createRetentionJob({ sql, retentionDays: config.retentionDays, logger, clock }, options),
     handle,
     attach: (server) => {
-      sockets = attachGraphQLWebSockets(server, services, yoga, origins, capabilities);
+      sockets = attachGraphQLWebSockets(server, { config, yoga, origins, contexts });
     },
     closeLive,
     drain: () => {
@@ -339,7 +423,7 @@ export function buildApp(deps: AppDeps): App {
     },
     close: async () => {
       await closeLive();
-      services.databaseOutage.close();
+      databaseOutage.close();
       await yoga.dispose();
     },
   };

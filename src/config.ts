@@ -45,6 +45,7 @@ const schema = z.object({
   FORWARDING_DISABLE_AFTER: z.string().default("5d"),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  DELIVERY_MAX_IN_FLIGHT_PER_URL: z.coerce.number().int().min(1).max(10_000).default(16),
   FORWARDING_ALLOW_PRIVATE: booleanFlag,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_RATE_LIMIT_PER_15_MINUTES: z.coerce.number().int().min(1).default(10),
@@ -105,6 +106,12 @@ export type Config = {
   connectUrlTtlSeconds: number;
   deliveryRetryScheduleMs: number[];
   deliveryTimeoutMs: number;
+  /**
+   * Attempts in flight at once to one forwarding URL, across every instance: a claim skips the
+   * URL's deliveries while it has this many (src/delivery/queue/claim.ts), so one receiver that
+   * hangs cannot take the worker from everyone else.
+   */
+  deliveryMaxInFlightPerUrl: number;
   /** How often providers that are read rather than pushed (Gmail without Pub/Sub) are polled. */
   pollIntervalMs: number;
   forwardingAllowPrivate: boolean;
@@ -261,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     connectUrlTtlSeconds: values.CONNECT_URL_TTL_SECONDS,
     deliveryRetryScheduleMs,
     deliveryTimeoutMs: values.DELIVERY_TIMEOUT_MS,
+    deliveryMaxInFlightPerUrl: values.DELIVERY_MAX_IN_FLIGHT_PER_URL,
     pollIntervalMs,
     forwardingAllowPrivate: values.FORWARDING_ALLOW_PRIVATE,
     forwardingDisableAfterMs,

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Every expected failure, declared once: its REST status and problem `code` (snake_case, part of
- * the contract) and its GraphQL `extensions.code`. Services, routes and resolvers throw an
+ * the contract) and its GraphQL `extensions.code`. Capabilities, routes and resolvers throw an
  * AppError with one of these codes; src/http/problem.ts turns it into problem+json and
  * src/graphql/errors.ts into a GraphQL error — nowhere else maps them. This module knows neither
  * surface's library.
@@ -16,8 +16,14 @@ export const errorCodes = {
   /** The same input is the same answer on both surfaces: nothing by that name. */
   UNKNOWN_CONNECTOR: { status: 404, problem: "unknown_connector", graphql: "NOT_FOUND" },
   BAD_USER_INPUT: { status: 400, problem: "invalid_parameter", graphql: "BAD_USER_INPUT" },
+  /** REST only: a request the HTTP layer cannot read (a malformed URL or percent-encoding). */
+  INVALID_REQUEST: { status: 400, problem: "invalid_request", graphql: "BAD_USER_INPUT" },
+  /** REST only: an inbound webhook its provider did not sign for this deployment. */
+  INVALID_SIGNATURE: { status: 401, problem: "invalid_signature", graphql: "UNAUTHENTICATED" },
   /** REST only: the path exists, the method does not. */
   METHOD_NOT_ALLOWED: { status: 405, problem: "method_not_allowed", graphql: "BAD_USER_INPUT" },
+  /** REST only: a request body that did not fully arrive within BODY_TIMEOUT. */
+  REQUEST_TIMEOUT: { status: 408, problem: "request_timeout", graphql: "BAD_USER_INPUT" },
   CONFLICT: { status: 409, problem: "conflict", graphql: "CONFLICT" },
   CONNECTOR_NOT_CONFIGURED: { status: 409, problem: "connector_not_configured", graphql: "CONFLICT" },
   /** A connection (connected account) by that connector and account, in the caller's deployment. */
@@ -32,6 +38,14 @@ export const errorCodes = {
   /** The provider behind the proxy could not be reached (DNS, refused, reset). */
   PROVIDER_UNREACHABLE: { status: 502, problem: "provider_unreachable", graphql: "SERVICE_UNAVAILABLE" },
   SERVICE_UNAVAILABLE: { status: 503, problem: "database_unavailable", graphql: "SERVICE_UNAVAILABLE" },
+  /** A provider a notification points at could not be read; the provider should deliver it again. */
+  UPSTREAM_UNAVAILABLE: { status: 503, problem: "upstream_unavailable", graphql: "SERVICE_UNAVAILABLE" },
+  /** BODY_MAX_IN_FLIGHT request bodies are being received on this instance already. */
+  SERVER_BUSY: { status: 503, problem: "server_busy", graphql: "SERVICE_UNAVAILABLE" },
+  /** This instance is draining for shutdown; another one takes the request. */
+  SHUTTING_DOWN: { status: 503, problem: "shutting_down", graphql: "SERVICE_UNAVAILABLE" },
+  /** /readyz: the embedded database's disk is under MIN_FREE_DISK_MB. */
+  DISK_SPACE_LOW: { status: 503, problem: "disk_space_low", graphql: "SERVICE_UNAVAILABLE" },
   /** The provider behind the proxy did not answer within PROXY_TIMEOUT. */
   PROVIDER_TIMEOUT: { status: 504, problem: "provider_timeout", graphql: "SERVICE_UNAVAILABLE" },
 } as const satisfies Record<string, { status: number; problem: string; graphql: string }>;
@@ -48,6 +62,8 @@ export interface AppErrorExtra {
   retryAfterSeconds?: number;
   /** Extra members of the REST problem document (RFC 9457 §3.2), e.g. which settings fix it. */
   problemMembers?: Record<string, unknown>;
+  /** Extra REST response headers (`allow`, `www-authenticate`, `connection: close`). */
+  headers?: Record<string, string>;
 }
 
 export class AppError extends Error {

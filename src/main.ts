@@ -2,7 +2,6 @@ import { createServer } from "node:http";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
-import { createRetentionJob } from "./retention/prune.ts";
 import { createLogger } from "./log.ts";
 
 /** The process: load config → open the database (migrating it) → build the app → listen → stop on signals. */
@@ -65,12 +64,12 @@ async function main() {
   deliveryWorker.start();
   const poller = app.createPoller();
   poller.start();
-  const retention = createRetentionJob(app.services);
+  const retention = app.createRetentionJob();
   retention.start();
   // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
   const tokenRefresher = setInterval(() => {
     app.accessTokens.refreshExpiring().catch((error) => {
-      if (!app.services.databaseOutage.noted(error)) logger.warn({ err: error }, "token refresh sweep failed");
+      if (!app.databaseOutage.noted(error)) logger.warn({ err: error }, "token refresh sweep failed");
     });
   }, 60_000);
   const base = config.publicUrl;

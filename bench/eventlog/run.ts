@@ -25,11 +25,11 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { benchDatabase } from "../database.ts";
 import { loadConfig } from "../../src/config.ts";
+import { systemClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { encodeCursor } from "../../src/forwarding/eventLog.ts";
 import { createLogger } from "../../src/log.ts";
 import { createRetentionJob } from "../../src/retention/prune.ts";
-import { createServices } from "../../src/services.ts";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
 import { serviceProcess } from "../../test/helpers/serviceProcess.ts";
 import { createBenchOperator } from "../operator.ts";
@@ -175,7 +175,7 @@ try {
   const config = loadConfig({ DATABASE_URL: benchDb.url, NODE_ENV: "test", ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: "warn", RETENTION_DAYS: "30" });
   const logger = createLogger("warn");
   const database = await openDatabase({ kind: "postgresql", url: benchDb.url, poolSize: 2 }, logger);
-  const pruner = createRetentionJob(createServices(config, logger, database, undefined));
+  const pruner = createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock: systemClock });
   const pruneStarted = Date.now();
   let pruneSeconds: number | undefined;
   const pruning = pruner.runOnce().then((counts) => {

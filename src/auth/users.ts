@@ -6,6 +6,7 @@ import { isUniqueViolation } from "../db/errors.ts";
 import { AppError, parseInput } from "../errors.ts";
 import { displayName } from "../organizations/names.ts";
 import { findInvitationByToken, joinThrough } from "../organizations/organizations.ts";
+import { addressKey, type RateLimit } from "../ratelimit/limiter.ts";
 import type { LoginGuard } from "./loginGuard.ts";
 import type { Sessions } from "./sessions.ts";
 
@@ -144,3 +145,30 @@ export async function changePassword(
   await db.user.update({ where: { id: userId }, data: { passwordHash: await hasher.hash(values.newPassword) } });
   await sessions.revoke(userId, { except: keepSessionId });
 }
+
+/** What accounts are built from: the users' table, the hasher, and the limits on guessing and signing up. */
+export interface UsersDeps {
+  db: Db;
+  passwords: PasswordHasher;
+  sessions: Sessions;
+  /** LOGIN_RATE_LIMIT_*: log-ins and password changes (./loginGuard.ts). */
+  loginGuard: LoginGuard;
+  /** SIGNUP_RATE_LIMIT_PER_HOUR per address. */
+  signupLimit: RateLimit;
+  signup: SignUpPolicy;
+}
+
+/** Sign-up, log-in and password changes, each behind its rate limit; `ip` is the caller's address. */
+export function createUsers({ db, passwords, sessions, loginGuard, signupLimit, signup }: UsersDeps) {
+  return {
+    async signUp(input: Parameters<typeof signUp>[2], ip: string) {
+      await signupLimit.consume(addressKey(ip));
+      return signUp(db, passwords, input, signup);
+    },
+    logIn: (input: { email: string; password: string }, ip: string) => logIn(db, passwords, loginGuard, input, ip),
+    /** Only for the logged-in user themself (`userId` is the caller's session's user). */
+    changePassword: (userId: string, input: { currentPassword: string; newPassword: string }, ip: string, keepSessionId: string) =>
+      changePassword(db, sessions, passwords, loginGuard, userId, input, ip, keepSessionId),
+  };
+}
+export type Users = ReturnType<typeof createUsers>;

@@ -8,7 +8,7 @@
  * `docs/connectors.md` ("How to add a connector") explains every field with an example.
  */
 import { z } from "zod";
-import { pollingSchema } from "../polling/declaration.ts";
+import { pollingSchema } from "./polling.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
 
@@ -194,7 +194,7 @@ export const connectorDeclarationSchema = z
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
     triggers: z.array(triggerSchema).default([]),
-    /** Triggers read from the provider's list endpoints on a schedule, where it pushes nothing (src/polling/declaration.ts). */
+    /** Triggers read from the provider's list endpoints on a schedule, where it pushes nothing (./polling.ts). */
     polling: pollingSchema(jsonPath).optional(),
   })
   .strict()

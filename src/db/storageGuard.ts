@@ -1,10 +1,13 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
 
 /**
- * The embedded database's files (PGlite's NodeFS), with one addition: a write the disk refuses for
- * good — no space, quota, read-only, I/O error — is reported to `onFailure` synchronously, inside the
- * failing write, before PostgreSQL sees it.
+ * The embedded database's files (PGlite's NodeFS), with one addition: a file operation the disk
+ * refuses for good — no space, quota, read-only, I/O error — is reported to `onFailure`
+ * synchronously, inside the failing operation, before PostgreSQL sees it. Every operation is guarded,
+ * not only writes: creating a WAL segment (mknod), extending a file (setattr), renaming one into
+ * place, reading a page back (EIO) fail the same way on a sick disk, and PostgreSQL PANICs on those
+ * too. (PGlite's NODEFS has no fsync, so a failed fsync cannot be seen at all.)
  *
  * Why inside the write: when a WAL write fails, PostgreSQL PANICs, and under PGlite a PANIC does
  * not end the process — the WebAssembly spins on one core, holding the JavaScript thread, so no
@@ -18,11 +21,16 @@ export type StorageFailure = { code: string; path: string; message: string };
 // Emscripten's errno numbers (the ones PGlite's NODEFS throws), by Node's codes.
 const FATAL_ERRNOS: Record<string, number> = { ENOSPC: 51, EDQUOT: 19, EROFS: 69, EIO: 29, EFBIG: 22 };
 
+type Operations = Record<string, (...args: unknown[]) => unknown>;
+
 interface EmscriptenModule {
   FS: { ErrnoError: new (errno: number) => Error & { errno: number } };
   NODEFS: {
     realPath(node: unknown): string;
-    stream_ops: { write(stream: { node: unknown }, ...rest: unknown[]): number };
+    /** Operations on a file or folder: their first argument is the node. */
+    node_ops: Operations;
+    /** Operations on an open file: their first argument is the stream (its `node`). */
+    stream_ops: Operations;
   };
 }
 
@@ -44,23 +52,45 @@ export class GuardedNodeFS extends NodeFS {
   }
 
   private guard(module: EmscriptenModule) {
-    const ops = module.NODEFS.stream_ops;
-    const write = ops.write;
+    const { NODEFS, FS } = module;
     const onFailure = this.onFailure;
     const failWhen = this.testOnlyFailWritesWhen;
     const errnoNames = Object.fromEntries(Object.entries(FATAL_ERRNOS).map(([name, errno]) => [errno, name]));
-    ops.write = function guardedWrite(this: unknown, stream, ...rest) {
-      if (failWhen && existsSync(failWhen)) {
-        onFailure({ code: "ENOSPC", path: module.NODEFS.realPath(stream.node), message: "no space left on device (injected for a test)" });
-        throw new module.FS.ErrnoError(FATAL_ERRNOS.ENOSPC);
-      }
+    const path = (target: unknown) => {
       try {
-        return write.call(this, stream, ...rest);
-      } catch (error) {
-        const name = errnoNames[(error as { errno?: number }).errno ?? -1];
-        if (name) onFailure({ code: name, path: module.NODEFS.realPath(stream.node), message: `the disk refused a write (${name})` });
-        throw error;
+        return NODEFS.realPath((target as { node?: unknown }).node ?? target);
+      } catch {
+        return "(unknown)";
       }
     };
+    const wrap = (ops: Operations, name: string) => {
+      const original = ops[name];
+      ops[name] = function guarded(this: unknown, ...args: unknown[]) {
+        if (failWhen && injected(failWhen, name)) {
+          onFailure({ code: "ENOSPC", path: path(args[0]), message: `no space left on device (injected into ${name} for a test)` });
+          throw new FS.ErrnoError(FATAL_ERRNOS.ENOSPC);
+        }
+        try {
+          return original.apply(this, args);
+        } catch (error) {
+          const code = errnoNames[(error as { errno?: number }).errno ?? -1];
+          if (code) onFailure({ code, path: path(args[0]), message: `the disk refused ${name} (${code})` });
+          throw error;
+        }
+      };
+    };
+    for (const ops of [NODEFS.node_ops, NODEFS.stream_ops]) {
+      for (const name of Object.keys(ops)) if (typeof ops[name] === "function") wrap(ops, name);
+    }
   }
+}
+
+/**
+ * TEST ONLY: whether the injected failure applies to this operation. The file's presence fails
+ * writes; a file naming operations (one per line: "mknod", "read", …) fails those instead.
+ */
+function injected(file: string, operation: string): boolean {
+  if (!existsSync(file)) return false;
+  const names = readFileSync(file, "utf8").split(/\s+/).filter(Boolean);
+  return names.length === 0 ? operation === "write" : names.includes(operation);
 }

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { Agent, type Dispatcher, request } from "undici";
 import type { Config } from "../config.ts";
-import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../forwarding/ssrf.ts";
+import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../net/ssrf.ts";
 import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
@@ -22,6 +22,8 @@ export interface SendResult {
   error: string | null;
   /** The first RESPONSE_BODY_LIMIT bytes of the answer, as storable text (NULs and the like replaced). */
   responseBody: string | null;
+  /** The Retry-After header of a 429 or 503 answer, as sent (seconds or an HTTP date; ../retryPolicy.ts reads it). */
+  retryAfter: string | null;
   durationMs: number;
 }
 
@@ -47,6 +49,7 @@ export async function send(dispatcher: Dispatcher, guarded: boolean, outbound: O
     statusCode: result.statusCode,
     error: storableOptional(result.error),
     responseBody: storableOptional(result.responseBody),
+    retryAfter: result.retryAfter,
     durationMs: Math.round(performance.now() - started),
   });
   try {
@@ -66,9 +69,10 @@ export async function send(dispatcher: Dispatcher, guarded: boolean, outbound: O
       bodyTimeout: timeoutMs,
     });
     const responseBody = await readCapped(response.body, RESPONSE_BODY_LIMIT);
-    return done({ statusCode: response.statusCode, error: null, responseBody });
+    const retryAfter = response.statusCode === 429 || response.statusCode === 503 ? response.headers["retry-after"] : undefined;
+    return done({ statusCode: response.statusCode, error: null, responseBody, retryAfter: typeof retryAfter === "string" ? retryAfter : null });
   } catch (error) {
-    return done({ statusCode: null, error: describe(error, timeoutMs), responseBody: null });
+    return done({ statusCode: null, error: describe(error, timeoutMs), responseBody: null, retryAfter: null });
   }
 }
 

@@ -7,7 +7,7 @@ import type { DatabaseOutage } from "../db/outage.ts";
 import { buildForwardedRequest, forwardedBody } from "./forwardedRequest.ts";
 import type { OperationsMetrics } from "./metrics.ts";
 import type { ClaimedDelivery, DeliveryQueue } from "./queue/index.ts";
-import { nextStep } from "./retryPolicy.ts";
+import { nextStep, parseRetryAfter } from "./retryPolicy.ts";
 import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./send.ts";
 import type { DeliverySignal } from "./signal.ts";
 
@@ -63,6 +63,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   // The attempt cannot outlive its timeout; the margin covers signing and recording the result.
   const lockMs = options.leaseMs ?? config.deliveryTimeoutMs + 5_000;
+  // One destination's share: DELIVERY_MAX_IN_FLIGHT_PER_URL, and never more than half this worker's
+  // slots, so a receiver that hangs leaves at least half of them to everyone else. The claim counts
+  // it across instances (queue/claim.ts), so it bounds this worker's attempts to the URL too.
+  const perUrl = Math.max(1, Math.min(config.deliveryMaxInFlightPerUrl, Math.floor(concurrency / 2)));
   const { dispatcher, guarded } = createDeliveryDispatcher(config);
 
   // Opened secrets by their sealed text (signing secrets, operator header values). The sealed text
@@ -125,7 +129,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
 
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
     try {
-      return (await queue.claim(limit, lockMs)).claimed;
+      return (await queue.claim(limit, lockMs, perUrl)).claimed;
     } catch (error) {
       // An outage is logged once by databaseOutage (src/db/outage.ts), not on every poll.
       if (!deps.databaseOutage.noted(error)) logger.error({ err: error }, "could not claim deliveries");
@@ -169,7 +173,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     } catch (error) {
       // Could not even build the request (no signing secret, unreadable header): an attempt that failed here.
       logger.error({ err: error, deliveryId: delivery.id }, "could not prepare a delivery");
-      result = { statusCode: null, error: "could not prepare the request", responseBody: null, durationMs: 0 };
+      result = { statusCode: null, error: "could not prepare the request", responseBody: null, retryAfter: null, durationMs: 0 };
     } finally {
       sending--;
       wake();
@@ -202,9 +206,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
 
   async function recordAttempt(delivery: ClaimedDelivery, startedAt: Date, result: SendResult) {
     const number = delivery.attempts + 1;
+    // An HTTP date counts from when the answer came (the clock now), not from when the request left.
+    const retryAfterMs = parseRetryAfter(result.retryAfter, clock.now());
     const decision = nextStep(
       number - delivery.cycleStart,
-      result.statusCode !== null ? { statusCode: result.statusCode } : { error: result.error ?? "no answer" },
+      result.statusCode !== null ? { statusCode: result.statusCode, retryAfterMs } : { error: result.error ?? "no answer" },
       config.deliveryRetryScheduleMs,
     );
     const lastError =
@@ -222,6 +228,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       durationMs: result.durationMs,
       error: result.error,
       responseBody: result.responseBody,
+      retryAfterSeconds: retryAfterMs === undefined ? null : Math.min(Math.ceil(retryAfterMs / 1000), 2 ** 31 - 1),
     });
     if (!row) return;
     if (row.attempts !== number) {
@@ -268,7 +275,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       return ids.length;
     },
     async runOnce() {
-      const { claimed } = await queue.claim(concurrency, lockMs);
+      const { claimed } = await queue.claim(concurrency, lockMs, perUrl);
       // Sent together, then recorded together: one statement for the round, as a busy worker's
       // group commit would record them.
       const sent = await Promise.all(claimed.map(sendOne));

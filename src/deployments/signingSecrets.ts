@@ -36,3 +36,16 @@ export async function rotateSigningSecret(db: Db, box: SecretBox, deploymentId: 
     await createSigningSecret(tx, box, deploymentId);
   });
 }
+
+/**
+ * A deployment's signing secrets, sealed at rest. The deploymentId is the caller's to check: the
+ * GraphQL fields that reach this (`Deployment.signingSecret`, `rotateSigningSecret`) are guarded by
+ * the `deploymentMember` / `deploymentAdmin` auth scopes (graphql/builder.ts) on that id.
+ */
+export function createSigningSecrets({ db, box }: { db: Db; box: SecretBox }) {
+  return {
+    current: async (deploymentId: string): Promise<string | null> => (await activeSigningSecrets(db, box, deploymentId))[0] ?? null,
+    rotate: (deploymentId: string) => rotateSigningSecret(db, box, deploymentId),
+  };
+}
+export type SigningSecrets = ReturnType<typeof createSigningSecrets>;

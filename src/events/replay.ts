@@ -1,5 +1,5 @@
 import { badInput } from "../errors.ts";
-import type { Services } from "../services.ts";
+import type { Sql } from "../db/sql.ts";
 import { EventsDropped, LiveDegraded, type Subscription } from "./bus.ts";
 import type { DeliverySummary, ForwardedEventMessage } from "./messages.ts";
 
@@ -17,8 +17,8 @@ import type { DeliverySummary, ForwardedEventMessage } from "./messages.ts";
 export type ReplayedEvent = ForwardedEventMessage & { skipped?: number };
 
 /** Throws BAD_USER_INPUT unless `eventId` names an event of this deployment. */
-export async function assertEventOfDeployment(services: Services, deploymentId: string, eventId: string): Promise<void> {
-  const rows = await services.sql.query<{ id: string }>(`select id from trigger_event where id = $1 and deployment_id = $2`, [eventId, deploymentId]);
+export async function assertEventOfDeployment(sql: Sql, deploymentId: string, eventId: string): Promise<void> {
+  const rows = await sql.query<{ id: string }>(`select id from trigger_event where id = $1 and deployment_id = $2`, [eventId, deploymentId]);
   if (rows.length === 0) {
     throw badInput(`"after" must be the id of an event of this deployment; ${JSON.stringify(eventId)} is not one (it may also have expired).`, [
       { field: "after", message: "no such event in this deployment" },
@@ -28,12 +28,12 @@ export async function assertEventOfDeployment(services: Services, deploymentId: 
 
 /** The events accepted for forwarding after `eventId`, oldest first: the newest `limit` of them, and how many older ones did not fit. */
 export async function eventsAfter(
-  services: Services,
+  sql: Sql,
   deploymentId: string,
   eventId: string,
   limit: number,
 ): Promise<{ events: ForwardedEventMessage[]; skipped: number }> {
-  const rows = await services.sql.query<{
+  const rows = await sql.query<{
     id: string;
     connector: string;
     trigger: string;

@@ -5,7 +5,7 @@ import { bearerFetchJson } from "../oauth/provider.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
 import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
-import type { EventToRoute, recordRoutedEvent } from "./record.ts";
+import type { EventRecorder } from "./record.ts";
 
 /**
  * Verified inbound events → stored events (and deliveries). Nothing here knows a provider:
@@ -36,8 +36,8 @@ export interface InboundDeps {
   connectorEnv: Record<string, string | undefined>;
   /** Tokens of connected accounts, for notification-only pushes and polls that read the changes. */
   accessTokens: Pick<AccessTokens, "fresh">;
-  /** Records one event and its delivery in one statement (forwarding/record.ts), bound to the app. */
-  recordRoutedEvent: (deploymentId: string, event: EventToRoute) => ReturnType<typeof recordRoutedEvent>;
+  /** Records one event and its delivery in one statement (forwarding/record.ts). */
+  recordRoutedEvent: EventRecorder["recordRouted"];
 }
 
 export type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };

@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { ForwardedEventMessage } from "../events/messages.ts";
-import type { Services } from "../services.ts";
+import type { Logger } from "pino";
+import type { Sql } from "../db/sql.ts";
+import type { DeliverySignal } from "../delivery/signal.ts";
+import type { EventBus } from "../events/bus.ts";
 import { enqueue } from "../delivery/queue/enqueue.ts";
 import { storableJson, storableText } from "../text/storable.ts";
 
@@ -33,6 +36,31 @@ export interface RecordOptions {
 
 export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
 
+/** What recording an event needs: the statement, the worker's wake-up and the live bus. */
+export interface EventRecorderDeps {
+  sql: Sql;
+  signal: DeliverySignal;
+  bus: EventBus;
+  logger: Logger;
+}
+
+/** An inbound event and its delivery, stored in one statement (recordEvent, recordRoutedEvent below). */
+export interface EventRecorder {
+  record(deploymentId: string, event: EventToRecord, options?: RecordOptions): Promise<RecordedEvent>;
+  recordRouted(deploymentId: string, event: EventToRoute): Promise<(RecordedEvent & { account: string }) | undefined>;
+}
+
+/**
+ * Callers have already settled whose deployment this is: a verified inbound request names it by
+ * its path and secret, a poll by its connected account, sendTestEvent by the access guard.
+ */
+export function createEventRecorder(deps: EventRecorderDeps): EventRecorder {
+  return {
+    record: (deploymentId, event, options) => recordEvent(deps, deploymentId, event, options),
+    recordRouted: (deploymentId, event) => recordRoutedEvent(deps, deploymentId, event),
+  };
+}
+
 /**
  * Stores an event and — only when its (connector, trigger) is in the deployment's Forwarding
  * Trigger List and a forwarding URL is set (or it is a test event) — its Delivery, in ONE statement, so they commit
@@ -41,8 +69,8 @@ export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
  * next_attempt_at); the claim re-checks the status anyway, so a pause racing this insert still holds it. A retry of a stored event (same dedupe key) writes nothing and returns the
  * stored one. Publishes after the commit and wakes this process's worker.
  */
-export async function recordEvent(services: Services, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
-  const recorded = await insertEvent(services, deploymentId, event, null, options);
+async function recordEvent(deps: EventRecorderDeps, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
+  const recorded = await insertEvent(deps, deploymentId, event, null, options);
   if (!recorded) throw new Error("an event with a given account was not stored");
   return recorded;
 }
@@ -59,17 +87,17 @@ export type EventToRoute = Omit<EventToRecord, "account" | "connectedAccountId">
  * connection when several share it), then as recordEvent. Undefined when no account matches:
  * nothing is stored.
  */
-export async function recordRoutedEvent(
-  services: Services,
+async function recordRoutedEvent(
+  deps: EventRecorderDeps,
   deploymentId: string,
   event: EventToRoute,
 ): Promise<(RecordedEvent & { account: string }) | undefined> {
   if (event.externalIds.length === 0) return undefined;
-  return insertEvent(services, deploymentId, { ...event, account: "", connectedAccountId: null }, event.externalIds, {});
+  return insertEvent(deps, deploymentId, { ...event, account: "", connectedAccountId: null }, event.externalIds, {});
 }
 
 async function insertEvent(
-  services: Services,
+  deps: EventRecorderDeps,
   deploymentId: string,
   given: EventToRecord,
   givenRouteBy: string[] | null,
@@ -90,7 +118,7 @@ async function insertEvent(
   const routeBy = givenRouteBy && givenRouteBy.map(storableText);
   const eventId = newEventId();
   const deliveryId = `dlv_${randomBytes(12).toString("hex")}`;
-  const row = await enqueue(services.sql, {
+  const row = await enqueue(deps.sql, {
     eventId,
     deliveryId,
     deploymentId,
@@ -107,7 +135,7 @@ async function insertEvent(
   // Routing found no account: nothing stored.
   if (!row || row.account === null) return undefined;
   const account = row.account;
-  if (!row.event_id) return { ...(await existingEvent(services, deploymentId, event.dedupeKey)), account };
+  if (!row.event_id) return { ...(await existingEvent(deps, deploymentId, event.dedupeKey)), account };
 
   const recorded: RecordedEvent = {
     eventId: row.event_id,
@@ -116,15 +144,15 @@ async function insertEvent(
     receivedAt: row.received_at ? new Date(row.received_at) : new Date(),
   };
   if (recorded.deliveryId) {
-    services.deliverySignal.notify();
+    deps.signal.notify();
     // The subscription is "every event accepted for forwarding": stored-only events are not in it.
-    publishForwardedEvent(services, deploymentId, { ...event, account, connectedAccountId: row.account_id }, recorded);
+    publishForwardedEvent(deps, deploymentId, { ...event, account, connectedAccountId: row.account_id }, recorded);
   }
   return { ...recorded, account };
 }
 
-async function existingEvent(services: Services, deploymentId: string, dedupeKey: string): Promise<RecordedEvent> {
-  const rows = await services.sql.query<{ id: string; received_at: Date | string; delivery_id: string | null }>(
+async function existingEvent(deps: EventRecorderDeps, deploymentId: string, dedupeKey: string): Promise<RecordedEvent> {
+  const rows = await deps.sql.query<{ id: string; received_at: Date | string; delivery_id: string | null }>(
     `select e.id, e.received_at at time zone 'UTC' as received_at,
             (select d.id from delivery d where d.event_id = e.id order by d.created_at limit 1) as delivery_id
      from trigger_event e where e.deployment_id = $1 and e.dedupe_key = $2`,
@@ -135,7 +163,7 @@ async function existingEvent(services: Services, deploymentId: string, dedupeKey
   return { eventId: row.id, created: false, deliveryId: row.delivery_id, receivedAt: new Date(row.received_at) };
 }
 
-function publishForwardedEvent(services: Services, deploymentId: string, event: EventToRecord, recorded: RecordedEvent) {
+function publishForwardedEvent(deps: EventRecorderDeps, deploymentId: string, event: EventToRecord, recorded: RecordedEvent) {
   const message: ForwardedEventMessage = {
     id: recorded.eventId,
     deploymentId,
@@ -148,8 +176,8 @@ function publishForwardedEvent(services: Services, deploymentId: string, event: 
     delivery: recorded.deliveryId ? { id: recorded.deliveryId, status: "PENDING", attempts: 0, lastStatusCode: null } : null,
   };
   try {
-    services.events.publish("forwardedEvent", deploymentId, message);
+    deps.bus.publish("forwardedEvent", deploymentId, message);
   } catch (error) {
-    services.logger.warn({ err: error }, "could not publish a forwarded event");
+    deps.logger.warn({ err: error }, "could not publish a forwarded event");
   }
 }

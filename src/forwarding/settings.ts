@@ -3,8 +3,7 @@ import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import { badInput, type FieldError } from "../errors.ts";
-import type { Services } from "../services.ts";
-import { checkUrlTarget } from "./ssrf.ts";
+import { checkUrlTarget } from "../net/ssrf.ts";
 
 /**
  * A deployment's Forwarding Settings and its Forwarding Trigger List, as the console edits them.
@@ -80,16 +79,14 @@ export async function getForwardingSettings(db: Db, deploymentId: string): Promi
 
 /** The console's "Save Changes": URL, header and the whole trigger list replaced in one transaction. */
 export async function saveForwardingSettings(
-  services: Services,
-  deliveries: DeliveryQueue,
+  { db, box, deliveries, allowPrivateTargets }: { db: Db; box: SecretBox; deliveries: DeliveryQueue; allowPrivateTargets: boolean },
   deploymentId: string,
   input: ForwardingSettingsInput,
 ): Promise<ForwardingSettingsView> {
-  const { db, box } = services;
   const existing = await db.forwardingSettings.findUnique({ where: { deploymentId } });
   const fields: FieldError[] = [];
 
-  const url = await validateForwardingUrl(services, input.forwardingUrl, fields);
+  const url = await validateForwardingUrl(input.forwardingUrl, allowPrivateTargets, fields);
   const header = validateHeader(input.headerKey, input.headerValue, existing?.headerValueEncrypted ?? null, box, fields);
   const triggers = input.triggers.length > MAX_TRIGGERS ? [] : validateTriggers(input.triggers, "triggers", fields);
   if (input.triggers.length > MAX_TRIGGERS) fields.push({ field: "triggers", message: `must list at most ${MAX_TRIGGERS} triggers (${input.triggers.length} given)` });
@@ -149,7 +146,7 @@ async function requireSettings(db: Db, deploymentId: string) {
   }
 }
 
-async function validateForwardingUrl(services: Services, value: string, fields: FieldError[]): Promise<string | undefined> {
+async function validateForwardingUrl(value: string, allowPrivateTargets: boolean, fields: FieldError[]): Promise<string | undefined> {
   const field = "forwardingUrl";
   const text = value.trim();
   let url: URL;
@@ -165,7 +162,7 @@ async function validateForwardingUrl(services: Services, value: string, fields: 
     fields.push({ field, message: `must be at most ${MAX_URL_LENGTH} characters` });
   } else if (url.username || url.password) {
     fields.push({ field, message: "must not contain credentials; use the header key and value instead" });
-  } else if (services.config.env === "production" && !services.config.forwardingAllowPrivate) {
+  } else if (!allowPrivateTargets) {
     const reason = await checkUrlTarget(url);
     if (reason) fields.push({ field, message: reason });
   }

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { findConnector } from "../connectors/registry.ts";
 import { badInput } from "../errors.ts";
-import type { Services } from "../services.ts";
-import { recordEvent } from "./record.ts";
+import type { EventRecorder } from "./record.ts";
 import type { TriggerRef } from "./settings.ts";
 
 export const TEST_ACCOUNT = "test";
@@ -14,13 +13,12 @@ export const TEST_ACCOUNT = "test";
  * it is recorded and shown live, and its delivery waits, held, until a URL is saved.
  * Returns the event id.
  */
-export async function sendTestEvent(services: Services, deploymentId: string, ref: TriggerRef): Promise<string> {
+export async function sendTestEvent(recorder: EventRecorder, deploymentId: string, ref: TriggerRef): Promise<string> {
   const trigger = findConnector(ref.connector)?.triggers.find((t) => t.name === ref.trigger);
   if (!trigger) {
     throw badInput(`There is no trigger ${ref.connector}.${ref.trigger}.`, [{ field: "trigger", message: "unknown connector or trigger" }]);
   }
-  const recorded = await recordEvent(
-    services,
+  const recorded = await recorder.record(
     deploymentId,
     {
       connector: ref.connector,

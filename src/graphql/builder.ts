@@ -30,7 +30,7 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   defaultInputFieldRequiredness: true,
   prisma: {
-    client: (ctx) => ctx.services.db,
+    client: (ctx) => ctx.db,
     dmmf: getDatamodel(),
     exposeDescriptions: true,
     filterConnectionTotalCount: true,

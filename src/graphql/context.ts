@@ -1,12 +1,22 @@
-import { type Access, createAccess } from "../auth/access.ts";
+import type { Logger } from "pino";
+import { type Access, type AccessCache, createAccess } from "../auth/access.ts";
 import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Sessions } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
+import type { Revocations } from "../auth/revocations.ts";
+import type { Users } from "../auth/users.ts";
+import type { Config } from "../config.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
+import type { Db } from "../db/database.ts";
+import type { Sql } from "../db/sql.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
+import type { SigningSecrets } from "../deployments/signingSecrets.ts";
 import type { VerificationTokens } from "../credentials/verificationTokens.ts";
 import { AppError } from "../errors.ts";
-import type { Services } from "../services.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { Forwarding } from "../forwarding/index.ts";
+import type { Organizations } from "../organizations/organizations.ts";
+import type { RateLimit } from "../ratelimit/limiter.ts";
 
 /** The app's authentication capabilities (src/auth/), which resolvers reach as ctx.sessions / ctx.apiKeys. */
 export interface AuthCapabilities {
@@ -14,8 +24,41 @@ export interface AuthCapabilities {
   apiKeys: ApiKeys;
 }
 
-/** The app's capabilities resolvers reach by name (`ctx.verificationTokens.confirm(…)`); app.ts builds them. */
+/** The settings resolvers read (from config.ts), and nothing else of the configuration. */
+export type GraphQLSettings = Pick<
+  Config,
+  | "publicUrl"
+  | "sessionTtlHours"
+  | "signup"
+  | "connectorEnv"
+  | "subscriptionBufferSize"
+  | "subscriptionReplayLimit"
+  | "subscriptionAccessRecheckMs"
+>;
+
+/**
+ * The app's capabilities resolvers reach by name (`ctx.verificationTokens.confirm(…)`); app.ts
+ * builds them. Each is what some resolver uses; nothing here is "everything".
+ */
 export interface ContextCapabilities extends AuthCapabilities {
+  /** Pothos's Prisma plugin loads each selected field through it (`...query`); small reads and writes too. */
+  db: Db;
+  /** Prepared statements on hot reads: the data page, the event log, delivery stats, access re-checks. */
+  sql: Sql;
+  logger: Logger;
+  settings: GraphQLSettings;
+  /** Deployments' rows remembered by access checks (auth/access.ts), which `deployment(id)` serves from. */
+  accessCache: AccessCache;
+  /** Sign-up, log-in and password changes behind their rate limits (auth/users.ts). */
+  users: Users;
+  /** Organizations, their deployments and members (organizations/organizations.ts). */
+  organizations: Organizations;
+  /** Deployments' webhook signing secrets (deployments/signingSecrets.ts). */
+  signingSecrets: SigningSecrets;
+  /** A deployment's forwarding settings, pause and resume, the test event (forwarding/index.ts). */
+  forwarding: Forwarding;
+  /** Live notifications for subscriptions, and the ended sessions and memberships that stop them (events/, auth/revocations.ts). */
+  live: { bus: EventBus; revocations: Revocations };
   /** Deployments' own OAuth apps and webhook secrets (credentials/operatorCredentials.ts). */
   operatorCredentials: OperatorCredentials;
   /** Tokens providers hand over at subscription, for owners and admins to confirm (credentials/verificationTokens.ts). */
@@ -25,7 +68,6 @@ export interface ContextCapabilities extends AuthCapabilities {
 }
 
 export interface GraphQLContext extends ContextCapabilities {
-  services: Services;
   principal: Principal | undefined;
   access: Access;
   /** Set-Cookie values for the response (logIn, signUp, logOut). */
@@ -36,7 +78,7 @@ export interface GraphQLContext extends ContextCapabilities {
   lastEventId?: string;
   /** The same credentials asked about again: a running subscription's re-check (./liveAccess.ts). */
   reauthenticate: () => Promise<Authentication | undefined>;
-  /** `services.revocations.announced` before the caller was authenticated (./liveAccess.ts). */
+  /** `live.revocations.announced` before the caller was authenticated (./liveAccess.ts). */
   revocationsSeen: number;
 }
 
@@ -54,7 +96,7 @@ type Credentials = { authorization?: string; cookie?: string; "x-api-key"?: stri
  * Every request of a known caller spends one point of its rate limit: per API key, or per user for
  * sessions (RATE_LIMITED beyond it).
  */
-export async function resolvePrincipal(services: Services, auth: AuthCapabilities, credentials: Credentials): Promise<Principal | undefined> {
+async function resolvePrincipal(auth: AuthCapabilities, userRateLimit: RateLimit, credentials: Credentials): Promise<Principal | undefined> {
   const apiKey = credentials["x-api-key"];
   if (apiKey) {
     // The same authentication as REST's x-api-key (messages, rate limit, last-used recording).
@@ -70,7 +112,7 @@ export async function resolvePrincipal(services: Services, auth: AuthCapabilitie
     return undefined;
   }
   // The same budget as a key (RATE_LIMIT_PER_MINUTE), per user: all of a user's sessions share it.
-  await services.rateLimits.api.consume(`user:${session.userId}`);
+  await userRateLimit.consume(`user:${session.userId}`);
   return { kind: "user", userId: session.userId, sessionId: session.id };
 }
 
@@ -93,18 +135,27 @@ async function authenticateAgain(auth: AuthCapabilities, credentials: Credential
   return { principal: { kind: "user", userId: session.userId, sessionId: session.id }, expiresAt: new Date(session.expiresAt) };
 }
 
-export async function createContext(services: Services, capabilities: ContextCapabilities, credentials: Credentials, ip: string): Promise<GraphQLContext> {
-  // Read before the caller is looked up: a revocation announced after this may not be in the answer.
-  const revocationsSeen = services.revocations.announced;
-  const principal = await resolvePrincipal(services, capabilities, credentials);
+/**
+ * Who is calling, and the context their operation runs with: over HTTP (./yoga.ts) and on
+ * websockets (./websockets.ts). `userRateLimit` is RATE_LIMIT_PER_MINUTE, the budget API keys have too.
+ */
+export function createContexts(capabilities: ContextCapabilities, userRateLimit: RateLimit) {
   return {
-    ...capabilities,
-    services,
-    principal,
-    access: createAccess(services.sql, services.accessCache, principal),
-    cookies: [],
-    ip,
-    reauthenticate: () => authenticateAgain(capabilities, credentials),
-    revocationsSeen,
+    resolvePrincipal: (credentials: Credentials) => resolvePrincipal(capabilities, userRateLimit, credentials),
+    async create(credentials: Credentials, ip: string): Promise<GraphQLContext> {
+      // Read before the caller is looked up: a revocation announced after this may not be in the answer.
+      const revocationsSeen = capabilities.live.revocations.announced;
+      const principal = await resolvePrincipal(capabilities, userRateLimit, credentials);
+      return {
+        ...capabilities,
+        principal,
+        access: createAccess(capabilities.sql, capabilities.accessCache, principal),
+        cookies: [],
+        ip,
+        reauthenticate: () => authenticateAgain(capabilities, credentials),
+        revocationsSeen,
+      };
+    },
   };
 }
+export type GraphQLContexts = ReturnType<typeof createContexts>;

@@ -9,6 +9,14 @@ import type { Plugin } from "graphql-yoga";
  * check in each resolver.
  */
 export function useUnstorableInputGuard(): Plugin {
+  // yoga's parser cache hands out one DocumentNode per query text, so each document is walked once
+  // (per app: each yoga has its own plugin, and its own documents).
+  const checkedDocuments = new WeakMap<DocumentNode, boolean>();
+  const documentHasUnstorable = (document: DocumentNode): boolean => {
+    let found = checkedDocuments.get(document);
+    if (found === undefined) checkedDocuments.set(document, (found = literalsHaveUnstorable(document)));
+    return found;
+  };
   const refuse = (document: DocumentNode, variables: unknown) =>
     documentHasUnstorable(document) || hasUnstorable(variables, 0)
       ? {
@@ -29,15 +37,6 @@ export function useUnstorableInputGuard(): Plugin {
       if (result) setResultAndStopExecution(result);
     },
   };
-}
-
-// yoga's parser cache hands out one DocumentNode per query text, so each document is walked once.
-const checkedDocuments = new WeakMap<DocumentNode, boolean>();
-
-function documentHasUnstorable(document: DocumentNode): boolean {
-  let found = checkedDocuments.get(document);
-  if (found === undefined) checkedDocuments.set(document, (found = literalsHaveUnstorable(document)));
-  return found;
 }
 
 function literalsHaveUnstorable(document: DocumentNode): boolean {

@@ -24,10 +24,12 @@ import type { GraphQLServer } from "./yoga.ts";
 export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy) {
   const getResultForParams = yoga.getResultForParams;
   const fetchAPI = yoga.fetchAPI;
+  // Accept header → the media type answered with (regularMediaType), remembered for this app.
+  const mediaTypes = new Map<string, string | undefined>();
 
   return async function serveJsonPost(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, ip: string): Promise<boolean> {
     if (!isJsonContentType(req.headers["content-type"])) return false;
-    const mediaType = regularMediaType(req.headers.accept);
+    const mediaType = regularMediaType(mediaTypes, req.headers.accept);
     if (!mediaType) return false;
     let params: unknown;
     try {
@@ -95,7 +97,7 @@ function isJsonContentType(header: string | undefined): boolean {
  * ones (they are tried last, so they win whenever the client accepts either); undefined otherwise.
  * Same rules as yoga's getMediaTypesForRequestInOrder: utf-8 only, earlier types preferred.
  */
-function regularMediaType(accept: string | undefined): string | undefined {
+function regularMediaType(mediaTypes: Map<string, string | undefined>, accept: string | undefined): string | undefined {
   const key = accept ?? "";
   if (mediaTypes.has(key)) return mediaTypes.get(key);
   const chosen = chooseRegularMediaType(accept);
@@ -104,7 +106,6 @@ function regularMediaType(accept: string | undefined): string | undefined {
   mediaTypes.set(key, chosen);
   return chosen;
 }
-const mediaTypes = new Map<string, string | undefined>();
 
 function chooseRegularMediaType(accept: string | undefined): string | undefined {
   const requested = (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",").reverse();

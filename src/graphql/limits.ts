@@ -72,7 +72,7 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, operati
  * differ in offsets and ids, not in sizes. Only costs are remembered, never "does not coerce": a
  * request with a bad variable must not let a later one skip the check.
  */
-const rememberedCosts = new WeakMap<DocumentNode, { sizeVariables: string[]; costs: Map<string, number> }>();
+type RememberedCosts = WeakMap<DocumentNode, { sizeVariables: string[]; costs: Map<string, number> }>;
 const MAX_REMEMBERED_COSTS_PER_DOCUMENT = 256;
 
 function sizeVariablesOf(document: DocumentNode): string[] {
@@ -94,7 +94,7 @@ function sizeVariablesOf(document: DocumentNode): string[] {
   return [...names].sort();
 }
 
-function rememberedCost(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): number | undefined {
+function rememberedCost(rememberedCosts: RememberedCosts, schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): number | undefined {
   let remembered = rememberedCosts.get(document);
   if (!remembered) rememberedCosts.set(document, (remembered = { sizeVariables: sizeVariablesOf(document), costs: new Map() }));
   const key = JSON.stringify([operationName ?? null, ...remembered.sizeVariables.map((name) => (variables && name in variables ? [variables[name]] : []))]);
@@ -109,8 +109,14 @@ function rememberedCost(schema: GraphQLSchema, document: DocumentNode, operation
 }
 
 /** The error that refuses an operation over the budget, or undefined when it may run. */
-export function costLimitError(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): GraphQLError | undefined {
-  const cost = rememberedCost(schema, document, operationName, variables);
+function costLimitError(
+  rememberedCosts: RememberedCosts,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+  variables?: Record<string, unknown> | null,
+): GraphQLError | undefined {
+  const cost = rememberedCost(rememberedCosts, schema, document, operationName, variables);
   if (cost === undefined || cost <= MAX_QUERY_COST) return undefined;
   return new GraphQLError(
     `The operation is too large: its estimated cost is ${cost}, above the limit of ${MAX_QUERY_COST} (about one per value in the response). ` +
@@ -119,16 +125,24 @@ export function costLimitError(schema: GraphQLSchema, document: DocumentNode, op
   );
 }
 
-/** Runs the cost check before execution and before a subscription starts. */
-export function useCostLimit(): Plugin {
-  return {
+/**
+ * The cost check, with the costs it remembers (one per app): `plugin` runs it before execution and
+ * before a subscription starts; `error` is the same check for graphql-ws's onSubscribe.
+ */
+export function createCostLimit() {
+  const rememberedCosts: RememberedCosts = new WeakMap();
+  const error = (schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null) =>
+    costLimitError(rememberedCosts, schema, document, operationName, variables);
+  const plugin: Plugin = {
     onExecute: ({ args, setResultAndStopExecution }) => {
-      const error = costLimitError(args.schema, args.document, args.operationName, args.variableValues);
-      if (error) setResultAndStopExecution({ errors: [error] });
+      const refused = error(args.schema, args.document, args.operationName, args.variableValues);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
     },
     onSubscribe: ({ args, setResultAndStopExecution }) => {
-      const error = costLimitError(args.schema, args.document, args.operationName, args.variableValues);
-      if (error) setResultAndStopExecution({ errors: [error] });
+      const refused = error(args.schema, args.document, args.operationName, args.variableValues);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
     },
   };
+  return { error, plugin };
 }
+export type CostLimit = ReturnType<typeof createCostLimit>;

@@ -60,10 +60,10 @@ function concerns(principal: Principal, revocation: Revocation): boolean {
  * made since the caller was authenticated (`ctx.revocationsSeen`) are caught up on by a check.
  */
 export function whileAllowed<T>(ctx: GraphQLContext, deploymentId: string, source: AsyncIterator<T>): AsyncIterableIterator<T | AccessEnded> {
-  const { services } = ctx;
+  const { sql, logger, live } = ctx;
   const principal = ctx.principal;
   if (!principal) throw new Error("unreachable: a subscription is authorized before it starts");
-  const recheckMs = services.config.subscriptionAccessRecheckMs;
+  const recheckMs = ctx.settings.subscriptionAccessRecheckMs;
 
   /** Whether the caller may still read the deployment; if so, until when that answer may be trusted. */
   const check = async (): Promise<AccessEnded | number> => {
@@ -73,7 +73,7 @@ export function whileAllowed<T>(ctx: GraphQLContext, deploymentId: string, sourc
       if (now?.principal.kind !== "apiKey" || now.principal.apiKeyId !== principal.apiKeyId || now.principal.deploymentId !== deploymentId) return apiKeyEnded();
     } else {
       if (now?.principal.kind !== "user" || now.principal.sessionId !== principal.sessionId) return sessionEnded();
-      const found = await findDeploymentWithRole(services.sql, deploymentId, principal.userId);
+      const found = await findDeploymentWithRole(sql, deploymentId, principal.userId);
       if (!found?.role) return membershipEnded();
     }
     return Math.min(started + recheckMs, now.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY);
@@ -102,7 +102,7 @@ export function whileAllowed<T>(ctx: GraphQLContext, deploymentId: string, sourc
         else if (run === latest) trustedUntil = result;
       },
       (error: unknown) => {
-        services.logger.warn({ err: error }, "could not check a live subscriber's access again");
+        logger.warn({ err: error }, "could not check a live subscriber's access again");
         end(uncheckable());
       },
     );
@@ -118,10 +118,10 @@ export function whileAllowed<T>(ctx: GraphQLContext, deploymentId: string, sourc
     }
   };
 
-  const unwatch = services.revocations.watch((revocation) => {
+  const unwatch = live.revocations.watch((revocation) => {
     if (concerns(principal, revocation)) void recheck();
   });
-  if (ctx.revocationsSeen !== services.revocations.announced) void recheck();
+  if (ctx.revocationsSeen !== live.revocations.announced) void recheck();
 
   const finish = () => {
     finished = true;

@@ -7,9 +7,8 @@ import { WebSocketServer } from "ws";
 import { AppError } from "../errors.ts";
 import { toGraphQLError } from "./errors.ts";
 import { clientIp } from "../http/node.ts";
-import type { Services } from "../services.ts";
-import { type ContextCapabilities, createContext, resolvePrincipal } from "./context.ts";
-import { costLimitError } from "./limits.ts";
+import type { Config } from "../config.ts";
+import type { GraphQLContexts } from "./context.ts";
 import type { LiveContext } from "./liveLimits.ts";
 import { fromForeignPage, type OriginPolicy, usesSessionCookie } from "./requestGuard.ts";
 import type { GraphQLServer } from "./yoga.ts";
@@ -37,8 +36,11 @@ type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: 
  * used (such a socket with no other credentials is closed with 4403). Limit violations in one
  * operation (depth, aliases, cost) answer that operation with an `error` message only.
  */
-export function attachGraphQLWebSockets(server: Server, services: Services, yoga: GraphQLServer, origins: OriginPolicy, capabilities: ContextCapabilities) {
-  const { wsMaxPerAddress, wsAnonymousTimeoutMs } = services.config;
+export function attachGraphQLWebSockets(
+  server: Server,
+  { config, yoga, origins, contexts }: { config: Config; yoga: GraphQLServer; origins: OriginPolicy; contexts: GraphQLContexts },
+) {
+  const { wsMaxPerAddress, wsAnonymousTimeoutMs, trustProxyHops } = config;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const limits = yoga.liveLimits;
 
@@ -48,7 +50,7 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return;
     }
-    const address = clientIp(request, services.config.trustProxyHops);
+    const address = clientIp(request, trustProxyHops);
     if (!limits.connectionAllowed(address)) {
       const body = `At most ${wsMaxPerAddress} GraphQL websockets and event streams may be open from one address.`;
       socket.end(`HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
@@ -84,7 +86,7 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
           return false;
         }
         try {
-          if (!(await resolvePrincipal(services, capabilities, credentials))) {
+          if (!(await contexts.resolvePrincipal(credentials))) {
             // Nothing an anonymous socket can subscribe to: without this it would stay open forever.
             const closeIfIdle = () => {
               if (Object.keys(ctx.subscriptions).length > 0) timer = setTimeout(closeIfIdle, wsAnonymousTimeoutMs);
@@ -105,11 +107,11 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
         // This operation is already in ctx.subscriptions.
         const socketFull = limits.socketFull(Object.keys(ctx.subscriptions).length);
         if (socketFull) return [socketFull];
-        const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({ services });
+        const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({});
         let contextValue;
         try {
           contextValue = {
-            ...(await createContext(services, capabilities, credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, services.config.trustProxyHops))),
+            ...(await contexts.create(credentialsOf(ctx.connectionParams, ctx.extra.request), clientIp(ctx.extra.request, trustProxyHops))),
             liveSocket: true,
           } satisfies LiveContext;
         } catch (error) {
@@ -124,7 +126,7 @@ export function attachGraphQLWebSockets(server: Server, services: Services, yoga
         }
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
-        const tooLarge = costLimitError(schema, document, payload.operationName, payload.variables);
+        const tooLarge = yoga.costLimit.error(schema, document, payload.operationName, payload.variables);
         if (tooLarge) return [tooLarge];
         const args: ExecutionArgs = {
           schema,

@@ -2,15 +2,16 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
-import { DATABASE_RETRY_AFTER_SECONDS } from "../db/outage.ts";
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseOutage } from "../db/outage.ts";
 import { AppError, databaseUnavailable } from "../errors.ts";
 import { toGraphQLError } from "./errors.ts";
-import type { Services } from "../services.ts";
-import { type ContextCapabilities, createContext, type GraphQLContext } from "./context.ts";
+import type { GraphQLContext, GraphQLContexts } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
 import { createGraphiQLPage } from "./graphiqlPage.ts";
 import { useUnstorableInputGuard } from "./inputGuard.ts";
-import { useCostLimit } from "./limits.ts";
+import { createCostLimit } from "./limits.ts";
 import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
 import { schema } from "./schema.ts";
@@ -44,7 +45,7 @@ function useResponseCookies(): Plugin<GraphQLContext> & { of(request: object): s
  * DATABASE_STATEMENT_TIMEOUT is DATABASE_TIMEOUT (as REST's 503 `database_timeout`); anything else
  * is logged with its stack and reaches the client as "Unexpected error." with code INTERNAL_SERVER_ERROR.
  */
-function maskError(services: Services) {
+function maskError({ logger, databaseOutage }: { logger: Logger; databaseOutage: DatabaseOutage }) {
   return (error: unknown): Error => {
     const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
     if (original instanceof AppError) {
@@ -61,21 +62,21 @@ function maskError(services: Services) {
       return new GraphQLError(original.message, { nodes: original.nodes, path: original.path, extensions: { ...extensions, ...(http && { http: { ...http, spec: false } }) } });
     }
     if (isStatementTimeout(original)) {
-      services.logger.warn({ err: original }, "a GraphQL operation's statement ran past DATABASE_STATEMENT_TIMEOUT");
+      logger.warn({ err: original }, "a GraphQL operation's statement ran past DATABASE_STATEMENT_TIMEOUT");
       return new GraphQLError(DATABASE_TIMEOUT_MESSAGE, {
         ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
         extensions: { code: "DATABASE_TIMEOUT" },
       });
     }
     // A database outage is not a bug: SERVICE_UNAVAILABLE (HTTP 503 with Retry-After), logged once per outage.
-    if (services.databaseOutage.noted(original)) {
+    if (databaseOutage.noted(original)) {
       const mapped = toGraphQLError(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS));
       return new GraphQLError(mapped.message, {
         ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
         extensions: { ...mapped.extensions, http: { status: 503, headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } } },
       });
     }
-    services.logger.error({ err: original }, "unexpected error in a GraphQL operation");
+    logger.error({ err: original }, "unexpected error in a GraphQL operation");
     return new GraphQLError("Unexpected error.", {
       ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
       extensions: { code: "INTERNAL_SERVER_ERROR" },
@@ -118,11 +119,21 @@ function useNoIntrospection(): Plugin {
   return { onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) };
 }
 
-export function createGraphQLServer(services: Services, origins: OriginPolicy, capabilities: ContextCapabilities) {
-  const production = services.config.env === "production";
-  const introspection = services.config.graphqlIntrospection;
+/** What /graphql is built from: who is calling (./context.ts), how errors are reported, the settings it obeys. */
+export interface GraphQLServerDeps {
+  config: Config;
+  logger: Logger;
+  databaseOutage: DatabaseOutage;
+  origins: OriginPolicy;
+  contexts: GraphQLContexts;
+}
+
+export function createGraphQLServer({ config, logger, databaseOutage, origins, contexts }: GraphQLServerDeps) {
+  const production = config.env === "production";
+  const introspection = config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
-  const liveLimits = createLiveLimits(services.config);
+  const liveLimits = createLiveLimits(config);
+  const costLimit = createCostLimit();
   const graphiqlPage = createGraphiQLPage();
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
@@ -139,11 +150,9 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy, c
     // app.ts buffers the body under GRAPHQL_BODY_LIMIT (413) before yoga sees it; yoga's own limit
     // would pipe that buffer through a web TransformStream again, which doubled the cost of a POST.
     maxRequestBodySize: false,
-    maskedErrors: { maskError: maskError(services), isDev: false },
+    maskedErrors: { maskError: maskError({ logger, databaseOutage }), isDev: false },
     context: async ({ request, ip }) => ({
-      ...(await createContext(
-        services,
-        capabilities,
+      ...(await contexts.create(
         {
           authorization: request.headers.get("authorization") ?? undefined,
           cookie: request.headers.get("cookie") ?? undefined,
@@ -165,17 +174,17 @@ export function createGraphQLServer(services: Services, origins: OriginPolicy, c
         maxAliases: { n: 20, ...asValidationError },
         maxDirectives: { n: 20, ...asValidationError },
         maxTokens: { n: 3000 },
-        // Replaced by useCostLimit, which reads list sizes from the variables too.
+        // Replaced by createCostLimit (./limits.ts), which reads list sizes from the variables too.
         costLimit: { enabled: false },
         blockFieldSuggestion: { enabled: production },
       }),
       ...(introspection ? [] : [useNoIntrospection()]),
-      useCostLimit(),
+      costLimit.plugin,
       // Last: only an operation every other check let through holds a subscription slot.
       useLiveLimits(liveLimits),
     ],
   });
-  return Object.assign(yoga, { responseCookies: responseCookies.of, liveLimits });
+  return Object.assign(yoga, { responseCookies: responseCookies.of, liveLimits, costLimit });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { readBody } from "./node.ts";
-import { HttpProblem } from "./problem.ts";
+import { AppError } from "../errors.ts";
 
 /**
  * Bounds the request bodies being received at once, before any of them is read. A body is read
@@ -16,7 +16,7 @@ import { HttpProblem } from "./problem.ts";
  * request that declares no body (no Content-Length, or 0, and no Transfer-Encoding) is not counted.
  */
 export interface BodyGate {
-  /** Reads the request's body within the bounds, or refuses (rejects with an HttpProblem) before reading it. */
+  /** Reads the request's body within the bounds, or refuses (rejects with an AppError) before reading it. */
   read(req: IncomingMessage, ip: string, limitBytes: number): Promise<Buffer>;
   /** Bodies being read now (the `switchyard_http_bodies_in_flight` gauge). */
   inFlight(): number;
@@ -28,7 +28,7 @@ export interface BodyGateOptions {
   timeoutMs: number;
 }
 
-const RETRY_AFTER_SECONDS = "5";
+const RETRY_AFTER_SECONDS = 5;
 
 export function createBodyGate(options: BodyGateOptions): BodyGate {
   let total = 0;
@@ -46,17 +46,16 @@ export function createBodyGate(options: BodyGateOptions): BodyGate {
       if (!carriesBody(req)) return readBody(req, limitBytes, options.timeoutMs);
       const mine = perAddress.get(ip) ?? 0;
       if (total >= options.maxInFlight) {
-        throw new HttpProblem(503, "server_busy", "Too many requests are being received right now; send this one again shortly.", {
-          "retry-after": RETRY_AFTER_SECONDS,
-          connection: "close",
+        throw new AppError("SERVER_BUSY", "Too many requests are being received right now; send this one again shortly.", {
+          retryAfterSeconds: RETRY_AFTER_SECONDS,
+          headers: { connection: "close" },
         });
       }
       if (mine >= options.maxPerAddress) {
-        throw new HttpProblem(
-          429,
-          "rate_limited",
+        throw new AppError(
+          "RATE_LIMITED",
           `This address is already sending ${mine} request bodies at once; wait for them to finish, then send this one again.`,
-          { "retry-after": RETRY_AFTER_SECONDS, connection: "close" },
+          { retryAfterSeconds: RETRY_AFTER_SECONDS, headers: { connection: "close" } },
         );
       }
       total++;

@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { HttpProblem } from "./problem.ts";
+import { AppError } from "../errors.ts";
 import type { HttpResponse } from "./types.ts";
 
 /** The client went away before its request body had arrived: nobody is left to answer (logged as 499). */
@@ -19,7 +19,7 @@ export class ClientAbortedError extends Error {
  */
 export function readBody(req: IncomingMessage, limitBytes: number, timeoutMs?: number): Promise<Buffer> {
   const tooLarge = () =>
-    new HttpProblem(413, "payload_too_large", `The request body is larger than ${limitBytes} bytes.`, { connection: "close" });
+    new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`, { headers: { connection: "close" } });
   const declared = Number(req.headers["content-length"]);
   if (declared > limitBytes) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
@@ -39,7 +39,7 @@ export function readBody(req: IncomingMessage, limitBytes: number, timeoutMs?: n
         : setTimeout(() => {
             settle(() => {
               req.resume();
-              reject(new HttpProblem(408, "request_timeout", `The request body did not arrive within ${timeoutMs} ms.`, { connection: "close" }));
+              reject(new AppError("REQUEST_TIMEOUT", `The request body did not arrive within ${timeoutMs} ms.`, { headers: { connection: "close" } }));
             });
           }, timeoutMs);
     function onData(chunk: Buffer) {

@@ -41,8 +41,10 @@ export function asProblem(error: unknown): HttpProblem | undefined {
   if (isStatementTimeout(error)) return new HttpProblem(503, "database_timeout", DATABASE_TIMEOUT_MESSAGE, { "retry-after": "5" });
   if (error instanceof AppError) {
     const { status, problem } = errorCodes[error.code];
-    const headers: Record<string, string> =
-      error.extra.retryAfterSeconds !== undefined ? { "retry-after": String(error.extra.retryAfterSeconds) } : {};
+    const headers: Record<string, string> = {
+      ...(error.extra.retryAfterSeconds !== undefined ? { "retry-after": String(error.extra.retryAfterSeconds) } : {}),
+      ...error.extra.headers,
+    };
     return new HttpProblem(status, problem, error.message, headers, error.extra.problemMembers);
   }
   return undefined;

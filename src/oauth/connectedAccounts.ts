@@ -1,4 +1,5 @@
 import type { ExternalIdentity, NormalizedToken } from "../connectors/types.ts";
+import type { Db } from "../db/database.ts";
 import type { OAuthDeps } from "./deps.ts";
 
 const expiry = (token: NormalizedToken, now: number) => (token.expiresIn ? new Date(now + token.expiresIn * 1000) : null);
@@ -46,8 +47,8 @@ export async function saveConnection(
 }
 
 /** Status DISCONNECTED and the tokens wiped (the row stays so history keeps its account). */
-export async function disconnectAccount(deps: OAuthDeps, id: string) {
-  return deps.db.connectedAccount.update({
+export async function disconnectAccount(db: Db, id: string) {
+  return db.connectedAccount.update({
     where: { id },
     data: {
       status: "DISCONNECTED",

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { HttpProblem } from "../http/problem.ts";
+import { AppError } from "../errors.ts";
 import { json, type Route } from "../http/types.ts";
-import type { Services } from "../services.ts";
+import type { Config } from "../config.ts";
 import { version } from "../version.ts";
 import { openApiDocument } from "./document.ts";
 
@@ -42,8 +42,8 @@ const page = `<!doctype html>
 
 const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'";
 
-export function openApiRoutes(services: Services): Route[] {
-  const document = JSON.stringify(openApiDocument(services.config, version));
+export function openApiRoutes(config: Pick<Config, "publicUrl">): Route[] {
+  const document = JSON.stringify(openApiDocument(config, version));
   const cache = new Map<string, Buffer>();
   return [
     { method: "GET", path: "/openapi.json", handler: async () => json(200, JSON.parse(document), { "access-control-allow-origin": "*" }) },
@@ -57,7 +57,7 @@ export function openApiRoutes(services: Services): Route[] {
       path: "/docs/api/assets/:name",
       handler: async (request) => {
         const asset = assets[request.params.name];
-        if (!asset) throw new HttpProblem(404, "not_found", "No such asset.");
+        if (!asset) throw new AppError("NOT_FOUND", "No such asset.");
         let body = cache.get(request.params.name);
         if (!body) {
           body = asset.file ? await readFile(asset.file) : Buffer.from(init);

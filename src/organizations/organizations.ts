@@ -196,3 +196,18 @@ export async function declineInvitation(db: Db, user: { email: string }, id: str
 export function invitationsFor(db: Db, email: string) {
   return db.invitation.findMany({ where: { email, expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" }, include: { organization: { select: { name: true } } } });
 }
+
+/**
+ * The organization operations that need more than the database: sealing a new deployment's signing
+ * secret, announcing a removal. The ids they take are checked before: `createDeployment` and
+ * `removeMember` are reached only through the `organizationAdmin` auth scope (graphql/builder.ts),
+ * which asks the access guard (auth/access.ts) about that organization; `actorRole` is its answer.
+ */
+export function createOrganizations({ db, box, revocations, creation }: { db: Db; box: SecretBox; revocations: Revocations; creation: OrganizationCreation }) {
+  return {
+    create: (userId: string, name: string) => createOrganization(db, box, userId, name, creation),
+    createDeployment: (organizationId: string, name: string) => createDeployment(db, box, organizationId, name),
+    removeMember: (organizationId: string, userId: string, actorRole: Role | undefined) => removeMember(db, revocations, organizationId, userId, actorRole),
+  };
+}
+export type Organizations = ReturnType<typeof createOrganizations>;

@@ -8,7 +8,7 @@
  */
 import { asString, valueAt } from "../connectors/json.ts";
 import type { NormalizedEvent } from "../connectors/types.ts";
-import { CURSOR_PLACEHOLDER, type PolledTriggerDeclaration, type PollRequestDeclaration } from "./declaration.ts";
+import { CURSOR_PLACEHOLDER, type PolledTriggerDeclaration, type PollRequestDeclaration } from "../connectors/polling.ts";
 
 /** GETs a path (with its query) under the connector's apiUrl with the account's token; parsed JSON; throws on non-2xx. */
 export type PollFetch = (pathAndQuery: string, headers: Record<string, string>) => Promise<unknown>;

@@ -1,9 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HttpProblem } from "../http/problem.ts";
+import { AppError } from "../errors.ts";
 import { html, json, type HttpRequest, type HttpResponse, type Route } from "../http/types.ts";
-import type { Services } from "../services.ts";
+import type { Db } from "../db/database.ts";
 
 /**
  * The web console: the single-page app built from console/ (scripts/build-console.ts, run by
@@ -68,18 +68,18 @@ export function resolveConsolePath(dist: string, rest: string): string {
   try {
     decoded = decodeURIComponent(rest);
   } catch {
-    throw new HttpProblem(400, "invalid_request", "The path is not valid percent-encoding.");
+    throw new AppError("INVALID_REQUEST", "The path is not valid percent-encoding.");
   }
   const segments = decoded.split("/");
   if (decoded.includes("\0") || decoded.includes("\\") || segments.some((s) => s === ".." || s === ".")) {
-    throw new HttpProblem(404, "not_found", "Nothing is served at this path.");
+    throw new AppError("NOT_FOUND", "Nothing is served at this path.");
   }
   const target = resolve(dist, ...segments.filter(Boolean));
-  if (target !== dist && !target.startsWith(dist + sep)) throw new HttpProblem(404, "not_found", "Nothing is served at this path.");
+  if (target !== dist && !target.startsWith(dist + sep)) throw new AppError("NOT_FOUND", "Nothing is served at this path.");
   return target;
 }
 
-export function consoleRoutes(services: Services, dist: string = CONSOLE_DIST): Route[] {
+export function consoleRoutes(db: Db, dist: string = CONSOLE_DIST): Route[] {
   async function serveIndex(): Promise<HttpResponse> {
     const body = await readIfFile(join(dist, "index.html"));
     if (!body) return notBuilt;
@@ -94,7 +94,7 @@ export function consoleRoutes(services: Services, dist: string = CONSOLE_DIST): 
     // No extension: a page of the single-page app (/console/organizations/…).
     if (!extension) return serveIndex();
     const body = await readIfFile(target);
-    if (!body) throw new HttpProblem(404, "not_found", "Nothing is served at this path.");
+    if (!body) throw new AppError("NOT_FOUND", "Nothing is served at this path.");
     const hashed = target.startsWith(join(dist, "assets") + sep);
     return {
       status: 200,
@@ -114,7 +114,7 @@ export function consoleRoutes(services: Services, dist: string = CONSOLE_DIST): 
       method: "GET",
       path: "/console/api/status",
       handler: async () =>
-        json(200, { firstRun: (await services.db.user.findFirst({ select: { id: true } })) === null }, { "cache-control": "no-store" }),
+        json(200, { firstRun: (await db.user.findFirst({ select: { id: true } })) === null }, { "cache-control": "no-store" }),
     },
     { method: "GET", path: "/console/*", handler: serve },
   ];

@@ -4,7 +4,7 @@ import { AppError, badInput, unknownConnector } from "../errors.ts";
 import { json, type Route } from "../http/types.ts";
 import { createConnectSession } from "../oauth/connectSessions.ts";
 import type { ApiKeys } from "../auth/apiKeys.ts";
-import type { Services } from "../services.ts";
+import type { OAuthDeps } from "../oauth/deps.ts";
 import { authenticateApiKey } from "./apiKeyAuth.ts";
 
 /**
@@ -22,7 +22,7 @@ const accountProblem = (message: string) => badInput(message, [{ field: "account
  * own credentials nor the service's CONNECTOR_<NAME>_CLIENT_ID/_CLIENT_SECRET) it answers 409
  * `connector_not_configured`, naming what fixes it, instead of a link the end user would find broken.
  */
-export function getAuthUrl(services: Services, apiKeys: ApiKeys, clientCredentials: ClientCredentials): Route {
+export function getAuthUrl({ oauth, apiKeys, clientCredentials }: { oauth: OAuthDeps; apiKeys: ApiKeys; clientCredentials: ClientCredentials }): Route {
   return {
     method: "GET",
     path: "/api/v1/connector/service/:connector_name/auth-url",
@@ -50,7 +50,7 @@ export function getAuthUrl(services: Services, apiKeys: ApiKeys, clientCredentia
         );
       }
 
-      const session = await createConnectSession(services, deploymentId, def.name, account);
+      const session = await createConnectSession(oauth, deploymentId, def.name, account);
       return json(
         200,
         { authUrl: session.authUrl, connector: def.name, account, expiresAt: session.expiresAt.toISOString() },

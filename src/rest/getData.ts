@@ -3,11 +3,11 @@ import { parsePageQuery } from "../data/pageArgs.ts";
 import { badInput } from "../errors.ts";
 import type { Route } from "../http/types.ts";
 import type { ApiKeys } from "../auth/apiKeys.ts";
-import type { Services } from "../services.ts";
+import type { Sql } from "../db/sql.ts";
 import { authenticateApiKey, withApiKey } from "./apiKeyAuth.ts";
 
 /** GET /api/data?offset&limit — the deployment's data items; the page's numbers travel in headers. */
-export function getData(services: Services, apiKeys: ApiKeys): Route {
+export function getData({ sql, publicUrl, apiKeys }: { sql: Sql; publicUrl: string; apiKeys: ApiKeys }): Route {
   return {
     method: "GET",
     path: "/api/data",
@@ -22,13 +22,13 @@ export function getData(services: Services, apiKeys: ApiKeys): Route {
       }
       const { offset, limit, envelope } = query;
       // The key check, the total and the page in one query (see listDataItemsByApiKey).
-      const page = await withApiKey(apiKeys, request, (keyHash) => listDataItemsByApiKey(services.sql, keyHash, offset, limit));
+      const page = await withApiKey(apiKeys, request, (keyHash) => listDataItemsByApiKey(sql, keyHash, offset, limit));
 
       const headers = {
         "x-total-count": String(page.total),
         "x-offset": String(offset),
         "x-limit": String(limit),
-        link: linkHeader(`${services.config.publicUrl}/api/data`, offset, limit, page.total, envelope === "true"),
+        link: linkHeader(`${publicUrl}/api/data`, offset, limit, page.total, envelope === "true"),
         "access-control-expose-headers": "X-Total-Count, X-Offset, X-Limit, Link",
       };
       const pagination = JSON.stringify({ total: page.total, offset, limit });

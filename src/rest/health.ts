@@ -1,8 +1,11 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { statfs } from "node:fs/promises";
-import type { Services } from "../services.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { DatabaseOutage } from "../db/outage.ts";
+import type { RedisHealth } from "../events/redisHealth.ts";
 import { json, type HttpRequest, type Route } from "../http/types.ts";
-import { HttpProblem } from "../http/problem.ts";
+import { AppError } from "../errors.ts";
 import type { Registry } from "prom-client";
 
 /**
@@ -12,8 +15,16 @@ import type { Registry } from "prom-client";
  * decide: without it the service runs degraded (docs/operations.md). During shutdown app.ts answers
  * /readyz 503 `shutting_down` before it gets here.
  */
-export function healthRoutes(services: Services, metrics: Registry): Route[] {
-  const { config } = services;
+export interface HealthDeps {
+  config: Pick<Config, "dataDir" | "minFreeDiskMb" | "metricsToken">;
+  databaseKind: Database["kind"];
+  databaseOutage: DatabaseOutage;
+  redisHealth: RedisHealth;
+  /** The app's Prometheus registry, served on /metrics. */
+  metrics: Registry;
+}
+
+export function healthRoutes({ config, databaseKind, databaseOutage, redisHealth, metrics }: HealthDeps): Route[] {
   return [
     { method: "GET", path: "/healthz", handler: async () => json(200, { status: "ok" }) },
     {
@@ -21,26 +32,24 @@ export function healthRoutes(services: Services, metrics: Registry): Route[] {
       path: "/readyz",
       handler: async () => {
         const [reachable, freeMb] = await Promise.all([
-          services.databaseOutage.reachable(),
-          services.database.kind === "pglite" ? freeDiskMb(config.dataDir) : Promise.resolve(undefined),
+          databaseOutage.reachable(),
+          databaseKind === "pglite" ? freeDiskMb(config.dataDir) : Promise.resolve(undefined),
         ]);
         if (!reachable) {
           // Logged once per outage by databaseOutage, not once per probe.
-          throw new HttpProblem(503, "database_unavailable", "The database is not reachable.", { "retry-after": "5" });
+          throw new AppError("SERVICE_UNAVAILABLE", "The database is not reachable.", { retryAfterSeconds: 5 });
         }
         if (freeMb !== undefined && freeMb < config.minFreeDiskMb) {
-          throw new HttpProblem(
-            503,
-            "disk_space_low",
+          throw new AppError(
+            "DISK_SPACE_LOW",
             `The embedded database's disk has ${freeMb} MB free, under MIN_FREE_DISK_MB (${config.minFreeDiskMb} MB). Free some space or move DATA_DIR to a larger disk.`,
-            {},
-            { freeDiskMb: freeMb },
+            { problemMembers: { freeDiskMb: freeMb } },
           );
         }
         return json(200, {
           status: "ready",
-          database: services.database.kind,
-          redis: services.redisHealth.state(),
+          database: databaseKind,
+          redis: redisHealth.state(),
           ...(freeMb !== undefined ? { freeDiskMb: freeMb } : {}),
         });
       },
@@ -49,7 +58,7 @@ export function healthRoutes(services: Services, metrics: Registry): Route[] {
       method: "GET",
       path: "/metrics",
       handler: async (request) => {
-        if (services.config.metricsToken) requireMetricsToken(request, services.config.metricsToken);
+        if (config.metricsToken) requireMetricsToken(request, config.metricsToken);
         return { status: 200, headers: { "content-type": metrics.contentType }, body: await metrics.metrics() };
       },
     },
@@ -66,13 +75,12 @@ const digest = (text: string) => createHash("sha256").update(text).digest();
 function requireMetricsToken(request: HttpRequest, token: string) {
   const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
   if (sent !== undefined && timingSafeEqual(digest(sent), digest(token))) return;
-  throw new HttpProblem(
-    401,
-    "unauthenticated",
+  throw new AppError(
+    "UNAUTHENTICATED",
     sent === undefined
       ? "Metrics need the token this service was configured with (METRICS_TOKEN): send Authorization: Bearer <token>."
       : "The metrics token is not valid.",
-    { "www-authenticate": 'Bearer realm="metrics"' },
+    { headers: { "www-authenticate": 'Bearer realm="metrics"' } },
   );
 }
 

@@ -10,7 +10,8 @@ import type { VerificationTokens } from "../credentials/verificationTokens.ts";
 import type { OperationsMetrics } from "../delivery/metrics.ts";
 import { type InboundEvents, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { createJwksCache } from "../forwarding/jwksCache.ts";
-import { asProblem, HttpProblem } from "../http/problem.ts";
+import { AppError, unknownConnector } from "../errors.ts";
+import { asProblem } from "../http/problem.ts";
 import { type HttpRequest, type HttpResponse, json, type Route } from "../http/types.ts";
 
 /** What the inbound webhook routes use, and nothing else. */
@@ -31,12 +32,12 @@ const PATH = "/webhooks/:deploymentId/:connector";
 /** The connector (404 unless it takes inbound events) and the deployment's webhook secret (404 unless it exists). */
 async function resolveTarget(inboundSecrets: InboundWebhookDeps["inboundSecrets"], request: HttpRequest): Promise<{ def: ConnectorDefinition; deploymentId: string; secret: string }> {
   const def = findConnector(request.params.connector);
-  if (!def) throw new HttpProblem(404, "unknown_connector", `There is no connector named "${request.params.connector}".`);
-  if (def.inbound.delivery === "none") throw new HttpProblem(404, "not_found", `${def.displayName} sends no events to Switchyard.`);
+  if (!def) throw unknownConnector(request.params.connector);
+  if (def.inbound.delivery === "none") throw new AppError("NOT_FOUND", `${def.displayName} sends no events to Switchyard.`);
   const deploymentId = request.params.deploymentId;
   // The deployment and the webhook secret in force, in one plain SQL statement, kept ≤ 1 s per instance.
   const credentials = await inboundSecrets.get(deploymentId, def);
-  if (!credentials) throw new HttpProblem(404, "not_found", "There is no such deployment.");
+  if (!credentials) throw new AppError("NOT_FOUND", "There is no such deployment.");
   return { def, deploymentId, secret: credentials.webhookSecret ?? "" };
 }
 
@@ -53,7 +54,7 @@ function inboundRequest(publicUrl: string, request: HttpRequest, rawBody: Buffer
 }
 
 const reply = (answer: HandshakeReply | HandshakeRefusal): HttpResponse => {
-  if ("refused" in answer) throw new HttpProblem(400, "invalid_parameter", `This is not a valid verification request: ${answer.refused}`);
+  if ("refused" in answer) throw new AppError("BAD_USER_INPUT", `This is not a valid verification request: ${answer.refused}`);
   return {
     status: answer.status,
     headers: { "content-type": answer.contentType, "cache-control": "no-store", ...answer.headers },
@@ -99,7 +100,7 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
         if (fresh) verified = def.inbound.verify(inbound, secret, now, { jwks: fresh });
       }
       if (!verified.ok) {
-        throw new HttpProblem(401, "invalid_signature", `The request is not signed by ${def.displayName} for this deployment (${verified.reason}).`);
+        throw new AppError("INVALID_SIGNATURE", `The request is not signed by ${def.displayName} for this deployment (${verified.reason}).`);
       }
 
       const late = def.inbound.handshake(inbound, secret, "after_verify");
@@ -114,9 +115,7 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
       } catch (error) {
         if (error instanceof UpstreamUnavailableError) {
           logger.warn({ deploymentId, connector: def.name, err: error }, "could not read a notification's changes");
-          throw new HttpProblem(503, "upstream_unavailable", `${def.displayName} could not be read just now; deliver the notification again later.`, {
-            "retry-after": "30",
-          });
+          throw new AppError("UPSTREAM_UNAVAILABLE", `${def.displayName} could not be read just now; deliver the notification again later.`, { retryAfterSeconds: 30 });
         }
         throw error;
       }
@@ -168,7 +167,7 @@ export function getInboundWebhook({ config, inboundSecrets }: Pick<InboundWebhoo
       const { def, secret } = await resolveTarget(inboundSecrets, request);
       const answer = def.inbound.handshake(inboundRequest(config.publicUrl, request, Buffer.alloc(0)), secret, "before_verify");
       if (answer) return reply(answer);
-      throw new HttpProblem(405, "method_not_allowed", "Webhook events are delivered with POST.", { allow: "POST" });
+      throw new AppError("METHOD_NOT_ALLOWED", "Webhook events are delivered with POST.", { headers: { allow: "POST" } });
     },
   };
 }

@@ -1,4 +1,6 @@
-import type { Services } from "../services.ts";
+import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
+import type { Sql } from "../db/sql.ts";
 
 /**
  * RETENTION_DAYS: deletes what is older than the retention period, in the background, in small
@@ -43,8 +45,16 @@ export interface PruneCounts {
   invitations: number;
 }
 
-export function createRetentionJob(services: Services, options: RetentionOptions = {}): RetentionJob {
-  const { sql, config, logger } = services;
+/** What pruning needs: the statements, RETENTION_DAYS, and where to say what it deleted. */
+export interface RetentionDeps {
+  sql: Sql;
+  retentionDays: number;
+  logger: Logger;
+  /** What "older than" is measured from: each pass reads it once (tests move a fake one). */
+  clock: Clock;
+}
+
+export function createRetentionJob({ sql, retentionDays, logger, clock }: RetentionDeps, options: RetentionOptions = {}): RetentionJob {
   const intervalMs = options.intervalMs ?? 10 * 60_000;
   const batchSize = options.batchSize ?? 500;
   const pauseMs = options.pauseMs ?? 20;
@@ -53,41 +63,41 @@ export function createRetentionJob(services: Services, options: RetentionOptions
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<unknown> | undefined;
 
-  // $1: rows per batch. Each names its own cutoff.
+  // $1: rows per batch; $2: now, from the clock (timestamps are stored in UTC). Each names its own cutoff.
   const statements: Record<keyof PruneCounts, [string, unknown[]]> = {
     events: [
       `delete from trigger_event where id in (
          select e.id from trigger_event e
-         where e.received_at < (now() at time zone 'UTC') - ($2::int * interval '1 day')
+         where e.received_at < $2::timestamp - ($3::int * interval '1 day')
            and not exists (select 1 from delivery d where d.event_id = e.id and d.status = 'PENDING')
          order by e.received_at
          limit $1
          for update skip locked)`,
-      [config.retentionDays],
+      [retentionDays],
     ],
     sessions: [
       `delete from session where id in (
-         select id from session where expires_at < (now() at time zone 'UTC') order by expires_at limit $1 for update skip locked)`,
+         select id from session where expires_at < $2::timestamp order by expires_at limit $1 for update skip locked)`,
       [],
     ],
     connectSessions: [
       `delete from connect_session where id in (
-         select id from connect_session where expires_at < (now() at time zone 'UTC') - interval '1 day'
+         select id from connect_session where expires_at < $2::timestamp - interval '1 day'
          order by expires_at limit $1 for update skip locked)`,
       [],
     ],
     invitations: [
       `delete from invitation where id in (
-         select id from invitation where expires_at < (now() at time zone 'UTC') order by expires_at limit $1 for update skip locked)`,
+         select id from invitation where expires_at < $2::timestamp order by expires_at limit $1 for update skip locked)`,
       [],
     ],
   };
 
-  async function prune(kind: keyof PruneCounts): Promise<number> {
+  async function prune(kind: keyof PruneCounts, now: string): Promise<number> {
     const [statement, params] = statements[kind];
     let total = 0;
     for (;;) {
-      const rows = await sql.query<{ n: string | number }>(`with gone as (${statement} returning 1) select count(*) as n from gone`, [batchSize, ...params]);
+      const rows = await sql.query<{ n: string | number }>(`with gone as (${statement} returning 1) select count(*) as n from gone`, [batchSize, now, ...params]);
       const deleted = Number(rows[0]?.n ?? 0);
       total += deleted;
       if (deleted < batchSize || stopped) return total;
@@ -96,14 +106,15 @@ export function createRetentionJob(services: Services, options: RetentionOptions
   }
 
   async function runOnce(): Promise<PruneCounts> {
+    const now = clock.now().toISOString();
     const counts: PruneCounts = {
-      events: await prune("events"),
-      sessions: await prune("sessions"),
-      connectSessions: await prune("connectSessions"),
-      invitations: await prune("invitations"),
+      events: await prune("events", now),
+      sessions: await prune("sessions", now),
+      connectSessions: await prune("connectSessions", now),
+      invitations: await prune("invitations", now),
     };
     if (Object.values(counts).some((n) => n > 0)) {
-      logger.info({ ...counts, retentionDays: config.retentionDays }, "retention: old rows deleted");
+      logger.info({ ...counts, retentionDays }, "retention: old rows deleted");
     }
     return counts;
   }

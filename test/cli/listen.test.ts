@@ -62,13 +62,13 @@ afterEach(async () => {
 describe("switchyard listen", () => {
   // The server counts subscriptions: a previous test's listener must be gone before "2 active"
   // can mean this test's listener is subscribed.
-  beforeEach(() => until(() => app.app.services.events.activeSubscriptions() === 0, "the previous listener's subscriptions to end", 30_000));
+  beforeEach(() => until(() => app.app.bus.activeSubscriptions() === 0, "the previous listener's subscriptions to end", 30_000));
 
   test("prints each event as a line, re-sends it signed to --forward-to, prints the local status; Ctrl-C exits 0", async () => {
     const cli = switchyard(["listen", "--url", app.url, "--api-key", ada.apiKey, "--deployment", ada.deploymentId, "--forward-to", `${local.url}/hook`]);
     await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
     expect(cli.stderr()).toContain(`Ready. Watching deployment "development" (${ada.deploymentId}), forwarding to ${local.url}/hook`);
-    await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start");
+    await until(() => app.app.bus.activeSubscriptions() === 2, "listen's subscriptions to start");
 
     const fired = await fireTestEvent(app, ada.deploymentId, { token: ada.token });
 
@@ -109,7 +109,7 @@ describe("switchyard listen", () => {
     const closedPort = await freePort();
     const cli = switchyard(["listen", "--url", app.url, "--token", ada.token, "--deployment", ada.deploymentId, "--forward-to", `http://127.0.0.1:${closedPort}/hook`]);
     await until(() => cli.stderr().includes("Ready."), "listen to connect", 30_000);
-    await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
+    await until(() => app.app.bus.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
 
     const fired = await fireTestEvent(app, ada.deploymentId, { token: ada.token });
     await until(() => cli.stdout().includes("<-- [ERR]"), "listen to report the failed local request");
@@ -124,7 +124,7 @@ describe("switchyard listen", () => {
     const token = ok(await app.gql(ListenLogIn, { email: ada.email, password: "correct horse battery" })).logIn.token;
     const cli = switchyard(["listen", "--url", app.url, "--token", token, "--deployment", ada.deploymentId]);
     await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
-    await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
+    await until(() => app.app.bus.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
 
     ok(await app.gql(ListenLogOut, {}, { token }));
     expect(await cli.exited).toBe(1);
@@ -139,7 +139,7 @@ describe("switchyard listen", () => {
     await joinByInvitation(app.gql, ada.token, ada.organizationId, { email, token: member.token });
     const cli = switchyard(["listen", "--url", app.url, "--token", member.token, "--deployment", ada.deploymentId]);
     await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
-    await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
+    await until(() => app.app.bus.activeSubscriptions() === 2, "listen's subscriptions to start", 30_000);
 
     ok(await app.gql(ListenRemoveMember, { organizationId: ada.organizationId, userId: member.user.id }, { token: ada.token }));
     expect(await cli.exited).toBe(1);
@@ -229,7 +229,7 @@ describe("switchyard listen", () => {
       const cli = switchyard(["listen", "--url", app.url, "--api-key", ada.apiKey]);
       await until(() => cli.stderr().includes("Ready.") || cli.child.exitCode !== null, "listen to connect", 30_000);
       expect(cli.stderr()).toContain(`Ready. Watching deployment "development" (${ada.deploymentId})`);
-      await until(() => app.app.services.events.activeSubscriptions() === 2, "listen's subscriptions to start");
+      await until(() => app.app.bus.activeSubscriptions() === 2, "listen's subscriptions to start");
 
       const fired: string[] = [];
       for (let i = 0; i < 24; i++) {

@@ -129,7 +129,7 @@ describe("the connect flow's error pages, each storing nothing", () => {
 
   test("invisible characters stored before they were refused are shown escaped, never obeyed", async () => {
     // auth-url refuses them now (authUrl.test.ts); a session from before that still renders safely.
-    const { authUrl } = await createConnectSession(app.app.services, ada.deploymentId, "github", "alice\u202Egnp.exe\u200B");
+    const { authUrl } = await createConnectSession({ config: app.app.config, db: app.database.prisma, box: app.app.box, logger: app.app.logger }, ada.deploymentId, "github", "alice\u202Egnp.exe\u200B");
     const start = await hop("GET", authUrl);
     expect(start.status).toBe(200);
     expect(start.body).toContain("alice\\u202Egnp.exe\\u200B");

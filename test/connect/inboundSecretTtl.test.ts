@@ -49,7 +49,7 @@ describe("a webhook secret changed on another instance", () => {
     // Another instance stores a new secret: this one is not told, it only reads the row again later.
     await app.database.prisma.connectorCredentials.updateMany({
       where: { deploymentId: ada.deploymentId, connector: "github" },
-      data: { webhookSecretEncrypted: app.app.services.box.seal("new-hook-secret") },
+      data: { webhookSecretEncrypted: app.app.box.seal("new-hook-secret") },
     });
     expect(await deliverSignedWith("new-hook-secret")).toBe(401);
 

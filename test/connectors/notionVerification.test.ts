@@ -132,7 +132,7 @@ describe("Notion's verification request", () => {
     expect(Date.now() - Date.parse(shown.receivedAt)).toBeLessThan(60_000);
 
     // Encrypted at rest like every other secret.
-    const rows = await app.app.services.sql.query<{ token_encrypted: string }>(`select token_encrypted from webhook_verification_token`);
+    const rows = await app.database.sql.query<{ token_encrypted: string }>(`select token_encrypted from webhook_verification_token`);
     expect(rows).toHaveLength(1);
     expect(rows[0].token_encrypted).toMatch(/^v1\./);
     expect(rows[0].token_encrypted).not.toContain(token);

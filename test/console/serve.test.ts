@@ -124,7 +124,7 @@ describe("before the console is built", () => {
   test("/console/ says how to build it instead of failing", async () => {
     const empty = mkdtempSync(join(tmpdir(), "console-dist-"));
     try {
-      const route = consoleRoutes(app.app.services, empty).find((r) => r.path === "/console/*")!;
+      const route = consoleRoutes(app.database.prisma, empty).find((r) => r.path === "/console/*")!;
       const response = await route.handler({
         method: "GET",
         url: new URL(`${app.url}/console/`),

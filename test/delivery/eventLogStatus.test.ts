@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Sql } from "../../src/db/sql.ts";
 import { eventLogPage } from "../../src/forwarding/eventLog.ts";
-import { recordEvent } from "../../src/forwarding/record.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { until } from "../helpers/live.ts";
 import { CancelDelivery, EventLog, PauseForwarding, ResumeForwarding, RetryDelivery } from "../helpers/operations.ts";
@@ -67,7 +66,7 @@ describe("filtering the event log by delivery status", () => {
     expect(await withStatus("CANCELLED")).toEqual([held.id]);
 
     // Stored but not forwarded (not in the trigger list): no delivery, so no status.
-    const stored = await recordEvent(app.app.services, ada.deploymentId, {
+    const stored = await app.app.recorder.record(ada.deploymentId, {
       connector: "github",
       trigger: "issue_comment_created",
       account: "alice",
@@ -98,7 +97,7 @@ describe("in the database", () => {
   }
 
   test("the status filter reads the event row (no per-event lookup of deliveries) through its own index", async () => {
-    const { sql } = app.app.services;
+    const { sql } = app.database;
     const { recorder, sent } = recording(sql);
     await eventLogPage(recorder, ada.deploymentId, { status: "FAILED" }, 1, null);
     expect(sent).toHaveLength(1);
@@ -117,8 +116,8 @@ describe("in the database", () => {
   });
 
   test("the latest delivery decides: a delivery created earlier changing status does not overwrite a later one's", async () => {
-    const { sql } = app.app.services;
-    const event = await recordEvent(app.app.services, ada.deploymentId, {
+    const { sql } = app.database;
+    const event = await app.app.recorder.record(ada.deploymentId, {
       connector: "github",
       trigger: "issue_comment_created",
       account: "bob",

@@ -94,7 +94,7 @@ describe("an attempt the database refuses", () => {
     app = await startTestApp({ DELIVERY_RETRY_SCHEDULE: "100ms" });
     // A fault the sanitizer cannot prevent, injected below the service: the database refuses any
     // statement that records an attempt whose answer is "refused by the database".
-    await app.app.services.sql.query(`
+    await app.database.sql.query(`
       create function refuse_poisoned_attempts() returns trigger language plpgsql as $$
       begin
         if exists (select 1 from inserted where response_body = 'refused by the database') then
@@ -102,7 +102,7 @@ describe("an attempt the database refuses", () => {
         end if;
         return null;
       end $$`);
-    await app.app.services.sql.query(`
+    await app.database.sql.query(`
       create trigger refuse_poisoned_attempts after insert on delivery_attempt
       referencing new table as inserted for each statement execute function refuse_poisoned_attempts()`);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { nextStep } from "../../src/delivery/retryPolicy.ts";
+import { nextStep, parseRetryAfter, RETRY_AFTER_MAX_MS } from "../../src/delivery/retryPolicy.ts";
 
 const defaults = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const noJitter = () => 0.5;
@@ -39,5 +39,31 @@ describe("the retry policy", () => {
     expect(nextStep(99, { statusCode: 200 }, [100, 200], noJitter)).toEqual({ status: "SUCCEEDED" });
     expect(nextStep(1, { statusCode: 410 }, [100, 200], noJitter)).toMatchObject({ status: "FAILED" });
     expect(nextStep(3, { error: "ECONNREFUSED" }, [100, 200], noJitter)).toMatchObject({ status: "FAILED" });
+  });
+});
+
+describe("Retry-After on 429 and 503", () => {
+  const now = new Date("2026-03-01T12:00:00.000Z");
+
+  test("read as delay-seconds or an HTTP date (one in the past is 0); anything else is ignored", () => {
+    expect(parseRetryAfter("120", now)).toBe(120_000);
+    expect(parseRetryAfter(" 0 ", now)).toBe(0);
+    expect(parseRetryAfter("Sun, 01 Mar 2026 12:02:00 GMT", now)).toBe(120_000);
+    expect(parseRetryAfter("Sun, 01 Mar 2026 11:00:00 GMT", now)).toBe(0);
+    for (const value of [null, undefined, "", "-5", "1.5", "soon", "2026-03-01"]) expect(parseRetryAfter(value, now)).toBeUndefined();
+  });
+
+  test("waits what was asked when longer than the step, never longer than an hour, never shorter than the step", () => {
+    const schedule = [5_000, 7_200_000];
+    expect(nextStep(1, { statusCode: 429, retryAfterMs: 60_000 }, schedule, noJitter)).toEqual({ status: "PENDING", delayMs: 60_000 });
+    expect(nextStep(1, { statusCode: 503, retryAfterMs: 2 * RETRY_AFTER_MAX_MS }, schedule, noJitter)).toEqual({ status: "PENDING", delayMs: RETRY_AFTER_MAX_MS });
+    expect(nextStep(1, { statusCode: 429, retryAfterMs: 1_000 }, schedule, noJitter)).toEqual({ status: "PENDING", delayMs: 5_000 });
+    // A step longer than the hour stays the step.
+    expect(nextStep(2, { statusCode: 429, retryAfterMs: 60_000 }, schedule, noJitter)).toEqual({ status: "PENDING", delayMs: 7_200_000 });
+  });
+
+  test("only 429 and 503, and never beyond the schedule", () => {
+    expect(nextStep(1, { statusCode: 500, retryAfterMs: 60_000 }, [5_000], noJitter)).toEqual({ status: "PENDING", delayMs: 5_000 });
+    expect(nextStep(2, { statusCode: 429, retryAfterMs: 60_000 }, [5_000], noJitter)).toMatchObject({ status: "FAILED" });
   });
 });

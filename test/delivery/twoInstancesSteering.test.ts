@@ -30,7 +30,7 @@ beforeAll(async () => {
   app = await startTestApp({}, { worker: false });
   second = await openDatabase({ kind: "postgresql", url: app.databaseUrl!, poolSize: 5 }, createLogger("silent"));
   // Only the second instance sends; the first takes the operator's requests.
-  secondApp = buildApp({ config: app.app.services.config, logger: createLogger("silent"), database: second });
+  secondApp = buildApp({ config: app.app.config, logger: createLogger("silent"), database: second });
   worker = secondApp.createDeliveryWorker({ concurrency: 8, pollIntervalMs: 20 });
   worker.start();
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   // A little latency at the receiver, so both workers have attempts in flight at the same time.
   receiver.respond(() => new Promise((resolve) => setTimeout(() => resolve(200), 5)));
   app = await startTestApp({}, { worker: false });
-  const config = app.app.services.config;
+  const config = app.app.config;
   second = await openDatabase({ kind: "postgresql", url: app.databaseUrl!, poolSize: 5 }, createLogger("silent"));
   workers.push(
     app.app.createDeliveryWorker({ concurrency: 8, pollIntervalMs: 20 }),

@@ -38,10 +38,10 @@ afterAll(async () => {
 afterEach(async () => {
   for (const live of lives.splice(0)) live.stop();
   await Promise.all(clients.splice(0).map((client) => client.dispose()));
-  await until(() => app.app.services.events.activeSubscriptions() === 0, "subscriptions to close");
+  await until(() => app.app.bus.activeSubscriptions() === 0, "subscriptions to close");
 });
 
-const active = () => app.app.services.events.activeSubscriptions();
+const active = () => app.app.bus.activeSubscriptions();
 const fire = async (n: number) => {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) ids.push((await fireTestEvent(app, ada.deploymentId, { token: ada.token })).id);
@@ -89,7 +89,7 @@ describe("forwardedEvents(after:) over graphql-ws", () => {
     const live = overWs({ deploymentId: ada.deploymentId, after: anchor });
     expect(idsOf(await take(live, 1))).toEqual([missed]);
     // What a publish that lands after the backlog read looks like: the same event, live.
-    app.app.services.events.publish("forwardedEvent", ada.deploymentId, {
+    app.app.bus.publish("forwardedEvent", ada.deploymentId, {
       id: missed,
       deploymentId: ada.deploymentId,
       type: "github.issue_opened",

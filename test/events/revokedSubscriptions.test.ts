@@ -90,7 +90,7 @@ describe("on the instance where access is revoked", () => {
     await until(() => active() === 0, "subscriptions to close");
   });
 
-  const active = () => app.app.services.events.activeSubscriptions();
+  const active = () => app.app.bus.activeSubscriptions();
 
   function subscribe(
     options: Parameters<typeof wsClient>[1],

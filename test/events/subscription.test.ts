@@ -51,10 +51,10 @@ afterAll(async () => {
 afterEach(async () => {
   for (const live of lives.splice(0)) live.stop();
   await Promise.all(clients.splice(0).map((client) => client.dispose()));
-  await until(() => app.app.services.events.activeSubscriptions() === 0, "subscriptions to close");
+  await until(() => app.app.bus.activeSubscriptions() === 0, "subscriptions to close");
 });
 
-const active = () => app.app.services.events.activeSubscriptions();
+const active = () => app.app.bus.activeSubscriptions();
 
 function client(options: Parameters<typeof wsClient>[1]) {
   const created = wsClient(app.url, options);
@@ -86,7 +86,7 @@ function forwardedEvent(deploymentId: string, overrides: Partial<ForwardedEventM
 }
 
 function publish(message: ForwardedEventMessage) {
-  app.app.services.events.publish("forwardedEvent", message.deploymentId, message);
+  app.app.bus.publish("forwardedEvent", message.deploymentId, message);
 }
 
 describe("forwardedEvents over graphql-ws", () => {

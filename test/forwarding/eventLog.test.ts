@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { recordEvent } from "../../src/forwarding/record.ts";
 import { DeploymentDeliveries, SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { CancelDelivery, DeliveryStatsQuery, EventLog, PauseForwarding } from "../helpers/operations.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -53,7 +52,7 @@ beforeAll(async () => {
   ok(await app.gql(CancelDelivery, { id: cancelled.sendTestEvent.deliveries[0].id }, { token: operator.token }));
   ids.cancelled.push(cancelled.sendTestEvent.id);
   for (let i = 0; i < 4; i++) {
-    const recorded = await recordEvent(app.app.services, operator.deploymentId, {
+    const recorded = await app.app.recorder.record(operator.deploymentId, {
       connector: "github",
       trigger: "issue_comment_created",
       account: "alice",

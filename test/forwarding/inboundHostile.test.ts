@@ -135,7 +135,7 @@ describe("a captured delivery re-sent under a new delivery id (schemes that sign
     const genuine = githubWebhook("issues", githubIssuesPayload("edited", { number: 803 }), github.webhookSecret);
     expect(await (await post(genuine)).json()).toMatchObject({ recorded: 1 });
     // Time moves on: the digest was seen three days and a minute ago.
-    await app.app.services.sql.query(`update inbound_body_digest set seen_at = seen_at - interval '3 days 1 minute' where connector = 'github'`);
+    await app.database.sql.query(`update inbound_body_digest set seen_at = seen_at - interval '3 days 1 minute' where connector = 'github'`);
     const later = { ...genuine, headers: { ...genuine.headers, "x-github-delivery": "three-days-later" } };
     expect(await (await post(later)).json()).toMatchObject({ recorded: 1, duplicates: 0 });
     expect((await events()).filter((e) => issueNumber(e.payload) === 803)).toHaveLength(2);

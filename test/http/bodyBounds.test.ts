@@ -93,7 +93,7 @@ describe("bodies in flight", () => {
   });
 
   test("an upload abandoned midway is a client abort (499), not a server error, and is not logged as one", async () => {
-    const error = vi.spyOn(app.app.services.logger, "error");
+    const error = vi.spyOn(app.app.logger, "error");
     const before = (await metric(app, /^switchyard_http_requests_total\{route="\/graphql",status="499"\}/)) ?? 0;
     const abandoned = upload(app, { "x-forwarded-for": "203.0.113.9" });
     await untilInFlight(app, 1);

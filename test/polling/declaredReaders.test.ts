@@ -3,8 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueAt } from "../../src/connectors/json.ts";
 import { connectors } from "../../src/connectors/registry.ts";
-import type { PolledTriggerDeclaration } from "../../src/polling/declaration.ts";
-import { CURSOR_PLACEHOLDER } from "../../src/polling/declaration.ts";
+import { CURSOR_PLACEHOLDER, type PolledTriggerDeclaration } from "../../src/connectors/polling.ts";
 import { readPolledTrigger } from "../../src/polling/reader.ts";
 import { bearerFetchJson } from "../../src/oauth/provider.ts";
 

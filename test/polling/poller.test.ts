@@ -44,21 +44,21 @@ afterAll(async () => {
 /** A connected Spotify listener, as the connect flow stores one (the token sealed). */
 async function connect(account: string, token: string, status: "ACTIVE" | "REAUTH_REQUIRED" = "ACTIVE") {
   spotify.listener(token);
-  return app.app.services.db.connectedAccount.create({
+  return app.database.prisma.connectedAccount.create({
     data: {
       deploymentId: ada.deploymentId,
       connector: "spotify",
       account,
       externalId: `user-${account}`,
-      accessTokenEncrypted: app.app.services.box.seal(token),
+      accessTokenEncrypted: app.app.box.seal(token),
       scopes: ["user-read-recently-played"],
       status,
     },
   });
 }
 
-const schedule = (id: string) => app.app.services.db.connectedAccount.findUniqueOrThrow({ where: { id }, select: { nextPollAt: true, pollLeaseUntil: true, cursor: true } });
-const events = (id: string) => app.app.services.db.triggerEvent.findMany({ where: { connectedAccountId: id }, include: { deliveries: true }, orderBy: { occurredAt: "asc" } });
+const schedule = (id: string) => app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id }, select: { nextPollAt: true, pollLeaseUntil: true, cursor: true } });
+const events = (id: string) => app.database.prisma.triggerEvent.findMany({ where: { connectedAccountId: id }, include: { deliveries: true }, orderBy: { occurredAt: "asc" } });
 const requestsOf = (token: string) => spotify.requests.filter((r) => r.token === token);
 
 test("a connection is scheduled within one interval, its first read records the position, and new plays are forwarded once each", async () => {
@@ -120,7 +120,7 @@ test("an item the provider lists again is not forwarded twice (dedupe by id and 
   clock.advance(INTERVAL_MS * 1.1);
   expect((await poller.runOnce()).recorded).toBe(1);
   // A lost position (a crash between recording and storing it) reads the same play again.
-  await app.app.services.db.connectedAccount.update({ where: { id: bob.id }, data: { cursor: JSON.stringify({ track_played: "" }) } });
+  await app.database.prisma.connectedAccount.update({ where: { id: bob.id }, data: { cursor: JSON.stringify({ track_played: "" }) } });
   clock.advance(INTERVAL_MS * 1.1);
   expect((await poller.runOnce()).recorded).toBe(0);
   expect(await events(bob.id)).toHaveLength(1);
@@ -131,7 +131,7 @@ test("a connection in REAUTH_REQUIRED is not read, and leaves the schedule", asy
   const carol = await connect("carol", "token-carol");
   await poller.runOnce();
   expect((await schedule(carol.id)).nextPollAt).not.toBeNull();
-  await app.app.services.db.connectedAccount.update({ where: { id: carol.id }, data: { status: "REAUTH_REQUIRED" } });
+  await app.database.prisma.connectedAccount.update({ where: { id: carol.id }, data: { status: "REAUTH_REQUIRED" } });
   clock.advance(INTERVAL_MS * 1.2);
   await poller.runOnce();
   expect(requestsOf("token-carol")).toHaveLength(0);
@@ -148,10 +148,10 @@ test("a token the provider refuses with 401 is refreshed once; without a refresh
   const erin = await connect("erin", "token-erin");
   await poller.runOnce();
   // The provider no longer knows the token, and there is no refresh token to get another.
-  await app.app.services.db.connectedAccount.update({ where: { id: erin.id }, data: { accessTokenEncrypted: app.app.services.box.seal("revoked") } });
+  await app.database.prisma.connectedAccount.update({ where: { id: erin.id }, data: { accessTokenEncrypted: app.app.box.seal("revoked") } });
   clock.advance(INTERVAL_MS * 1.2);
   await poller.runOnce();
-  const row = await app.app.services.db.connectedAccount.findUniqueOrThrow({ where: { id: erin.id } });
+  const row = await app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id: erin.id } });
   expect(requestsOf("revoked")).toHaveLength(1);
   expect(row.status).toBe("REAUTH_REQUIRED");
   expect(row.nextPollAt).toBeNull();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createRetentionJob } from "../../src/retention/prune.ts";
 import { graphql } from "../generated/gql.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { EventDelivery, EventLog, PauseForwarding } from "../helpers/operations.ts";
 import { createOperator, invitationToken, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
@@ -41,7 +41,7 @@ const SignUpInvited = graphql(`
 `);
 
 test("old events, deliveries and attempts go in batches; recent and pending ones stay; expired sessions go", async () => {
-  const sql = app.app.services.sql;
+  const sql = app.database.sql;
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/ok`, triggers: [] } }, { token: ada.token }));
   const send = async () =>
     ok(await app.gql(SendTestEvent, { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } }, { token: ada.token })).sendTestEvent.id;
@@ -71,7 +71,7 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
   );
 
   // Batches of one: the pass keeps going until a batch comes back short.
-  const counts = await createRetentionJob(app.app.services, { batchSize: 1, pauseMs: 0 }).runOnce();
+  const counts = await app.app.createRetentionJob({ batchSize: 1, pauseMs: 0 }).runOnce();
   expect(counts).toEqual({ events: 3, sessions: 1, connectSessions: 1, invitations: 0 });
 
   const { deployment } = ok(await app.gql(EventLog, { id: ada.deploymentId, first: 50 }, { token: ada.token }));
@@ -84,14 +84,14 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
   expect(ok(await app.gql(Viewer, {}, { token: ada.token })).viewer).not.toBeNull();
 
   // A second pass finds nothing more.
-  expect(await createRetentionJob(app.app.services).runOnce()).toEqual({ events: 0, sessions: 0, connectSessions: 0, invitations: 0 });
+  expect(await app.app.createRetentionJob().runOnce()).toEqual({ events: 0, sessions: 0, connectSessions: 0, invitations: 0 });
 });
 
 test("the background job starts, prunes on its own, and stops", async () => {
-  const sql = app.app.services.sql;
+  const sql = app.database.sql;
   const cara = await createOperator(app, "Cara");
   await sql.query(`update session set expires_at = now() - interval '1 hour' where user_id = $1`, [cara.userId]);
-  const job = createRetentionJob(app.app.services, { intervalMs: 50 });
+  const job = app.app.createRetentionJob({ intervalMs: 50 });
   job.start();
   try {
     for (let i = 0; ; i++) {
@@ -106,7 +106,7 @@ test("the background job starts, prunes on its own, and stops", async () => {
 });
 
 test("expired invitations go in batches; a pending one stays and still admits its address", async () => {
-  const sql = app.app.services.sql;
+  const sql = app.database.sql;
   const emails = ["lapsed-1@example.com", "lapsed-2@example.com", "pending@example.com"];
   const links: Record<string, string | null | undefined> = {};
   for (const email of emails) {
@@ -115,7 +115,7 @@ test("expired invitations go in batches; a pending one stays and still admits it
   }
   await sql.query(`update invitation set expires_at = now() - interval '1 minute' where email = any($1::text[])`, [emails.slice(0, 2)]);
 
-  const counts = await createRetentionJob(app.app.services, { batchSize: 1, pauseMs: 0 }).runOnce();
+  const counts = await app.app.createRetentionJob({ batchSize: 1, pauseMs: 0 }).runOnce();
   expect(counts.invitations).toBe(2);
   expect((await sql.query<{ email: string }>(`select email from invitation order by email`)).map((r) => r.email)).toEqual(["pending@example.com"]);
   const { organization } = ok(await app.gql(Invitations, { id: ada.organizationId }, { token: ada.token }));
@@ -128,5 +128,26 @@ test("expired invitations go in batches; a pending one stays and still admits it
     [ada.organizationId],
   );
   expect(joined.n).toBe(1);
-  expect((await createRetentionJob(app.app.services).runOnce()).invitations).toBe(0);
+  expect((await app.app.createRetentionJob().runOnce()).invitations).toBe(0);
+});
+
+test("retention measures age by the app's clock: an invitation goes once the clock passes its expiry, not before", async () => {
+  const clock = fakeClock(new Date());
+  const moved = await startTestApp({ RETENTION_DAYS: "30" }, { clock });
+  try {
+    const cleo = await createOperator(moved, "Cleo");
+    ok(await moved.gql(Invite, { organizationId: cleo.organizationId, email: "later@example.com" }, { token: cleo.token }));
+    const invitations = async () => (await moved.database.sql.query<{ email: string }>(`select email from invitation`)).map((r) => r.email);
+
+    clock.advance(13 * 86_400_000);
+    expect((await moved.app.createRetentionJob().runOnce()).invitations).toBe(0);
+    expect(await invitations()).toEqual(["later@example.com"]);
+
+    // Invitations wait 14 days; a day past that the pass deletes it, with no row aged by hand.
+    clock.advance(2 * 86_400_000);
+    expect((await moved.app.createRetentionJob().runOnce()).invitations).toBe(1);
+    expect(await invitations()).toEqual([]);
+  } finally {
+    await moved.close();
+  }
 });

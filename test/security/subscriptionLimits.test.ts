@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 const EVENTS = `subscription($d: ID!) { forwardedEvents(deploymentId: $d) { id } }`;
-const active = () => app.app.services.events.activeSubscriptions();
+const active = () => app.app.bus.activeSubscriptions();
 
 /** A graphql-ws client from `address`, with credentials in connectionParams. */
 function socketFrom(address: string, connectionParams: Record<string, string>): Client {

@@ -160,7 +160,7 @@ describe("limits over websockets", () => {
     const client = wsClient(app.url, { connectionParams: { "x-api-key": ada.apiKey } });
     try {
       const events = subscribeWs(client, `subscription($d: ID!) { forwardedEvents(deploymentId: $d) { id } }`, { d: ada.deploymentId });
-      await until(() => app.app.services.events.activeSubscriptions() === 1, "the subscription to start");
+      await until(() => app.app.bus.activeSubscriptions() === 1, "the subscription to start");
 
       const deep = `{ ${"organizations { deployments { organization { ".repeat(5)} id ${"} } } ".repeat(5)} }`;
       const aliases = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: viewer { id }`).join(" ")} }`;

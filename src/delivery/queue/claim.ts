@@ -1,6 +1,9 @@
 import type { Sql } from "../../db/sql.ts";
 import type { DeliveryRow } from "./row.ts";
 
+/** A due PENDING row of `d` that no worker holds (no lease, or an expired one). */
+const DUE_UNCLAIMED = `d.status = 'PENDING' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())`;
+
 /** A due delivery, claimed by one worker until `lockedUntil`, with what is needed to send it. */
 export interface ClaimedDelivery {
   id: string;
@@ -65,8 +68,17 @@ export interface Claim {
  * Each claim counts itself (`claim_count`; recording an attempt resets it). A due row already
  * claimed MAX_UNRECORDED_CLAIMS times with no attempt recorded is marked FAILED by the same
  * statement and returned in `givenUp` rather than sent.
+ *
+ * Per-destination isolation: at most `perUrl` attempts are in flight to one forwarding URL, counted
+ * in the table (rows leased and not yet recorded, whichever instance claimed them: `busy`). A URL
+ * already at `perUrl` is skipped before the LIMIT, so a hanging receiver's backlog never fills a
+ * claim; the others take at most their free places, oldest first (`ranked`, over the oldest
+ * 4 × `limit` due rows, so a busy URL's backlog cannot hide the others' either). Rows of a saturated URL
+ * simply stay due and are claimed as its attempts finish. Two instances claiming at the same instant
+ * both read the count before either commits, so for that moment a URL can have up to `perUrl` per
+ * instance; the next claim sees them all.
  */
-export async function claim(sql: Sql, limit: number, lockMs: number): Promise<Claim> {
+export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: number): Promise<Claim> {
   const rows = await sql.query<{
     given_up: boolean;
     status: string;
@@ -87,7 +99,21 @@ export async function claim(sql: Sql, limit: number, lockMs: number): Promise<Cl
     header_value_encrypted: string | null;
     signing_secrets: string[] | null;
   }>(
-    `with claimed as (
+    `with busy as (
+       select url, count(*)::int as in_flight from delivery
+       where locked_until is not null and locked_until >= now() and status = 'PENDING'
+       group by url
+     ), candidates as (
+       select d.id, s.forwarding_url, d.next_attempt_at, coalesce(b.in_flight, 0) as in_flight from delivery d
+       join forwarding_settings s on s.deployment_id = d.deployment_id and s.status = 'ACTIVE'
+       left join busy b on b.url = s.forwarding_url
+       where ${DUE_UNCLAIMED} and coalesce(b.in_flight, 0) < $5
+       order by d.next_attempt_at
+       limit $1 * 4
+     ), ranked as (
+       select id, forwarding_url, in_flight + row_number() over (partition by forwarding_url order by next_attempt_at) as place
+       from candidates
+     ), claimed as (
        update delivery set
          claim_count = delivery.claim_count + 1,
          locked_until = case when due.give_up then null else now() + ($2::int * interval '1 millisecond') end,
@@ -98,9 +124,9 @@ export async function claim(sql: Sql, limit: number, lockMs: number): Promise<Cl
          last_error = case when due.give_up then $4 else delivery.last_error end,
          updated_at = case when due.give_up then now() else delivery.updated_at end
        from (
-         select d.id, s.forwarding_url, d.claim_count >= $3 as give_up from delivery d
-         join forwarding_settings s on s.deployment_id = d.deployment_id and s.status = 'ACTIVE'
-         where d.status = 'PENDING' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+         select d.id, r.forwarding_url, d.claim_count >= $3 as give_up from delivery d
+         join ranked r on r.id = d.id and r.place <= $5
+         where ${DUE_UNCLAIMED}
          order by d.next_attempt_at
          limit $1
          for update of d skip locked
@@ -118,7 +144,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number): Promise<Cl
      from claimed c
      join trigger_event e on e.id = c.event_id
      left join forwarding_settings s on s.deployment_id = c.deployment_id`,
-    [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR],
+    [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR, perUrl],
     "claim_due_deliveries",
   );
   const givenUp: DeliveryRow[] = rows

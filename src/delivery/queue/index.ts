@@ -14,7 +14,8 @@
  *
  * Statement        from                         to
  *   enqueue        —                            due (forwarding ACTIVE) or held
- *   claim          due                          in flight; FAILED past MAX_UNRECORDED_CLAIMS
+ *   claim          due                          in flight (while its URL has fewer than the cap in flight:
+ *                                               DELIVERY_MAX_IN_FLIGHT_PER_URL); FAILED past MAX_UNRECORDED_CLAIMS
  *   recordAttempts in flight (or CANCELLED)     due later (retry), due now (re-targeted meanwhile), held
  *                                               (forwarding stopped meanwhile), SUCCEEDED, FAILED; a
  *                                               CANCELLED row keeps its status and gains the attempt
@@ -29,6 +30,9 @@
  *   release        in flight                    due (the lease given up at shutdown)
  *
  * An expired lease is "due" again by itself: a crashed worker's claim needs no statement.
+ * In flight is also what the per-destination cap counts: a due row whose URL already has the cap's
+ * number of rows in flight stays due (it is not claimed, nothing is written) until one of them is
+ * recorded, released or its lease expires.
  * The columns are documented on the row type (row.ts); the shared rules (DUE_NOW, URL_IN_FORCE,
  * HELD, NOT_IN_FLIGHT) in fragments.ts; when forwarding disables itself in ../disablePolicy.ts and
  * when a delivery is tried again in ../retryPolicy.ts.
@@ -97,9 +101,12 @@ export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, 
   }
 
   return {
-    /** Due deliveries for `limit` slots, leased for `lockMs`; those past MAX_UNRECORDED_CLAIMS come back FAILED in `givenUp`, already published. */
-    async claim(limit: number, lockMs: number): Promise<Claim> {
-      const result = await claim(sql, limit, lockMs);
+    /**
+     * Due deliveries for `limit` slots, leased for `lockMs`, never more than `perUrl` in flight to one
+     * forwarding URL; those past MAX_UNRECORDED_CLAIMS come back FAILED in `givenUp`, already published.
+     */
+    async claim(limit: number, lockMs: number, perUrl: number): Promise<Claim> {
+      const result = await claim(sql, limit, lockMs, perUrl);
       for (const row of result.givenUp) {
         metrics.deliveryGivenUp();
         logger.warn(

@@ -19,6 +19,8 @@ export interface AttemptToRecord {
   durationMs: number;
   error: string | null;
   responseBody: string | null;
+  /** What a 429 or 503's Retry-After asked for, in seconds; null without one. */
+  retryAfterSeconds: number | null;
 }
 
 /**
@@ -36,8 +38,8 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
   const column = <K extends keyof AttemptToRecord>(key: K) => attempts.map((attempt) => attempt[key]);
   return sql.query<DeliveryRow>(
     `with i as (
-       select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamp[], $8::int[], $9::text[], $10::text[], $11::text[])
-         as t(id, status, delay_ms, status_code, last_error, attempt_id, started_at, duration_ms, error, response_body, url)
+       select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamp[], $8::int[], $9::text[], $10::text[], $11::text[], $14::int[])
+         as t(id, status, delay_ms, status_code, last_error, attempt_id, started_at, duration_ms, error, response_body, url, retry_after_seconds)
      ), d as (
        update delivery set
          attempts = delivery.attempts + 1,
@@ -57,10 +59,12 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
        where delivery.id = i.id and delivery.status in ('PENDING', 'CANCELLED')
        returning delivery.id, delivery.deployment_id, delivery.event_id, delivery.status, delivery.attempts, delivery.last_status_code,
                  delivery.last_error, delivery.next_attempt_at,
-                 i.attempt_id, i.url, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body
+                 i.attempt_id, i.url, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body,
+                 i.retry_after_seconds
      ), a as (
-       insert into delivery_attempt (id, delivery_id, number, url, started_at, duration_ms, status_code, error, response_body)
-       select d.attempt_id, d.id, d.attempts, d.url, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body from d
+       insert into delivery_attempt (id, delivery_id, number, url, started_at, duration_ms, status_code, error, response_body, retry_after_seconds)
+       select d.attempt_id, d.id, d.attempts, d.url, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body,
+              d.retry_after_seconds from d
      ), f as (
        select deployment_id, url, bool_or(attempt_status_code between 200 and 299) as ok,
               min(started_at) filter (where attempt_status_code is null or attempt_status_code not between 200 and 299) as first_failure
@@ -97,6 +101,7 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
       column("url"),
       disableAfterMs,
       now.toISOString(),
+      column("retryAfterSeconds"),
     ],
     "record_delivery_attempts",
   );

@@ -41,12 +41,12 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
     serviceCredentialsConfigured: t.boolean({
       description:
         "The service's own OAuth client exists (CONNECTOR_<NAME>_CLIENT_ID and _CLIENT_SECRET are set), so deployments without their own credentials can connect accounts.",
-      resolve: (c, _args, ctx) => hasOAuthClient({ ...serviceCredentials(ctx.services.config.connectorEnv, c), source: "service" }),
+      resolve: (c, _args, ctx) => hasOAuthClient({ ...serviceCredentials(ctx.settings.connectorEnv, c), source: "service" }),
     }),
     webhookUrlTemplate: t.string({
       nullable: true,
       description: "The inbound URL to register at the provider, with `{deploymentId}` in place of the deployment's id; null when the connector has no inbound events.",
-      resolve: (c, _args, ctx) => (c.inbound.delivery === "none" ? null : inboundUrl(ctx.services.config.publicUrl, "{deploymentId}", c.name)),
+      resolve: (c, _args, ctx) => (c.inbound.delivery === "none" ? null : inboundUrl(ctx.settings.publicUrl, "{deploymentId}", c.name)),
     }),
     docs: t.stringList({ description: "The provider documentation this connector's declaration is based on.", resolve: (c) => c.docs }),
     sendsVerificationToken: t.boolean({
@@ -137,7 +137,7 @@ builder.prismaObjectFields("Deployment", (t) => ({
     description: "The URL to register at the provider for this connector's webhooks.",
     args: { connector: t.arg.string() },
     resolve: (deployment, args, ctx) => {
-      return inboundUrl(ctx.services.config.publicUrl, deployment.id, knownConnector(args.connector).name);
+      return inboundUrl(ctx.settings.publicUrl, deployment.id, knownConnector(args.connector).name);
     },
   }),
 }));
@@ -174,7 +174,7 @@ builder.mutationFields((t) => ({
       const deploymentId = await ctx.verificationTokens.deploymentOf(String(args.id));
       await ctx.access.deployment(deploymentId ? { deploymentId } : null, "ADMIN", { what: "Verification token", action: "confirm verification tokens" });
       const confirmed = await ctx.verificationTokens.confirm(String(args.id));
-      ctx.services.logger.info({ deploymentId, connector: confirmed.connector, tokenId: confirmed.id }, "webhook verification token confirmed");
+      ctx.logger.info({ deploymentId, connector: confirmed.connector, tokenId: confirmed.id }, "webhook verification token confirmed");
       return confirmed;
     },
   }),
@@ -184,10 +184,10 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
-      const found = await ctx.services.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
+      const found = await ctx.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
       const account = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "disconnect accounts" });
-      await disconnectAccount(ctx.services, account.id);
-      return ctx.services.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: account.id } });
+      await disconnectAccount(ctx.db, account.id);
+      return ctx.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: account.id } });
     },
   }),
 }));

@@ -66,7 +66,7 @@ builder.prismaObjectField("Deployment", "dataItems", (t) =>
     args: { offset: t.arg.int({ required: false, defaultValue: 0 }), limit: t.arg.int({ required: false, defaultValue: 10 }) },
     resolve: async (deployment, args, ctx) => {
       const { offset, limit } = parsePageArgs({ offset: args.offset ?? 0, limit: args.limit ?? 10 });
-      const page = await listDataItems(ctx.services.sql, deployment.id, offset, limit);
+      const page = await listDataItems(ctx.sql, deployment.id, offset, limit);
       if (!page) throw notFound("Deployment");
       return { ...page, offset, limit };
     },
@@ -77,7 +77,7 @@ builder.prismaObjectField("Deployment", "dataItems", (t) =>
 async function deploymentOfItem(ctx: GraphQLContext, id: string): Promise<{ deploymentId: string; itemId: number }> {
   // Ids are PostgreSQL `integer`s: anything outside 1..2^31-1 names no item (and must not reach the query).
   const itemId = /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
-  const item = itemId >= 1 && itemId <= 2_147_483_647 ? await ctx.services.db.dataItem.findUnique({ where: { id: itemId }, select: { deploymentId: true } }) : null;
+  const item = itemId >= 1 && itemId <= 2_147_483_647 ? await ctx.db.dataItem.findUnique({ where: { id: itemId }, select: { deploymentId: true } }) : null;
   const { deploymentId } = await ctx.access.deployment(item, "ADMIN", { what: "Data item", action: "change data items" });
   return { deploymentId, itemId };
 }
@@ -87,7 +87,7 @@ builder.mutationFields((t) => ({
     type: DataItem,
     args: { deploymentId: t.arg.id(), name: t.arg.string(), description: t.arg.string() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => createDataItem(ctx.services.db, String(args.deploymentId), args),
+    resolve: (_root, args, ctx) => createDataItem(ctx.db, String(args.deploymentId), args),
   }),
   updateDataItem: t.field({
     type: DataItem,
@@ -95,7 +95,7 @@ builder.mutationFields((t) => ({
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
       const { deploymentId, itemId } = await deploymentOfItem(ctx, String(args.id));
-      return updateDataItem(ctx.services.db, deploymentId, itemId, args);
+      return updateDataItem(ctx.db, deploymentId, itemId, args);
     },
   }),
   deleteDataItem: t.field({
@@ -105,7 +105,7 @@ builder.mutationFields((t) => ({
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
       const { deploymentId, itemId } = await deploymentOfItem(ctx, String(args.id));
-      return deleteDataItem(ctx.services.db, deploymentId, itemId);
+      return deleteDataItem(ctx.db, deploymentId, itemId);
     },
   }),
 }));

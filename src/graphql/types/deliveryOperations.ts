@@ -2,8 +2,6 @@ import { deliveryStats, type DeliveryStats, type DeliveryStatsBucket, MAX_STATS_
 import { buildForwardedRequest } from "../../delivery/forwardedRequest.ts";
 import { USER_AGENT } from "../../delivery/send.ts";
 import { eventLogPage } from "../../forwarding/eventLog.ts";
-import { getForwardingSettings } from "../../forwarding/settings.ts";
-import { pauseForwarding, resumeForwarding } from "../../forwarding/status.ts";
 import type { GraphQLContext } from "../context.ts";
 import { builder } from "../builder.ts";
 import { DeliveryStatus, ForwardingSettings } from "./forwarding.ts";
@@ -31,7 +29,7 @@ type LoadedEvents = Awaited<ReturnType<typeof findEvents>>;
 type EventPage = { edges: EventEdge[]; hasNextPage: boolean; loaded?: Promise<LoadedEvents> };
 
 async function findEvents(ctx: GraphQLContext, ids: string[]) {
-  const events = await ctx.services.db.triggerEvent.findMany({ where: { id: { in: ids } } });
+  const events = await ctx.db.triggerEvent.findMany({ where: { id: { in: ids } } });
   const byId = new Map(events.map((event) => [event.id, event]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -125,12 +123,12 @@ builder.prismaObjectFields("Deployment", (t) => ({
       first: t.arg.int({ required: false, defaultValue: 50 }),
       after: t.arg.string({ required: false }),
     },
-    resolve: (deployment, args, ctx) => eventLogPage(ctx.services.sql, deployment.id, args.filter ?? {}, args.first ?? 50, args.after ?? null),
+    resolve: (deployment, args, ctx) => eventLogPage(ctx.sql, deployment.id, args.filter ?? {}, args.first ?? 50, args.after ?? null),
   }),
   deliveryStats: t.field({
     type: DeliveryStatsType,
     args: { hours: t.arg.int({ required: false, defaultValue: 24, description: `The window: 1 to ${MAX_STATS_HOURS} hours (a week).` }) },
-    resolve: (deployment, args, ctx) => deliveryStats(ctx.services.sql, deployment.id, args.hours ?? 24),
+    resolve: (deployment, args, ctx) => deliveryStats(ctx.sql, deployment.id, args.hours ?? 24),
   }),
 }));
 
@@ -148,7 +146,7 @@ builder.prismaObjectField("DeliveryAttempt", "requestHeaders", (t) =>
       "The operator header is the one configured now.",
     select: { startedAt: true, delivery: { select: { eventId: true, deploymentId: true } } },
     resolve: async (attempt, _args, ctx) => {
-      const settings = await getForwardingSettings(ctx.services.db, attempt.delivery.deploymentId);
+      const settings = await ctx.forwarding.settings(attempt.delivery.deploymentId);
       // The request as the worker builds it, with the secrets masked (the body is not shown here).
       const { headers } = buildForwardedRequest({
         eventId: attempt.delivery.eventId,
@@ -165,7 +163,7 @@ builder.prismaObjectField("DeliveryAttempt", "requestHeaders", (t) =>
 
 /** A delivery the caller may steer; someone else's is indistinguishable from none. */
 async function steerableDelivery(ctx: GraphQLContext, id: string, verb: string) {
-  const delivery = await ctx.services.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
+  const delivery = await ctx.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
   await ctx.access.deployment(delivery, "ADMIN", { what: "Delivery", action: `${verb} deliveries` });
 }
 
@@ -179,7 +177,7 @@ builder.mutationFields((t) => ({
       const id = String(args.id);
       await steerableDelivery(ctx, id, "retry");
       await ctx.deliveries.retry(id);
-      return ctx.services.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
+      return ctx.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   cancelDelivery: t.prismaField({
@@ -191,7 +189,7 @@ builder.mutationFields((t) => ({
       const id = String(args.id);
       await steerableDelivery(ctx, id, "cancel");
       await ctx.deliveries.cancel(id);
-      return ctx.services.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
+      return ctx.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   retryFailedDeliveries: t.int({
@@ -206,8 +204,7 @@ builder.mutationFields((t) => ({
     args: { deploymentId: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
     resolve: async (_root, args, ctx) => {
-      await pauseForwarding({ sql: ctx.services.sql, logger: ctx.services.logger, deliveries: ctx.deliveries }, String(args.deploymentId));
-      return (await getForwardingSettings(ctx.services.db, String(args.deploymentId)))!;
+      return ctx.forwarding.pause(String(args.deploymentId));
     },
   }),
   resumeForwarding: t.field({
@@ -216,8 +213,7 @@ builder.mutationFields((t) => ({
     args: { deploymentId: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
     resolve: async (_root, args, ctx) => {
-      await resumeForwarding({ sql: ctx.services.sql, logger: ctx.services.logger, deliveries: ctx.deliveries }, String(args.deploymentId));
-      return (await getForwardingSettings(ctx.services.db, String(args.deploymentId)))!;
+      return ctx.forwarding.resume(String(args.deploymentId));
     },
   }),
 }));

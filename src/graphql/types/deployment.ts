@@ -1,5 +1,4 @@
 import { findDeployment } from "../../deployments/findDeployment.ts";
-import { activeSigningSecrets, rotateSigningSecret } from "../../deployments/signingSecrets.ts";
 import type { Deployment } from "../../generated/prisma/client.ts";
 import { builder } from "../builder.ts";
 
@@ -18,7 +17,7 @@ const DeploymentObject = builder.prismaObject("Deployment", {
       nullable: true,
       description: "The Standard Webhooks secret (`whsec_…`) forwarded requests are signed with. Owners and admins only.",
       authScopes: (deployment) => ({ deploymentAdmin: deployment.id }),
-      resolve: async (deployment, _args, ctx) => (await activeSigningSecrets(ctx.services.db, ctx.services.box, deployment.id))[0] ?? null,
+      resolve: (deployment, _args, ctx) => ctx.signingSecrets.current(deployment.id),
     }),
     apiKey: t.prismaField({
       type: "ApiKey",
@@ -44,7 +43,7 @@ const GeneratedApiKey = builder.objectRef<{ apiKey: string; key: { id: string } 
     apiKey: t.exposeString("apiKey", { description: "The whole key. Shown this once: store it now." }),
     key: t.prismaField({
       type: "ApiKey",
-      resolve: (query, generated, _args, ctx) => ctx.services.db.apiKey.findUniqueOrThrow({ ...query, where: { id: generated.key.id } }),
+      resolve: (query, generated, _args, ctx) => ctx.db.apiKey.findUniqueOrThrow({ ...query, where: { id: generated.key.id } }),
     }),
   }),
 });
@@ -63,10 +62,10 @@ builder.queryField("deployment", (t) =>
     // The remembered row has no item counter: no Deployment field serves it (dataItems reads its own).
     resolve: async (_root, args, ctx) => {
       const id = String(args.id);
-      const row = (await ctx.access.checkedDeployment(id)) ?? ctx.services.accessCache.deployment(id);
+      const row = (await ctx.access.checkedDeployment(id)) ?? ctx.accessCache.deployment(id);
       if (row) return row as Deployment;
-      const found = await findDeployment(ctx.services.sql, id);
-      return found && (ctx.services.accessCache.rememberDeployment(found) as Deployment);
+      const found = await findDeployment(ctx.sql, id);
+      return found && (ctx.accessCache.rememberDeployment(found) as Deployment);
     },
   }),
 );
@@ -79,9 +78,9 @@ builder.queryField("deployments", (t) =>
       "(oldest organization first). What `switchyard listen` picks from when no deployment is given.",
     resolve: (query, _root, _args, ctx) => {
       const principal = ctx.principal;
-      if (principal?.kind === "apiKey") return ctx.services.db.deployment.findMany({ ...query, where: { id: principal.deploymentId } });
+      if (principal?.kind === "apiKey") return ctx.db.deployment.findMany({ ...query, where: { id: principal.deploymentId } });
       if (principal?.kind !== "user") return [];
-      return ctx.services.db.deployment.findMany({
+      return ctx.db.deployment.findMany({
         ...query,
         where: { organization: { memberships: { some: { userId: principal.userId } } } },
         orderBy: [{ organization: { createdAt: "asc" } }, { createdAt: "asc" }],
@@ -98,7 +97,7 @@ builder.mutationFields((t) => ({
     // A key cannot mint its successor: only people in the console can.
     authScopes: (_root, args) => ({ $all: { user: true, deploymentAdmin: String(args.deploymentId) } }),
     resolve: async (_root, args, ctx) => {
-      const deployment = await ctx.services.db.deployment.findUniqueOrThrow({ where: { id: String(args.deploymentId) } });
+      const deployment = await ctx.db.deployment.findUniqueOrThrow({ where: { id: String(args.deploymentId) } });
       return ctx.apiKeys.generate(deployment.id, deployment.name, args.gracePeriodSeconds ?? 0);
     },
   }),
@@ -108,8 +107,8 @@ builder.mutationFields((t) => ({
     args: { deploymentId: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
     resolve: async (query, _root, args, ctx) => {
-      await rotateSigningSecret(ctx.services.db, ctx.services.box, String(args.deploymentId));
-      return ctx.services.db.deployment.findUniqueOrThrow({ ...query, where: { id: String(args.deploymentId) } });
+      await ctx.signingSecrets.rotate(String(args.deploymentId));
+      return ctx.db.deployment.findUniqueOrThrow({ ...query, where: { id: String(args.deploymentId) } });
     },
   }),
 }));

@@ -1,13 +1,5 @@
 import { listDeliveries, listEvents } from "../../forwarding/listing.ts";
-import { sendTestEvent } from "../../forwarding/testEvent.ts";
-import {
-  addForwardingTrigger,
-  type ForwardingSettingsView,
-  getForwardingSettings,
-  removeForwardingTrigger,
-  saveForwardingSettings,
-  type TriggerRef,
-} from "../../forwarding/settings.ts";
+import type { ForwardingSettingsView, TriggerRef } from "../../forwarding/settings.ts";
 import { builder } from "../builder.ts";
 
 /**
@@ -124,6 +116,11 @@ builder.prismaObject("DeliveryAttempt", {
     statusCode: t.exposeInt("statusCode", { nullable: true, description: "Null when no HTTP answer came back." }),
     error: t.exposeString("error", { nullable: true, description: "Timeout, refused connection, blocked address…" }),
     responseBody: t.exposeString("responseBody", { nullable: true, description: "The first 4 KiB of the answer." }),
+    retryAfterSeconds: t.exposeInt("retryAfterSeconds", {
+      nullable: true,
+      description:
+        "What the receiver's Retry-After asked for, in seconds, when it answered 429 or 503 with one. The next attempt waits that long when it is more than the retry schedule's step, at most an hour.",
+    }),
   }),
 });
 
@@ -132,7 +129,7 @@ builder.prismaObjectFields("Deployment", (t) => ({
     type: ForwardingSettings,
     nullable: true,
     description: "Null until a forwarding URL is saved.",
-    resolve: (deployment, _args, ctx) => getForwardingSettings(ctx.services.db, deployment.id),
+    resolve: (deployment, _args, ctx) => ctx.forwarding.settings(deployment.id),
   }),
   events: t.prismaField({
     type: ["TriggerEvent"],
@@ -143,7 +140,7 @@ builder.prismaObjectFields("Deployment", (t) => ({
       trigger: t.arg({ type: TriggerRefInput, required: false }),
     },
     resolve: (query, deployment, args, ctx) =>
-      listEvents(ctx.services.db, query, deployment.id, { offset: args.offset ?? 0, limit: args.limit ?? 20, trigger: args.trigger ?? undefined }),
+      listEvents(ctx.db, query, deployment.id, { offset: args.offset ?? 0, limit: args.limit ?? 20, trigger: args.trigger ?? undefined }),
   }),
   deliveries: t.prismaField({
     type: ["Delivery"],
@@ -154,7 +151,7 @@ builder.prismaObjectFields("Deployment", (t) => ({
       status: t.arg({ type: DeliveryStatus, required: false }),
     },
     resolve: (query, deployment, args, ctx) =>
-      listDeliveries(ctx.services.db, query, deployment.id, { offset: args.offset ?? 0, limit: args.limit ?? 20, status: args.status ?? undefined }),
+      listDeliveries(ctx.db, query, deployment.id, { offset: args.offset ?? 0, limit: args.limit ?? 20, status: args.status ?? undefined }),
   }),
 }));
 
@@ -164,19 +161,19 @@ builder.mutationFields((t) => ({
     description: "Replaces the forwarding URL, header and Forwarding Trigger List at once (the console's Save Changes).",
     args: { deploymentId: t.arg.id(), input: t.arg({ type: ForwardingSettingsInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => saveForwardingSettings(ctx.services, ctx.deliveries, String(args.deploymentId), args.input),
+    resolve: (_root, args, ctx) => ctx.forwarding.save(String(args.deploymentId), args.input),
   }),
   addForwardingTrigger: t.field({
     type: ForwardingSettings,
     args: { deploymentId: t.arg.id(), trigger: t.arg({ type: TriggerRefInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => addForwardingTrigger(ctx.services.db, String(args.deploymentId), args.trigger),
+    resolve: (_root, args, ctx) => ctx.forwarding.addTrigger(String(args.deploymentId), args.trigger),
   }),
   removeForwardingTrigger: t.field({
     type: ForwardingSettings,
     args: { deploymentId: t.arg.id(), trigger: t.arg({ type: TriggerRefInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => removeForwardingTrigger(ctx.services.db, String(args.deploymentId), args.trigger),
+    resolve: (_root, args, ctx) => ctx.forwarding.removeTrigger(String(args.deploymentId), args.trigger),
   }),
   replayDelivery: t.prismaField({
     type: "Delivery",
@@ -185,11 +182,11 @@ builder.mutationFields((t) => ({
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
       const id = String(args.id);
-      const delivery = await ctx.services.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
+      const delivery = await ctx.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
       // Someone else's delivery is indistinguishable from none.
       await ctx.access.deployment(delivery, "ADMIN", { what: "Delivery", action: "replay deliveries" });
       await ctx.deliveries.replay(id);
-      return ctx.services.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
+      return ctx.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   sendTestEvent: t.prismaField({
@@ -198,8 +195,8 @@ builder.mutationFields((t) => ({
     args: { deploymentId: t.arg.id(), trigger: t.arg({ type: TriggerRefInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
     resolve: async (query, _root, args, ctx) => {
-      const eventId = await sendTestEvent(ctx.services, String(args.deploymentId), args.trigger);
-      return ctx.services.db.triggerEvent.findUniqueOrThrow({ ...query, where: { id: eventId } });
+      const eventId = await ctx.forwarding.sendTestEvent(String(args.deploymentId), args.trigger);
+      return ctx.db.triggerEvent.findUniqueOrThrow({ ...query, where: { id: eventId } });
     },
   }),
 }));

@@ -1,13 +1,10 @@
 import {
   acceptInvitation,
-  createDeployment,
-  createOrganization,
   declineInvitation,
   findInvitation,
   findInvitationByToken,
   inviteMember,
   type IssuedInvitation,
-  removeMember,
   revokeInvitation,
 } from "../../organizations/organizations.ts";
 import { builder } from "../builder.ts";
@@ -53,7 +50,7 @@ export const Invitation = builder.prismaObject("Invitation", {
   }),
 });
 
-const invitationUrl = (ctx: GraphQLContext, token: string) => `${ctx.services.config.publicUrl.replace(/\/+$/, "")}/console/invitations/${token}`;
+const invitationUrl = (ctx: GraphQLContext, token: string) => `${ctx.settings.publicUrl.replace(/\/+$/, "")}/console/invitations/${token}`;
 
 const InviteMemberResult = builder.unionType("InviteMemberResult", {
   description:
@@ -99,7 +96,7 @@ builder.queryFields((t) => ({
       const principal = ctx.principal;
       if (principal?.kind !== "user") return [];
       const where = { memberships: { some: { userId: principal.userId } } };
-      return ctx.services.db.organization.findMany({ ...query, where, orderBy: { createdAt: "asc" } });
+      return ctx.db.organization.findMany({ ...query, where, orderBy: { createdAt: "asc" } });
     },
   }),
   organization: t.prismaField({
@@ -107,7 +104,7 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.id() },
     authScopes: (_root, args) => ({ organizationMember: String(args.id) }),
-    resolve: (query, _root, args, ctx) => ctx.services.db.organization.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: (query, _root, args, ctx) => ctx.db.organization.findUnique({ ...query, where: { id: String(args.id) } }),
   }),
 }));
 
@@ -120,8 +117,8 @@ builder.queryFields((t) => ({
       "link is not valid (expired, revoked, replaced, used). Public: the token is the secret.",
     args: { token: t.arg.string() },
     resolve: async (query, _root, args, ctx) => {
-      const invitation = await findInvitationByToken(ctx.services.db, args.token);
-      return invitation ? ctx.services.db.invitation.findUnique({ ...query, where: { id: invitation.id } }) : null;
+      const invitation = await findInvitationByToken(ctx.db, args.token);
+      return invitation ? ctx.db.invitation.findUnique({ ...query, where: { id: invitation.id } }) : null;
     },
   }),
 }));
@@ -134,9 +131,8 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     resolve: async (query, _root, args, ctx) => {
       if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
-      const { db, box, config } = ctx.services;
-      const organization = await createOrganization(db, box, ctx.principal.userId, args.name, config.organizationCreation);
-      return db.organization.findUniqueOrThrow({ ...query, where: { id: organization.id } });
+      const organization = await ctx.organizations.create(ctx.principal.userId, args.name);
+      return ctx.db.organization.findUniqueOrThrow({ ...query, where: { id: organization.id } });
     },
   }),
   addMember: t.prismaField({
@@ -149,7 +145,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
     resolve: async (query, _root, args, ctx) => {
       const issued = await invite(ctx, String(args.organizationId), args);
-      const invitation = await ctx.services.db.invitation.findUniqueOrThrow({ ...query, where: { id: issued.id } });
+      const invitation = await ctx.db.invitation.findUniqueOrThrow({ ...query, where: { id: issued.id } });
       return { ...invitation, token: issued.token };
     },
   }),
@@ -159,7 +155,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
     resolve: async (_root, args, ctx) => {
       const organizationId = String(args.organizationId);
-      await removeMember(ctx.services.db, ctx.services.revocations, organizationId, String(args.userId), await ctx.access.organizationRole(organizationId));
+      await ctx.organizations.removeMember(organizationId, String(args.userId), await ctx.access.organizationRole(organizationId));
       return true;
     },
   }),
@@ -178,10 +174,10 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
-      const invitation = await findInvitation(ctx.services.db, String(args.id));
+      const invitation = await findInvitation(ctx.db, String(args.id));
       // Someone outside the organization learns nothing, not even that the id exists.
       const checked = await ctx.access.organization(invitation, "ADMIN", { what: "Invitation", action: "revoke invitations" });
-      await revokeInvitation(ctx.services.db, checked, await ctx.access.organizationRole(checked.organizationId));
+      await revokeInvitation(ctx.db, checked, await ctx.access.organizationRole(checked.organizationId));
       return true;
     },
   }),
@@ -194,8 +190,8 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     resolve: async (query, _root, args, ctx) => {
       const user = await viewerOf(ctx);
-      const membership = await acceptInvitation(ctx.services.db, user, args.token);
-      return ctx.services.db.organization.findUniqueOrThrow({ ...query, where: { id: membership.organizationId } });
+      const membership = await acceptInvitation(ctx.db, user, args.token);
+      return ctx.db.organization.findUniqueOrThrow({ ...query, where: { id: membership.organizationId } });
     },
   }),
   declineInvitation: t.boolean({
@@ -203,7 +199,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id() },
     authScopes: { user: true },
     resolve: async (_root, args, ctx) => {
-      await declineInvitation(ctx.services.db, await viewerOf(ctx), String(args.id));
+      await declineInvitation(ctx.db, await viewerOf(ctx), String(args.id));
       return true;
     },
   }),
@@ -212,18 +208,18 @@ builder.mutationFields((t) => ({
     args: { organizationId: t.arg.id(), name: t.arg.string() },
     authScopes: (_root, args) => ({ organizationAdmin: String(args.organizationId) }),
     resolve: async (query, _root, args, ctx) => {
-      const deployment = await createDeployment(ctx.services.db, ctx.services.box, String(args.organizationId), args.name);
-      return ctx.services.db.deployment.findUniqueOrThrow({ ...query, where: { id: deployment.id } });
+      const deployment = await ctx.organizations.createDeployment(String(args.organizationId), args.name);
+      return ctx.db.deployment.findUniqueOrThrow({ ...query, where: { id: deployment.id } });
     },
   }),
 }));
 
 async function invite(ctx: GraphQLContext, organizationId: string, args: { email: string; role: string }): Promise<IssuedInvitation> {
   if (ctx.principal?.kind !== "user") throw new Error("unreachable: organizationAdmin requires a user");
-  return inviteMember(ctx.services.db, organizationId, ctx.principal.userId, await ctx.access.organizationRole(organizationId), args);
+  return inviteMember(ctx.db, organizationId, ctx.principal.userId, await ctx.access.organizationRole(organizationId), args);
 }
 
 async function viewerOf(ctx: GraphQLContext) {
   if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
-  return ctx.services.db.user.findUniqueOrThrow({ where: { id: ctx.principal.userId }, select: { id: true, email: true } });
+  return ctx.db.user.findUniqueOrThrow({ where: { id: ctx.principal.userId }, select: { id: true, email: true } });
 }

@@ -62,7 +62,7 @@ const DeliveryUpdate = builder.objectRef<DeliveryUpdateMessage>("DeliveryUpdate"
 
 /** Subscribes once the bus is listening, so nothing published after this resolves is missed. Callers guard it with whileAllowed. */
 async function live<T extends Topic>(ctx: GraphQLContext, topic: T, deploymentId: string): Promise<Subscription<TopicMessage<T>>> {
-  const subscription = ctx.services.events.listen(topic, deploymentId, ctx.services.config.subscriptionBufferSize);
+  const subscription = ctx.live.bus.listen(topic, deploymentId, ctx.settings.subscriptionBufferSize);
   try {
     await subscription.ready;
   } catch (error) {
@@ -121,12 +121,12 @@ builder.subscriptionFields((t) => ({
       const deploymentId = String(args.deploymentId);
       const after = args.after ? String(args.after) : ctx.lastEventId;
       if (!after) return whileAllowed(ctx, deploymentId, await live(ctx, "forwardedEvent", deploymentId));
-      await assertEventOfDeployment(ctx.services, deploymentId, after);
+      await assertEventOfDeployment(ctx.sql, deploymentId, after);
       // Listening before reading the backlog is what leaves no gap at the seam (src/events/replay.ts).
       const subscription = await live(ctx, "forwardedEvent", deploymentId);
       let backlog;
       try {
-        backlog = await eventsAfter(ctx.services, deploymentId, after, ctx.services.config.subscriptionReplayLimit);
+        backlog = await eventsAfter(ctx.sql, deploymentId, after, ctx.settings.subscriptionReplayLimit);
       } catch (error) {
         await subscription.return?.();
         throw error;
@@ -135,7 +135,7 @@ builder.subscriptionFields((t) => ({
       return whileAllowed(ctx, deploymentId, resumed(subscription, backlog));
     },
     resolve: (message: ReplayedEvent | EventsDropped | LiveDegraded | AccessEnded, _args, ctx) => {
-      const event = unlessEnded(message, ctx.services.config.subscriptionBufferSize);
+      const event = unlessEnded(message, ctx.settings.subscriptionBufferSize);
       describeStreamedMessage(ctx, { id: event.id, extensions: event.skipped ? { skipped: event.skipped } : undefined });
       return event;
     },
@@ -148,6 +148,6 @@ builder.subscriptionFields((t) => ({
     args: { deploymentId: t.arg.id() },
     authScopes: (_root, args) => ({ deploymentMember: String(args.deploymentId) }),
     subscribe: async (_root, args, ctx) => whileAllowed(ctx, String(args.deploymentId), await live(ctx, "deliveryUpdate", String(args.deploymentId))),
-    resolve: (message: DeliveryUpdateMessage | EventsDropped | LiveDegraded | AccessEnded, _args, ctx) => unlessEnded(message, ctx.services.config.subscriptionBufferSize),
+    resolve: (message: DeliveryUpdateMessage | EventsDropped | LiveDegraded | AccessEnded, _args, ctx) => unlessEnded(message, ctx.settings.subscriptionBufferSize),
   }),
 }));

@@ -1,7 +1,5 @@
 import { clearedSessionCookie, sessionCookie } from "../../auth/principal.ts";
-import { changePassword, logIn, signUp } from "../../auth/users.ts";
 import { forbidden } from "../../errors.ts";
-import { addressKey } from "../../ratelimit/limiter.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
 
@@ -19,7 +17,7 @@ builder.prismaObject("User", {
         "or decline. Only on `viewer`; anyone else's is FORBIDDEN.",
       resolve: (query, user, _args, ctx) => {
         if (ctx.principal?.kind !== "user" || ctx.principal.userId !== user.id) throw forbidden("Only the invited person sees their invitations.");
-        return ctx.services.db.invitation.findMany({ ...query, where: { email: user.email, expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" } });
+        return ctx.db.invitation.findMany({ ...query, where: { email: user.email, expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" } });
       },
     }),
   }),
@@ -36,15 +34,15 @@ const AuthPayload = builder.objectRef<AuthPayloadShape>("AuthPayload").implement
     token: t.exposeString("token"),
     user: t.prismaField({
       type: "User",
-      resolve: (query, payload, _args, ctx) => ctx.services.db.user.findUniqueOrThrow({ ...query, where: { id: payload.userId } }),
+      resolve: (query, payload, _args, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: payload.userId } }),
     }),
   }),
 });
 
 async function startSession(ctx: GraphQLContext, userId: string): Promise<AuthPayloadShape> {
-  const { config } = ctx.services;
-  const { token } = await ctx.sessions.create(userId, config.sessionTtlHours);
-  ctx.cookies.push(sessionCookie(token, config.sessionTtlHours * 3600, config.publicUrl.startsWith("https:")));
+  const { sessionTtlHours, publicUrl } = ctx.settings;
+  const { token } = await ctx.sessions.create(userId, sessionTtlHours);
+  ctx.cookies.push(sessionCookie(token, sessionTtlHours * 3600, publicUrl.startsWith("https:")));
   return { token, userId };
 }
 
@@ -60,7 +58,7 @@ builder.queryField("signUpPolicy", (t) =>
   t.field({
     type: SignUpPolicy,
     description: "Whether sign-up is open or by invitation, so a sign-up form can say so before anyone types a password. Public.",
-    resolve: (_root, _args, ctx) => (ctx.services.config.signup === "closed" ? "CLOSED" : "OPEN"),
+    resolve: (_root, _args, ctx) => (ctx.settings.signup === "closed" ? "CLOSED" : "OPEN"),
   }),
 );
 
@@ -70,7 +68,7 @@ builder.queryField("viewer", (t) =>
     nullable: true,
     description: "The logged-in user; null when not logged in (or when calling with an API key).",
     resolve: (query, _root, _args, ctx) =>
-      ctx.principal?.kind === "user" ? ctx.services.db.user.findUnique({ ...query, where: { id: ctx.principal.userId } }) : null,
+      ctx.principal?.kind === "user" ? ctx.db.user.findUnique({ ...query, where: { id: ctx.principal.userId } }) : null,
   }),
 );
 
@@ -82,8 +80,7 @@ builder.mutationFields((t) => ({
       "organization at once; with sign-up closed it is the only way in after the first account, and only an owner's invitation works.",
     args: { email: t.arg.string(), password: t.arg.string(), name: t.arg.string(), invitationToken: t.arg.string({ required: false }) },
     resolve: async (_root, args, ctx) => {
-      await ctx.services.rateLimits.signup.consume(addressKey(ctx.ip));
-      const user = await signUp(ctx.services.db, ctx.services.passwords, args, ctx.services.config.signup);
+      const user = await ctx.users.signUp(args, ctx.ip);
       return startSession(ctx, user.id);
     },
   }),
@@ -91,14 +88,14 @@ builder.mutationFields((t) => ({
     type: AuthPayload,
     args: { email: t.arg.string(), password: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      const user = await logIn(ctx.services.db, ctx.services.passwords, ctx.services.rateLimits.login, args, ctx.ip);
+      const user = await ctx.users.logIn(args, ctx.ip);
       return startSession(ctx, user.id);
     },
   }),
   logOut: t.boolean({
     description: "Ends the current console session. False when there was none.",
     resolve: async (_root, _args, ctx) => {
-      ctx.cookies.push(clearedSessionCookie(ctx.services.config.publicUrl.startsWith("https:")));
+      ctx.cookies.push(clearedSessionCookie(ctx.settings.publicUrl.startsWith("https:")));
       if (ctx.principal?.kind !== "user") return false;
       await ctx.sessions.revoke(ctx.principal.userId, { only: ctx.principal.sessionId });
       return true;
@@ -112,8 +109,7 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     resolve: async (_root, args, ctx) => {
       if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
-      const { db, passwords, rateLimits } = ctx.services;
-      await changePassword(db, ctx.sessions, passwords, rateLimits.login, ctx.principal.userId, args, ctx.ip, ctx.principal.sessionId);
+      await ctx.users.changePassword(ctx.principal.userId, args, ctx.ip, ctx.principal.sessionId);
       return true;
     },
   }),
@@ -122,7 +118,7 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     resolve: async (_root, _args, ctx) => {
       if (ctx.principal?.kind !== "user") throw new Error("unreachable: authScopes requires a user");
-      ctx.cookies.push(clearedSessionCookie(ctx.services.config.publicUrl.startsWith("https:")));
+      ctx.cookies.push(clearedSessionCookie(ctx.settings.publicUrl.startsWith("https:")));
       await ctx.sessions.revoke(ctx.principal.userId);
       return true;
     },

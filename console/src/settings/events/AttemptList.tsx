@@ -13,6 +13,9 @@ export function AttemptList({ attempts }: { attempts: Attempt[] }) {
             <span className={`badge ${attempt.statusCode && attempt.statusCode < 300 ? "ok" : "bad"}`}>
               {attempt.statusCode ? `HTTP ${attempt.statusCode}` : (attempt.error ?? "no answer")}
             </span>
+            {attempt.retryAfterSeconds !== null && attempt.retryAfterSeconds !== undefined && (
+              <span className="attempt-retry-after"> · asked to retry after {attempt.retryAfterSeconds} s</span>
+            )}
             {attempt.url && <code className="attempt-url">{attempt.url}</code>}
           </div>
           <details>

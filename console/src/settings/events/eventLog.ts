@@ -33,7 +33,7 @@ export const EventDetailQuery = graphql(`
           id
           deliveries {
             id
-            attemptLog { number url startedAt durationMs statusCode error responseBody requestHeaders { name value } }
+            attemptLog { number url startedAt durationMs statusCode error responseBody retryAfterSeconds requestHeaders { name value } }
           }
         }
       }

@@ -1,7 +1,7 @@
 /**
  * The `polling` section of a connector declaration: how a trigger the provider never pushes is read
- * from one of its list endpoints with the account's token, as data. The poller (poller.ts) reads it
- * every POLL_INTERVAL (never more often than `minIntervalSeconds`); reader.ts turns one list answer
+ * from one of its list endpoints with the account's token, as data. The poller (src/polling/poller.ts) reads it
+ * every POLL_INTERVAL (never more often than `minIntervalSeconds`); src/polling/reader.ts turns one list answer
  * into events and the position to read from next.
  *
  * `docs/polling.md` explains every field with the three declared readers as examples.

@@ -1,0 +1,63 @@
+import { expect, test } from "vitest";
+import { capabilityOf, imports, sourceFiles } from "./sourceFiles.ts";
+
+/**
+ * The import graph between capability folders (src/<folder>/): data flows one way, from the
+ * surfaces (rest/, graphql/) through the capabilities to the database, and a folder never reaches
+ * back up. Type-only imports are erased at build, so they do not count towards cycles; the
+ * forbidden edges below count them too (a type names what a folder knows about).
+ */
+const FORBIDDEN: [from: string, to: string[], why: string][] = [
+  ["delivery", ["forwarding", "graphql", "rest"], "the delivery queue and worker own their rows; forwarding calls them, never the reverse"],
+  ["rest", ["graphql"], "REST routes and GraphQL resolvers share capabilities, not each other"],
+  ["connectors", ["forwarding", "delivery", "rest", "graphql", "oauth", "credentials"], "a connector is a declaration the core reads"],
+  ["events", ["forwarding", "delivery", "rest", "graphql"], "pub/sub only carries messages"],
+  ["db", ["auth", "forwarding", "delivery", "rest", "graphql"], "the database layer knows no capability"],
+];
+
+const files = sourceFiles();
+const edges = imports(files);
+
+test("nothing imports a services bag (src/services.ts is gone)", () => {
+  expect(files.map((f) => f.path)).not.toContain("services.ts");
+  expect(edges.filter((edge) => edge.to === "services.ts").map((edge) => `src/${edge.from}`)).toEqual([]);
+});
+
+test.each(FORBIDDEN)("%s/ never imports %j (%s)", (from, forbidden) => {
+  const crossing = edges
+    .filter((edge) => capabilityOf(edge.from) === from && forbidden.includes(capabilityOf(edge.to)))
+    .map((edge) => `src/${edge.from} → src/${edge.to}`);
+  expect(crossing).toEqual([]);
+});
+
+test("only app.ts imports graphql/ from outside it", () => {
+  const outside = edges
+    .filter((edge) => capabilityOf(edge.to) === "graphql" && !["graphql", "app"].includes(capabilityOf(edge.from)))
+    .map((edge) => `src/${edge.from} → src/${edge.to}`);
+  expect(outside).toEqual([]);
+});
+
+test("no import cycle between capability folders (run-time imports)", () => {
+  const graph = new Map<string, Set<string>>();
+  for (const edge of edges) {
+    const from = capabilityOf(edge.from);
+    const to = capabilityOf(edge.to);
+    if (edge.typeOnly || from === to) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (node: string, path: string[]) => {
+    if (state.get(node) === "done") return;
+    if (state.get(node) === "visiting") {
+      cycles.push([...path.slice(path.indexOf(node)), node].join(" → "));
+      return;
+    }
+    state.set(node, "visiting");
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    state.set(node, "done");
+  };
+  for (const node of [...graph.keys()].sort()) visit(node, []);
+  expect(cycles, "which files make each edge: node test/layout/… or grep the folder's imports").toEqual([]);
+});
