@@ -28,7 +28,12 @@ export default declareConnector({
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
     apiUrl: "https://www.googleapis.com",
-    scopes: ["openid", "email", "https://www.googleapis.com/auth/spreadsheets.readonly", "https://www.googleapis.com/auth/drive.metadata.readonly"],
+    scopes: [
+      "openid",
+      "email",
+      "https://www.googleapis.com/auth/spreadsheets.readonly",
+      "https://www.googleapis.com/auth/drive.metadata.readonly",
+    ],
     scopeDescriptions: {
       openid: "Confirm who you are on Google",
       email: "See your email address",

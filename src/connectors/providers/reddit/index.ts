@@ -30,7 +30,7 @@ export default declareConnector({
     scopeDescriptions: {
       identity: "See your Reddit username and signup date",
       read: "Read posts and comments",
-      "privatemessages": "Read your inbox (messages, comment replies and mentions)",
+      privatemessages: "Read your inbox (messages, comment replies and mentions)",
     },
     scopeSeparator: " ",
     pkce: false,
