@@ -43,6 +43,10 @@ import { createContexts } from "./graphql/context.ts";
 import { createOrganizations } from "./organizations/organizations.ts";
 import { createRateLimit } from "./ratelimit/limiter.ts";
 import { createRetentionJob, type RetentionJob, type RetentionOptions } from "./retention/prune.ts";
+import { getConnectionToken } from "./rest/getConnectionToken.ts";
+import { PROXY_PREFIX, proxyRoutes } from "./rest/proxy.ts";
+import { createConnectionTokens } from "./connections/token.ts";
+import { createProxy } from "./connections/proxy.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { type ClientCredentials, createClientCredentials } from "./credentials/clientCredentials.ts";
 import { createInboundSecrets, type InboundSecrets } from "./credentials/inboundSecrets.ts";
@@ -223,6 +227,10 @@ export function buildApp(deps: AppDeps): App {
     },
   });
 
+  // Using a connection with the API key: its token, and the authenticated proxy (connections/).
+  const connectionTokens = createConnectionTokens({ sql, box, clock, logger, accessTokens });
+  const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics });
+
   const routes: Route[] = [
     ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
     getData({ sql, publicUrl: config.publicUrl, apiKeys }),
@@ -232,6 +240,8 @@ export function buildApp(deps: AppDeps): App {
     postInboundWebhook(inboundWebhook),
     getInboundWebhook(inboundWebhook),
     ...openApiRoutes(config),
+    getConnectionToken(apiKeys, connectionTokens),
+    ...proxyRoutes(apiKeys, proxy),
   ];
   const match = createRouter(routes);
 
@@ -276,7 +286,7 @@ export function buildApp(deps: AppDeps): App {
     })());
 
   /** Serves the request; `matched.route` is set to the route pattern as soon as one matches (the metrics label). */
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL, matched: { route: string }): Promise<void> {
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL, matched: { route: string; problemHeaders?: Record<string, string> }): Promise<void> {
     if (url.pathname === "/graphql") {
       matched.route = "/graphql";
       // Before anything is read or run: cross-site requests must not ride on the session cookie.
@@ -302,8 +312,11 @@ export function buildApp(deps: AppDeps): App {
       }
       return;
     }
-    const found = match(req.method ?? "GET", url.pathname);
+    // The proxy's path is matched as sent: URL parsing resolves `..` and `%2e%2e` before the proxy could refuse them.
+    const rawPath = (req.url ?? "/").split("?")[0];
+    const found = match(req.method ?? "GET", rawPath.startsWith(PROXY_PREFIX) ? rawPath : url.pathname);
     if (found) matched.route = found.pattern;
+    if (found && "handler" in found) matched.problemHeaders = found.problemHeaders;
     if (!found) throw new AppError("NOT_FOUND", `Nothing is served at ${url.pathname}.`);
     if ("methodNotAllowed" in found) throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
     refuseNulInRequest(url, found.params);
@@ -315,6 +328,7 @@ export function buildApp(deps: AppDeps): App {
       params: found.params,
       ip,
       body: (limit) => bodies.read(req, ip, limit),
+      stream: () => req,
     };
     writeResponse(res, await found.handler(request));
   }
@@ -329,7 +343,7 @@ export function buildApp(deps: AppDeps): App {
       return;
     }
     // Label by route pattern, never the raw path: ids and junk in paths would explode the series.
-    const matched = { route: "unmatched" };
+    const matched: { route: string; problemHeaders?: Record<string, string> } = { route: "unmatched" };
     if (draining && url.pathname !== "/healthz") {
       res.shouldKeepAlive = false;
       writeResponse(
@@ -362,7 +376,8 @@ export function buildApp(deps: AppDeps): App {
         if (res.headersSent) {
           res.destroy();
         } else {
-          writeResponse(res, problemResponse(problem ?? internalErrorProblem()));
+          const answer = problemResponse(problem ?? internalErrorProblem());
+          writeResponse(res, { ...answer, headers: { ...answer.headers, ...matched.problemHeaders } });
         }
       })
       .then(() => {
@@ -423,6 +438,7 @@ export function buildApp(deps: AppDeps): App {
     },
     close: async () => {
       await closeLive();
+      await proxy.close();
       databaseOutage.close();
       await yoga.dispose();
     },

@@ -76,6 +76,8 @@ const schema = z.object({
   BODY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(256),
   BODY_MAX_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
   BODY_TIMEOUT: z.string().default("10s"),
+  PROXY_TIMEOUT: z.string().default("30s"),
+  PROXY_MAX_BODY: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -184,6 +186,10 @@ export type Config = {
   bodyMaxInFlightPerAddress: number;
   /** How long a request body may take to arrive once its reading starts (408 past it). */
   bodyTimeoutMs: number;
+  /** How long the proxy waits for the provider's answer (504 `provider_timeout` past it). */
+  proxyTimeoutMs: number;
+  /** The largest request body the proxy sends on (413 past it), in bytes. */
+  proxyMaxBodyBytes: number;
   /** `CONNECTOR_<NAME>_*` variables, passed to the connector registry as they are. */
   connectorEnv: Record<string, string | undefined>;
 };
@@ -247,6 +253,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  BODY_TIMEOUT: ${(error as Error).message}`);
   }
+  let proxyTimeoutMs: number;
+  try {
+    proxyTimeoutMs = parseDuration(values.PROXY_TIMEOUT);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  PROXY_TIMEOUT: ${(error as Error).message}`);
+  }
   const corsOrigins = parseOrigins(values.CORS_ORIGINS);
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
@@ -300,6 +312,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyMaxInFlight: values.BODY_MAX_IN_FLIGHT,
     bodyMaxInFlightPerAddress: values.BODY_MAX_IN_FLIGHT_PER_ADDRESS,
     bodyTimeoutMs,
+    proxyTimeoutMs,
+    proxyMaxBodyBytes: values.PROXY_MAX_BODY,
     connectorEnv,
   };
 }

@@ -1,11 +1,11 @@
-import pino, { type Logger } from "pino";
+import pino, { type DestinationStream, type Logger } from "pino";
 
 /**
  * Structured logs. Anything that could carry a secret is redacted by path, so a careless
  * `logger.info({ req })` still cannot print a key, a cookie or a token.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: "switchyard" },
     redact: {
@@ -27,5 +27,7 @@ export function createLogger(level: string): Logger {
       ],
       censor: "[redacted]",
     },
-  });
+  };
+  // A destination only where logs are read back (tests); stdout otherwise.
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -8,6 +8,7 @@
  * `docs/connectors.md` ("How to add a connector") explains every field with an example.
  */
 import { z } from "zod";
+import { apiSchema } from "./api.ts";
 import { pollingSchema } from "./polling.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
@@ -191,6 +192,7 @@ export const connectorDeclarationSchema = z
     docs: z.array(httpsUrl).min(1),
     oauth: oauthSchema,
     identity: identitySchema,
+    api: apiSchema.optional(),
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
     triggers: z.array(triggerSchema).default([]),

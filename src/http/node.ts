@@ -1,5 +1,6 @@
 import ipaddr from "ipaddr.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline, Readable } from "node:stream";
 import { AppError } from "../errors.ts";
 import type { HttpResponse } from "./types.ts";
 
@@ -63,6 +64,16 @@ export function readBody(req: IncomingMessage, limitBytes: number, timeoutMs?: n
 }
 
 export function writeResponse(res: ServerResponse, response: HttpResponse): void {
+  if (response.body instanceof Readable) {
+    // Streamed as it arrives (the proxy): the headers given, nothing added. A client that goes
+    // away ends the pipeline, which destroys the source (the provider's answer) too; a source
+    // that fails midway cuts the connection (the status line is already out).
+    res.writeHead(response.status, response.headers);
+    pipeline(response.body, res, (error) => {
+      if (error) res.destroy();
+    });
+    return;
+  }
   // An explicit length: writeHead() commits the headers, after which Node would fall back to
   // chunked encoding — an extra frame around every body.
   const length = response.body === undefined ? 0 : Buffer.byteLength(response.body);

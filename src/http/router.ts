@@ -5,11 +5,12 @@ interface CompiledRoute {
   pattern: string;
   segments: string[];
   handler: RouteHandler;
+  problemHeaders?: Record<string, string>;
 }
 
 /** `pattern` is the route's path as declared (`/connect/:token`): the metrics label, never the raw path. */
 export type RouteMatch =
-  | { handler: RouteHandler; params: Record<string, string>; pattern: string }
+  | { handler: RouteHandler; params: Record<string, string>; pattern: string; problemHeaders?: Record<string, string> }
   | { methodNotAllowed: true; pattern: string }
   | undefined;
 
@@ -23,6 +24,7 @@ export function createRouter(routes: Route[]) {
     pattern: route.path,
     segments: route.path.split("/").slice(1),
     handler: route.handler,
+    problemHeaders: route.problemHeaders,
   }));
 
   return function match(method: string, pathname: string): RouteMatch {
@@ -58,7 +60,7 @@ export function createRouter(routes: Route[]) {
       }
       if (!ok) continue;
       pathMatched ??= route.pattern;
-      if (route.method === method || (method === "HEAD" && route.method === "GET")) return { handler: route.handler, params, pattern: route.pattern };
+      if (route.method === method || (method === "HEAD" && route.method === "GET")) return { handler: route.handler, params, pattern: route.pattern, problemHeaders: route.problemHeaders };
     }
     return pathMatched ? { methodNotAllowed: true, pattern: pathMatched } : undefined;
   };

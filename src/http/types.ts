@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
 
 /** What a REST route sees: the parsed URL, headers, path parameters and a size-capped body reader. */
 export interface HttpRequest {
@@ -10,21 +11,26 @@ export interface HttpRequest {
   ip: string;
   /** Reads the whole body; rejects with 413 past `limitBytes`. */
   body(limitBytes: number): Promise<Buffer>;
+  /** The body as it arrives, unread (the proxy streams it on); use either this or `body`. */
+  stream(): Readable;
 }
 
 export interface HttpResponse {
   status: number;
   headers?: Record<string, string | string[]>;
-  body?: string | Buffer;
+  /** A Readable is streamed (the proxy's answers): no Content-Length unless `headers` has one. */
+  body?: string | Buffer | Readable;
 }
 
 export type RouteHandler = (request: HttpRequest) => Promise<HttpResponse>;
 
 export interface Route {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
   /** A path with `:name` segments, e.g. `/webhooks/:deploymentId/:connector`. */
   path: string;
   handler: RouteHandler;
+  /** Headers added to every problem answered for this route (the proxy's `x-switchyard-error: true`). */
+  problemHeaders?: Record<string, string>;
 }
 
 export function header(request: HttpRequest, name: string): string | undefined {

@@ -31,6 +31,13 @@ export class ReauthRequiredError extends Error {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A usable access token with what the provider said of it (the token endpoint answers all three). */
+export interface FreshToken {
+  accessToken: string;
+  expiresAt: Date | null;
+  scopes: string[];
+}
+
 /**
  * A usable access token for a ConnectedAccount: the stored one while it has more than
  * REFRESH_MARGIN_MS left, otherwise a refreshed one. Refreshing takes the account's lock (a
@@ -40,6 +47,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * has not expired (the provider answered 401 to it).
  */
 export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<string> {
+  return (await getFreshToken(deps, connectedAccountId, options)).accessToken;
+}
+
+/** getFreshAccessToken, with the token's expiry and scopes as stored beside it. */
+export async function getFreshToken(deps: OAuthClientDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<FreshToken> {
   const deadline = Date.now() + WAIT_FOR_OTHER_REFRESH_MS;
   let seenRefreshAt: number | undefined;
   for (;;) {
@@ -52,12 +64,11 @@ export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccoun
     // Someone else refreshed since we first looked: their token is the fresh one.
     const refreshedByOther = refreshedAt > seenRefreshAt;
     const fresh = !account.tokenExpiresAt || account.tokenExpiresAt.getTime() - now > REFRESH_MARGIN_MS;
-    if (refreshedByOther || (fresh && !options.forceRefresh)) return deps.box.open(account.accessTokenEncrypted);
+    const stored = () => ({ accessToken: deps.box.open(account.accessTokenEncrypted), expiresAt: account.tokenExpiresAt, scopes: account.scopes });
+    if (refreshedByOther || (fresh && !options.forceRefresh)) return stored();
 
     if (!account.refreshTokenEncrypted) {
-      if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > now && !options.forceRefresh) {
-        return deps.box.open(account.accessTokenEncrypted);
-      }
+      if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > now && !options.forceRefresh) return stored();
       await markReauthRequired(deps, account.id);
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
     }
@@ -83,9 +94,9 @@ export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccoun
 
 async function refreshHoldingLock(
   deps: OAuthClientDeps,
-  account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null },
+  account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null; scopes: string[] },
   lockedUntil: Date,
-): Promise<string> {
+): Promise<FreshToken> {
   const release = () =>
     deps.db.connectedAccount.updateMany({ where: { id: account.id, refreshLockedUntil: lockedUntil }, data: { refreshLockedUntil: null } });
   try {
@@ -94,19 +105,20 @@ async function refreshHoldingLock(
     const credentials = await deps.clientCredentials.resolve(account.deploymentId, def);
     if (!hasOAuthClient(credentials)) throw new Error(`no OAuth client is configured for ${def.name}`);
     const token = await refreshGrant(providerFor(deps.config, def, credentials), deps.box.open(account.refreshTokenEncrypted!));
+    const expiresAt = token.expiresIn ? new Date(Date.now() + token.expiresIn * 1000) : null;
     await deps.db.connectedAccount.updateMany({
       where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
       data: {
         accessTokenEncrypted: deps.box.seal(token.accessToken),
         // Providers that do not rotate (Google) send no new refresh token: keep the old one.
         ...(token.refreshToken ? { refreshTokenEncrypted: deps.box.seal(token.refreshToken) } : {}),
-        tokenExpiresAt: token.expiresIn ? new Date(Date.now() + token.expiresIn * 1000) : null,
+        tokenExpiresAt: expiresAt,
         ...(token.scopes.length ? { scopes: token.scopes } : {}),
         lastRefreshedAt: new Date(),
         refreshLockedUntil: null,
       },
     });
-    return token.accessToken;
+    return { accessToken: token.accessToken, expiresAt, scopes: token.scopes.length ? token.scopes : account.scopes };
   } catch (error) {
     if (error instanceof TokenResponseError && GRANT_GONE.has(error.code)) {
       await markReauthRequired(deps, account.id);
@@ -151,6 +163,8 @@ export async function refreshExpiringTokens(deps: OAuthClientDeps): Promise<numb
 export function createAccessTokens(deps: OAuthClientDeps) {
   return {
     fresh: (connectedAccountId: string, options: { forceRefresh?: boolean } = {}) => getFreshAccessToken(deps, connectedAccountId, options),
+    /** The same, with the token's expiry and scopes (the token endpoint's answer). */
+    token: (connectedAccountId: string, options: { forceRefresh?: boolean } = {}) => getFreshToken(deps, connectedAccountId, options),
     refreshExpiring: () => refreshExpiringTokens(deps),
   };
 }

@@ -14,6 +14,14 @@ const problem = (description: string, extraHeaders: Record<string, unknown> = {}
 
 const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" } } } });
 
+const connectionParameters = [
+  { name: "connector", in: "path", required: true, schema: { type: "string" }, example: "github" },
+  { name: "account", in: "path", required: true, description: "The end user's id in your system, as given to the auth-url.", schema: { type: "string" }, example: "alice" },
+];
+
+/** Marks the proxy's answers that are Switchyard's own, not the provider's. */
+const switchyardError = { "x-switchyard-error": { description: "`true`: this error is Switchyard's, not the provider's.", schema: { const: "true" } } };
+
 const retryAfter = { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "string", pattern: "^\\d+$" } } };
 
 export function openApiDocument(config: Pick<Config, "publicUrl">, version: string) {
@@ -34,6 +42,7 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
       { name: "Data", description: "Paginated listing." },
       { name: "Webhooks", description: "Where third-party providers send their events." },
       { name: "Operations", description: "Health, readiness, metrics and this document." },
+      { name: "Connections", description: "Using a connection: its token, and provider API calls through the proxy." },
     ],
     paths: {
       "/api/v1/connector/service/{connector_name}/auth-url": {
@@ -217,6 +226,76 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
           responses: { "200": { description: "OpenAPI 3.1.", content: { "application/json": { schema: { type: "object" } } } } },
         },
       },
+      "/api/v1/connections/{connector}/{account}/token": {
+        get: {
+          tags: ["Connections"],
+          operationId: "getConnectionToken",
+          summary: "The connection's current access token",
+          description:
+            "Refreshed first when it expires within five minutes, or always with `refresh=true` (when the account has a refresh token). " +
+            "Concurrent callers share one refresh. Each read is logged with the key's prefix and the connection, never the token.",
+          security: [{ apiKey: [] }],
+          parameters: [
+            ...connectionParameters,
+            { name: "refresh", in: "query", description: "`true`: refresh now.", schema: { type: "string", enum: ["true", "false"] } },
+          ],
+          responses: {
+            "200": {
+              description: "The token. Never cache it beyond `expiresAt`.",
+              headers: { "Cache-Control": { schema: { const: "no-store" } } },
+              content: { "application/json": { schema: { $ref: "#/components/schemas/ConnectionToken" } } },
+            },
+            "400": problem("`invalid_parameter`: refresh is neither true nor false."),
+            "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "404": problem("`connection_not_found` (also another deployment's connection) or `unknown_connector`."),
+            "409": problem("`reauth_required` (send the user a new auth-url) or `connection_disconnected`."),
+            "429": problem("`rate_limited`.", retryAfter),
+            "502": problem("`provider_unreachable`: the token was due for a refresh and the provider's token endpoint did not answer."),
+          },
+        },
+      },
+      "/api/v1/proxy/{connector}/{account}/{path}": Object.fromEntries(
+        ["get", "head", "post", "put", "patch", "delete", "options"].map((method) => [
+          method,
+          {
+            tags: ["Connections"],
+            operationId: `proxy${method[0].toUpperCase()}${method.slice(1)}`,
+            summary: "A provider API call made with the connection's token",
+            description:
+              "Sent to the connector's API base + `/{path}` (any number of segments) + the query string, with the token in the connector's " +
+              "declared style; the caller's headers go along minus hop-by-hop ones, `host`, `x-api-key`, `authorization`, `cookie`, " +
+              "`x-forwarded-*` and `x-switchyard-*`. The provider's status, headers (minus hop-by-hop and `set-cookie`) and body come back " +
+              "unchanged and streamed. A provider redirect is returned, never followed. Switchyard's own errors carry `x-switchyard-error: true`.",
+            security: [{ apiKey: [] }],
+            parameters: [
+              ...connectionParameters,
+              { name: "path", in: "path", required: true, description: "The provider API path, slashes included; `..`, schemes and `//host` are refused.", schema: { type: "string" } },
+              {
+                name: "x-switchyard-retries",
+                in: "header",
+                description: "0–5: retry 429, 502, 503, 504 and connection errors, waiting Retry-After (at most 30 s) or a backoff.",
+                schema: { type: "integer", minimum: 0, maximum: 5, default: 0 },
+              },
+            ],
+            ...(["post", "put", "patch", "delete"].includes(method) ? { requestBody: { required: false, content: { "*/*": { schema: {} } } } } : {}),
+            responses: {
+              default: {
+                description: "The provider's answer, with `x-switchyard-attempts`.",
+                headers: { "x-switchyard-attempts": { required: true, schema: { type: "string", pattern: "^[1-9][0-9]*$" } } },
+                content: { "*/*": { schema: {} } },
+              },
+              "400": problem("`invalid_parameter`: the path leaves the API base, or x-switchyard-retries is not 0–5.", switchyardError),
+              "401": problem("`missing_api_key` or `invalid_api_key`.", switchyardError),
+              "404": problem("`connection_not_found` or `unknown_connector` — or the provider's own 404.", switchyardError),
+              "409": problem("`reauth_required` or `connection_disconnected`.", switchyardError),
+              "413": problem("`payload_too_large`: the body is over PROXY_MAX_BODY (10 MiB by default).", switchyardError),
+              "429": problem("`rate_limited` (this API key) — or the provider's own 429.", { ...switchyardError, ...retryAfter }),
+              "502": problem("`provider_unreachable`.", switchyardError),
+              "504": problem("`provider_timeout`: no answer within PROXY_TIMEOUT (30 s by default).", switchyardError),
+            },
+          },
+        ]),
+      ),
     },
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "The deployment's API key, `sy_<word>_…`." } },
@@ -262,6 +341,17 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
               properties: { total: { type: "integer", minimum: 0 }, offset: { type: "integer", minimum: 0 }, limit: { type: "integer", minimum: 1, maximum: 100 } },
               additionalProperties: false,
             },
+          },
+          additionalProperties: false,
+        },
+        ConnectionToken: {
+          type: "object",
+          required: ["accessToken", "tokenType", "expiresAt", "scopes"],
+          properties: {
+            accessToken: { type: "string" },
+            tokenType: { const: "Bearer" },
+            expiresAt: { type: ["string", "null"], format: "date-time" },
+            scopes: { type: "array", items: { type: "string" } },
           },
           additionalProperties: false,
         },

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -132,6 +133,7 @@ describe("before the console is built", () => {
         params: { "*": "" },
         ip: "127.0.0.1",
         body: async () => Buffer.alloc(0),
+        stream: () => Readable.from([]),
       });
       expect(response.status).toBe(503);
       expect(String(response.body)).toContain("npm run console:build");
@@ -144,6 +146,7 @@ describe("before the console is built", () => {
         params: { "*": "x" },
         ip: "127.0.0.1",
         body: async () => Buffer.alloc(0),
+        stream: () => Readable.from([]),
       });
       expect(built.status).toBe(200);
     } finally {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import type { Logger } from "pino";
 import { print } from "graphql";
 import { type App, buildApp } from "../../src/app.ts";
 import type { Clock } from "../../src/clock.ts";
@@ -40,7 +41,7 @@ export interface TestApp {
  * The real service on a real port (0: any free one), on this file's own database. `env` adds
  * or overrides configuration exactly as the process environment would.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean; poller?: boolean; clock?: Clock } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean; poller?: boolean; clock?: Clock; logger?: Logger } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const server = createServer();
   // Longer than any client's idle keep-alive: starting another embedded database blocks the event
@@ -59,7 +60,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     SIGNUP_RATE_LIMIT_PER_HOUR: "10000",
     ...env,
   });
-  const logger = createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel);
   const database = await openDatabase(db.target.kind === "postgresql" ? { ...db.target, statementTimeoutMs: config.databaseStatementTimeoutMs } : db.target, logger);
   const app = buildApp({ config, logger, database, clock: options.clock });
   server.on("request", app.handle);

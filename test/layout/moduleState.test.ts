@@ -20,6 +20,8 @@ const IMMUTABLE_CONSTANTS: Record<string, string[]> = {
   "connectors/registry.ts": ["byName"],
   // Driver error codes and Prisma error kinds that mean the database is unreachable.
   "db/errors.ts": ["SOCKET_CODES", "UNAVAILABLE_KINDS"],
+  // The proxy's fixed header and status lists, and the socket errors it retries.
+  "connections/proxy.ts": ["RETRYABLE_STATUS", "HOP_BY_HOP", "NOT_SENT", "CONNECTION_ERRORS"],
 };
 
 const TOP_LEVEL_STATE = /^(?:export\s+)?(?:(let|var)\s+([A-Za-z_$][\w$]*)|const\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=\s*new\s+(?:Map|WeakMap|Set|WeakSet)\b)/gm;

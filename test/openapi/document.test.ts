@@ -38,6 +38,8 @@ describe("the OpenAPI document", () => {
         "/readyz",
         "/metrics",
         "/openapi.json",
+        "/api/v1/connections/{connector}/{account}/token",
+        "/api/v1/proxy/{connector}/{account}/{path}",
       ].sort(),
     );
   });

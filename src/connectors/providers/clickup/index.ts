@@ -38,6 +38,9 @@ export default declareConnector({
     displayNamePath: "user.username",
     metadata: { email: "user.email" },
   },
+  // "Include the token in the Authorization header": the token itself, no Bearer
+  // (developer.clickup.com/docs/authentication).
+  api: { auth: { style: "header", header: "authorization", prefix: "" } },
   webhook: {
     scheme: { type: "hmac", header: "x-signature", algorithm: "sha256", encoding: "hex" },
     event: { path: "event" },

@@ -70,6 +70,10 @@ export default declareConnector({
     displayNamePath: "login",
     metadata: { login: "login", name: "name", htmlUrl: "html_url" },
   },
+  // Bearer on api.github.com (the default); a rate-limited answer without retry-after says when
+  // the limit resets in x-ratelimit-reset, UTC epoch seconds
+  // (docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api).
+  api: { rateLimitHeaders: [{ header: "x-ratelimit-reset", value: "epoch_seconds" }] },
   webhook: {
     scheme: { type: "hmac", header: "x-hub-signature-256", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
     event: { header: "x-github-event", actionPath: "action" },

@@ -77,6 +77,10 @@ export default declareConnector({
       };
     },
   },
+  // 3LO calls go through the gateway with the site's cloud id, the `id` accessible-resources gave
+  // (developer.atlassian.com/cloud/oauth/getting-started/making-calls-to-api/): the first site,
+  // unless the connection's params name another cloudId. Rate-limited answers carry Retry-After.
+  api: { baseUrl: "{apiUrl}/ex/jira/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } },
   webhook: {
     scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
     event: { path: "webhookEvent" },

@@ -39,6 +39,10 @@ export default declareConnector({
     path: "/services/oauth2/userinfo",
     idPath: "user_id",
     displayNamePath: "name",
-    metadata: { organizationId: "organization_id", email: "email", profile: "profile" },
+    metadata: { organizationId: "organization_id", email: "email", profile: "profile", restUrl: "urls.rest" },
   },
+  // The org's REST API is on its own instance, not login.salesforce.com: the token answer's
+  // instance_url, whose origin userinfo's urls.rest also gives
+  // (help.salesforce.com … remoteaccess_using_userinfo_endpoint): kept as metadata restUrl.
+  api: { baseUrl: "{instanceUrl}", placeholders: { instanceUrl: "restUrl" } },
 });

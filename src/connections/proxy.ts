@@ -1,0 +1,333 @@
+/**
+ * The authenticated proxy: one request of the operator's server sent to a connection's provider
+ * API with the connection's token, and the provider's answer streamed back unchanged.
+ *
+ * - Confined: the path is decoded (repeatedly) before it is judged; a `..` or `.` segment, a
+ *   scheme, an authority (`//host`), a backslash or a control character is 400, and the URL built
+ *   is checked to still be under the API base. The request never leaves the declared API base.
+ * - Credentials: the caller's (`x-api-key`, `authorization`, `cookie`), hop-by-hop headers, `host`,
+ *   `x-forwarded-*`/`forwarded` and `x-switchyard-*` are not sent on; the token goes in the
+ *   connector's declared style. Answers lose hop-by-hop headers, `set-cookie` and `x-switchyard-*`.
+ * - A provider redirect is returned as it is, never followed (the token never goes to another host).
+ * - Refresh: before expiry (the shared refresh lock), and once after a provider 401 when the
+ *   account has a refresh token and the body can be sent again.
+ * - Retries (`x-switchyard-retries`, 0–5): 429, 502, 503, 504 and connection errors, waiting
+ *   Retry-After, a declared rate-limit header or an exponential backoff; a wait over 30 s is not
+ *   waited (the provider's answer is returned). Only a buffered body is sent twice.
+ *
+ * The SSRF guard does not apply: the API base is the connector's declaration (or the operator's
+ * CONNECTOR_<NAME>_API_URL), never a URL a caller chooses, and the path cannot leave it.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { type Readable, Transform } from "node:stream";
+import type { Logger } from "pino";
+import { Counter, Histogram, type Registry } from "prom-client";
+import { Agent, type Dispatcher, request } from "undici";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { resolveEndpoints } from "../connectors/registry.ts";
+import { AppError, badInput } from "../errors.ts";
+import { HttpProblem } from "../http/problem.ts";
+import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase } from "../connectors/api.ts";
+import type { ConnectionTokens, UsableConnection } from "./token.ts";
+
+export const MAX_RETRIES = 5;
+/** The longest wait a Retry-After (or a declared rate-limit header) is honoured for. */
+export const MAX_RETRY_WAIT_MS = 30_000;
+/** With retries off, a body up to this size is still kept, so a provider 401 can be answered with a refresh and one more send. */
+const REPLAYABLE_BODY_BYTES = 64 * 1024;
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/** RFC 9110 §7.6.1 and the ones every proxy drops. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"]);
+/** Never sent on: the caller's credentials, what says who the caller is, and what undici sets itself. */
+const NOT_SENT = new Set(["host", "x-api-key", "authorization", "cookie", "forwarded", "expect", "content-length", "x-switchyard-retries"]);
+
+export interface ProxyDeps {
+  config: Pick<Config, "env" | "connectorEnv" | "proxyTimeoutMs" | "proxyMaxBodyBytes">;
+  tokens: Pick<ConnectionTokens, "find" | "token">;
+  logger: Logger;
+  clock: Clock;
+  metrics: Registry;
+  /** How a wait between attempts is waited (tests may pass a faster one). */
+  sleep?: (ms: number) => Promise<void>;
+  /** The first backoff wait when the provider gives none; doubled each retry. */
+  retryBaseMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface ProxyCall {
+  deploymentId: string;
+  connector: string;
+  account: string;
+  method: string;
+  /** The path after `/{account}/`, as sent (still percent-encoded). */
+  path: string;
+  /** The query string, with its `?`, or "". */
+  search: string;
+  headers: IncomingHttpHeaders;
+  /** The caller's body as it arrives. */
+  stream(): Readable;
+  /** The caller's body buffered, within the request body bounds (413 past `limit`). */
+  buffer(limit: number): Promise<Buffer>;
+  retries: number;
+}
+
+export interface ProxyAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Readable;
+  attempts: number;
+}
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Decoding until nothing changes (at most 3 times), every form is judged: `%252e%252e` is refused like `..`. */
+export function confinePath(raw: string): string {
+  let current = raw;
+  for (let round = 0; round < 4; round++) {
+    refuseEscape(current);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(current);
+    } catch {
+      throw badPath("is not valid percent-encoding");
+    }
+    if (decoded === current) return raw;
+    current = decoded;
+  }
+  throw badPath("is encoded too many times over");
+}
+
+const badPath = (why: string) =>
+  badInput(`The proxied path ${why}: it must stay under the connector's API base.`, [{ field: "path", message: why }]);
+
+function refuseEscape(path: string): void {
+  if (path.includes("\\")) throw badPath("contains a backslash");
+  if (/[\u0000-\u001f\u007f#]/.test(path)) throw badPath("contains a control character or #");
+  if (path.startsWith("/")) throw badPath("starts with / (an authority, //host)");
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) throw badPath("starts with a scheme");
+  if (path.split("/").some((segment) => segment === ".." || segment === ".")) throw badPath("has a . or .. segment");
+}
+
+/** Seconds or an HTTP date (RFC 9110 §10.2.3) → milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | string[] | undefined, nowMs: number): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
+
+/** The header names a Connection header lists (they are hop-by-hop for this message). */
+function connectionListed(headers: Record<string, string | string[] | undefined>): Set<string> {
+  return new Set(
+    (single(headers.connection) ?? "")
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+export function outboundHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const listed = connectionListed(headers);
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || NOT_SENT.has(name) || listed.has(name)) continue;
+    if (name.startsWith("x-forwarded-") || name.startsWith("x-switchyard-")) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+export function answerHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const listed = connectionListed(headers);
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || listed.has(name) || name === "set-cookie" || name.startsWith("x-switchyard-")) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Passes a body on, failing it past `limit` bytes (the 413 of a streamed body). */
+class ByteLimit extends Transform {
+  exceeded = false;
+  private seen = 0;
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+    this.seen += chunk.length;
+    if (this.seen > this.limit) {
+      this.exceeded = true;
+      done(new Error("request body over PROXY_MAX_BODY"));
+      return;
+    }
+    done(null, chunk);
+  }
+}
+
+const tooLarge = (limit: number) =>
+  new HttpProblem(413, "payload_too_large", `The request body is larger than ${limit} bytes (PROXY_MAX_BODY).`, { connection: "close" });
+
+const carriesBody = (headers: IncomingHttpHeaders) =>
+  headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && Number(headers["content-length"]) !== 0);
+
+const CONNECTION_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_CLOSED"]);
+const errorCode = (error: unknown): string | undefined => {
+  const own = (error as { code?: string } | null)?.code;
+  return own ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
+};
+
+export function createProxy(deps: ProxyDeps) {
+  const { proxyTimeoutMs, proxyMaxBodyBytes } = deps.config;
+  const sleep = deps.sleep ?? sleepFor;
+  const retryBaseMs = deps.retryBaseMs ?? 250;
+  const dispatcher = deps.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: proxyTimeoutMs } });
+  const requests = new Counter({
+    name: "switchyard_proxy_requests_total",
+    help: "Requests through the authenticated proxy, by connector and status class (Switchyard's own errors included)",
+    labelNames: ["connector", "status_class"] as const,
+    registers: [deps.metrics],
+  });
+  const duration = new Histogram({
+    name: "switchyard_proxy_duration_seconds",
+    help: "Time from a proxied request's arrival to the end of its answer, by connector",
+    labelNames: ["connector"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [deps.metrics],
+  });
+
+  /** The URL `path` names under the connection's API base. */
+  function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL {
+    let base: URL;
+    try {
+      base = resolveApiBase(api, resolveEndpoints(connection.def, deps.config.connectorEnv).apiUrl, connection, { allowHttp: deps.config.env !== "production" });
+    } catch (error) {
+      if (!(error instanceof ApiBaseError)) throw error;
+      throw new AppError("CONFLICT", `This ${connection.def.displayName} connection cannot be proxied: ${error.message}.`);
+    }
+    const url = new URL(`${base.href.replace(/\/+$/, "")}/${confinePath(path)}${search}`);
+    const basePath = base.pathname.replace(/\/+$/, "");
+    // Belt and braces: whatever the checks above missed, a URL off the base is never sent.
+    if (url.origin !== base.origin || (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))) throw badPath("leaves the API base");
+    return url;
+  }
+
+  function withToken(api: ApiDeclaration, url: URL, headers: Record<string, string | string[]>, token: string) {
+    const out: Record<string, string | string[]> = { ...api.headers, ...headers };
+    const sent = new URL(url);
+    if (api.auth.style === "bearer") out.authorization = `Bearer ${token}`;
+    else if (api.auth.style === "header") out[api.auth.header] = `${api.auth.prefix}${token}`;
+    else sent.searchParams.set(api.auth.param, token);
+    return { url: sent, headers: out };
+  }
+
+  /** One send; the answer's headers are in when it resolves (none within PROXY_TIMEOUT: 504; then as long between body chunks). */
+  async function attempt(method: string, url: URL, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
+    try {
+      return await request(url, { dispatcher, method: method as Dispatcher.HttpMethod, headers, body, headersTimeout: proxyTimeoutMs, bodyTimeout: proxyTimeoutMs });
+    } catch (error) {
+      if (errorCode(error) === "UND_ERR_HEADERS_TIMEOUT") throw new AppError("PROVIDER_TIMEOUT", `The provider did not answer within ${proxyTimeoutMs} ms (PROXY_TIMEOUT).`);
+      throw error;
+    }
+  }
+
+  const unreachable = (connection: UsableConnection) =>
+    new AppError("PROVIDER_UNREACHABLE", `${connection.def.displayName}'s API could not be reached (connection refused, reset or not resolvable).`);
+
+  async function send(call: ProxyCall): Promise<ProxyAnswer> {
+    const connection = await deps.tokens.find(call.deploymentId, call.connector, call.account);
+    const api = apiOf(connection.def.declaration);
+    const url = target(connection, api, call.path, call.search);
+
+    const declared = call.headers["content-length"] === undefined ? undefined : Number(call.headers["content-length"]);
+    if (declared !== undefined && declared > proxyMaxBodyBytes) throw tooLarge(proxyMaxBodyBytes);
+    const hasBody = carriesBody(call.headers) && call.method !== "GET" && call.method !== "HEAD";
+    // A body is kept (so it can be sent again) when retries are asked for, or when it is small and a 401 could be refreshed.
+    const keep = hasBody && (call.retries > 0 || (connection.refreshable && declared !== undefined && declared <= REPLAYABLE_BODY_BYTES));
+    const buffered = keep ? await call.buffer(proxyMaxBodyBytes) : undefined;
+    const limiter = hasBody && !keep ? new ByteLimit(proxyMaxBodyBytes) : undefined;
+    const replayable = !hasBody || keep;
+
+    const headers = outboundHeaders(call.headers);
+    if (buffered) headers["content-length"] = String(buffered.length);
+    else if (declared !== undefined && hasBody) headers["content-length"] = String(declared);
+
+    let token = (await deps.tokens.token(connection)).accessToken;
+    let refreshedAfter401 = false;
+    let retriesLeft = Math.min(call.retries, MAX_RETRIES);
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      const body = buffered ?? (limiter ? call.stream().pipe(limiter) : undefined);
+      const signed = withToken(api, url, headers, token);
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await attempt(call.method, signed.url, signed.headers, body);
+      } catch (error) {
+        if (limiter?.exceeded) throw tooLarge(proxyMaxBodyBytes);
+        if (error instanceof AppError) throw error;
+        if (!CONNECTION_ERRORS.has(errorCode(error) ?? "")) {
+          deps.logger.warn({ err: error, connector: connection.def.name }, "proxy request failed");
+          throw unreachable(connection);
+        }
+        if (retriesLeft > 0 && replayable) {
+          retriesLeft--;
+          await sleep(backoff(attempts));
+          continue;
+        }
+        throw unreachable(connection);
+      }
+      if (response.statusCode === 401 && !refreshedAfter401 && connection.refreshable && replayable) {
+        refreshedAfter401 = true;
+        await response.body.dump();
+        token = (await deps.tokens.token(connection, { refresh: true })).accessToken;
+        continue;
+      }
+      if (RETRYABLE_STATUS.has(response.statusCode) && retriesLeft > 0 && replayable) {
+        const now = deps.clock.now().getTime();
+        const asked = retryAfterMs(response.headers["retry-after"], now) ?? (response.statusCode === 429 ? declaredRateLimitWaitMs(api, response.headers, now) : undefined);
+        if (asked === undefined || asked <= MAX_RETRY_WAIT_MS) {
+          retriesLeft--;
+          await response.body.dump();
+          await sleep(asked ?? backoff(attempts));
+          continue;
+        }
+      }
+      return {
+        status: response.statusCode,
+        headers: { ...answerHeaders(response.headers), "x-switchyard-attempts": String(attempts) },
+        body: response.body,
+        attempts,
+      };
+    }
+  }
+
+  /** 250 ms, 500 ms, 1 s, … with up to a quarter more at random, so callers retrying together spread out. */
+  function backoff(attempt: number): number {
+    const wait = Math.min(MAX_RETRY_WAIT_MS, retryBaseMs * 2 ** (attempt - 1));
+    return Math.round(wait * (1 + Math.random() / 4));
+  }
+
+  return {
+    send,
+    /** Counts and logs one proxied request once its answer has ended (or failed): method, connector, path without query, status, ms. */
+    record(entry: { method: string; connector: string | undefined; path: string; status: number; startedAt: number; attempts?: number }) {
+      const seconds = (performance.now() - entry.startedAt) / 1000;
+      const connector = entry.connector ?? "unknown";
+      requests.inc({ connector, status_class: `${Math.floor(entry.status / 100)}xx` });
+      duration.observe({ connector }, seconds);
+      deps.logger.info(
+        { method: entry.method, connector, path: entry.path, status: entry.status, ms: Math.round(seconds * 1000), attempts: entry.attempts },
+        "proxy request",
+      );
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+export type Proxy = ReturnType<typeof createProxy>;

@@ -1,0 +1,134 @@
+/**
+ * The `api` section of a connector declaration: how the authenticated proxy calls the provider's
+ * API with a connection's token. Absent, the token goes in `Authorization: Bearer …` to the
+ * connector's `oauth.apiUrl` (with its CONNECTOR_<NAME>_API_URL override). What a provider does
+ * differently is declared here and read by src/connections/proxy.ts; no code branches on a name.
+ */
+import { z } from "zod";
+import { valueAt } from "./json.ts";
+
+// declaration.ts imports this module: its own helpers are not available here while it loads.
+const jsonPath = z.string().regex(/^[A-Za-z0-9_$@-]+(\[\])?(\.[A-Za-z0-9_$@-]+(\[\])?)*$/, "must be a dot path like sites[].cloudId");
+const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
+
+const authSchema = z.discriminatedUnion("style", [
+  /** `Authorization: Bearer <token>` (RFC 6750 §2.1): most providers. */
+  z.object({ style: z.literal("bearer") }).strict(),
+  /** `<header>: <prefix><token>`, e.g. `Authorization: <token>` with no prefix. */
+  z.object({ style: z.literal("header"), header: headerName, prefix: z.string().default("") }).strict(),
+  /** `?<param>=<token>` on the URL. */
+  z.object({ style: z.literal("query"), param: z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a plain query parameter name") }).strict(),
+]);
+
+/** A header the provider sends on 429 (or a rate-limited 403) that says when to try again. */
+const rateLimitHeaderSchema = z
+  .object({
+    header: headerName,
+    /** `seconds`: how long to wait; `epoch_seconds`: the Unix time the limit resets. */
+    value: z.enum(["seconds", "epoch_seconds"]),
+  })
+  .strict();
+
+const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9_]*)\}/g;
+
+export const apiSchema = z
+  .object({
+    auth: authSchema.default({ style: "bearer" }),
+    /**
+     * The API base when it is not `oauth.apiUrl`: an https URL, or a template whose `{name}`s are
+     * filled per connection — `{apiUrl}` is the (overridable) oauth.apiUrl; any other name is the
+     * connection's `params[name]`, else the metadata path declared in `placeholders`.
+     * `{apiUrl}/ex/jira/{cloudId}`, `{instanceUrl}`, `https://{subdomain}.zendesk.com`.
+     */
+    baseUrl: z.string().optional(),
+    /** Placeholder → where in the connection's metadata its value is, when no param gives it (default: the member of that name). */
+    placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
+    /** Headers every proxied request carries unless the caller sends its own (a required API version). */
+    headers: z.record(headerName, z.string()).default({}),
+    /** Where a 429 without Retry-After says when to try again. */
+    rateLimitHeaders: z.array(rateLimitHeaderSchema).default([]),
+  })
+  .strict()
+  .superRefine((api, ctx) => {
+    if (!api.baseUrl) return;
+    const probe = api.baseUrl.replace(PLACEHOLDER, (_, name: string) => (name === "apiUrl" || api.baseUrl!.startsWith(`{${name}}`) ? "https://x.example" : "x"));
+    let url: URL;
+    try {
+      url = new URL(probe);
+    } catch {
+      ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "must be an https URL or a template of one" });
+      return;
+    }
+    if (url.protocol !== "https:") ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "must be an https URL" });
+    if (url.search || url.hash) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "must not have a query or a fragment" });
+  });
+
+export type ApiDeclaration = z.output<typeof apiSchema>;
+
+const DEFAULT_API: ApiDeclaration = { auth: { style: "bearer" }, placeholders: {}, headers: {}, rateLimitHeaders: [] };
+
+/** A connector's api section, defaults filled in. */
+export const apiOf = (declaration: { api?: ApiDeclaration }): ApiDeclaration => declaration.api ?? DEFAULT_API;
+
+/** A label of a host name or a path segment: what a tenant's value may be (no dots, slashes or escapes). */
+const SAFE_LABEL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+
+/** Why a connection has no usable API base: a missing or unsafe value (the proxy's 409/400). */
+export class ApiBaseError extends Error {}
+
+/**
+ * The API base of one connection: the template with its placeholders filled. A value that fills a
+ * part of a URL must be a single hostname label or path segment (letters, digits, `_`, `-`); a
+ * value that starts the base (`{instanceUrl}`) must be an https URL without user or password
+ * (http too when `allowHttp`: development and tests), of which only the origin is used.
+ */
+export function resolveApiBase(
+  api: ApiDeclaration,
+  apiUrl: string,
+  connection: { params: unknown; metadata: unknown },
+  options: { allowHttp: boolean },
+): URL {
+  const template = api.baseUrl ?? "{apiUrl}";
+  const params = connection.params !== null && typeof connection.params === "object" ? (connection.params as Record<string, unknown>) : {};
+  const lookup = (name: string): string => {
+    if (name === "apiUrl") return apiUrl;
+    const raw = params[name] ?? valueAt(connection.metadata, api.placeholders[name] ?? name);
+    if (typeof raw !== "string" && typeof raw !== "number") throw new ApiBaseError(`the connection has no ${name} to call its API with`);
+    return String(raw);
+  };
+  const whole = /^\{([A-Za-z][A-Za-z0-9_]*)\}(\/.*)?$/.exec(template);
+  let filled: string;
+  if (whole && whole[1] !== "apiUrl") {
+    let url: URL;
+    try {
+      url = new URL(lookup(whole[1]));
+    } catch {
+      throw new ApiBaseError(`the connection's ${whole[1]} is not a URL`);
+    }
+    // Only the origin is taken (Salesforce's userinfo gives its REST URL with a path).
+    if (!(url.protocol === "https:" || (options.allowHttp && url.protocol === "http:")) || url.username || url.password) {
+      throw new ApiBaseError(`the connection's ${whole[1]} is not an https URL`);
+    }
+    filled = url.origin + (whole[2] ?? "").replace(PLACEHOLDER, (_, name: string) => safe(name, lookup(name)));
+  } else {
+    filled = template.replace(PLACEHOLDER, (_, name: string) => (name === "apiUrl" ? apiUrl : safe(name, lookup(name))));
+  }
+  return new URL(filled.replace(/\/+$/, ""));
+}
+
+function safe(name: string, value: string): string {
+  if (!SAFE_LABEL.test(value)) throw new ApiBaseError(`the connection's ${name} is not a plain name (letters, digits, _ and - only)`);
+  return value;
+}
+
+/** Milliseconds to wait before retrying a rate-limited answer, from the declared headers; undefined when none says. */
+export function declaredRateLimitWaitMs(api: ApiDeclaration, headers: Record<string, string | string[] | undefined>, nowMs: number): number | undefined {
+  for (const { header, value } of api.rateLimitHeaders) {
+    const raw = headers[header];
+    const text = Array.isArray(raw) ? raw[0] : raw;
+    if (!text || !/^\d+(\.\d+)?$/.test(text.trim())) continue;
+    const number = Number(text);
+    return Math.max(0, value === "seconds" ? number * 1000 : number * 1000 - nowMs);
+  }
+  return undefined;
+}
