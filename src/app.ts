@@ -57,6 +57,13 @@ import { createEventRecorder, type EventRecorder } from "./forwarding/record.ts"
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
+import { connectors } from "./connectors/registry.ts";
+import { subscriptionFailedEmitter } from "./subscriptions/failed.ts";
+import { createSubscriptionManager, type SubscriptionManager } from "./subscriptions/manager.ts";
+import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
+import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
+import { createSubscriptionQueue } from "./subscriptions/queue/index.ts";
+import { createSubscriptionSignal, type SubscriptionSignal } from "./subscriptions/signal.ts";
 import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
 import { countDue } from "./polling/queue/due.ts";
 
@@ -90,6 +97,10 @@ export interface App {
   inboundEvents: InboundEvents;
   /** The delivery queue's operations (delivery/queue/index.ts). */
   deliveries: DeliveryQueue;
+  /** Per-account provider subscriptions: the manager loop (main.ts starts it) and deleteForConnection. */
+  subscriptions: SubscriptionManager;
+  /** Tells this process's subscription manager that connections or trigger lists changed. */
+  subscriptionSignal: SubscriptionSignal;
   /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
   createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
   /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool (main.ts starts one). */
@@ -177,7 +188,26 @@ export function buildApp(deps: AppDeps): App {
   const accessTokens = createAccessTokens({ ...oauth, clientCredentials });
   const recorder = createEventRecorder({ sql, signal, bus, logger });
   const inboundEvents = createInboundEvents({ sql, db, connectorEnv, accessTokens, recordRoutedEvent: recorder.recordRouted });
-  const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents };
+
+  // Per-account provider subscriptions (subscriptions/): the queue, the manager loop, their notifications.
+  const subscriptionQueue = createSubscriptionQueue({ sql, clock });
+  const subscriptionMetrics = createSubscriptionMetrics(sql);
+  const subscriptionSignal = createSubscriptionSignal();
+  const subscriptions = createSubscriptionManager({
+    queue: subscriptionQueue,
+    clock,
+    logger,
+    box,
+    connectorEnv,
+    publicUrl: config.publicUrl,
+    accessTokens,
+    metrics: subscriptionMetrics,
+    signal: subscriptionSignal,
+    connectors,
+    onFailed: subscriptionFailedEmitter({ db, logger, record: recorder.record }),
+  });
+  const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics });
+  const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications };
 
   // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.
   const deliveryQueue = (sql: Database["sql"]) =>
@@ -196,6 +226,7 @@ export function buildApp(deps: AppDeps): App {
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   operationsMetrics.registerOn(metrics);
+  subscriptionMetrics.registerOn(metrics);
   const requests = new Counter({
     name: "switchyard_http_requests_total",
     help: "HTTP requests by route and status",
@@ -262,6 +293,7 @@ export function buildApp(deps: AppDeps): App {
       verificationTokens,
       deliveries,
       forwarding,
+      subscriptions,
       live: { bus, revocations },
     },
     apiRateLimit,
@@ -398,6 +430,8 @@ export function buildApp(deps: AppDeps): App {
     accessTokens,
     inboundEvents,
     deliveries,
+    subscriptions,
+    subscriptionSignal,
     createDeliveryWorker: (options) =>
       createDeliveryWorker(
         {

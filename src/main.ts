@@ -62,6 +62,7 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const deliveryWorker = app.createDeliveryWorker();
   deliveryWorker.start();
+  app.subscriptions.start();
   const poller = app.createPoller();
   poller.start();
   const retention = app.createRetentionJob();
@@ -114,7 +115,7 @@ async function main() {
     clearInterval(tokenRefresher);
     await app.closeLive(); // SSE streams and websockets would otherwise hold server.close open
     const workerStopped = deliveryWorker.stop(); // attempts in flight are sent and recorded
-    const finished = await within(Promise.all([workerStopped, poller.stop(), retention.stop()]), graceMs);
+    const finished = await within(Promise.all([workerStopped, poller.stop(), retention.stop(), app.subscriptions.stop()]), graceMs);
     if (!finished) {
       const released = await deliveryWorker.release().catch(() => 0);
       logger.warn({ released, graceMs }, "SHUTDOWN_GRACE ran out: unfinished attempts were cut and their deliveries released for another instance");

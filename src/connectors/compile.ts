@@ -157,7 +157,7 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
       samplePayload: t.samplePayload,
     })),
     inbound: {
-      delivery: webhook ? webhook.delivery : "none",
+      delivery: webhook ? webhook.delivery : decl.subscription?.notification ? "subscription" : "none",
       scheme: scheme?.type ?? null,
       ...(webhook && !signsTimestamp(webhook.scheme) ? { replayWindowSeconds: webhook.replayWindowSeconds } : {}),
       verify: (req, secret, now, keys) =>
@@ -165,7 +165,7 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
       handshake: (req, secret, stage) => {
         // Before the signature check the caller is anyone: no handshake may use the secret then.
         const key = stage === "after_verify" ? secret : "";
-        for (const handshake of webhook?.handshakes ?? []) {
+        for (const handshake of webhook?.handshakes ?? decl.subscription?.notification?.handshakes ?? []) {
           if (HANDSHAKE_STAGE[handshake.type] !== stage) continue;
           const reply = answerHandshake(handshake, req, key);
           if (reply) return reply;

@@ -9,8 +9,10 @@
  */
 import { z } from "zod";
 import { apiSchema } from "./api.ts";
+import { jsonPath } from "./jsonPath.ts";
 import { pollingSchema } from "./polling.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
+import { subscriptionSchema } from "./subscription.ts";
 import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
 
 export const CATEGORIES = [
@@ -35,14 +37,11 @@ export const CATEGORIES = [
   "marketing",
   "other",
 ] as const;
+export { jsonPath };
 export type ConnectorCategory = (typeof CATEGORIES)[number];
 
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 
-/** `sender.id`, `repository.owner.id`, `authorizations[].user_id` (`[]`: every element). */
-export const jsonPath = z
-  .string()
-  .regex(/^[A-Za-z0-9_$@-]+(\[\])?(\.[A-Za-z0-9_$@-]+(\[\])?)*$/, "must be a dot path like sender.id or authorizations[].user_id");
 
 const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `must be a function (${what})` });
@@ -195,14 +194,23 @@ export const connectorDeclarationSchema = z
     api: apiSchema.optional(),
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
+    /** Per-account subscriptions the service keeps at the provider (./subscription.ts). */
+    subscription: subscriptionSchema.optional(),
     triggers: z.array(triggerSchema).default([]),
     /** Triggers read from the provider's list endpoints on a schedule, where it pushes nothing (./polling.ts). */
     polling: pollingSchema(jsonPath).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook) ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one)" });
+    if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook && !c.subscription?.notification) {
+      ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one, or a subscription with notifications)" });
+    }
     for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
+    for (const [i, r] of (c.subscription?.resources ?? []).entries()) {
+      for (const name of Object.keys(r.triggers)) {
+        if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["subscription", "resources", i, "triggers", name], message: `no trigger "${name}"` });
+      }
+    }
     const names = new Set<string>();
     const unconditional = new Map<string, string>();
     c.triggers.forEach((t, i) => {

@@ -199,8 +199,11 @@ export interface ConnectorDefinition {
   }): Promise<ExternalIdentity>;
   triggers: TriggerDefinition[];
   inbound: {
-    /** gmail = "push" (Pub/Sub), "none" for connectors without inbound events. */
-    delivery: "webhook" | "push" | "none";
+    /**
+     * gmail = "push" (Pub/Sub); "subscription": notifications for per-account subscriptions, verified
+     * with each subscription's own secret (src/subscriptions/notifications.ts); "none" for connectors without inbound events.
+     */
+    delivery: "webhook" | "push" | "subscription" | "none";
     /** The shared scheme verifying inbound requests (`hmac`, `stripe`, …); null without inbound events. */
     scheme: string | null;
     /**

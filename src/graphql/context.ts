@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { type Access, type AccessCache, createAccess } from "../auth/access.ts";
+import type { SubscriptionManager } from "../subscriptions/manager.ts";
 import type { ApiKeys } from "../auth/apiKeys.ts";
 import type { Sessions } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
@@ -65,6 +66,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   verificationTokens: VerificationTokens;
   /** The delivery queue's operations (delivery/queue/index.ts). */
   deliveries: DeliveryQueue;
+  /** Per-account provider subscriptions (subscriptions/manager.ts). */
+  subscriptions: Pick<SubscriptionManager, "retryNow" | "changed" | "deleteForConnection">;
 }
 
 export interface GraphQLContext extends ContextCapabilities {

@@ -5,6 +5,7 @@ import "./types/organization.ts";
 import "./types/deployment.ts";
 import "./types/dataItem.ts";
 import "./types/connectors.ts";
+import "./types/providerSubscriptions.ts";
 import "./types/subscriptions.ts";
 import "./types/forwarding.ts";
 import "./types/deliveryOperations.ts";

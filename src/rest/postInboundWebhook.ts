@@ -13,6 +13,7 @@ import { createJwksCache } from "../forwarding/jwksCache.ts";
 import { AppError, unknownConnector } from "../errors.ts";
 import { asProblem } from "../http/problem.ts";
 import { type HttpRequest, type HttpResponse, json, type Route } from "../http/types.ts";
+import type { SubscriptionNotifications } from "../subscriptions/notifications.ts";
 
 /** What the inbound webhook routes use, and nothing else. */
 export interface InboundWebhookDeps {
@@ -23,6 +24,8 @@ export interface InboundWebhookDeps {
   inboundSecrets: Pick<InboundSecrets, "get">;
   verificationTokens: Pick<VerificationTokens, "capture">;
   inboundEvents: Pick<InboundEvents, "acceptEvents" | "acceptSync">;
+  /** Notifications of per-account provider subscriptions, verified with each subscription's own secret. */
+  subscriptionNotifications: Pick<SubscriptionNotifications, "accept">;
 }
 
 export const INBOUND_BODY_LIMIT = 1024 * 1024;
@@ -69,7 +72,7 @@ const reply = (answer: HandshakeReply | HandshakeRefusal): HttpResponse => {
  * URL-verification handshakes are answered with what the provider expects and store nothing; a
  * verification token the operator must read back and confirm (connectors that declare one) is kept sealed.
  */
-export function postInboundWebhook({ config, logger, clock, metrics, inboundSecrets, verificationTokens, inboundEvents }: InboundWebhookDeps): Route {
+export function postInboundWebhook({ config, logger, clock, metrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications }: InboundWebhookDeps): Route {
   const jwks = createJwksCache({ clock });
 
   const route: Route = {
@@ -81,6 +84,12 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
 
       const early = def.inbound.handshake(inbound, secret, "before_verify");
       if (early) return reply(early);
+      if (def.inbound.delivery === "subscription") {
+        const accepted = await readingChanges(deploymentId, def, () => subscriptionNotifications.accept(deploymentId, def.name, inbound));
+        if ("refused" in accepted) throw new AppError("INVALID_SIGNATURE", `The request is not a ${def.displayName} notification for this deployment (${accepted.refused}).`);
+        countAccepted(def.name, accepted);
+        return json(202, accepted);
+      }
       const verificationToken = def.inbound.verificationToken(inbound);
       if (verificationToken) {
         // Unsigned, so anyone's: kept for an owner or admin to confirm, never in force by itself (verificationTokens.ts).
@@ -107,22 +116,28 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
       if (late) return reply(late);
 
       const parsed = def.inbound.parse(inbound);
-      let outcome: InboundOutcome;
-      try {
-        outcome = parsed.sync
-          ? await inboundEvents.acceptSync(deploymentId, def, parsed.sync)
-          : await inboundEvents.acceptEvents(deploymentId, def, parsed.events, { rawBody: inbound.rawBody, now });
-      } catch (error) {
-        if (error instanceof UpstreamUnavailableError) {
-          logger.warn({ deploymentId, connector: def.name, err: error }, "could not read a notification's changes");
-          throw new AppError("UPSTREAM_UNAVAILABLE", `${def.displayName} could not be read just now; deliver the notification again later.`, { retryAfterSeconds: 30 });
-        }
-        throw error;
-      }
+      const outcome: InboundOutcome = await readingChanges(deploymentId, def, () =>
+        parsed.sync
+          ? inboundEvents.acceptSync(deploymentId, def, parsed.sync)
+          : inboundEvents.acceptEvents(deploymentId, def, parsed.events, { rawBody: inbound.rawBody, now }),
+      );
       countAccepted(def.name, outcome);
       return json(200, outcome);
     },
   };
+
+  /** A provider that could not be read is a 503 with Retry-After: the notification is delivered again later. */
+  async function readingChanges<T>(deploymentId: string, def: ConnectorDefinition, accept: () => Promise<T>): Promise<T> {
+    try {
+      return await accept();
+    } catch (error) {
+      if (error instanceof UpstreamUnavailableError) {
+        logger.warn({ deploymentId, connector: def.name, err: error }, "could not read a notification's changes");
+        throw new AppError("UPSTREAM_UNAVAILABLE", `${def.displayName} could not be read just now; deliver the notification again later.`, { retryAfterSeconds: 30 });
+      }
+      throw error;
+    }
+  }
 
   function countAccepted(connector: string, outcome: InboundOutcome) {
     metrics.inbound(connector, "forwarded", outcome.forwarded);

@@ -186,6 +186,8 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const found = await ctx.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
       const account = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "disconnect accounts" });
+      // Its provider subscriptions go first, while its token still works.
+      await ctx.subscriptions.deleteForConnection(account.id);
       await disconnectAccount(ctx.db, account.id);
       return ctx.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: account.id } });
     },

@@ -161,19 +161,19 @@ builder.mutationFields((t) => ({
     description: "Replaces the forwarding URL, header and Forwarding Trigger List at once (the console's Save Changes).",
     args: { deploymentId: t.arg.id(), input: t.arg({ type: ForwardingSettingsInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => ctx.forwarding.save(String(args.deploymentId), args.input),
+    resolve: (_root, args, ctx) => ctx.forwarding.save(String(args.deploymentId), args.input).finally(ctx.subscriptions.changed),
   }),
   addForwardingTrigger: t.field({
     type: ForwardingSettings,
     args: { deploymentId: t.arg.id(), trigger: t.arg({ type: TriggerRefInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => ctx.forwarding.addTrigger(String(args.deploymentId), args.trigger),
+    resolve: (_root, args, ctx) => ctx.forwarding.addTrigger(String(args.deploymentId), args.trigger).finally(ctx.subscriptions.changed),
   }),
   removeForwardingTrigger: t.field({
     type: ForwardingSettings,
     args: { deploymentId: t.arg.id(), trigger: t.arg({ type: TriggerRefInput }) },
     authScopes: (_root, args) => ({ deploymentAdmin: String(args.deploymentId) }),
-    resolve: (_root, args, ctx) => ctx.forwarding.removeTrigger(String(args.deploymentId), args.trigger),
+    resolve: (_root, args, ctx) => ctx.forwarding.removeTrigger(String(args.deploymentId), args.trigger).finally(ctx.subscriptions.changed),
   }),
   replayDelivery: t.prismaField({
     type: "Delivery",

@@ -69,6 +69,8 @@ export interface FakeGoogle extends FakeOAuthServer<FakeGoogleIdentity> {
   pushServiceAccount: string;
   /** users.watch calls received. */
   watchRequests: Array<{ mailbox: string; body: Record<string, unknown> }>;
+  /** users.stop calls received (the mailboxes). */
+  stopRequests: string[];
   env(): Record<string, string>;
   /** A mail arriving in the inbox (labels INBOX, UNREAD, CATEGORY_PERSONAL). */
   receiveEmail(input?: FakeMessageInput): FakeMessage;
@@ -131,6 +133,7 @@ export async function startFakeGoogle(opts: FakeGoogleOptions = {}): Promise<Fak
   const pushServiceAccount = opts.pushServiceAccount ?? "gmail-push@switchyard-test.iam.gserviceaccount.com";
   const mailboxes = new Map<string, Mailbox>();
   const watchRequests: FakeGoogle["watchRequests"] = [];
+  const stopRequests: string[] = [];
   const signingKeys: Array<{ kid: string; privateKey: KeyObject; publicKey: KeyObject }> = [];
   const newKey = () => {
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -263,6 +266,15 @@ export async function startFakeGoogle(opts: FakeGoogleOptions = {}): Promise<Fak
             return jsonReply(200, { historyId: String(box.historyId), expiration: String(Date.now() + 7 * 24 * 3600 * 1000) });
           }),
         },
+        {
+          // users.stop: an empty 204 (https://developers.google.com/gmail/api/reference/rest/v1/users/stop).
+          method: "POST",
+          path: /^\/gmail\/v1\/users\/([^/]+)\/stop$/,
+          handle: gmailRoute((_req, _box, grant) => {
+            stopRequests.push(grant.identity.email);
+            return { status: 204, headers: {}, body: "" };
+          }),
+        },
       ],
     },
     identity,
@@ -326,6 +338,7 @@ export async function startFakeGoogle(opts: FakeGoogleOptions = {}): Promise<Fak
     pushAudience,
     pushServiceAccount,
     watchRequests,
+    stopRequests,
     env: () => ({
       CONNECTOR_GMAIL_AUTHORIZE_URL: server.authorizeUrl,
       CONNECTOR_GMAIL_TOKEN_URL: server.tokenUrl,

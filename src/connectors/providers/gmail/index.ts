@@ -35,6 +35,8 @@ export default declareConnector({
     "https://developers.google.com/gmail/api/guides/push",
     "https://cloud.google.com/pubsub/docs/authenticate-push-subscriptions",
     "https://developers.google.com/gmail/api/reference/rest/v1/users.history/list",
+    "https://developers.google.com/gmail/api/reference/rest/v1/users/watch",
+    "https://developers.google.com/gmail/api/reference/rest/v1/users/stop",
   ],
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
@@ -70,6 +72,19 @@ export default declareConnector({
     },
     parse: parseGmailPush,
     fetchEvents: fetchGmailEvents,
+  },
+  // The mailbox's watch, kept by Switchyard when CONNECTOR_GMAIL_PUBSUB_TOPIC names the Pub/Sub topic
+  // (Gmail must be allowed to publish to it). Pushes then arrive through the webhook above. A watch
+  // lasts 7 days and is renewed by calling watch again; stop ends it. Gmail gives a watch no id.
+  subscription: {
+    resources: [{ resource: "", triggers: { email_sent: ["SENT"], email_received: ["INBOX"] } }],
+    create: { method: "POST", path: "/gmail/v1/users/me/watch", body: { topicName: "{topic}" } },
+    renew: { method: "POST", path: "/gmail/v1/users/me/watch", body: { topicName: "{topic}" } },
+    delete: { method: "POST", path: "/gmail/v1/users/me/stop" },
+    answer: { expiresPath: "expiration", expiresFormat: "epoch_ms" },
+    lifetimeSeconds: 7 * 24 * 3600,
+    secret: "none",
+    env: { topic: "PUBSUB_TOPIC" },
   },
   triggers: [
     {

@@ -1,8 +1,28 @@
 /**
- * Google Calendar: Google's OAuth 2.0 for web server apps (offline access for a refresh token).
- * Connect only: Calendar push channels carry no event data and a per-channel token.
+ * Google Calendar: Google's OAuth 2.0 for web server apps (offline access for a refresh token), and
+ * per-account push channels on the primary calendar's events: made with events.watch (a `web_hook`
+ * channel to the deployment's inbound URL with its own `token`), never renewable (a new channel is
+ * made before the old one expires, then the old one stopped with channels.stop). Notifications only
+ * say "changed"; changes.ts reads them with events.list and a sync token.
  */
 import { declareConnector } from "../../declaration.ts";
+import { readCalendarChanges } from "./changes.ts";
+
+const sampleEvent = {
+  kind: "calendar#event",
+  etag: '"3391234567890000"',
+  id: "5k2p8q1r9s0t3u4v6w7x8y9z0a",
+  status: "confirmed",
+  htmlLink: "https://www.google.com/calendar/event?eid=NWsycDhxMXI5czB0M3U0djZ3N3g4eTl6MGEgYWxpY2VAZXhhbXBsZS5jb20",
+  created: "2026-01-01T09:00:00.000Z",
+  updated: "2026-01-01T09:00:00.500Z",
+  summary: "Quarterly review",
+  organizer: { email: "alice@example.com", self: true },
+  start: { dateTime: "2026-01-05T10:00:00Z" },
+  end: { dateTime: "2026-01-05T11:00:00Z" },
+  iCalUID: "5k2p8q1r9s0t3u4v6w7x8y9z0a@google.com",
+  sequence: 0,
+};
 
 export default declareConnector({
   name: "google_calendar",
@@ -18,6 +38,11 @@ export default declareConnector({
     "https://developers.google.com/identity/protocols/oauth2/web-server",
     "https://developers.google.com/calendar/api/auth",
     "https://developers.google.com/calendar/api/v3/reference/calendarList/get",
+    "https://developers.google.com/calendar/api/guides/push",
+    "https://developers.google.com/calendar/api/v3/reference/events/watch",
+    "https://developers.google.com/calendar/api/v3/reference/channels/stop",
+    "https://developers.google.com/calendar/api/guides/sync",
+    "https://developers.google.com/calendar/api/v3/reference/events/list",
   ],
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
@@ -42,4 +67,46 @@ export default declareConnector({
     lowercaseId: true,
     metadata: { timeZone: "timeZone" },
   },
+  subscription: {
+    // One channel per account on its primary calendar's events; it reports every change.
+    resources: [{ resource: "primary", triggers: { event_created: ["events"], event_updated: ["events"], event_cancelled: ["events"] } }],
+    create: {
+      method: "POST",
+      path: "/calendar/v3/calendars/{resource}/events/watch",
+      // `expiration` in Unix milliseconds; Google may answer a shorter one (events channels last at most about a week).
+      body: { id: "{channelId}", type: "web_hook", address: "{notificationUrl}", token: "{secret}", expiration: "{expiresAtMs}" },
+    },
+    delete: { method: "POST", path: "/calendar/v3/channels/stop", body: { id: "{providerId}", resourceId: "{providerResourceId}" } },
+    answer: { idPath: "id", resourceIdPath: "resourceId", expiresPath: "expiration", expiresFormat: "epoch_ms" },
+    lifetimeSeconds: 7 * 24 * 3600,
+    secret: "generated",
+    notification: {
+      providerId: { header: "x-goog-channel-id" },
+      secret: { header: "x-goog-channel-token" },
+    },
+    read: readCalendarChanges,
+  },
+  triggers: [
+    {
+      name: "event_created",
+      providerEvent: "event.created",
+      displayName: "Event created",
+      description: "An event was added to the primary calendar (the Calendar event resource).",
+      samplePayload: sampleEvent,
+    },
+    {
+      name: "event_updated",
+      providerEvent: "event.updated",
+      displayName: "Event updated",
+      description: "An event of the primary calendar changed (the Calendar event resource as it is now).",
+      samplePayload: { ...sampleEvent, updated: "2026-01-02T08:30:00.000Z", summary: "Quarterly review (moved)", sequence: 1, start: { dateTime: "2026-01-06T10:00:00Z" }, end: { dateTime: "2026-01-06T11:00:00Z" } },
+    },
+    {
+      name: "event_cancelled",
+      providerEvent: "event.cancelled",
+      displayName: "Event cancelled",
+      description: "An event of the primary calendar was cancelled or deleted (Calendar keeps it with status cancelled).",
+      samplePayload: { kind: "calendar#event", etag: '"3391234567999000"', id: "5k2p8q1r9s0t3u4v6w7x8y9z0a", status: "cancelled", updated: "2026-01-03T12:00:00.000Z" },
+    },
+  ],
 });

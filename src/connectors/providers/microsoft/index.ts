@@ -1,9 +1,38 @@
 /**
  * Microsoft 365 (Outlook mail and calendar, Teams) through the Microsoft identity platform v2.0 and
- * Microsoft Graph. Connect only: Graph change notifications are per-subscription (validationToken
- * handshake, clientState shared value), created by the operator with the account's token.
+ * Microsoft Graph. Outlook triggers come through Graph subscriptions Switchyard makes per account
+ * (one on the inbox's messages, one on the calendar's events): POST /subscriptions with our own
+ * clientState (Graph first checks the notificationUrl with its validationToken request), PATCH to
+ * renew, DELETE. Notifications batch changes in `value[]`; changes.ts reads each item.
  */
 import { declareConnector } from "../../declaration.ts";
+import { readGraphChange } from "./changes.ts";
+
+const sampleMessage = {
+  "@odata.etag": 'W/"CQAAABYAAAB3f0eAa2hDQ5XyZ8fT8A=="',
+  id: "AAMkAGVmMDEzMTM4LTZmYWUtNDdkNC1hMDZiLTU1OGY5OTZhYmY4OABGAAAAAAAiQ8W967B7TKBjgx9rVEURBwAiIsqMbYjsT5e-T7KzowPTAAAAAAEMAAAiIsqMbYjsT5e-T7KzowPTAAAYbvZAAAA=",
+  createdDateTime: "2026-01-01T10:00:00Z",
+  lastModifiedDateTime: "2026-01-01T10:00:01Z",
+  changeKey: "CQAAABYAAAB3f0eAa2hDQ5XyZ8fT8A==",
+  receivedDateTime: "2026-01-01T10:00:00Z",
+  subject: "Quarterly report",
+  bodyPreview: "Hi Alice, attached is the quarterly report we discussed.",
+  isRead: false,
+  from: { emailAddress: { name: "Bob Example", address: "bob@example.org" } },
+  toRecipients: [{ emailAddress: { name: "Alice Example", address: "alice@example.com" } }],
+};
+const sampleEvent = {
+  "@odata.etag": 'W/"ZlnW4RIAV06KYYwlrfNZvQAAKGWwbw=="',
+  id: "AAMkAGIAAAoZDOFAAA=",
+  createdDateTime: "2026-01-01T09:00:00Z",
+  lastModifiedDateTime: "2026-01-01T09:00:00Z",
+  changeKey: "ZlnW4RIAV06KYYwlrfNZvQAAKGWwbw==",
+  subject: "Quarterly review",
+  start: { dateTime: "2026-01-05T10:00:00.0000000", timeZone: "UTC" },
+  end: { dateTime: "2026-01-05T11:00:00.0000000", timeZone: "UTC" },
+  organizer: { emailAddress: { name: "Alice Example", address: "alice@example.com" } },
+  isCancelled: false,
+};
 
 export default declareConnector({
   name: "microsoft",
@@ -19,6 +48,11 @@ export default declareConnector({
     "https://learn.microsoft.com/en-us/entra/identity-platform/v2-oauth2-auth-code-flow",
     "https://learn.microsoft.com/en-us/graph/permissions-reference",
     "https://learn.microsoft.com/en-us/graph/api/user-get",
+    "https://learn.microsoft.com/en-us/graph/api/subscription-post-subscriptions",
+    "https://learn.microsoft.com/en-us/graph/api/subscription-update",
+    "https://learn.microsoft.com/en-us/graph/api/subscription-delete",
+    "https://learn.microsoft.com/en-us/graph/api/resources/subscription",
+    "https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks",
   ],
   oauth: {
     authorizeUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
@@ -45,4 +79,58 @@ export default declareConnector({
     displayNamePath: "displayName",
     metadata: { userPrincipalName: "userPrincipalName", mail: "mail" },
   },
+  subscription: {
+    resources: [
+      { resource: "me/mailFolders('Inbox')/messages", triggers: { message_received: ["created"] } },
+      { resource: "me/events", triggers: { event_created: ["created"], event_updated: ["updated"], event_deleted: ["deleted"] } },
+    ],
+    create: {
+      method: "POST",
+      path: "/subscriptions",
+      body: { changeType: "{events}", notificationUrl: "{notificationUrl}", resource: "{resource}", expirationDateTime: "{expiresAt}", clientState: "{secret}" },
+    },
+    renew: { method: "PATCH", path: "/subscriptions/{providerId}", body: { expirationDateTime: "{expiresAt}" } },
+    delete: { method: "DELETE", path: "/subscriptions/{providerId}" },
+    answer: { idPath: "id", expiresPath: "expirationDateTime", expiresFormat: "iso" },
+    // Outlook messages and events allow at most 10,070 minutes; 4,230 (under 3 days) is Graph's common choice.
+    lifetimeSeconds: 4230 * 60,
+    secret: "generated",
+    notification: {
+      itemsPath: "value",
+      providerId: { path: "subscriptionId" },
+      secret: { path: "clientState" },
+      handshakes: [{ type: "graph_validation_token" }],
+    },
+    read: readGraphChange,
+  },
+  triggers: [
+    {
+      name: "message_received",
+      providerEvent: "messages.created",
+      displayName: "Email received",
+      description: "A message arrived in the Outlook inbox (the Graph message resource).",
+      samplePayload: sampleMessage,
+    },
+    {
+      name: "event_created",
+      providerEvent: "events.created",
+      displayName: "Event created",
+      description: "An event was added to the Outlook calendar (the Graph event resource).",
+      samplePayload: sampleEvent,
+    },
+    {
+      name: "event_updated",
+      providerEvent: "events.updated",
+      displayName: "Event updated",
+      description: "An event of the Outlook calendar changed (the Graph event resource as it is now).",
+      samplePayload: { ...sampleEvent, lastModifiedDateTime: "2026-01-02T08:30:00Z", subject: "Quarterly review (moved)" },
+    },
+    {
+      name: "event_deleted",
+      providerEvent: "events.deleted",
+      displayName: "Event deleted",
+      description: "An event was deleted from the Outlook calendar (its id and Graph resource path: it can no longer be read).",
+      samplePayload: { id: "AAMkAGIAAAoZDOFAAA=", changeType: "deleted", resource: "Users/a1b2c3d4-0000-4000-8000-000000000001/Events/AAMkAGIAAAoZDOFAAA=" },
+    },
+  ],
 });

@@ -1,0 +1,76 @@
+/**
+ * Google Calendar's change reader. A channel's notification carries no event data, only
+ * `X-Goog-Resource-State`: `sync` once, right after the channel is made, then `exists` on every
+ * change (https://developers.google.com/calendar/api/guides/push). What changed is read with
+ * events.list and the stored sync token (https://developers.google.com/calendar/api/guides/sync):
+ * the first read is a full one that only takes the `nextSyncToken` (nothing before the channel is
+ * forwarded); a 410 Gone means the token is no longer valid: a full read again from now.
+ */
+import type { ChangeReadContext } from "../../subscription.ts";
+import { asRecord, asString } from "../../json.ts";
+import type { NormalizedEvent } from "../../types.ts";
+
+const MAX_PAGES = 20;
+/** An event whose `updated` is within this of its `created` is new (Calendar sets both on insert; they are not always equal). */
+const NEW_WITHIN_MS = 2_000;
+
+interface EventsPage {
+  items?: Array<Record<string, unknown>>;
+  nextPageToken?: string;
+  nextSyncToken?: string;
+}
+
+const statusOf = (error: unknown) => asRecord(error)?.status;
+
+async function list(ctx: ChangeReadContext, syncToken: string | undefined): Promise<{ items: Array<Record<string, unknown>>; syncToken: string | undefined }> {
+  const items: Array<Record<string, unknown>> = [];
+  let pageToken: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const query = new URLSearchParams({ maxResults: "250", ...(syncToken ? { syncToken } : { showDeleted: "false" }), ...(pageToken ? { pageToken } : {}) });
+    const answer = (await ctx.fetchJson(`/calendar/v3/calendars/primary/events?${query}`)) as EventsPage;
+    items.push(...(answer.items ?? []));
+    if (answer.nextSyncToken) return { items, syncToken: answer.nextSyncToken };
+    pageToken = answer.nextPageToken;
+    if (!pageToken) break;
+  }
+  return { items, syncToken };
+}
+
+function triggerOf(item: Record<string, unknown>): string {
+  if (item.status === "cancelled") return "event_cancelled";
+  const created = Date.parse(String(item.created ?? ""));
+  const updated = Date.parse(String(item.updated ?? ""));
+  return Number.isFinite(created) && Number.isFinite(updated) && updated - created <= NEW_WITHIN_MS ? "event_created" : "event_updated";
+}
+
+export async function readCalendarChanges(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
+  const state = ctx.headers["x-goog-resource-state"];
+  if (!ctx.cursor) {
+    // The baseline: where the calendar is now (the `sync` message comes right after the channel is made).
+    return { events: [], cursor: (await list(ctx, undefined)).syncToken };
+  }
+  if (state === "sync") return { events: [] };
+  let changed;
+  try {
+    changed = await list(ctx, ctx.cursor);
+  } catch (error) {
+    if (statusOf(error) === 410) return { events: [], cursor: (await list(ctx, undefined)).syncToken };
+    throw error;
+  }
+  const events: NormalizedEvent[] = [];
+  for (const item of changed.items) {
+    const id = asString(item.id);
+    if (!id) continue;
+    const trigger = triggerOf(item);
+    const version = asString(item.updated) ?? asString(item.etag) ?? "";
+    const occurredAt = new Date(String(item.updated ?? ""));
+    events.push({
+      trigger,
+      externalIds: [ctx.externalId],
+      dedupeKey: `${id}:${trigger}:${version}`,
+      occurredAt: Number.isNaN(occurredAt.getTime()) ? ctx.now : occurredAt,
+      data: item,
+    });
+  }
+  return { events, cursor: changed.syncToken };
+}

@@ -1,0 +1,36 @@
+/**
+ * Microsoft Graph's change reader. A notification's `value[]` holds one item per change, each
+ * naming its subscription, its `clientState` (checked before this runs), its `changeType` and the
+ * changed item's `resource` path (https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks).
+ * Without resource data in the notification, the item is read at that path with the account's
+ * token; a deleted item cannot be read, so its notification's own fields are forwarded.
+ */
+import type { ChangeReadContext } from "../../subscription.ts";
+import { asRecord, asString } from "../../json.ts";
+import type { NormalizedEvent } from "../../types.ts";
+
+export async function readGraphChange(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[] }> {
+  const changeType = asString(ctx.item.changeType) ?? "";
+  const resource = asString(ctx.item.resource);
+  const resourceData = asRecord(ctx.item.resourceData) ?? {};
+  const id = asString(resourceData.id);
+  const [trigger] = ctx.triggersFor(changeType);
+  if (!trigger || !resource || !id) return { events: [] };
+  let data: Record<string, unknown>;
+  if (changeType === "deleted") {
+    data = { id, changeType, resource };
+  } else {
+    try {
+      data = asRecord(await ctx.fetchJson(`/${resource.replace(/^\/+/, "")}`)) ?? {};
+    } catch (error) {
+      // Gone between the change and now: nothing left to forward.
+      if (asRecord(error)?.status === 404) return { events: [] };
+      throw error;
+    }
+  }
+  const version = asString(resourceData["@odata.etag"]) ?? asString(data.changeKey) ?? asString(data.lastModifiedDateTime) ?? "";
+  const at = new Date(String(data.lastModifiedDateTime ?? data.receivedDateTime ?? ""));
+  return {
+    events: [{ trigger, externalIds: [ctx.externalId], dedupeKey: `${id}:${changeType}:${version}`, occurredAt: Number.isNaN(at.getTime()) ? ctx.now : at, data }],
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * The subscription manager: plans the rows wanted (ACTIVE connections × listed triggers), claims
+ * due rows (queue/claim.ts) and does what each needs at the provider — create, renew, re-create,
+ * delete — then records it (queue/). Only the loop and the provider calls are here; the states
+ * and the statements moving rows between them are in queue/index.ts.
+ *
+ * No transaction is open during a provider call: the claim is a lease, and every recording is
+ * guarded by it. A connection, a disconnection or a trigger-list change is seen at the next plan:
+ * at once when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
+ */
+import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
+import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
+import type { ConnectorDefinition } from "../connectors/types.ts";
+import { randomToken, type SecretBox } from "../crypto/secrets.ts";
+import type { AccessTokens } from "../oauth/tokens.ts";
+import type { SubscriptionDeclaration } from "../connectors/subscription.ts";
+import type { SubscriptionMetrics } from "./metrics.ts";
+import { callProvider, createVars, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
+import type { SubscriptionQueue, SubscriptionWork, WantedEvent } from "./queue/index.ts";
+import type { SubscriptionSignal } from "./signal.ts";
+
+/** What `onFailed` is told when a subscription has failed for 24 h (SPEC: `switchyard.subscription_failed`). */
+export interface SubscriptionFailure {
+  subscriptionId: string;
+  deploymentId: string;
+  connectedAccountId: string;
+  connector: string;
+  account: string;
+  resource: string;
+  error: string;
+}
+
+export interface SubscriptionManagerDeps {
+  queue: SubscriptionQueue;
+  clock: Clock;
+  logger: Logger;
+  box: SecretBox;
+  connectorEnv: Record<string, string | undefined>;
+  /** Where providers send notifications: `${publicUrl}/webhooks/{deploymentId}/{connector}`. */
+  publicUrl: string;
+  accessTokens: Pick<AccessTokens, "fresh">;
+  metrics: SubscriptionMetrics;
+  signal: SubscriptionSignal;
+  connectors: readonly ConnectorDefinition[];
+  /** A subscription failed for 24 h: emit `switchyard.subscription_failed` (app.ts decides how). */
+  onFailed: (failure: SubscriptionFailure) => Promise<void> | void;
+}
+
+export interface SubscriptionManagerOptions {
+  /** How often the wanted rows are planned without a signal. */
+  planIntervalMs?: number;
+  /** How often due rows are looked for. */
+  pollIntervalMs?: number;
+  /** How long a claim keeps a row from every other instance. */
+  leaseMs?: number;
+  /** The bound on one provider call. */
+  callTimeoutMs?: number;
+}
+
+type Operation = "create" | "renew" | "recreate" | "delete";
+
+/** Declarations whose environment placeholders are all set (Gmail without CONNECTOR_GMAIL_PUBSUB_TOPIC subscribes nothing). */
+function subscribable(connectors: readonly ConnectorDefinition[], env: Record<string, string | undefined>) {
+  const result = new Map<string, { def: ConnectorDefinition; decl: SubscriptionDeclaration; envVars: TemplateVars }>();
+  for (const def of connectors) {
+    const decl = def.declaration.subscription;
+    if (!decl) continue;
+    const envVars: TemplateVars = {};
+    for (const [name, suffix] of Object.entries(decl.env)) {
+      const value = env[`${connectorEnvPrefix(def)}${suffix}`]?.trim();
+      if (value) envVars[name] = value;
+    }
+    if (Object.keys(envVars).length === Object.keys(decl.env).length) result.set(def.name, { def, decl, envVars });
+  }
+  return result;
+}
+
+export function createSubscriptionManager(deps: SubscriptionManagerDeps, options: SubscriptionManagerOptions = {}) {
+  const { queue, clock, logger, box, metrics } = deps;
+  const planIntervalMs = options.planIntervalMs ?? 5_000;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const callTimeoutMs = options.callTimeoutMs ?? 10_000;
+  const declared = subscribable(deps.connectors, deps.connectorEnv);
+  const wanted: WantedEvent[] = [...declared.values()].flatMap(({ def, decl }) =>
+    decl.resources.flatMap(({ resource, triggers }) =>
+      Object.entries(triggers).flatMap(([trigger, events]) => events.map((event) => ({ connector: def.name, trigger, resource, event }))),
+    ),
+  );
+
+  async function target(work: SubscriptionWork, def: ConnectorDefinition) {
+    return { apiUrl: resolveEndpoints(def, deps.connectorEnv).apiUrl, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
+  }
+
+  function baseVars(work: SubscriptionWork, envVars: TemplateVars): TemplateVars {
+    return {
+      ...envVars,
+      notificationUrl: `${deps.publicUrl}/webhooks/${encodeURIComponent(work.deploymentId)}/${work.connector}`,
+      events: work.events,
+      resource: work.resource,
+      ...(work.providerId ? { providerId: work.providerId } : {}),
+      ...(work.providerResourceId ? { providerResourceId: work.providerResourceId } : {}),
+    };
+  }
+
+  function log(work: SubscriptionWork, operation: Operation, outcome: "success" | "failure", extra: Record<string, unknown> = {}) {
+    metrics.operation(work.connector, operation, outcome);
+    // Ids and outcome only: never a token or the subscription's secret.
+    logger[outcome === "success" ? "info" : "warn"](
+      { subscriptionId: work.id, deploymentId: work.deploymentId, connector: work.connector, account: work.account, resource: work.resource, operation, outcome, ...extra },
+      `provider subscription ${operation} ${outcome === "success" ? "done" : "failed"}`,
+    );
+  }
+
+  /** Creates a new subscription at the provider and records it; an old one (re-create) is deleted afterwards. */
+  async function create(work: SubscriptionWork, operation: Operation) {
+    const { def, decl, envVars } = declared.get(work.connector)!;
+    const secret = decl.secret === "generated" ? randomToken(24) : undefined;
+    const vars = createVars({ ...baseVars(work, envVars), ...(secret ? { secret } : {}) }, decl, clock.now());
+    const to = await target(work, def);
+    const answered = readAnswer(decl, await callProvider(decl.create, vars, to));
+    const providerId = answered.providerId ?? work.id;
+    const kept = secret ?? answered.secret;
+    const recorded = await queue.recordCreated(work, {
+      providerId,
+      providerResourceId: answered.providerResourceId ?? null,
+      secretSealed: kept ? box.seal(kept) : null,
+      expiresAt: answered.expiresAt,
+    });
+    const made = { ...work, providerId, providerResourceId: answered.providerResourceId ?? null };
+    if (!recorded) {
+      // The lease was lost (disconnected, or taken over meanwhile): what was just made must not leak.
+      await deleteAt(made, envVars).catch(() => undefined);
+      return;
+    }
+    log(work, operation, "success", { providerId, expiresAt: answered.expiresAt?.toISOString() ?? null });
+    if (work.providerId && work.providerId !== providerId) {
+      await deleteAt(work, envVars).catch((error) => logger.warn({ subscriptionId: work.id, connector: work.connector, err: String(error) }, "could not delete the replaced provider subscription"));
+    }
+  }
+
+  /** Deletes the row's subscription at the provider; a 404/410 means it is already gone. */
+  async function deleteAt(work: SubscriptionWork, envVars: TemplateVars) {
+    if (!work.providerId) return;
+    const { def, decl } = declared.get(work.connector) ?? {};
+    if (!def || !decl) return;
+    try {
+      await callProvider(decl.delete, baseVars(work, envVars), await target(work, def));
+    } catch (error) {
+      if (!(error instanceof SubscriptionCallError && error.gone)) throw error;
+    }
+  }
+
+  async function remove(work: SubscriptionWork) {
+    let error: string | null = null;
+    try {
+      await deleteAt(work, declared.get(work.connector)?.envVars ?? {});
+      if (work.providerId) log(work, "delete", "success");
+    } catch (e) {
+      // Deleted in our books anyway: the account is gone or no longer wants it, and nothing would retry it better.
+      error = `could not delete it at the provider: ${(e as Error).message}`;
+      log(work, "delete", "failure", { error });
+    }
+    await queue.recordDeleted(work, error);
+  }
+
+  async function renew(work: SubscriptionWork) {
+    const { decl, envVars, def } = declared.get(work.connector)!;
+    if (!decl.renew) return create(work, "recreate");
+    try {
+      const vars = createVars(baseVars(work, envVars), decl, clock.now());
+      const answered = readAnswer(decl, await callProvider(decl.renew, vars, await target(work, def)));
+      // Providers that answer no expiry on renew keep the one asked for.
+      const expiresAt = answered.expiresAt ?? new Date(String(vars.expiresAt));
+      if (await queue.recordRenewed(work, expiresAt)) log(work, "renew", "success", { providerId: work.providerId, expiresAt: expiresAt.toISOString() });
+    } catch (error) {
+      if (error instanceof SubscriptionCallError && error.gone) return create({ ...work, providerId: null }, "recreate");
+      throw error;
+    }
+  }
+
+  async function work(row: SubscriptionWork) {
+    if (!declared.has(row.connector) || row.events.length === 0 || row.accountStatus !== "ACTIVE") return remove(row);
+    const operation: Operation = !row.providerId ? "create" : row.status === "PENDING" ? "recreate" : "renew";
+    try {
+      if (operation === "renew") await renew(row);
+      else await create(row, operation);
+    } catch (error) {
+      const message = (error as Error).message;
+      log(row, operation, "failure", { error: message });
+      const { becameFailed } = await queue.recordFailed(row, message);
+      if (becameFailed) {
+        await Promise.resolve(
+          deps.onFailed({
+            subscriptionId: row.id,
+            deploymentId: row.deploymentId,
+            connectedAccountId: row.connectedAccountId,
+            connector: row.connector,
+            account: row.account,
+            resource: row.resource,
+            error: message,
+          }),
+        ).catch((e) => logger.warn({ err: e, subscriptionId: row.id }, "could not emit subscription_failed"));
+      }
+    }
+  }
+
+  let lastPlan = 0;
+  let planWanted = true;
+  async function runOnce(force = false): Promise<number> {
+    const now = clock.now().getTime();
+    if (force || planWanted || now - lastPlan >= planIntervalMs) {
+      planWanted = false;
+      lastPlan = now;
+      await queue.plan(wanted);
+    }
+    let done = 0;
+    for (let round = 0; round < 50; round++) {
+      const due = await queue.claim(leaseMs, 20);
+      if (due.length === 0) break;
+      await Promise.all(due.map((row) => work(row)));
+      done += due.length;
+    }
+    return done;
+  }
+
+  /** Deletes the live subscriptions of `claimed` at the provider now, within `boundMs`, and marks them DELETED. */
+  async function removeAll(claimed: SubscriptionWork[], boundMs: number) {
+    const all = Promise.all(claimed.map((row) => remove(row)));
+    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, boundMs).unref())]);
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+  let unsubscribe: (() => void) | undefined;
+  const tick = () => {
+    if (stopped || running) return;
+    running = runOnce()
+      .catch((error) => logger.warn({ err: error }, "provider subscription pass failed"))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, pollIntervalMs);
+      });
+  };
+
+  return {
+    /** Plans (when due, or forced) and works every due row; returns how many rows were worked. */
+    runOnce,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      unsubscribe = deps.signal.subscribe(() => {
+        planWanted = true;
+        clearTimeout(timer);
+        timer = setTimeout(tick, 0);
+      });
+      tick();
+    },
+    async stop() {
+      stopped = true;
+      unsubscribe?.();
+      clearTimeout(timer);
+      await running;
+    },
+    /**
+     * Deletes the account's subscriptions at the provider now (best effort, at most `boundMs`) and
+     * marks them DELETED — before its tokens are forgotten (a disconnect).
+     */
+    async deleteForConnection(connectedAccountId: string, boundMs = 10_000): Promise<void> {
+      await removeAll(await queue.claimForAccount(connectedAccountId, leaseMs), boundMs);
+    },
+    /** The same for every connection of a deployment (its removal). */
+    async deleteForDeployment(deploymentId: string, boundMs = 10_000): Promise<void> {
+      await removeAll(await queue.claimForDeployment(deploymentId, leaseMs), boundMs);
+    },
+    /** Connections or a trigger list changed in this process: plan at once. */
+    changed: () => deps.signal.notify(),
+    /** Makes a live subscription due now (an operator's Retry now); false when there is none by that id. */
+    async retryNow(id: string): Promise<boolean> {
+      const due = await queue.retryNow(id);
+      if (due) deps.signal.notify();
+      return due;
+    },
+  };
+}
+
+export type SubscriptionManager = ReturnType<typeof createSubscriptionManager>;

@@ -1,0 +1,140 @@
+/**
+ * Notifications for per-account subscriptions (`delivery: "subscription"` connectors): each names
+ * its subscription (a header, or a path in each item of a batched body) and carries its secret
+ * (Calendar's channel token, Graph's clientState), compared in constant time with that
+ * subscription's own before anything is read. Then the changes are read with the account's token
+ * (the declared change reader, resuming at the row's cursor) and stored one event per changed item,
+ * deduplicated by the reader's item id + version. One forged item refuses the whole request.
+ */
+import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
+import { asRecord, asString, parseJsonObject, valueAt } from "../connectors/json.ts";
+import type { ConnectorDefinition, InboundRequest } from "../connectors/types.ts";
+import { safeEqual, type SecretBox } from "../crypto/secrets.ts";
+import type { Sql } from "../db/sql.ts";
+import { type InboundEvents, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
+import { bearerFetchJson } from "../oauth/provider.ts";
+import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
+import type { Clock } from "../clock.ts";
+import type { NotificationLocation } from "../connectors/subscription.ts";
+import type { SubscriptionMetrics } from "./metrics.ts";
+import type { SubscriptionQueue } from "./queue/index.ts";
+
+export interface SubscriptionNotificationDeps {
+  sql: Sql;
+  box: SecretBox;
+  clock: Clock;
+  connectorEnv: Record<string, string | undefined>;
+  accessTokens: Pick<AccessTokens, "fresh">;
+  inboundEvents: Pick<InboundEvents, "acceptEvents">;
+  queue: Pick<SubscriptionQueue, "recordCursor">;
+  metrics: Pick<SubscriptionMetrics, "operation">;
+}
+
+interface LiveSubscription {
+  id: string;
+  provider_id: string;
+  resource: string;
+  secret_encrypted: string | null;
+  cursor: string | null;
+  connected_account_id: string;
+  external_id: string;
+}
+
+/** Refused: not the provider's, or for no subscription of this deployment. Nothing was read. */
+export interface Refused {
+  refused: string;
+}
+
+const MAX_ITEMS = 100;
+
+const read = (location: NotificationLocation, req: InboundRequest, item: Record<string, unknown>) =>
+  location.header ? req.headers[location.header] : asString(valueAt(item, location.path!));
+
+export function createSubscriptionNotifications(deps: SubscriptionNotificationDeps) {
+  async function live(deploymentId: string, connector: string, providerIds: string[]): Promise<Map<string, LiveSubscription>> {
+    const rows = await deps.sql.query<LiveSubscription>(
+      `select s.id, s.provider_id, s.resource, s.secret_encrypted, s.cursor, s.connected_account_id, a.external_id
+       from provider_subscription s join connected_account a on a.id = s.connected_account_id
+       where s.connector = $1 and s.provider_id = any($2::text[]) and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
+      [connector, providerIds, deploymentId],
+      "subscriptions_notified",
+    );
+    return new Map(rows.map((row) => [row.provider_id, row]));
+  }
+
+  async function readItem(deploymentId: string, def: ConnectorDefinition, sub: LiveSubscription, req: InboundRequest, item: Record<string, unknown>): Promise<InboundOutcome | undefined> {
+    const decl = def.declaration.subscription!;
+    const byEvent = new Map<string, string[]>();
+    for (const [trigger, events] of Object.entries(decl.resources.find((r) => r.resource === sub.resource)?.triggers ?? {})) {
+      for (const event of events) byEvent.set(event, [...(byEvent.get(event) ?? []), trigger]);
+    }
+    let accessToken: string;
+    try {
+      accessToken = await deps.accessTokens.fresh(sub.connected_account_id);
+    } catch (error) {
+      // A person must reconnect the account; the provider redelivering will not help.
+      if (error instanceof ReauthRequiredError) return undefined;
+      throw new UpstreamUnavailableError(`could not get a token for the account: ${(error as Error).message}`);
+    }
+    const { apiUrl } = resolveEndpoints(def, deps.connectorEnv);
+    let changes;
+    try {
+      changes = await decl.read!({
+        fetchJson: bearerFetchJson(apiUrl, accessToken),
+        externalId: sub.external_id,
+        resource: sub.resource,
+        cursor: sub.cursor ?? undefined,
+        headers: req.headers,
+        item,
+        triggersFor: (event) => byEvent.get(event) ?? [],
+        now: deps.clock.now(),
+      });
+      deps.metrics.operation(def.name, "read", "success");
+    } catch (error) {
+      deps.metrics.operation(def.name, "read", "failure");
+      throw new UpstreamUnavailableError(`could not read the provider's changes: ${(error as Error).message}`);
+    }
+    // Stored first, then the cursor moves: a crash in between re-reads (and deduplicates) rather than skips.
+    const outcome = await deps.inboundEvents.acceptEvents(
+      deploymentId,
+      def,
+      changes.events.map((event) => ({ ...event, externalIds: [sub.external_id] })),
+    );
+    if (changes.cursor !== undefined && changes.cursor !== sub.cursor) await deps.queue.recordCursor(sub.id, changes.cursor);
+    return outcome;
+  }
+
+  return {
+    /** Verifies every item of the notification with its subscription's secret, then reads and stores the changes. */
+    async accept(deploymentId: string, connector: string, req: InboundRequest): Promise<InboundOutcome | Refused> {
+      const def = findConnector(connector);
+      const notification = def?.declaration.subscription?.notification;
+      if (!def || !notification) return { refused: "the connector takes no subscription notifications" };
+      const body = parseJsonObject(req.rawBody) ?? {};
+      const items = notification.itemsPath ? (valueAt(body, notification.itemsPath) as unknown) : [body];
+      if (!Array.isArray(items) || items.length === 0 || items.length > MAX_ITEMS) return { refused: "no notification in the request" };
+      const parsed = items.map((raw) => {
+        const item = asRecord(raw) ?? {};
+        return { item, providerId: read(notification.providerId, req, item), secret: read(notification.secret, req, item) };
+      });
+      if (parsed.some((p) => !p.providerId || !p.secret)) return { refused: "a notification names no subscription or carries no secret" };
+      const subscriptions = await live(deploymentId, def.name, [...new Set(parsed.map((p) => p.providerId!))]);
+      for (const p of parsed) {
+        const sub = subscriptions.get(p.providerId!);
+        const expected = sub?.secret_encrypted ? deps.box.open(sub.secret_encrypted) : undefined;
+        // Compared even for an unknown subscription, so timing does not tell known ids apart.
+        const matches = safeEqual(expected ?? "\u0000no subscription", p.secret!);
+        if (!sub || !expected || !matches) return { refused: "the notification's secret does not match its subscription" };
+      }
+      const outcome: InboundOutcome = { received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 };
+      for (const p of parsed) {
+        const one = await readItem(deploymentId, def, subscriptions.get(p.providerId!)!, req, p.item);
+        if (!one) continue;
+        for (const key of Object.keys(outcome) as (keyof InboundOutcome)[]) outcome[key] += one[key];
+      }
+      return outcome;
+    },
+  };
+}
+
+export type SubscriptionNotifications = ReturnType<typeof createSubscriptionNotifications>;

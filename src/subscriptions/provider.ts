@@ -1,0 +1,115 @@
+/**
+ * The provider side of a subscription, from the declaration alone: create, renew and delete are
+ * the declared calls with their templates filled, the answer read at the declared paths. Nothing
+ * here knows a provider by name.
+ */
+import { randomUUID } from "node:crypto";
+import { asString, valueAt } from "../connectors/json.ts";
+import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
+
+/** A provider call that did not answer 2xx (`status` 0: unreachable or timed out). */
+export class SubscriptionCallError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+  /** The provider no longer knows the subscription: it is re-created (renew) or already gone (delete). */
+  get gone() {
+    return this.status === 404 || this.status === 410;
+  }
+}
+
+export type TemplateVars = Record<string, string | string[]>;
+
+const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
+
+function fill(text: string, vars: TemplateVars, encode: boolean): string {
+  return text.replace(PLACEHOLDER, (whole, name: string) => {
+    const value = vars[name];
+    if (value === undefined) throw new Error(`the template names {${name}}, which has no value here`);
+    const joined = Array.isArray(value) ? value.join(",") : value;
+    return encode ? encodeURIComponent(joined) : joined;
+  });
+}
+
+/** Fills every string of a body template; a value that is exactly "{events[]}" becomes the events as a JSON array. */
+export function fillBody(template: unknown, vars: TemplateVars): unknown {
+  if (typeof template === "string") {
+    const list = /^\{([A-Za-z][A-Za-z0-9]*)\[\]\}$/.exec(template);
+    if (list) return [vars[list[1]] ?? []].flat();
+    return fill(template, vars, false);
+  }
+  if (Array.isArray(template)) return template.map((item) => fillBody(item, vars));
+  if (template && typeof template === "object") return Object.fromEntries(Object.entries(template).map(([key, value]) => [key, fillBody(value, vars)]));
+  return template;
+}
+
+export interface CallTarget {
+  apiUrl: string;
+  accessToken: string;
+  timeoutMs: number;
+}
+
+/** Sends one declared call; the parsed JSON answer ({} when empty); SubscriptionCallError unless 2xx. */
+export async function callProvider(call: SubscriptionCall, vars: TemplateVars, target: CallTarget): Promise<Record<string, unknown>> {
+  const path = fill(call.path, vars, true);
+  const body = call.body === undefined ? undefined : JSON.stringify(fillBody(call.body, vars));
+  let response: Response;
+  try {
+    response = await fetch(`${target.apiUrl}${path}`, {
+      method: call.method,
+      headers: {
+        authorization: `Bearer ${target.accessToken}`,
+        accept: "application/json",
+        "user-agent": "Switchyard",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(target.timeoutMs),
+    });
+  } catch (error) {
+    throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${(error as Error).message}`, 0);
+  }
+  const text = await response.text();
+  if (!response.ok) throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]} answered HTTP ${response.status}`, response.status);
+  if (!text.trim()) return {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** What the provider's answer to create or renew says. */
+export interface Answered {
+  providerId: string | undefined;
+  providerResourceId: string | undefined;
+  expiresAt: Date | null;
+  secret: string | undefined;
+}
+
+export function readAnswer(decl: SubscriptionDeclaration, answer: Record<string, unknown>): Answered {
+  const { idPath, resourceIdPath, expiresPath, expiresFormat, secretPath } = decl.answer;
+  const raw = expiresPath ? valueAt(answer, expiresPath) : undefined;
+  let expiresAt: Date | null = null;
+  if (typeof raw === "string" || typeof raw === "number") {
+    const date = expiresFormat === "epoch_ms" ? new Date(Number(raw)) : new Date(String(raw));
+    if (!Number.isNaN(date.getTime())) expiresAt = date;
+  }
+  return {
+    providerId: idPath ? asString(valueAt(answer, idPath)) : undefined,
+    providerResourceId: resourceIdPath ? asString(valueAt(answer, resourceIdPath)) : undefined,
+    expiresAt,
+    secret: secretPath ? asString(valueAt(answer, secretPath)) : undefined,
+  };
+}
+
+/** The values a create's templates may use, with a fresh channel id and the requested expiry. */
+export function createVars(base: TemplateVars, decl: SubscriptionDeclaration, now: Date): TemplateVars {
+  const expires = new Date(now.getTime() + decl.lifetimeSeconds * 1000);
+  return { ...base, channelId: randomUUID(), expiresAt: expires.toISOString(), expiresAtMs: String(expires.getTime()) };
+}

@@ -1,0 +1,64 @@
+/**
+ * The provider subscription queue: every statement that moves a `provider_subscription` row lives
+ * in this folder, and nothing outside it writes the table.
+ *
+ * States (`status`; `events` '{}' marks a row no listed trigger needs any more):
+ *
+ *   PENDING   the provider's subscription does not exist yet, or no longer matches the row's events
+ *             (a provider_id, if any, is the old one: deleted once the new one exists)
+ *   ACTIVE    live at the provider; next_attempt_at = when a quarter of its lifetime is left (renew)
+ *   FAILED    create/renew failed for 24 h; `switchyard.subscription_failed` was emitted; still retried hourly
+ *   DELETED   deleted at the provider (or its account's token is gone): history only, never due
+ *
+ * Statement        from                         to
+ *   plan           —                            PENDING, due now (wanted: ACTIVE connection × listed trigger)
+ *                  PENDING/ACTIVE/FAILED        PENDING, due now (other events wanted)
+ *                  PENDING/ACTIVE/FAILED        events '{}', due now (no longer wanted)
+ *   claim          due, no lease in force       leased (lease_until); an expired lease is due again by itself
+ *   claimLive      any live row of an account   leased, events '{}', due now (deleted right away: disconnect, deployment removal)
+ *   recordCreated  leased                       ACTIVE, due at renewal (PENDING, due now, if a plan changed its events meanwhile)
+ *   recordRenewed  leased                       ACTIVE, due at renewal
+ *   recordFailed   leased                       same status, due after 1 min doubling to 1 h; FAILED after 24 h of failures
+ *   recordDeleted  leased                       DELETED
+ *   retryNow       PENDING/ACTIVE/FAILED        due now (an operator's Retry now)
+ *   recordCursor   any                          the same, with where change reading resumes
+ *
+ * When a row is due again is policy.ts (renewal at a quarter of the lifetime left; 1 min doubling to
+ * 1 h; FAILED after 24 h). Every record* statement is guarded by the claim's lease (held.ts: `lease_until` as claimed): an instance
+ * whose lease ran out and was taken over records nothing, so renewals are never doubled.
+ * Times are the injected clock's, passed as parameters.
+ */
+import type { Clock } from "../../clock.ts";
+import type { Sql } from "../../db/sql.ts";
+import { claim } from "./claim.ts";
+import { claimLive } from "./claimLive.ts";
+import { plan, type WantedEvent } from "./plan.ts";
+import { type Created, recordCreated } from "./recordCreated.ts";
+import { recordCursor } from "./recordCursor.ts";
+import { recordDeleted } from "./recordDeleted.ts";
+import { recordFailed } from "./recordFailed.ts";
+import { recordRenewed } from "./recordRenewed.ts";
+import { retryNow } from "./retryNow.ts";
+import type { SubscriptionWork } from "./row.ts";
+
+export type { SubscriptionWork } from "./row.ts";
+export type { WantedEvent } from "./plan.ts";
+export type { Created } from "./recordCreated.ts";
+export { FAILED_AFTER_MS, renewAt, retryDelayMs } from "./policy.ts";
+
+export function createSubscriptionQueue({ sql, clock }: { sql: Sql; clock: Clock }) {
+  return {
+    plan: (wanted: WantedEvent[]) => plan(sql, wanted, clock.now()),
+    claim: (leaseMs: number, limit: number) => claim(sql, clock.now(), leaseMs, limit),
+    claimForAccount: (connectedAccountId: string, leaseMs: number) => claimLive(sql, { connectedAccountId }, clock.now(), leaseMs),
+    claimForDeployment: (deploymentId: string, leaseMs: number) => claimLive(sql, { deploymentId }, clock.now(), leaseMs),
+    recordCreated: (work: SubscriptionWork, created: Created) => recordCreated(sql, work, created, clock.now()),
+    recordRenewed: (work: SubscriptionWork, expiresAt: Date | null) => recordRenewed(sql, work, expiresAt, clock.now()),
+    recordFailed: (work: SubscriptionWork, error: string) => recordFailed(sql, work, error, clock.now()),
+    recordDeleted: (work: SubscriptionWork, error: string | null = null) => recordDeleted(sql, work, clock.now(), error),
+    recordCursor: (id: string, cursor: string) => recordCursor(sql, id, cursor),
+    retryNow: (id: string) => retryNow(sql, id, clock.now()),
+  };
+}
+
+export type SubscriptionQueue = ReturnType<typeof createSubscriptionQueue>;

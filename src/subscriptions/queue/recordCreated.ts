@@ -1,0 +1,28 @@
+import type { Sql } from "../../db/sql.ts";
+import { HELD, held } from "./held.ts";
+import { renewAt } from "./policy.ts";
+import type { SubscriptionWork } from "./row.ts";
+
+export interface Created {
+  providerId: string;
+  providerResourceId: string | null;
+  secretSealed: string | null;
+  expiresAt: Date | null;
+}
+
+/** recordCreated: PENDING/ACTIVE/FAILED (leased) → ACTIVE with the provider's new subscription; false when the lease was lost (the caller deletes what it made). */
+export async function recordCreated(sql: Sql, work: SubscriptionWork, created: Created, now: Date): Promise<boolean> {
+  const rows = await sql.query(
+    // Events changed by a plan meanwhile: recorded, but PENDING and due now, so it is re-created for them.
+    `update provider_subscription set provider_id = $3, provider_resource_id = $4, secret_encrypted = $5,
+       status = case when events = $9::text[] then 'ACTIVE'::"ProviderSubscriptionStatus" else 'PENDING'::"ProviderSubscriptionStatus" end,
+       next_attempt_at = case when events = $9::text[] then $8::timestamp else $7::timestamp end,
+       expires_at = $6::timestamp, last_renewed_at = $7::timestamp, lease_until = null,
+       last_error = null, failing_since = null, failures = 0, updated_at = $7::timestamp
+     where ${HELD}
+     returning id`,
+    [...held(work), created.providerId, created.providerResourceId, created.secretSealed, created.expiresAt?.toISOString() ?? null, now.toISOString(), renewAt(now, created.expiresAt)?.toISOString() ?? null, work.events],
+    "subscriptions_record_created",
+  );
+  return rows.length > 0;
+}
