@@ -22,6 +22,7 @@ import { SESSION_COOKIE } from "./auth/principal.ts";
 import { consoleRoutes } from "./rest/console.ts";
 import { getData } from "./rest/getData.ts";
 import { getAuthUrl } from "./rest/getAuthUrl.ts";
+import { createConnectSettings } from "./connections/connectSettings.ts";
 import { connectRoutes } from "./rest/connect/index.ts";
 import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
@@ -222,6 +223,8 @@ export function buildApp(deps: AppDeps): App {
     recorder,
     allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
   });
+  const connectSettings = createConnectSettings({ db });
+  const connectFlow = { ...oauth, clientCredentials, connectSettings };
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -266,8 +269,8 @@ export function buildApp(deps: AppDeps): App {
     ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
     getData({ sql, publicUrl: config.publicUrl, apiKeys }),
     ...consoleRoutes(db),
-    getAuthUrl({ oauth, apiKeys, clientCredentials }),
-    ...connectRoutes({ ...oauth, clientCredentials }),
+    getAuthUrl({ ...connectFlow, apiKeys }),
+    ...connectRoutes(connectFlow),
     postInboundWebhook(inboundWebhook),
     getInboundWebhook(inboundWebhook),
     ...openApiRoutes(config),
@@ -294,6 +297,7 @@ export function buildApp(deps: AppDeps): App {
       deliveries,
       forwarding,
       subscriptions,
+      connectSettings,
       live: { bus, revocations },
     },
     apiRateLimit,

@@ -102,7 +102,11 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
     if (!trigger) return none;
 
     const externalIds = [
-      ...new Set(webhook.routing.flatMap((path) => valuesAt(body, path).map(asString)).filter((id): id is string => Boolean(id))),
+      ...new Set(
+        [...webhook.routing.flatMap((path) => valuesAt(body, path).map(asString)), ...webhook.routingHeaders.map((name) => req.headers[name]?.trim())].filter(
+          (id): id is string => Boolean(id),
+        ),
+      ),
     ];
     // An empty delivery id is no id: it would make every delivery a duplicate of the first.
     const delivery =

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { apiSchema } from "./api.ts";
 import { jsonPath } from "./jsonPath.ts";
+import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } from "./params.ts";
 import { pollingSchema } from "./polling.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import { subscriptionSchema } from "./subscription.ts";
@@ -41,6 +42,14 @@ export { jsonPath };
 export type ConnectorCategory = (typeof CATEGORIES)[number];
 
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
+/**
+ * An https URL that may name connection parameters in its host (`https://{subdomain}.zendesk.com`):
+ * an https URL with each placeholder read as a label here, and again filled with the declared
+ * examples once the parameters are known (the declaration's superRefine).
+ */
+const httpsUrlTemplate = z.string().refine((t) => httpsUrl.safeParse(t.replace(/\{[a-z][a-z0-9_]*\}/g, "x")).success, "must be an https:// URL");
+/** `https://{shop}.myshopify.com` of `https://{shop}.myshopify.com/admin/oauth/authorize`. */
+const urlHost = (template: string) => /^[a-z]+:\/\/[^/?#]*/i.exec(template)?.[0] ?? "";
 
 
 const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
@@ -55,10 +64,10 @@ export type IdentityReader = (ctx: {
 }) => Promise<ExternalIdentity>;
 
 const oauthSchema = z.object({
-  authorizeUrl: httpsUrl,
-  tokenUrl: httpsUrl,
+  authorizeUrl: httpsUrlTemplate,
+  tokenUrl: httpsUrlTemplate,
   /** Base of the identity path (and of anything read with the account's token). */
-  apiUrl: httpsUrl,
+  apiUrl: httpsUrlTemplate,
   /** May be empty for providers without scopes (the parameter is then left out). */
   scopes: z.array(z.string().min(1)),
   /** Each scope in words, for the consent page. */
@@ -155,6 +164,8 @@ const webhookSchema = z
       .optional(),
     /** Payload paths whose values are matched against ConnectedAccount.externalId, most specific first. */
     routing: z.array(jsonPath).default([]),
+    /** Headers whose values are matched the same way, for providers that name the account only there (Shopify `x-shopify-shop-domain`). */
+    routingHeaders: z.array(headerName).default([]),
     /** Where the provider's delivery id is (stable across its retries); none, or empty ⇒ a digest of the body. */
     deliveryId: z.object({ header: headerName.optional(), path: jsonPath.optional() }).strict().default({}),
     /** Where the event's time is, first readable wins; unreadable or absent ⇒ the receive time. */
@@ -172,7 +183,7 @@ const webhookSchema = z
   })
   .strict()
   .refine((w) => w.parse || w.event, { message: "needs event (or a parse function)", path: ["event"] })
-  .refine((w) => w.parse || w.routing.length > 0, { message: "needs at least one routing path", path: ["routing"] });
+  .refine((w) => w.parse || w.routing.length > 0 || w.routingHeaders.length > 0, { message: "needs at least one routing path (or routing header)", path: ["routing"] });
 
 export const connectorDeclarationSchema = z
   .object({
@@ -190,6 +201,8 @@ export const connectorDeclarationSchema = z
     /** The provider documentation each fact above comes from. */
     docs: z.array(httpsUrl).min(1),
     oauth: oauthSchema,
+    /** Connection parameters (`params[<name>]` on the auth-url) that fill `{<name>}` in the oauth URLs' hosts. */
+    params: paramsDeclarationSchema,
     identity: identitySchema,
     api: apiSchema.optional(),
     /** Absent: the connector offers connect only, no inbound events. */
@@ -202,6 +215,15 @@ export const connectorDeclarationSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
+    const declared = new Set(c.params.map((p) => p.name));
+    for (const field of ["authorizeUrl", "tokenUrl", "apiUrl"] as const) {
+      const template = c.oauth[field];
+      const path = ["oauth", field];
+      const unknown = placeholders(template).filter((name) => !declared.has(name));
+      if (unknown.length > 0) ctx.addIssue({ code: "custom", path, message: `names {${unknown.join("}, {")}}, which params does not declare` });
+      else if (placeholders(template).length !== placeholders(urlHost(template)).length) ctx.addIssue({ code: "custom", path, message: "may name parameters only in its host" });
+      else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params))).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
+    }
     if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook && !c.subscription?.notification) {
       ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one, or a subscription with notifications)" });
     }

@@ -1,6 +1,7 @@
 import { compileConnector } from "./compile.ts";
 import { validateDeclaration } from "./declaration.ts";
 import { providers } from "./providers/index.ts";
+import { fillTemplate } from "./params.ts";
 import { unknownConnector } from "../errors.ts";
 import type { ConnectorDefinition, ProviderEndpoints } from "./types.ts";
 
@@ -45,13 +46,18 @@ export function connectorEnvPrefix(def: Pick<ConnectorDefinition, "name">): stri
 
 /**
  * The endpoints to use, with CONNECTOR_<NAME>_AUTHORIZE_URL / _TOKEN_URL / _API_URL / _JWKS_URL
- * applied (empty values are ignored; a trailing slash is dropped so `${apiUrl}${path}` works). Pure: the server passes in its own env.
+ * applied (empty values are ignored; a trailing slash is dropped so `${apiUrl}${path}` works), then
+ * the connection's parameters filled into `{name}` placeholders (overrides may name them too).
+ * Given params, a placeholder without a value throws: a connector that declares params needs the
+ * connection's to be called. Without params (callers that need no tenant URL, like the JWKS) the
+ * placeholders are left as they are. Pure: the server passes in its own env.
  */
-export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, string | undefined>): ProviderEndpoints {
+export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, string | undefined>, params?: Record<string, string>): ProviderEndpoints {
   const prefix = connectorEnvPrefix(def);
   const pick = (suffix: string, fallback: string) => {
     const value = env[`${prefix}${suffix}`]?.trim();
-    return value ? value.replace(/\/+$/, "") : fallback;
+    const url = value ? value.replace(/\/+$/, "") : fallback;
+    return params ? fillTemplate(url, params) : url;
   };
   // Only connectors that declare a JWKS use one; an override cannot add one to the others.
   const jwksUrl = def.endpoints.jwksUrl === undefined ? undefined : pick("JWKS_URL", def.endpoints.jwksUrl);

@@ -7,6 +7,7 @@ import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
 import type { Revocations } from "../auth/revocations.ts";
 import type { Users } from "../auth/users.ts";
 import type { Config } from "../config.ts";
+import type { ConnectSettings } from "../connections/connectSettings.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
@@ -68,6 +69,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   deliveries: DeliveryQueue;
   /** Per-account provider subscriptions (subscriptions/manager.ts). */
   subscriptions: Pick<SubscriptionManager, "retryNow" | "changed" | "deleteForConnection">;
+  /** Where the connect flow may send end users back to (connections/connectSettings.ts). */
+  connectSettings: ConnectSettings;
 }
 
 export interface GraphQLContext extends ContextCapabilities {

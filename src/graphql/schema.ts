@@ -8,6 +8,7 @@ import "./types/connectors.ts";
 import "./types/providerSubscriptions.ts";
 import "./types/subscriptions.ts";
 import "./types/forwarding.ts";
+import "./types/connectSettings.ts";
 import "./types/deliveryOperations.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });

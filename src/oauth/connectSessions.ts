@@ -11,10 +11,19 @@ export type ConnectSessionRow = NonNullable<Awaited<ReturnType<Db["connectSessio
 
 export type SessionProblem = "unknown" | "expired" | "completed" | "cancelled";
 
-export async function createConnectSession(deps: OAuthDeps, deploymentId: string, connector: string, account: string) {
+/** `redirectUrl` and `params` were checked by the caller (the auth-url route). */
+export async function createConnectSession(
+  deps: OAuthDeps,
+  deploymentId: string,
+  connector: string,
+  account: string,
+  extra: { redirectUrl?: string; params?: Record<string, string> } = {},
+) {
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + deps.config.connectUrlTtlSeconds * 1000);
-  await deps.db.connectSession.create({ data: { tokenHash: sha256Hex(token), deploymentId, connector, account, expiresAt } });
+  await deps.db.connectSession.create({
+    data: { tokenHash: sha256Hex(token), deploymentId, connector, account, expiresAt, redirectUrl: extra.redirectUrl ?? null, params: extra.params ?? {} },
+  });
   return { token, expiresAt, authUrl: `${deps.config.publicUrl}/connect/${token}` };
 }
 

@@ -12,7 +12,7 @@ const expiry = (token: NormalizedToken, now: number) => (token.expiresIn ? new D
  */
 export async function saveConnection(
   deps: OAuthDeps,
-  session: { id: string; deploymentId: string; connector: string; account: string },
+  session: { id: string; deploymentId: string; connector: string; account: string; params?: Record<string, string> },
   token: NormalizedToken,
   identity: ExternalIdentity,
   requestedScopes: string[],
@@ -26,6 +26,8 @@ export async function saveConnection(
     scopes: token.scopes.length ? token.scopes : requestedScopes,
     externalId: identity.externalId,
     metadata: (identity.metadata ?? {}) as object,
+    // The connection parameters its URLs were filled with (a reconnect may name another tenant).
+    params: session.params ?? {},
     status: "ACTIVE" as const,
     refreshLockedUntil: null,
   };

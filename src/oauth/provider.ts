@@ -35,8 +35,9 @@ export class ProviderUnavailableError extends Error {
 
 const PROVIDER_TIMEOUT_MS = 15_000;
 
-export function providerFor(config: Config, def: ConnectorDefinition, credentials: OAuthClientCredentials): Provider {
-  const endpoints = resolveEndpoints(def, config.connectorEnv);
+/** `params`: the connect session's or connection's parameters, filling the connector's URL placeholders. */
+export function providerFor(config: Config, def: ConnectorDefinition, credentials: OAuthClientCredentials, params: Record<string, string>): Provider {
+  const endpoints = resolveEndpoints(def, config.connectorEnv, params);
   const insecure = config.env !== "production" && [endpoints.authorizeUrl, endpoints.tokenUrl].some((u) => u.startsWith("http:"));
   return {
     def,

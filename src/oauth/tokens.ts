@@ -1,3 +1,4 @@
+import { storedParams } from "../connectors/params.ts";
 import { findConnector } from "../connectors/registry.ts";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
 import { hasOAuthClient } from "../credentials/clientCredentials.ts";
@@ -94,7 +95,7 @@ export async function getFreshToken(deps: OAuthClientDeps, connectedAccountId: s
 
 async function refreshHoldingLock(
   deps: OAuthClientDeps,
-  account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null; scopes: string[] },
+  account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null; scopes: string[]; params: unknown },
   lockedUntil: Date,
 ): Promise<FreshToken> {
   const release = () =>
@@ -104,7 +105,7 @@ async function refreshHoldingLock(
     if (!def) throw new Error(`connector ${account.connector} is no longer available`);
     const credentials = await deps.clientCredentials.resolve(account.deploymentId, def);
     if (!hasOAuthClient(credentials)) throw new Error(`no OAuth client is configured for ${def.name}`);
-    const token = await refreshGrant(providerFor(deps.config, def, credentials), deps.box.open(account.refreshTokenEncrypted!));
+    const token = await refreshGrant(providerFor(deps.config, def, credentials, storedParams(account.params)), deps.box.open(account.refreshTokenEncrypted!));
     const expiresAt = token.expiresIn ? new Date(Date.now() + token.expiresIn * 1000) : null;
     await deps.db.connectedAccount.updateMany({
       where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },

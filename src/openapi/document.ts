@@ -62,6 +62,29 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
               schema: { type: "string", minLength: 1, maxLength: 255 },
               example: "alice",
             },
+            {
+              name: "redirectUrl",
+              in: "query",
+              required: false,
+              description:
+                "Where the browser goes when the flow ends: 303 with `status=connected&connector&account&connectionId`, or `status=error&connector&account&error` " +
+                "(`access_denied`, `expired`, `provider_error`, `identity_error`, `state_mismatch`). Its origin must be in the deployment's allowedRedirectOrigins " +
+                "(Connect settings); https, or http on localhost; no user@; at most 2,048 characters.",
+              schema: { type: "string", format: "uri", maxLength: 2048 },
+              example: "https://app.example.com/integrations/done",
+            },
+            {
+              name: "params",
+              in: "query",
+              required: false,
+              style: "deepObject",
+              explode: true,
+              description:
+                "Connection parameters the connector declares, as `params[<name>]=<value>` (Zendesk `params[subdomain]=acme`, Shopify `params[shop]=acme-store`); " +
+                "each a single hostname label matching the declared pattern. Required when declared; unknown ones are refused.",
+              schema: { type: "object", additionalProperties: { type: "string", pattern: "^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$" } },
+              example: { subdomain: "acme" },
+            },
           ],
           responses: {
             "200": {
@@ -69,7 +92,9 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
               headers: { "Cache-Control": { schema: { const: "no-store" } } },
               content: { "application/json": { schema: { $ref: "#/components/schemas/AuthUrl" } } },
             },
-            "400": problem("`invalid_parameter`: account missing, empty, too long or with control characters."),
+            "400": problem(
+              "`invalid_parameter`: account missing, empty, too long or with control characters; a redirectUrl refused (its origin not in allowedRedirectOrigins, a scheme other than https, user@); a connection parameter missing, unknown or invalid.",
+            ),
             "401": problem("`missing_api_key` or `invalid_api_key` (revoked and expired keys are invalid)."),
             "404": problem("`unknown_connector`."),
             "409": problem("`connector_not_configured`: no OAuth client for this connector, neither the deployment's nor the service's."),

@@ -34,6 +34,24 @@ const CODE_IDENTITY_FAKES: Record<string, () => Promise<{ fake: Fake; externalId
     }),
     externalId: (f) => f.getIdentity().id,
   }),
+  // Shopify's Admin API takes the token in X-Shopify-Access-Token; the store is named by its myshopify.com domain.
+  shopify: async () => ({
+    fake: await startDeclaredProvider(findConnector("shopify")!, {
+      routes: [
+        {
+          method: "GET",
+          path: "/acme-store/api/admin/api/2026-01/shop.json",
+          handle: (req, ctx) => {
+            const token = req.headers["x-shopify-access-token"];
+            const grant = req.headers.authorization ? undefined : ctx.authenticate({ ...req, headers: { ...req.headers, authorization: `Bearer ${String(token)}` } });
+            if (!grant) return jsonReply(401, { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" });
+            return jsonReply(200, { shop: { id: 548380009, name: grant.identity.displayName, myshopify_domain: `${grant.identity.id}.myshopify.com`, email: "j.smith@example.com", currency: "USD" } });
+          },
+        },
+      ],
+    }),
+    externalId: (f) => `${f.getIdentity().id}.myshopify.com`,
+  }),
   xero: async () => ({
     fake: await startDeclaredProvider(findConnector("xero")!, {
       routes: [
@@ -131,7 +149,8 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     if (webhook.event!.header) headers[webhook.event!.header] = event;
     else setAt(body, webhook.event!.path!, event);
     if (action) setAt(body, webhook.event!.actionPath!, action);
-    setAt(body, webhook.routing[0], externalId);
+    if (webhook.routing[0]) setAt(body, webhook.routing[0], externalId);
+    else headers[webhook.routingHeaders[0]] = externalId;
     const raw = JSON.stringify(body);
     const secret = secretForScheme(webhook.scheme);
     const url = `${app.url}/webhooks/${ada.deploymentId}/${name}`;

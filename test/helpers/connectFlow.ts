@@ -5,6 +5,8 @@
  * hand so every hop can be asserted. `connectAccount` is the one-line version for other stories.
  */
 import { expect } from "vitest";
+import { exampleValues } from "../../src/connectors/params.ts";
+import { findConnector } from "../../src/connectors/registry.ts";
 import { graphql } from "../generated/gql.ts";
 import type { Operator } from "./operators.ts";
 import { ok, type TestApp } from "./testApp.ts";
@@ -50,15 +52,20 @@ export interface ProviderLike {
   url: string;
 }
 
-export async function requestAuthUrl(app: TestApp, apiKey: string | undefined, connector: string, account?: string): Promise<Response> {
-  const query = account === undefined ? "" : `?account=${encodeURIComponent(account)}`;
+/** More auth-url query parameters: `redirectUrl`, `params[<name>]`. */
+export type AuthUrlExtras = Record<string, string>;
+
+export async function requestAuthUrl(app: TestApp, apiKey: string | undefined, connector: string, account?: string, extras: AuthUrlExtras = {}): Promise<Response> {
+  const search = new URLSearchParams(account === undefined ? {} : { account });
+  for (const [name, value] of Object.entries(extras)) search.append(name, value);
+  const query = search.size ? `?${search}` : "";
   return fetch(`${app.url}/api/v1/connector/service/${encodeURIComponent(connector)}/auth-url${query}`, {
     headers: apiKey ? { "x-api-key": apiKey } : {},
   });
 }
 
-export async function getAuthUrl(app: TestApp, apiKey: string, connector: string, account: string): Promise<string> {
-  const response = await requestAuthUrl(app, apiKey, connector, account);
+export async function getAuthUrl(app: TestApp, apiKey: string, connector: string, account: string, extras: AuthUrlExtras = {}): Promise<string> {
+  const response = await requestAuthUrl(app, apiKey, connector, account, extras);
   const body = (await response.json()) as { authUrl?: string };
   if (response.status !== 200 || !body.authUrl) throw new Error(`auth-url answered ${response.status}: ${JSON.stringify(body)}`);
   return body.authUrl;
@@ -210,9 +217,12 @@ export async function connectedAccounts(app: TestApp, operator: Pick<Operator, "
 export async function connectAccount(
   app: TestApp,
   operator: Pick<Operator, "token" | "apiKey" | "deploymentId">,
-  options: { connector: string; account: string; provider: ProviderLike },
+  options: { connector: string; account: string; provider: ProviderLike; params?: Record<string, string> },
 ): Promise<ConnectedAccountView> {
-  const authUrl = await getAuthUrl(app, operator.apiKey, options.connector, options.account);
+  // Connectors that need connection parameters get their declared examples unless the story names others.
+  const params = options.params ?? exampleValues(findConnector(options.connector)?.declaration.params ?? []);
+  const extras = Object.fromEntries(Object.entries(params).map(([name, value]) => [`params[${name}]`, value]));
+  const authUrl = await getAuthUrl(app, operator.apiKey, options.connector, options.account, extras);
   const walk = await walkConnectFlow(authUrl);
   if (walk.final.status !== 200 || !walk.callbackUrl) {
     throw new Error(`the connect flow ended with HTTP ${walk.final.status} at ${walk.final.url}:\n${walk.final.body.slice(0, 800)}`);

@@ -19,8 +19,11 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
   switch (scheme.type) {
     case "hmac": {
       const key = scheme.secretEncoding === "base64" ? Buffer.from(secret, "base64") : secret;
-      const digest = createHmac(scheme.algorithm, key).update(fill(scheme.signedContent)).digest(scheme.encoding);
-      return { [scheme.header]: `${scheme.prefix}${digest}`, ...(scheme.timestampHeader ? { [scheme.timestampHeader]: seconds } : {}) };
+      // Zendesk writes its timestamp as RFC 3339 (2021-03-25T05:09:27Z) and signs that text.
+      const time = scheme.timestampFormat === "rfc3339" ? now.toISOString().replace(/\.\d{3}Z$/, "Z") : seconds;
+      const content = scheme.signedContent.replaceAll("{timestamp}", time).replaceAll("{url}", url).replace("{body}", body);
+      const digest = createHmac(scheme.algorithm, key).update(content).digest(scheme.encoding);
+      return { [scheme.header]: `${scheme.prefix}${digest}`, ...(scheme.timestampHeader ? { [scheme.timestampHeader]: time } : {}) };
     }
     case "stripe": {
       const digest = createHmac(scheme.algorithm, secret).update(fill(scheme.signedContent)).digest(scheme.encoding);

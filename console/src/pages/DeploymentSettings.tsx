@@ -5,6 +5,7 @@ import { Empty, LoadError, Loading } from "../components/States.tsx";
 import { graphql } from "../generated/gql.ts";
 import { Link } from "../router.tsx";
 import { ApiKeySection } from "../settings/ApiKeySection.tsx";
+import { ConnectSettingsSection } from "../settings/ConnectSettingsSection.tsx";
 import { ConnectedAccountsSection } from "../settings/ConnectedAccountsSection.tsx";
 import { ConnectorsSection } from "../settings/ConnectorsSection.tsx";
 import { DataSection } from "../settings/DataSection.tsx";
@@ -21,6 +22,7 @@ const DeploymentQuery = graphql(`
 
 const sections = [
   { slug: "api-key", label: "API Key", Component: ApiKeySection },
+  { slug: "connect", label: "Connect settings", Component: ConnectSettingsSection },
   { slug: "forwarding", label: "Trigger Forwarding", Component: ForwardingSection },
   { slug: "signing-secret", label: "Signing secret", Component: SigningSecretSection },
   { slug: "connectors", label: "Connectors", Component: ConnectorsSection },

@@ -39,6 +39,8 @@ import todoist from "./todoist/index.ts";
 import typeform from "./typeform/index.ts";
 import xero from "./xero/index.ts";
 import zoom from "./zoom/index.ts";
+import zendesk from "./zendesk/index.ts";
+import shopify from "./shopify/index.ts";
 import gusto from "./gusto/index.ts";
 import jobber from "./jobber/index.ts";
 import attio from "./attio/index.ts";
@@ -119,6 +121,8 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   typeform,
   xero,
   zoom,
+  zendesk,
+  shopify,
   gusto,
   jobber,
   attio,

@@ -42,4 +42,16 @@ export function checkTimestamp(value: string | undefined, now: Date, toleranceSe
   return { ok: true };
 }
 
+/** RFC 3339 date-time with an explicit offset, e.g. 2021-03-25T05:09:27Z or 2016-07-11T10:10:33-07:00. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The same window for RFC 3339 timestamps. */
+export function checkRfc3339Timestamp(value: string | undefined, now: Date, toleranceSeconds: number): VerifyResult {
+  if (!value) return { ok: false, reason: "missing timestamp" };
+  const time = RFC3339.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
+  if (Number.isNaN(time)) return { ok: false, reason: "malformed timestamp" };
+  if (Math.abs(now.getTime() - time) > toleranceSeconds * 1000) return { ok: false, reason: `timestamp outside the ${toleranceSeconds}-second window` };
+  return { ok: true };
+}
+
 export const noSecret: VerifyResult = { ok: false, reason: "no webhook secret configured" };

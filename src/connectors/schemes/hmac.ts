@@ -1,13 +1,14 @@
 /**
  * HMAC over the raw body, or over a template around it: GitHub `X-Hub-Signature-256: sha256=<hex>`,
  * Jira/WebSub `X-Hub-Signature`, Slack/Zoom `v0=<hex>` over `v0:{timestamp}:{body}` with a
- * timestamp header, Shopify/HubSpot base64 digests, Square `{url}{body}`.
+ * timestamp header, Zendesk base64 over `{timestamp}{body}` with an RFC 3339 timestamp,
+ * Shopify/HubSpot base64 digests, Square `{url}{body}`.
  */
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { safeEqual } from "../signatures.ts";
 import type { VerifyResult } from "../types.ts";
-import { checkTimestamp, headerName, noSecret, type SchemeInput, signedContent, signedContentTemplate } from "./common.ts";
+import { checkRfc3339Timestamp, checkTimestamp, headerName, noSecret, type SchemeInput, signedContent, signedContentTemplate } from "./common.ts";
 
 export const hmacScheme = z
   .object({
@@ -19,8 +20,10 @@ export const hmacScheme = z
     /** Text before the digest in the header, e.g. `sha256=` or `v0=`. */
     prefix: z.string().default(""),
     signedContent: signedContentTemplate.default("{body}"),
-    /** Required when the template uses {timestamp}: the header holding unix seconds. */
+    /** Required when the template uses {timestamp}: the header holding the time. */
     timestampHeader: headerName.optional(),
+    /** How that header writes the time: unix seconds, or RFC 3339 (Zendesk `2021-03-25T05:09:27Z`). */
+    timestampFormat: z.enum(["unix_seconds", "rfc3339"]).default("unix_seconds"),
     toleranceSeconds: z.number().int().positive().default(300),
     /** How the secret is turned into key bytes (some providers hand out base64 secrets). */
     secretEncoding: z.enum(["utf8", "base64"]).default("utf8"),
@@ -43,7 +46,7 @@ export function verifyHmac(params: HmacParams, { req, secret, now }: SchemeInput
   let timestamp: string | undefined;
   if (params.timestampHeader) {
     timestamp = req.headers[params.timestampHeader]?.trim();
-    const fresh = checkTimestamp(timestamp, now, params.toleranceSeconds);
+    const fresh = params.timestampFormat === "rfc3339" ? checkRfc3339Timestamp(timestamp, now, params.toleranceSeconds) : checkTimestamp(timestamp, now, params.toleranceSeconds);
     if (!fresh.ok) return fresh;
   }
   if (!header.startsWith(params.prefix)) return { ok: false, reason: "malformed signature header" };

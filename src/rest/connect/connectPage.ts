@@ -1,11 +1,10 @@
 import type { Route } from "../../http/types.ts";
 import { formNonce } from "../../oauth/connectSessions.ts";
-import type { OAuthClientDeps } from "../../oauth/deps.ts";
-import { loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
+import { type ConnectFlowDeps, loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
 import { brand, escapeHtml, page } from "./page.ts";
 
 /** GET /connect/:token — who is asking to connect what, and a Continue button. */
-export function getConnectPage(deps: OAuthClientDeps): Route {
+export function getConnectPage(deps: ConnectFlowDeps): Route {
   return {
     method: "GET",
     path: "/connect/:token",
@@ -39,7 +38,7 @@ export function getConnectPage(deps: OAuthClientDeps): Route {
  * POST /connect/:token — Continue. With the service's default OAuth app the consent page comes
  * next; with the operator's own app the browser goes straight to the provider.
  */
-export function postConnectPage(deps: OAuthClientDeps): Route {
+export function postConnectPage(deps: ConnectFlowDeps): Route {
   return {
     method: "POST",
     path: "/connect/:token",

@@ -1,14 +1,13 @@
 import type { Route } from "../../http/types.ts";
 import { cancelSession, formNonce } from "../../oauth/connectSessions.ts";
-import type { OAuthClientDeps } from "../../oauth/deps.ts";
-import { loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
+import { type ConnectFlowDeps, endFlow, loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
 import { brand, escapeHtml, page } from "./page.ts";
 
 /**
  * GET /connect/:token/consent — shown when the deployment uses the service's default OAuth app:
  * the provider will name *this service* as the app, so we say plainly what is read and for whom.
  */
-export function getConsentPage(deps: OAuthClientDeps): Route {
+export function getConsentPage(deps: ConnectFlowDeps): Route {
   return {
     method: "GET",
     path: "/connect/:token/consent",
@@ -41,8 +40,8 @@ export function getConsentPage(deps: OAuthClientDeps): Route {
   };
 }
 
-/** POST /connect/:token/consent — Continue goes to the provider; Cancel ends the session, storing nothing. */
-export function postConsentPage(deps: OAuthClientDeps): Route {
+/** POST /connect/:token/consent — Continue goes to the provider; Cancel ends the session, storing nothing (and sends the user back with error=access_denied). */
+export function postConsentPage(deps: ConnectFlowDeps): Route {
   return {
     method: "POST",
     path: "/connect/:token/consent",
@@ -54,13 +53,13 @@ export function postConsentPage(deps: OAuthClientDeps): Route {
       const decision = form.get("decision");
       if (decision === "cancel") {
         await cancelSession(deps, live.session.id);
-        return page(
+        return endFlow(deps, live.session, { error: "access_denied" }, page(
           200,
           "Connection cancelled",
           `${brand(live.def.icon, live.def.displayName)}
 <h1>Connection cancelled</h1>
 <p>Nothing was shared with ${escapeHtml(live.organizationName)}. You can close this window.</p>`,
-        );
+        ));
       }
       if (decision !== "continue") return seeOther(`/connect/${encodeURIComponent(request.params.token)}/consent`);
       return redirectToProvider(deps, live);

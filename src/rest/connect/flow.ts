@@ -1,3 +1,6 @@
+import type { ConnectSettings } from "../../connections/connectSettings.ts";
+import { storedParams } from "../../connectors/params.ts";
+import { type RedirectErrorCode, redirectLocation } from "../../connections/redirects.ts";
 import { findConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition } from "../../connectors/types.ts";
 import { hasOAuthClient, type OAuthClientCredentials } from "../../credentials/clientCredentials.ts";
@@ -6,6 +9,11 @@ import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, session
 import { authorizationUrl, oauth, providerFor } from "../../oauth/provider.ts";
 import type { OAuthClientDeps } from "../../oauth/deps.ts";
 import { errorPage } from "./page.ts";
+
+/** The connect flow's dependencies: the OAuth client's, and the Connect settings its redirects are checked against. */
+export interface ConnectFlowDeps extends OAuthClientDeps {
+  connectSettings: ConnectSettings;
+}
 
 /** Everything a connect page needs about its session, once it is known to be usable. */
 export interface LiveSession {
@@ -30,9 +38,34 @@ export function problemPage(problem: SessionProblem): HttpResponse {
   }
 }
 
-export async function loadLiveSession(deps: OAuthClientDeps, token: string): Promise<LiveSession | HttpResponse> {
+/**
+ * How the flow ends for the end user. With a `redirectUrl` on the session whose origin is still in
+ * the deployment's allowed redirect origins (removing one takes effect at once, even for links
+ * already handed out): a 303 back to the operator's app carrying the outcome. Otherwise `page`.
+ */
+export async function endFlow(
+  deps: ConnectFlowDeps,
+  session: Pick<ConnectSessionRow, "deploymentId" | "connector" | "account" | "redirectUrl">,
+  result: { connectionId: string } | { error: RedirectErrorCode },
+  page: HttpResponse,
+): Promise<HttpResponse> {
+  if (!session.redirectUrl) return page;
+  const { allowedRedirectOrigins } = await deps.connectSettings.read(session.deploymentId);
+  if (!allowedRedirectOrigins.includes(new URL(session.redirectUrl).origin)) return page;
+  const { connector, account } = session;
+  const location = redirectLocation(
+    session.redirectUrl,
+    "connectionId" in result ? { status: "connected", connector, account, connectionId: result.connectionId } : { status: "error", connector, account, error: result.error },
+  );
+  const cookie = page.headers?.["set-cookie"];
+  // no-referrer: the operator's app must not learn the connect link (a capability) from the Referer.
+  return { status: 303, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer", ...(cookie ? { "set-cookie": cookie } : {}) } };
+}
+
+export async function loadLiveSession(deps: ConnectFlowDeps, token: string): Promise<LiveSession | HttpResponse> {
   const session = await findSessionByToken(deps, token);
   const problem = sessionProblem(session);
+  if (problem === "expired" && session) return endFlow(deps, session, { error: "expired" }, problemPage(problem));
   if (problem || !session) return problemPage(problem ?? "unknown");
   const def = findConnector(session.connector);
   if (!def) return errorPage(404, "This connector is no longer available", `The connector "${session.connector}" is not offered any more.`);
@@ -71,7 +104,7 @@ export async function readConnectForm(deps: OAuthClientDeps, request: HttpReques
  * the cookie that binds this attempt to it (checked at /oauth/callback).
  */
 export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSession): Promise<HttpResponse> {
-  const provider = providerFor(deps.config, live.def, live.credentials);
+  const provider = providerFor(deps.config, live.def, live.credentials, storedParams(live.session.params));
   const state = oauth.generateRandomState();
   const verifier = live.def.oauth.pkce ? oauth.generateRandomCodeVerifier() : undefined;
   if (!(await bindAttempt(deps, live.session.id, state, verifier))) {

@@ -1,10 +1,10 @@
 import type { Route } from "../../http/types.ts";
-import type { OAuthClientDeps } from "../../oauth/deps.ts";
+import type { ConnectFlowDeps } from "./flow.ts";
 import { getConnectPage, postConnectPage } from "./connectPage.ts";
 import { getConsentPage, postConsentPage } from "./consentPage.ts";
 import { getOAuthCallback } from "./oauthCallback.ts";
 
 /** The hosted connect flow: start page, consent page, provider callback. */
-export function connectRoutes(deps: OAuthClientDeps): Route[] {
+export function connectRoutes(deps: ConnectFlowDeps): Route[] {
   return [getConnectPage(deps), postConnectPage(deps), getConsentPage(deps), postConsentPage(deps), getOAuthCallback(deps)];
 }

@@ -1,12 +1,13 @@
 import { findConnector } from "../../connectors/registry.ts";
 import { TokenResponseError } from "../../connectors/tokenResponse.ts";
 import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
-import { header, type Route } from "../../http/types.ts";
+import { header, type HttpResponse, type Route } from "../../http/types.ts";
+import { storedParams } from "../../connectors/params.ts";
+import type { RedirectErrorCode } from "../../connections/redirects.ts";
 import { saveConnection } from "../../oauth/connectedAccounts.ts";
 import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
-import type { OAuthClientDeps } from "../../oauth/deps.ts";
-import { problemPage } from "./flow.ts";
+import { type ConnectFlowDeps, endFlow, problemPage } from "./flow.ts";
 import { brand, errorPage, escapeHtml, page } from "./page.ts";
 
 const RETRY = "Open the link you were given again to try once more.";
@@ -15,9 +16,11 @@ const RETRY = "Open the link you were given again to try once more.";
  * GET /oauth/callback — the provider sends the browser back here. The state finds the session (and
  * is spent at once, so a replay finds nothing); then the code is exchanged, the identity read, and
  * the ConnectedAccount stored with the session completed, in one transaction. Every failure shows
- * a page and stores no account; the session stays open for a retry until it expires.
+ * a page and stores no account; the session stays open for a retry until it expires. With a
+ * redirectUrl on the session, success and each failure send the browser back to the operator's app
+ * instead (status=connected…connectionId, or status=error…error=<code>).
  */
-export function getOAuthCallback(deps: OAuthClientDeps): Route {
+export function getOAuthCallback(deps: ConnectFlowDeps): Route {
   return {
     method: "GET",
     path: "/oauth/callback",
@@ -36,7 +39,10 @@ export function getOAuthCallback(deps: OAuthClientDeps): Route {
           RETRY,
         );
       }
+      // From here the session is known: with a redirectUrl, the flow's end goes back to the operator's app.
+      const fail = (error: RedirectErrorCode, page: HttpResponse) => endFlow(deps, session, { error }, page);
       const problem = sessionProblem(session);
+      if (problem === "expired") return fail("expired", problemPage(problem));
       if (problem) return problemPage(problem);
       const def = findConnector(session.connector);
       if (!def) return problemPage("unknown");
@@ -46,34 +52,34 @@ export function getOAuthCallback(deps: OAuthClientDeps): Route {
       const binding = checkBrowserBinding(deps, session.id, state, header(request, "cookie"));
       if (binding !== "ok") {
         deps.logger.info({ connector: def.name, binding }, "oauth callback from a browser that did not start the attempt");
-        return errorPage(
+        return fail("state_mismatch", errorPage(
           403,
           "This sign-in was started in another browser",
           binding === "missing"
             ? "This browser did not start this connection (or it blocks cookies from this site), so it cannot be completed here. Nothing was connected."
             : "This browser started a different attempt at this connection, so this response cannot be used here. Nothing was connected.",
           "Start again from the authorization link you were given, in this browser, and press Continue.",
-        );
+        ));
       }
 
       if (!(await consumeState(deps, session.id, state))) {
-        return errorPage(400, "This sign-in could not be verified", "This response was already used.", RETRY);
+        return fail("state_mismatch", errorPage(400, "This sign-in could not be verified", "This response was already used.", RETRY));
       }
 
       const error = params.get("error");
       if (error) {
         if (error === "access_denied") {
-          return errorPage(403, "Access was not allowed", `You declined access at ${def.displayName}, so nothing was connected.`, "Changed your mind? Open the link you were given again.");
+          return fail("access_denied", errorPage(403, "Access was not allowed", `You declined access at ${def.displayName}, so nothing was connected.`, "Changed your mind? Open the link you were given again."));
         }
-        return errorPage(400, `${def.displayName} reported an error`, `${def.displayName} did not grant access (${error.slice(0, 100)}). Nothing was connected.`, RETRY);
+        return fail("provider_error", errorPage(400, `${def.displayName} reported an error`, `${def.displayName} did not grant access (${error.slice(0, 100)}). Nothing was connected.`, RETRY));
       }
       if (!params.get("code")) {
-        return errorPage(400, "This sign-in could not be verified", "The response from the provider carries no authorization code.", RETRY);
+        return fail("provider_error", errorPage(400, "This sign-in could not be verified", "The response from the provider carries no authorization code.", RETRY));
       }
 
       const credentials = await deps.clientCredentials.resolve(session.deploymentId, def);
-      if (!hasOAuthClient(credentials)) return errorPage(503, `${def.displayName} is not set up`, "The application's connection settings changed during sign-in.", RETRY);
-      const provider = providerFor(deps.config, def, credentials);
+      if (!hasOAuthClient(credentials)) return fail("provider_error", errorPage(503, `${def.displayName} is not set up`, "The application's connection settings changed during sign-in.", RETRY));
+      const provider = providerFor(deps.config, def, credentials, storedParams(session.params));
       const verifier = session.pkceVerifierEncrypted ? deps.box.open(session.pkceVerifierEncrypted) : undefined;
 
       let token;
@@ -82,11 +88,11 @@ export function getOAuthCallback(deps: OAuthClientDeps): Route {
       } catch (err) {
         if (err instanceof ProviderUnavailableError) {
           deps.logger.warn({ connector: def.name, reason: err.message }, "token endpoint unavailable");
-          return errorPage(502, `${def.displayName} did not answer`, `We could not complete the sign-in with ${def.displayName}: its server failed to answer. Nothing was connected.`, RETRY);
+          return fail("provider_error", errorPage(502, `${def.displayName} did not answer`, `We could not complete the sign-in with ${def.displayName}: its server failed to answer. Nothing was connected.`, RETRY));
         }
         if (err instanceof TokenResponseError || err instanceof oauth.OperationProcessingError || err instanceof oauth.AuthorizationResponseError) {
           deps.logger.info({ connector: def.name, code: (err as { code?: string }).code }, "code exchange refused");
-          return errorPage(400, `${def.displayName} refused the sign-in`, `${def.displayName} did not accept the authorization. Nothing was connected.`, RETRY);
+          return fail("provider_error", errorPage(400, `${def.displayName} refused the sign-in`, `${def.displayName} did not accept the authorization. Nothing was connected.`, RETRY));
         }
         throw err;
       }
@@ -96,17 +102,18 @@ export function getOAuthCallback(deps: OAuthClientDeps): Route {
         identity = await readIdentity(provider, token);
       } catch (err) {
         deps.logger.warn({ connector: def.name, reason: (err as Error).message }, "identity read failed");
-        return errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY);
+        return fail("identity_error", errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY));
       }
 
       let account;
       try {
-        account = await saveConnection(deps, session, token, identity, def.oauth.scopes);
+        account = await saveConnection(deps, { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes);
       } catch (err) {
         // The identity is made storable when read (oauth/provider.ts); whatever still fails to save
         // is answered with a page like every other failure here, never a bare 500.
         deps.logger.error({ err, connector: def.name }, "could not save a connection");
-        return errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, RETRY);
+        // What the provider said about the user could not be stored: an identity problem to the operator.
+        return fail("identity_error", errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, RETRY));
       }
       if (!account) return problemPage("completed");
       const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
@@ -120,7 +127,7 @@ export function getOAuthCallback(deps: OAuthClientDeps): Route {
 <p class="note">You can close this window.</p>`,
       );
       // The attempt is spent: its binding cookie has served its purpose.
-      return { ...done, headers: { ...done.headers, "set-cookie": clearedBindingCookie(deps, session.id) } };
+      return endFlow(deps, session, { connectionId: account.id }, { ...done, headers: { ...done.headers, "set-cookie": clearedBindingCookie(deps, session.id) } });
     },
   };
 }

@@ -50,11 +50,26 @@ export function setAt(target: Record<string, unknown>, path: string, value: unkn
   });
 }
 
+/**
+ * Connectors whose hosts name connection parameters (`https://{subdomain}.zendesk.com`) are served
+ * under a path naming them instead: the CONNECTOR_<NAME>_* overrides keep the placeholders
+ * (`http://127.0.0.1:port/{subdomain}/oauth/tokens`) and the fake answers only at the declared
+ * examples' paths (`/acme/oauth/tokens`), so a flow that does not fill them fails.
+ */
+function tenantPaths(def: ConnectorDefinition): { filled: string; template: string } {
+  const params = def.declaration.params;
+  return { filled: params.map((p) => `/${p.example}`).join(""), template: params.map((p) => `/{${p.name}}`).join("") };
+}
+
+/** A declared URL's path, placeholders in its host dropped (`https://{shop}.myshopify.com/admin` → `/admin`). */
+const pathOf = (template: string) => new URL(template.replace(/\{[a-z0-9_]+\}/g, "x")).pathname;
+
 export async function startDeclaredProvider(def: ConnectorDefinition, opts: DeclaredProviderOptions = {}): Promise<FakeDeclaredProvider> {
   const decl = def.declaration;
   const { tokenResponse } = decl.oauth;
+  const tenant = tenantPaths(def);
   // Matched without its query string (e.g. `/v1/me?fields=id`).
-  const identityPath = `/api${new URL(decl.oauth.apiUrl).pathname.replace(/\/$/, "")}${(decl.identity.path ?? "").split("?")[0]}`;
+  const identityPath = `${tenant.filled}/api${pathOf(decl.oauth.apiUrl).replace(/\/$/, "")}${(decl.identity.path ?? "").split("?")[0]}`;
   const identityRequests: FakeDeclaredProvider["identityRequests"] = [];
 
   const tokenBody = (grant: Grant<DeclaredIdentity>): Record<string, unknown> => {
@@ -78,8 +93,8 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
     {
       displayName: def.displayName,
       // resolveEndpoints drops a trailing slash from overrides (Sentry declares /oauth/authorize/).
-      authorizePath: new URL(decl.oauth.authorizeUrl).pathname.replace(/\/+$/, ""),
-      tokenPath: new URL(decl.oauth.tokenUrl).pathname.replace(/\/+$/, ""),
+      authorizePath: `${tenant.filled}${pathOf(decl.oauth.authorizeUrl).replace(/\/+$/, "")}`,
+      tokenPath: `${tenant.filled}${pathOf(decl.oauth.tokenUrl).replace(/\/+$/, "")}`,
       scopeParams: [decl.oauth.scopeParam],
       requireResponseType: true,
       requireRedirectUriOnExchange: true,
@@ -120,9 +135,9 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
   return Object.assign(server, {
     identityRequests,
     env: () => ({
-      [`${prefix}AUTHORIZE_URL`]: server.authorizeUrl,
-      [`${prefix}TOKEN_URL`]: server.tokenUrl,
-      [`${prefix}API_URL`]: `${server.url}/api${new URL(decl.oauth.apiUrl).pathname.replace(/\/$/, "")}`,
+      [`${prefix}AUTHORIZE_URL`]: `${server.url}${tenant.template}${pathOf(decl.oauth.authorizeUrl).replace(/\/+$/, "")}`,
+      [`${prefix}TOKEN_URL`]: `${server.url}${tenant.template}${pathOf(decl.oauth.tokenUrl).replace(/\/+$/, "")}`,
+      [`${prefix}API_URL`]: `${server.url}${tenant.template}/api${pathOf(decl.oauth.apiUrl).replace(/\/$/, "")}`,
       [`${prefix}CLIENT_ID`]: server.clientId,
       [`${prefix}CLIENT_SECRET`]: server.clientSecret,
     }),

@@ -1,0 +1,70 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { buildConsole } from "../../scripts/build-console.ts";
+import { graphql } from "../generated/gql.ts";
+import { expectNoAxeViolations } from "../helpers/axe.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { launchChromium, screenshotIfFailed } from "./browser.ts";
+
+/**
+ * Connect settings in the console, in Chromium: Ada lists her app's origins beside the API key; a
+ * mistyped one is named under the list and nothing is saved; fixed, the list is saved normalised
+ * and an auth-url may then send end users back there. Both states pass axe-core.
+ */
+
+const ReadConnectSettings = graphql(`
+  query ConsoleTestConnectSettings($id: ID!) {
+    deployment(id: $id) { id connectSettings { allowedRedirectOrigins } }
+  }
+`);
+
+let app: TestApp;
+let browser: Browser;
+let ada: Operator;
+let context: BrowserContext | undefined;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  await buildConsole({ quiet: true });
+  app = await startTestApp();
+  ada = await createOperator(app, "Ada");
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+afterEach(async ({ task }) => {
+  await screenshotIfFailed(task, page, "failed-connect-settings");
+  await context?.close();
+});
+
+test("allowed redirect origins: a bad one is named and nothing is saved; the fixed list is saved normalised", async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/connect`);
+  await page.getByRole("heading", { name: "Connect settings" }).waitFor();
+  await expectNoAxeViolations(page, "Connect settings");
+
+  const origins = page.getByLabel("Allowed redirect origins");
+  await origins.fill("HTTPS://App.Example.com/\njavascript:alert(1)");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByRole("alert").filter({ hasText: "javascript:" }).waitFor();
+  expect(await origins.getAttribute("aria-invalid")).toBe("true");
+  await expectNoAxeViolations(page, "Connect settings with an error");
+  expect(ok(await app.gql(ReadConnectSettings, { id: ada.deploymentId }, { token: ada.token })).deployment?.connectSettings.allowedRedirectOrigins).toEqual([]);
+
+  await origins.fill("HTTPS://App.Example.com/\nhttp://localhost:3000");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByText("Connect settings saved.").waitFor();
+  await expect.poll(() => origins.inputValue()).toBe("https://app.example.com\nhttp://localhost:3000");
+  const saved = ok(await app.gql(ReadConnectSettings, { id: ada.deploymentId }, { token: ada.token }));
+  expect(saved.deployment?.connectSettings.allowedRedirectOrigins).toEqual(["https://app.example.com", "http://localhost:3000"]);
+
+  // The side menu lists it beside the API key.
+  const menu = await page.getByRole("navigation", { name: "Deployment settings" }).getByRole("link").allTextContents();
+  expect(menu.indexOf("Connect settings")).toBe(menu.indexOf("API Key") + 1);
+});
