@@ -86,8 +86,8 @@ async function startFakeList(spec: PolledTriggerDeclaration, apiPath: string): P
   return fake;
 }
 
-it("the catalog declares polled triggers for at least 25 connectors", () => {
-  expect(new Set(polled.map((p) => p.connector)).size).toBeGreaterThanOrEqual(25);
+it("the catalog declares polled triggers for at least 30 connectors", () => {
+  expect(new Set(polled.map((p) => p.connector)).size).toBeGreaterThanOrEqual(30);
 });
 
 describe.each(polled.map((p) => [`${p.connector}.${p.trigger}`, p] as const))("%s", (_name, { trigger, spec, apiPath, sample }) => {
