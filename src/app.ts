@@ -59,12 +59,15 @@ import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
 import { connectors } from "./connectors/registry.ts";
-import { subscriptionFailedEmitter } from "./subscriptions/failed.ts";
 import { createSubscriptionManager, type SubscriptionManager } from "./subscriptions/manager.ts";
 import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
 import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
 import { createSubscriptionQueue } from "./subscriptions/queue/index.ts";
 import { createSubscriptionSignal, type SubscriptionSignal } from "./subscriptions/signal.ts";
+import { createConnections } from "./connections/connections.ts";
+import { createLifecycleEvents } from "./connections/lifecycle.ts";
+import { createRevocation } from "./connections/revoke.ts";
+import { connectionRoutes } from "./rest/connectionRoutes.ts";
 import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
 import { countDue } from "./polling/queue/due.ts";
 
@@ -186,8 +189,10 @@ export function buildApp(deps: AppDeps): App {
   const clientCredentials = createClientCredentials({ db, box, connectorEnv });
   const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets });
   const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
-  const accessTokens = createAccessTokens({ ...oauth, clientCredentials });
   const recorder = createEventRecorder({ sql, signal, bus, logger });
+  // Connection lifecycle events (switchyard.connection_*), recorded and forwarded like a provider's.
+  const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: recorder.record });
+  const accessTokens = createAccessTokens({ ...oauth, clientCredentials, lifecycle });
   const inboundEvents = createInboundEvents({ sql, db, connectorEnv, accessTokens, recordRoutedEvent: recorder.recordRouted });
 
   // Per-account provider subscriptions (subscriptions/): the queue, the manager loop, their notifications.
@@ -205,7 +210,10 @@ export function buildApp(deps: AppDeps): App {
     metrics: subscriptionMetrics,
     signal: subscriptionSignal,
     connectors,
-    onFailed: subscriptionFailedEmitter({ db, logger, record: recorder.record }),
+    onFailed: async (failure) => {
+      logger.warn({ ...failure }, "provider subscription failed for 24 hours");
+      await lifecycle.emitFor(failure.connectedAccountId, "subscription_failed", { code: "subscription_failed", message: failure.error });
+    },
   });
   const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials });
   const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications };
@@ -224,7 +232,18 @@ export function buildApp(deps: AppDeps): App {
     allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
   });
   const connectSettings = createConnectSettings({ db });
-  const connectFlow = { ...oauth, clientCredentials, connectSettings };
+  const connectFlow = { ...oauth, clientCredentials, connectSettings, lifecycle };
+  const connections = createConnections({
+    db,
+    sql,
+    box,
+    clock,
+    logger,
+    revoke: createRevocation({ connectorEnv, production: config.env === "production", clientCredentials, logger }),
+    lifecycle,
+    // Its provider subscriptions go first, while its token still works.
+    releaseSubscriptions: (connectedAccountId) => subscriptions.deleteForConnection(connectedAccountId),
+  });
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -268,6 +287,7 @@ export function buildApp(deps: AppDeps): App {
   const routes: Route[] = [
     ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
     getData({ sql, publicUrl: config.publicUrl, apiKeys }),
+    ...connectionRoutes({ apiKeys, connections, publicUrl: config.publicUrl }),
     ...consoleRoutes(db),
     getAuthUrl({ ...connectFlow, apiKeys }),
     ...connectRoutes(connectFlow),
@@ -298,6 +318,8 @@ export function buildApp(deps: AppDeps): App {
       forwarding,
       subscriptions,
       connectSettings,
+      connections,
+      oauth,
       live: { bus, revocations },
     },
     apiRateLimit,

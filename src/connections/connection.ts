@@ -91,8 +91,13 @@ export const subscriptionSelect = {
 } as const;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-const plainObject = (value: unknown): Record<string, unknown> =>
+/** The metadata column as an object ({} when unset). */
+export const metadataOf = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** The params column as name → string value. */
+export const paramsOf = (value: unknown): Record<string, string> =>
+  Object.fromEntries(Object.entries(metadataOf(value)).map(([name, param]) => [name, String(param)]));
 
 export function toSubscriptionView(row: SubscriptionRow): ProviderSubscriptionView {
   return {
@@ -117,8 +122,8 @@ export function toConnection(row: ConnectionRow, subscriptions: readonly Subscri
     displayName: row.displayName,
     status: row.status,
     scopes: row.scopes,
-    params: Object.fromEntries(Object.entries(plainObject(row.params)).map(([name, value]) => [name, String(value)])),
-    metadata: plainObject(row.metadata),
+    params: paramsOf(row.params),
+    metadata: metadataOf(row.metadata),
     createdAt: row.createdAt.toISOString(),
     lastRefreshedAt: iso(row.lastRefreshedAt),
     lastEventAt: iso(row.lastEventAt),

@@ -13,8 +13,11 @@ import { bodyDigest } from "./signatures.ts";
 import { readStandardTokenResponse, TokenResponseError } from "./tokenResponse.ts";
 import type { ConnectorDefinition, ExternalIdentity, InboundRequest, InboundResult, NormalizedEvent, NormalizedToken } from "./types.ts";
 
-function tokenReader(decl: ConnectorDeclaration): (body: Record<string, unknown>) => NormalizedToken {
-  const { okPath, tokenPath } = decl.oauth.tokenResponse;
+type OAuthDeclaration = NonNullable<ConnectorDeclaration["oauth"]>;
+type IdentityDeclaration = NonNullable<ConnectorDeclaration["identity"]>;
+
+function tokenReader(decl: ConnectorDeclaration, oauth: OAuthDeclaration): (body: Record<string, unknown>) => NormalizedToken {
+  const { okPath, tokenPath } = oauth.tokenResponse;
   return (body) => {
     if (okPath && valueAt(body, okPath) !== true) {
       throw new TokenResponseError(asString(body.error) ?? `${decl.name}_error`, asString(body.error_description));
@@ -26,8 +29,7 @@ function tokenReader(decl: ConnectorDeclaration): (body: Record<string, unknown>
   };
 }
 
-function identityReader(decl: ConnectorDeclaration): ConnectorDefinition["readIdentity"] {
-  const identity = decl.identity;
+function identityReader(decl: ConnectorDeclaration, identity: IdentityDeclaration): ConnectorDefinition["readIdentity"] {
   if (identity.read) return identity.read;
   return async ({ fetchJson }) => {
     const answer = await fetchJson(identity.path!, { method: identity.method, body: identity.body, headers: identity.headers });
@@ -124,6 +126,46 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
   };
 }
 
+function authorization(decl: ConnectorDeclaration, oauth: OAuthDeclaration, identity: IdentityDeclaration) {
+  const scheme = decl.webhook?.scheme;
+  return {
+    endpoints: {
+      authorizeUrl: oauth.authorizeUrl,
+      tokenUrl: oauth.tokenUrl,
+      apiUrl: oauth.apiUrl,
+      ...(scheme?.type === "jwt" ? { jwksUrl: scheme.jwksUrl } : {}),
+      ...(oauth.revocation ? { revocationUrl: oauth.revocation.url } : {}),
+    },
+    oauth: {
+      scopes: oauth.scopes,
+      scopeDescriptions: oauth.scopeDescriptions,
+      scopeSeparator: oauth.scopeSeparator,
+      scopeParam: oauth.scopeParam,
+      pkce: oauth.pkce,
+      clientAuth: oauth.clientAuth,
+      extraAuthorizeParams: oauth.extraAuthorizeParams,
+      refresh: oauth.refresh,
+      ...(oauth.revocation ? { revocation: (({ url: _url, ...spec }) => spec)(oauth.revocation) } : {}),
+      readTokenResponse: tokenReader(decl, oauth),
+    },
+    readIdentity: identityReader(decl, identity),
+  } satisfies Pick<ConnectorDefinition, "endpoints" | "oauth" | "readIdentity">;
+}
+
+/**
+ * An authMode NONE connector (Switchyard's own events) has no authorization server. Nothing reaches
+ * these: every way into an authorization refuses the connector first (its auth-url is 404
+ * unknown_connector), so they only fill the shape, and throw if that ever changes.
+ */
+const neverAuthorized = (): never => {
+  throw new Error("this connector is never authorized (authMode NONE)");
+};
+const NEVER_AUTHORIZED: Pick<ConnectorDefinition, "endpoints" | "oauth" | "readIdentity"> = {
+  endpoints: { authorizeUrl: "", tokenUrl: "", apiUrl: "" },
+  oauth: { scopes: [], scopeSeparator: " ", pkce: false, clientAuth: "client_secret_post", readTokenResponse: neverAuthorized },
+  readIdentity: neverAuthorized,
+};
+
 export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinition {
   const webhook = decl.webhook;
   const scheme = webhook?.scheme;
@@ -135,24 +177,8 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
     icon: decl.icon,
     docs: decl.docs,
     declaration: decl,
-    endpoints: {
-      authorizeUrl: decl.oauth.authorizeUrl,
-      tokenUrl: decl.oauth.tokenUrl,
-      apiUrl: decl.oauth.apiUrl,
-      ...(scheme?.type === "jwt" ? { jwksUrl: scheme.jwksUrl } : {}),
-    },
-    oauth: {
-      scopes: decl.oauth.scopes,
-      scopeDescriptions: decl.oauth.scopeDescriptions,
-      scopeSeparator: decl.oauth.scopeSeparator,
-      scopeParam: decl.oauth.scopeParam,
-      pkce: decl.oauth.pkce,
-      clientAuth: decl.oauth.clientAuth,
-      extraAuthorizeParams: decl.oauth.extraAuthorizeParams,
-      refresh: decl.oauth.refresh,
-      readTokenResponse: tokenReader(decl),
-    },
-    readIdentity: identityReader(decl),
+    authMode: decl.authMode,
+    ...(decl.oauth && decl.identity ? authorization(decl, decl.oauth, decl.identity) : NEVER_AUTHORIZED),
     triggers: decl.triggers.map((t) => ({
       name: t.name,
       displayName: t.displayName,

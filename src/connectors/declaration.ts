@@ -41,6 +41,13 @@ export const CATEGORIES = [
 export { jsonPath };
 export type ConnectorCategory = (typeof CATEGORIES)[number];
 
+/**
+ * How an end user's account is authorized. Only OAUTH2 has a flow today; NONE is a connector that
+ * is never authorized (Switchyard's own lifecycle events): its auth-url answers 404.
+ */
+export const AUTH_MODES = ["OAUTH2", "API_KEY", "BASIC", "APP_INSTALLATION", "NONE"] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 /**
  * An https URL that may name connection parameters in its host (`https://{subdomain}.zendesk.com`):
@@ -93,6 +100,29 @@ const oauthSchema = z.object({
     .default({}),
   /** The provider issues refresh tokens (with the declared scopes/parameters); refresh is then exercised in tests. */
   refresh: z.boolean(),
+  /**
+   * How a grant is revoked at the provider when a connection is deleted; absent where its docs give
+   * no revocation endpoint (the tokens are then only forgotten). Overridable with
+   * CONNECTOR_<NAME>_REVOCATION_URL.
+   */
+  revocation: z
+    .object({
+      /** May hold `{clientId}` (GitHub's `/applications/{client_id}/grant`). */
+      url: httpsUrl,
+      method: z.enum(["POST", "DELETE"]).default("POST"),
+      /** The body member (or form field) that carries the token (RFC 7009 `token`, GitHub `access_token`). */
+      tokenParam: z.string().min(1).default("token"),
+      body: z.enum(["form", "json"]).default("form"),
+      /**
+       * How the request is authenticated: the OAuth client (HTTP Basic or in the body), nothing
+       * (Google), or the token being revoked as a bearer token (Slack `auth.revoke`).
+       */
+      clientAuth: z.enum(["client_secret_basic", "client_secret_post", "none", "bearer_token"]),
+      /** Which token to send: the refresh token revokes the whole grant where the provider says so (Google); else the access token. */
+      token: z.enum(["access", "refresh"]).default("access"),
+    })
+    .strict()
+    .optional(),
 });
 
 const identitySchema = z
@@ -198,12 +228,15 @@ export const connectorDeclarationSchema = z
       .regex(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<\/svg>$/, "must be an inline <svg xmlns=…>…</svg>")
       .refine((s) => !/<script|\son\w+=|javascript:|<foreignObject|href=/i.test(s), "must not contain scripts, handlers or links")
       .refine((s) => s.length <= 4096, "must be at most 4 KiB"),
-    /** The provider documentation each fact above comes from. */
-    docs: z.array(httpsUrl).min(1),
-    oauth: oauthSchema,
+    /** The provider documentation each fact above comes from (none for a NONE connector: it has no provider). */
+    docs: z.array(httpsUrl).default([]),
+    authMode: z.enum(AUTH_MODES).default("OAUTH2"),
+    /** Required unless authMode is NONE. */
+    oauth: oauthSchema.optional(),
     /** Connection parameters (`params[<name>]` on the auth-url) that fill `{<name>}` in the oauth URLs' hosts. */
     params: paramsDeclarationSchema,
-    identity: identitySchema,
+    /** Required unless authMode is NONE. */
+    identity: identitySchema.optional(),
     api: apiSchema.optional(),
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
@@ -217,15 +250,22 @@ export const connectorDeclarationSchema = z
   .superRefine((c, ctx) => {
     const declared = new Set(c.params.map((p) => p.name));
     for (const field of ["authorizeUrl", "tokenUrl", "apiUrl"] as const) {
-      const template = c.oauth[field];
+      const template = c.oauth?.[field];
+      if (!template) continue;
       const path = ["oauth", field];
       const unknown = placeholders(template).filter((name) => !declared.has(name));
       if (unknown.length > 0) ctx.addIssue({ code: "custom", path, message: `names {${unknown.join("}, {")}}, which params does not declare` });
       else if (placeholders(template).length !== placeholders(urlHost(template)).length) ctx.addIssue({ code: "custom", path, message: "may name parameters only in its host" });
       else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params))).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
     }
-    if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook && !c.subscription?.notification) {
-      ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one, or a subscription with notifications)" });
+    if (c.authMode !== "NONE") {
+      if (!c.oauth) ctx.addIssue({ code: "custom", path: ["oauth"], message: "required (only an authMode NONE connector has none)" });
+      if (!c.identity) ctx.addIssue({ code: "custom", path: ["identity"], message: "required (only an authMode NONE connector has none)" });
+      if (c.docs.length === 0) ctx.addIssue({ code: "custom", path: ["docs"], message: "cite at least one page of the provider's documentation" });
+      // A NONE connector's triggers are Switchyard's own events: nothing arrives by webhook, subscription or polling.
+      if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook && !c.subscription?.notification) {
+        ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one, or a subscription with notifications)" });
+      }
     }
     for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
     if (c.subscription?.webhook && !c.webhook) ctx.addIssue({ code: "custom", path: ["subscription", "webhook"], message: "needs the connector's webhook section to parse the events" });

@@ -45,8 +45,8 @@ export function connectorEnvPrefix(def: Pick<ConnectorDefinition, "name">): stri
 }
 
 /**
- * The endpoints to use, with CONNECTOR_<NAME>_AUTHORIZE_URL / _TOKEN_URL / _API_URL / _JWKS_URL
- * applied (empty values are ignored; a trailing slash is dropped so `${apiUrl}${path}` works), then
+ * The endpoints to use, with CONNECTOR_<NAME>_AUTHORIZE_URL / _TOKEN_URL / _API_URL / _JWKS_URL /
+ * _REVOCATION_URL applied (empty values are ignored; a trailing slash is dropped so `${apiUrl}${path}` works), then
  * the connection's parameters filled into `{name}` placeholders (overrides may name them too).
  * Given params, a placeholder without a value throws: a connector that declares params needs the
  * connection's to be called. Without params (callers that need no tenant URL, like the JWKS) the
@@ -61,10 +61,12 @@ export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, s
   };
   // Only connectors that declare a JWKS use one; an override cannot add one to the others.
   const jwksUrl = def.endpoints.jwksUrl === undefined ? undefined : pick("JWKS_URL", def.endpoints.jwksUrl);
+  const revocationUrl = def.endpoints.revocationUrl === undefined ? undefined : pick("REVOCATION_URL", def.endpoints.revocationUrl);
   return {
     authorizeUrl: pick("AUTHORIZE_URL", def.endpoints.authorizeUrl),
     tokenUrl: pick("TOKEN_URL", def.endpoints.tokenUrl),
     apiUrl: pick("API_URL", def.endpoints.apiUrl),
     ...(jwksUrl ? { jwksUrl } : {}),
+    ...(revocationUrl ? { revocationUrl } : {}),
   };
 }

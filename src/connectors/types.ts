@@ -3,7 +3,7 @@
  * `compile.ts`). The core (OAuth flow, inbound webhook route, forwarding) only ever talks to this
  * shape and never branches on a connector's name.
  */
-import type { ConnectorCategory, ConnectorDeclaration } from "./declaration.ts";
+import type { AuthMode, ConnectorCategory, ConnectorDeclaration } from "./declaration.ts";
 import type { HandshakeRefusal, HandshakeReply } from "./schemes/handshakes.ts";
 
 export type { ConnectorCategory } from "./declaration.ts";
@@ -30,6 +30,8 @@ export interface ProviderEndpoints {
    * `inbound.verify` as `keys`. Overridable with CONNECTOR_<NAME>_JWKS_URL.
    */
   jwksUrl?: string;
+  /** Only for connectors that declare `oauth.revocation`; overridable with CONNECTOR_<NAME>_REVOCATION_URL. */
+  revocationUrl?: string;
 }
 
 /** The token response normalized to one shape, whatever the provider answered. */
@@ -60,12 +62,22 @@ export interface OAuthSpec {
   extraAuthorizeParams?: Record<string, string>;
   /** The provider issues refresh tokens. */
   refresh?: boolean;
+  /** How a grant is revoked at the provider (declaration.ts `oauth.revocation`); absent: it is not. */
+  revocation?: RevocationSpec;
   /**
    * Normalizes the parsed JSON body of a token response (code exchange or refresh). Throws
    * `TokenResponseError` (tokenResponse.ts) when the body is an error, including providers that answer errors with
    * HTTP 200 (GitHub `{error}`, Slack `{ok:false}`).
    */
   readTokenResponse(body: Record<string, unknown>): NormalizedToken;
+}
+
+export interface RevocationSpec {
+  method: "POST" | "DELETE";
+  tokenParam: string;
+  body: "form" | "json";
+  clientAuth: "client_secret_basic" | "client_secret_post" | "none" | "bearer_token";
+  token: "access" | "refresh";
 }
 
 export interface ExternalIdentity {
@@ -185,6 +197,8 @@ export interface ConnectorDefinition {
   docs: string[];
   /** The validated declaration this was compiled from (for generic tooling: tests, docs table). */
   declaration: ConnectorDeclaration;
+  /** How an account is authorized; NONE: never (Switchyard's own events; its auth-url is 404). */
+  authMode: AuthMode;
   endpoints: ProviderEndpoints;
   oauth: OAuthSpec;
   /**

@@ -9,6 +9,8 @@ import type { Users } from "../auth/users.ts";
 import type { Config } from "../config.ts";
 import type { ConnectSettings } from "../connections/connectSettings.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
+import type { Connections } from "../connections/connections.ts";
+import type { OAuthDeps } from "../oauth/deps.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
@@ -71,6 +73,10 @@ export interface ContextCapabilities extends AuthCapabilities {
   subscriptions: Pick<SubscriptionManager, "retryNow" | "changed" | "deleteForConnection">;
   /** Where the connect flow may send end users back to (connections/connectSettings.ts). */
   connectSettings: ConnectSettings;
+  /** The deployment's connections: listing, keyset pages, deletion (connections/connections.ts). */
+  connections: Connections;
+  /** What a new authorization URL is made from (oauth/connectSessions.ts), for createReauthorizationUrl. */
+  oauth: OAuthDeps;
 }
 
 export interface GraphQLContext extends ContextCapabilities {

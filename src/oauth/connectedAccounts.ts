@@ -8,7 +8,8 @@ const expiry = (token: NormalizedToken, now: number) => (token.expiresIn ? new D
  * Stores the result of a completed flow and marks the session completed, in one transaction: the
  * ConnectedAccount is created, or — for the same (deployment, connector, account) — updated with the
  * new tokens and set ACTIVE again (this is how a REAUTH_REQUIRED or DISCONNECTED account reconnects).
- * Returns undefined when the session was completed meanwhile (a concurrent callback): nothing stored.
+ * Returns the account and whether it is new (else it was authorized again), or undefined when the
+ * session was completed meanwhile (a concurrent callback): nothing stored.
  */
 export async function saveConnection(
   deps: OAuthDeps,
@@ -25,6 +26,8 @@ export async function saveConnection(
     // Providers that do not echo the granted scopes granted what was asked (or refused outright).
     scopes: token.scopes.length ? token.scopes : requestedScopes,
     externalId: identity.externalId,
+    // What the provider calls the account (the connector's identity.displayNamePath), refreshed on every authorization.
+    displayName: identity.displayName ?? null,
     metadata: (identity.metadata ?? {}) as object,
     // The connection parameters its URLs were filled with (a reconnect may name another tenant).
     params: session.params ?? {},
@@ -39,25 +42,12 @@ export async function saveConnection(
     if (count !== 1) return undefined;
     const key = { deploymentId: session.deploymentId, connector: session.connector, account: session.account };
     const existing = await tx.connectedAccount.findUnique({ where: { deploymentId_connector_account: key }, select: { cursor: true } });
-    return tx.connectedAccount.upsert({
+    const account = await tx.connectedAccount.upsert({
       where: { deploymentId_connector_account: key },
       create: { ...key, ...tokens, cursor: identity.cursor ?? null },
       // A polling position survives a reconnect; only an account that never had one takes the new one.
       update: { ...tokens, ...(existing?.cursor ? {} : { cursor: identity.cursor ?? null }) },
     });
-  });
-}
-
-/** Status DISCONNECTED and the tokens wiped (the row stays so history keeps its account). */
-export async function disconnectAccount(db: Db, id: string) {
-  return db.connectedAccount.update({
-    where: { id },
-    data: {
-      status: "DISCONNECTED",
-      accessTokenEncrypted: "",
-      refreshTokenEncrypted: null,
-      tokenExpiresAt: null,
-      refreshLockedUntil: null,
-    },
+    return { account, created: !existing };
   });
 }

@@ -2,7 +2,13 @@ import { storedParams } from "../connectors/params.ts";
 import { findConnector } from "../connectors/registry.ts";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
 import { hasOAuthClient } from "../credentials/clientCredentials.ts";
+import type { LifecycleEvents } from "../connections/lifecycle.ts";
 import type { OAuthClientDeps } from "./deps.ts";
+
+/** Refreshing tokens needs the OAuth client; an account that must be authorized again is announced (`switchyard.connection_reauth_required`). */
+export interface AccessTokenDeps extends OAuthClientDeps {
+  lifecycle: Pick<LifecycleEvents, "emitFor">;
+}
 import { providerFor, refreshGrant } from "./provider.ts";
 
 /** Refresh this long before the provider's expiry, so a token handed out is good for a while. */
@@ -47,12 +53,12 @@ export interface FreshToken {
  * account REAUTH_REQUIRED and throws ReauthRequiredError. `forceRefresh` refreshes even a token that
  * has not expired (the provider answered 401 to it).
  */
-export async function getFreshAccessToken(deps: OAuthClientDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<string> {
+export async function getFreshAccessToken(deps: AccessTokenDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<string> {
   return (await getFreshToken(deps, connectedAccountId, options)).accessToken;
 }
 
 /** getFreshAccessToken, with the token's expiry and scopes as stored beside it. */
-export async function getFreshToken(deps: OAuthClientDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<FreshToken> {
+export async function getFreshToken(deps: AccessTokenDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<FreshToken> {
   const deadline = Date.now() + WAIT_FOR_OTHER_REFRESH_MS;
   let seenRefreshAt: number | undefined;
   for (;;) {
@@ -70,7 +76,7 @@ export async function getFreshToken(deps: OAuthClientDeps, connectedAccountId: s
 
     if (!account.refreshTokenEncrypted) {
       if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > now && !options.forceRefresh) return stored();
-      await markReauthRequired(deps, account.id);
+      await markReauthRequired(deps, account.id, { code: "token_expired", message: "The access token expired and the provider gave no refresh token." });
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
     }
 
@@ -94,7 +100,7 @@ export async function getFreshToken(deps: OAuthClientDeps, connectedAccountId: s
 }
 
 async function refreshHoldingLock(
-  deps: OAuthClientDeps,
+  deps: AccessTokenDeps,
   account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null; scopes: string[]; params: unknown },
   lockedUntil: Date,
 ): Promise<FreshToken> {
@@ -122,7 +128,7 @@ async function refreshHoldingLock(
     return { accessToken: token.accessToken, expiresAt, scopes: token.scopes.length ? token.scopes : account.scopes };
   } catch (error) {
     if (error instanceof TokenResponseError && GRANT_GONE.has(error.code)) {
-      await markReauthRequired(deps, account.id);
+      await markReauthRequired(deps, account.id, { code: error.code, message: error.description ?? `The provider refused the refresh token (${error.code}).` });
       deps.logger.info({ connectedAccountId: account.id, connector: account.connector, code: error.code }, "refresh refused: account needs a new authorization");
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
     }
@@ -131,18 +137,20 @@ async function refreshHoldingLock(
   }
 }
 
-async function markReauthRequired(deps: OAuthClientDeps, id: string) {
-  await deps.db.connectedAccount.updateMany({
+/** ACTIVE → REAUTH_REQUIRED; only the caller that moved the row announces it (once per lapse). */
+async function markReauthRequired(deps: AccessTokenDeps, id: string, error: { code: string; message: string }) {
+  const { count } = await deps.db.connectedAccount.updateMany({
     where: { id, status: "ACTIVE" },
     data: { status: "REAUTH_REQUIRED", refreshLockedUntil: null },
   });
+  if (count === 1) await deps.lifecycle.emitFor(id, "connection_reauth_required", { code: error.code, message: error.message.slice(0, 500) });
 }
 
 /**
  * Refreshes every active account whose token expires within REFRESH_MARGIN_MS (for a periodic
  * worker, so tokens are renewed before anyone needs them). Errors are logged per account, never thrown.
  */
-export async function refreshExpiringTokens(deps: OAuthClientDeps): Promise<number> {
+export async function refreshExpiringTokens(deps: AccessTokenDeps): Promise<number> {
   const due = await deps.db.connectedAccount.findMany({
     where: { status: "ACTIVE", refreshTokenEncrypted: { not: null }, tokenExpiresAt: { lt: new Date(Date.now() + REFRESH_MARGIN_MS) } },
     select: { id: true },
@@ -161,7 +169,7 @@ export async function refreshExpiringTokens(deps: OAuthClientDeps): Promise<numb
 }
 
 /** Access tokens of connected accounts, refreshed when due: what the poller, the proxy and main.ts's refresh sweep use. */
-export function createAccessTokens(deps: OAuthClientDeps) {
+export function createAccessTokens(deps: AccessTokenDeps) {
   return {
     fresh: (connectedAccountId: string, options: { forceRefresh?: boolean } = {}) => getFreshAccessToken(deps, connectedAccountId, options),
     /** The same, with the token's expiry and scopes (the token endpoint's answer). */

@@ -14,15 +14,24 @@ const problem = (description: string, extraHeaders: Record<string, unknown> = {}
 
 const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" } } } });
 
-const connectionParameters = [
-  { name: "connector", in: "path", required: true, schema: { type: "string" }, example: "github" },
-  { name: "account", in: "path", required: true, description: "The end user's id in your system, as given to the auth-url.", schema: { type: "string" }, example: "alice" },
-];
-
 /** Marks the proxy's answers that are Switchyard's own, not the provider's. */
 const switchyardError = { "x-switchyard-error": { description: "`true`: this error is Switchyard's, not the provider's.", schema: { const: "true" } } };
 
 const retryAfter = { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "string", pattern: "^\\d+$" } } };
+
+const pageHeaders = {
+  "X-Total-Count": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
+  "X-Offset": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
+  "X-Limit": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
+  Link: { required: true, description: "RFC 8288 links `first`, `prev`, `next`, `last`.", schema: { type: "string" } },
+};
+
+const connectionParameters = [
+  { name: "connector", in: "path", required: true, schema: { type: "string" }, example: "github" },
+  { name: "account", in: "path", required: true, description: "The auth-url `account` (percent-encoded).", schema: { type: "string" }, example: "alice" },
+];
+
+const nullableTime = { type: ["string", "null"], format: "date-time" };
 
 export function openApiDocument(config: Pick<Config, "publicUrl">, version: string) {
   return {
@@ -40,6 +49,7 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
     tags: [
       { name: "Connect", description: "Authorization URLs and the hosted connect pages." },
       { name: "Data", description: "Paginated listing." },
+      { name: "Connections", description: "The end users' connections: list, read, delete." },
       { name: "Webhooks", description: "Where third-party providers send their events." },
       { name: "Operations", description: "Health, readiness, metrics and this document." },
       { name: "Connections", description: "Using a connection: its token, and provider API calls through the proxy." },
@@ -116,12 +126,7 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
           responses: {
             "200": {
               description: "Items ordered by id. Past the end: `[]`.",
-              headers: {
-                "X-Total-Count": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
-                "X-Offset": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
-                "X-Limit": { required: true, schema: { type: "string", pattern: "^\\d+$" } },
-                Link: { required: true, description: "RFC 8288 links `first`, `prev`, `next`, `last`.", schema: { type: "string" } },
-              },
+              headers: pageHeaders,
               content: {
                 "application/json": {
                   schema: { oneOf: [{ type: "array", items: { $ref: "#/components/schemas/DataItem" } }, { $ref: "#/components/schemas/DataEnvelope" }] },
@@ -130,6 +135,83 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
             },
             "400": problem("`invalid_parameter`: offset, limit or envelope out of range."),
             "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "429": problem("`rate_limited`.", retryAfter),
+          },
+        },
+      },
+      "/api/v1/connections": {
+        get: {
+          tags: ["Connections"],
+          operationId: "listConnections",
+          summary: "The deployment's connections, newest first, a page at a time",
+          description: "Paged exactly as `/api/data`; the links keep the filters.",
+          security: [{ apiKey: [] }],
+          parameters: [
+            { name: "connector", in: "query", description: "Only this connector's.", schema: { type: "string" }, example: "github" },
+            { name: "status", in: "query", schema: { type: "string", enum: ["ACTIVE", "REAUTH_REQUIRED", "DISCONNECTED"] } },
+            {
+              name: "search",
+              in: "query",
+              description: "A case-insensitive substring of account, externalId or displayName.",
+              schema: { type: "string", maxLength: 255 },
+            },
+            { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 } },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 10 } },
+            { name: "envelope", in: "query", description: "`true`: the page in `data` beside `pagination`.", schema: { type: "string", enum: ["true", "false"] } },
+          ],
+          responses: {
+            "200": {
+              description: "Connections, newest first. Past the end: `[]`.",
+              headers: pageHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    oneOf: [
+                      { type: "array", items: { $ref: "#/components/schemas/Connection" } },
+                      {
+                        type: "object",
+                        required: ["data", "pagination"],
+                        properties: { data: { type: "array", items: { $ref: "#/components/schemas/Connection" } }, pagination: { $ref: "#/components/schemas/Pagination" } },
+                        additionalProperties: false,
+                      },
+                    ],
+                  },
+                },
+              },
+            },
+            "400": problem("`invalid_parameter`: offset, limit, envelope, connector (no such connector), status or search not usable."),
+            "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "429": problem("`rate_limited`.", retryAfter),
+          },
+        },
+      },
+      "/api/v1/connections/{connector}/{account}": {
+        get: {
+          tags: ["Connections"],
+          operationId: "getConnection",
+          summary: "One connection",
+          security: [{ apiKey: [] }],
+          parameters: connectionParameters,
+          responses: {
+            "200": { description: "The Connection (never a token).", content: { "application/json": { schema: { $ref: "#/components/schemas/Connection" } } } },
+            "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "404": problem("`connection_not_found` (also for another deployment's connection)."),
+            "429": problem("`rate_limited`.", retryAfter),
+          },
+        },
+        delete: {
+          tags: ["Connections"],
+          operationId: "deleteConnection",
+          summary: "Disconnect: tokens forgotten, the grant revoked at the provider where it says how",
+          description:
+            "Status DISCONNECTED; the tokens are forgotten; the connection's provider subscriptions are deleted first; the grant is revoked at " +
+            "the provider where the connector declares how; `switchyard.connection_deleted` is emitted. Repeating it is 204 and does nothing more.",
+          security: [{ apiKey: [] }],
+          parameters: connectionParameters,
+          responses: {
+            "204": { description: "Disconnected (now or before)." },
+            "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "404": problem("`connection_not_found`: never connected (or another deployment's)."),
             "429": problem("`rate_limited`.", retryAfter),
           },
         },
@@ -360,12 +442,51 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
           required: ["data", "pagination"],
           properties: {
             data: { type: "array", items: { $ref: "#/components/schemas/DataItem" } },
-            pagination: {
-              type: "object",
-              required: ["total", "offset", "limit"],
-              properties: { total: { type: "integer", minimum: 0 }, offset: { type: "integer", minimum: 0 }, limit: { type: "integer", minimum: 1, maximum: 100 } },
-              additionalProperties: false,
-            },
+            pagination: { $ref: "#/components/schemas/Pagination" },
+          },
+          additionalProperties: false,
+        },
+        Pagination: {
+          type: "object",
+          required: ["total", "offset", "limit"],
+          properties: { total: { type: "integer", minimum: 0 }, offset: { type: "integer", minimum: 0 }, limit: { type: "integer", minimum: 1, maximum: 100 } },
+          additionalProperties: false,
+        },
+        Connection: {
+          type: "object",
+          description: "A connected account as the operator's server sees it. It never carries a token.",
+          required: ["id", "connector", "account", "externalId", "displayName", "status", "scopes", "params", "metadata", "createdAt", "lastRefreshedAt", "lastEventAt", "subscriptions"],
+          properties: {
+            id: { type: "string" },
+            connector: { type: "string" },
+            account: { type: "string" },
+            externalId: { type: "string", description: "The provider's id for the user." },
+            displayName: { type: ["string", "null"], description: "What the provider calls the account (a login, an e-mail address)." },
+            status: { enum: ["ACTIVE", "REAUTH_REQUIRED", "DISCONNECTED"] },
+            scopes: { type: "array", items: { type: "string" } },
+            params: { type: "object", additionalProperties: { type: "string" } },
+            metadata: { type: "object" },
+            createdAt: { type: "string", format: "date-time" },
+            lastRefreshedAt: nullableTime,
+            lastEventAt: { ...nullableTime, description: "When the newest event of this connection was recorded." },
+            subscriptions: { type: "array", items: { $ref: "#/components/schemas/ProviderSubscription" } },
+          },
+          additionalProperties: false,
+        },
+        ProviderSubscription: {
+          type: "object",
+          description: "A subscription Switchyard holds at the provider for this connection.",
+          required: ["id", "resource", "events", "status", "providerId", "expiresAt", "lastRenewedAt", "lastError", "nextAttemptAt"],
+          properties: {
+            id: { type: "string" },
+            resource: { type: "string" },
+            events: { type: "array", items: { type: "string" } },
+            status: { enum: ["PENDING", "ACTIVE", "FAILED", "DELETED"] },
+            providerId: { type: ["string", "null"] },
+            expiresAt: nullableTime,
+            lastRenewedAt: nullableTime,
+            lastError: { type: ["string", "null"] },
+            nextAttemptAt: nullableTime,
           },
           additionalProperties: false,
         },

@@ -52,7 +52,8 @@ export function getAuthUrl(deps: AuthUrlDeps): Route {
       const { deploymentId } = await authenticateApiKey(deps.apiKeys, request);
       const name = request.params.connector_name;
       const def = findConnector(name);
-      if (!def) throw unknownConnector(name);
+      // A connector that is never authorized (Switchyard's own events) has no authorization URL.
+      if (!def || def.authMode === "NONE") throw unknownConnector(name);
 
       const values = request.url.searchParams.getAll("account");
       if (values.length > 1) throw accountProblem("Give account once.");

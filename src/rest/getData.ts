@@ -40,16 +40,25 @@ export function getData({ sql, publicUrl, apiKeys }: { sql: Sql; publicUrl: stri
 
 function parseQuery(query: URLSearchParams) {
   const { offset, limit } = parsePageQuery(query);
+  return { offset, limit, envelope: parseEnvelope(query) };
+}
+
+/** `?envelope=true|false` (absent: false), as every paged REST listing reads it. */
+export function parseEnvelope(query: URLSearchParams): string | null {
   const envelope = query.get("envelope");
   if (envelope !== null && envelope !== "true" && envelope !== "false") {
     throw badInput("envelope must be true or false.", [{ field: "envelope", message: "must be true or false" }]);
   }
-  return { offset, limit, envelope };
+  return envelope;
 }
 
-/** RFC 8288 links to the first, previous, next and last pages; prev and next only where they exist. */
-export function linkHeader(base: string, offset: number, limit: number, total: number, envelope: boolean): string {
-  const url = (at: number) => `<${base}?offset=${at}&limit=${limit}${envelope ? "&envelope=true" : ""}>`;
+/**
+ * RFC 8288 links to the first, previous, next and last pages; prev and next only where they exist.
+ * `filters` (a listing's other query parameters) are kept in every link.
+ */
+export function linkHeader(base: string, offset: number, limit: number, total: number, envelope: boolean, filters: [string, string][] = []): string {
+  const kept = filters.map(([name, value]) => `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join("");
+  const url = (at: number) => `<${base}?offset=${at}&limit=${limit}${kept}${envelope ? "&envelope=true" : ""}>`;
   const last = total === 0 ? 0 : Math.floor((total - 1) / limit) * limit;
   const links = [`${url(0)}; rel="first"`];
   if (offset > 0) links.push(`${url(Math.max(0, Math.min(offset - limit, last)))}; rel="prev"`);

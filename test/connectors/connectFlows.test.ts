@@ -9,7 +9,7 @@
  * A connector added to providers/index.ts is covered here without touching this file.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { connectorEnvPrefix, connectors, findConnector } from "../../src/connectors/registry.ts";
+import { connectorEnvPrefix, connectors as catalog, findConnector } from "../../src/connectors/registry.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { type FakeOAuthServer, startFakeJira, startFakeSlack } from "../helpers/fakeProviders/index.ts";
@@ -22,6 +22,9 @@ import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 interface Fake extends FakeOAuthServer<any> {
   env(): Record<string, string>;
 }
+
+/** Every connector an end user can authorize (authMode NONE ones never are). */
+const connectors = catalog.filter((def) => def.authMode !== "NONE");
 
 /** Hand-written fakes, only for connectors whose identity reading is code. */
 const CODE_IDENTITY_FAKES: Record<string, () => Promise<{ fake: Fake; externalId: (fake: Fake) => string }>> = {
@@ -76,7 +79,7 @@ let ada: Operator;
 
 beforeAll(async () => {
   for (const def of connectors) {
-    if (def.declaration.identity.read) {
+    if (def.declaration.identity!.read) {
       const start = CODE_IDENTITY_FAKES[def.name];
       if (!start) throw new Error(`${def.name} reads its identity with code: add its fake to CODE_IDENTITY_FAKES`);
       const { fake, externalId } = await start();
@@ -84,7 +87,7 @@ beforeAll(async () => {
     } else {
       const fake = await startDeclaredProvider(def);
       const id = fake.getIdentity().id;
-      providers.set(def.name, { fake, externalId: def.declaration.identity.lowercaseId ? id.toLowerCase() : id });
+      providers.set(def.name, { fake, externalId: def.declaration.identity!.lowercaseId ? id.toLowerCase() : id });
     }
   }
   const env = Object.assign({}, ...[...providers.values()].map(({ fake }) => fake.env()));
@@ -107,7 +110,7 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     const account = await connectAccount(app, ada, { connector: name, account: `user-of-${name}`, provider: fake });
     expect(account).toMatchObject({ connector: name, externalId, status: "ACTIVE" });
 
-    const { oauth } = def.declaration;
+    const oauth = def.declaration.oauth!;
     const authorize = fake.authorizeRequests.at(-1)!;
     expect(authorize.get("client_id")).toBe(fake.env()[`${connectorEnvPrefix(def)}CLIENT_ID`]);
     expect(authorize.get("response_type")).toBe("code");
@@ -126,13 +129,13 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     expect(stored.refreshTokenEncrypted !== null).toBe(oauth.refresh);
   });
 
-  test.runIf(def.declaration.oauth.refresh)("refreshes an expired token at the token endpoint, in the declared style", async () => {
+  test.runIf(def.declaration.oauth!.refresh)("refreshes an expired token at the token endpoint, in the declared style", async () => {
     const { fake } = providers.get(name)!;
     const account = await app.database.prisma.connectedAccount.findFirstOrThrow({ where: { connector: name, account: `user-of-${name}` } });
     await app.database.prisma.connectedAccount.update({ where: { id: account.id }, data: { tokenExpiresAt: new Date(Date.now() - 1000) } });
     const token = await app.app.accessTokens.fresh(account.id);
     const refresh = fake.tokenRequests.filter((r) => r.grantType === "refresh_token").at(-1);
-    expect(refresh?.clientAuth).toBe(def.declaration.oauth.clientAuth);
+    expect(refresh?.clientAuth).toBe(def.declaration.oauth!.clientAuth);
     expect(fake.grants.find((g) => g.accessToken === token)?.grantType).toBe("refresh_token");
   });
 

@@ -43,7 +43,8 @@ describe("the connector catalog", () => {
     expect(c.displayName && c.description).toBeTruthy();
     expect(c.icon).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<\/svg>$/);
     expect(c.icon).not.toMatch(/<script|on\w+=/i);
-    for (const url of Object.values(c.endpoints)) expect(new URL(url).protocol).toBe("https:");
+    // A connector that is never authorized (authMode NONE) has no endpoints to reach.
+    if (c.authMode !== "NONE") for (const url of Object.values(c.endpoints)) expect(new URL(url).protocol).toBe("https:");
     // Some providers take no scopes (the app's settings decide: Intercom, Notion, ClickUp, Calendly);
     // those that do must not contain a separator, or joining them would change what is asked for.
     for (const scope of c.oauth.scopes) expect(scope).toMatch(/^[^\s,]+$/);
@@ -53,8 +54,10 @@ describe("the connector catalog", () => {
       expect(t.displayName && t.description).toBeTruthy();
       expect(() => JSON.stringify(t.samplePayload)).not.toThrow();
     }
-    // A connector takes inbound events exactly when it offers triggers that are not polled.
-    expect(c.inbound.delivery === "none").toBe(c.triggers.every((t) => c.declaration.polling?.triggers[t.name]));
+    // A connector takes inbound events exactly when it offers triggers that are not polled — except
+    // Switchyard's own (authMode NONE), whose triggers Switchyard emits itself.
+    if (c.authMode === "NONE") expect(c.inbound.delivery).toBe("none");
+    else expect(c.inbound.delivery === "none").toBe(c.triggers.every((t) => c.declaration.polling?.triggers[t.name]));
   });
 });
 
@@ -67,6 +70,7 @@ describe("resolveEndpoints", () => {
       authorizeUrl: "https://github.com/login/oauth/authorize",
       tokenUrl: "https://github.com/login/oauth/access_token",
       apiUrl: "https://api.github.com",
+      revocationUrl: "https://api.github.com/applications/{clientId}/grant",
     });
     expect(resolveEndpoints(gmail, {}).jwksUrl).toBe("https://www.googleapis.com/oauth2/v3/certs");
   });
@@ -83,6 +87,7 @@ describe("resolveEndpoints", () => {
       authorizeUrl: "http://127.0.0.1:5001/login/oauth/authorize",
       tokenUrl: "https://github.com/login/oauth/access_token",
       apiUrl: "http://127.0.0.1:5001/api/v3",
+      revocationUrl: "https://api.github.com/applications/{clientId}/grant",
     });
     expect(resolveEndpoints(gmail, env).jwksUrl).toBe("http://127.0.0.1:5002/oauth2/v3/certs");
   });

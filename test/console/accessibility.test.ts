@@ -174,7 +174,7 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
     await check("Connectors (GitHub opened, authorization URL made)");
   });
 
-  test("connected accounts, with one connected", async () => {
+  test("connections, with one connected and its details open", async () => {
     const authUrl = (await page.getByTestId("auth-url").getAttribute("href")) ?? "";
     const endUser = await context.newPage();
     await endUser.goto(authUrl);
@@ -183,9 +183,13 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
     await endUser.getByRole("button", { name: "Approve" }).click();
     await endUser.getByRole("heading", { name: "Your GitHub account is connected" }).waitFor();
     await endUser.close();
-    await sideNav("Connected accounts").click();
-    await page.getByRole("table", { name: "Connected accounts" }).getByText("Active").waitFor();
-    await check("Connected accounts");
+    await sideNav("Connections").click();
+    const table = page.getByRole("table", { name: "Connections" });
+    await table.getByText("Active").waitFor();
+    await check("Connections");
+    await table.getByRole("button", { name: /^Details/ }).first().click();
+    await page.getByRole("list", { name: /^Recent events of/ }).waitFor();
+    await check("Connections (details open)");
   });
 
   test("events, a delivered event with its attempts open", async () => {

@@ -194,8 +194,8 @@ describe("the seed journey", () => {
     await endUser.getByRole("heading", { name: "Your GitHub account is connected" }).waitFor();
     await endUser.close();
 
-    await sideNav("Connected accounts").click();
-    const accounts = page.getByRole("table", { name: "Connected accounts" });
+    await sideNav("Connections").click();
+    const accounts = page.getByRole("table", { name: "Connections" });
     await accounts.getByText("alice").waitFor();
     await accounts.getByText("Active").waitFor();
     await screenshot(page, "09-connected-accounts");

@@ -30,6 +30,8 @@ describe("the OpenAPI document", () => {
       [
         "/api/v1/connector/service/{connector_name}/auth-url",
         "/api/data",
+        "/api/v1/connections",
+        "/api/v1/connections/{connector}/{account}",
         "/webhooks/{deploymentId}/{connector}",
         "/connect/{token}",
         "/connect/{token}/consent",

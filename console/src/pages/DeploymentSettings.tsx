@@ -26,7 +26,7 @@ const sections = [
   { slug: "forwarding", label: "Trigger Forwarding", Component: ForwardingSection },
   { slug: "signing-secret", label: "Signing secret", Component: SigningSecretSection },
   { slug: "connectors", label: "Connectors", Component: ConnectorsSection },
-  { slug: "accounts", label: "Connected accounts", Component: ConnectedAccountsSection },
+  { slug: "accounts", label: "Connections", Component: ConnectedAccountsSection },
   { slug: "events", label: "Events", Component: EventsSection },
   { slug: "overview", label: "Overview", Component: OverviewSection },
   { slug: "data", label: "Data", Component: DataSection },

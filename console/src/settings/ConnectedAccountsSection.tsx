@@ -1,15 +1,36 @@
 import type { ResultOf } from "@graphql-typed-document-node/core";
-import { useQuery } from "urql";
+import { useState } from "react";
+import { useMutation, useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { CopyButton } from "../components/CopyButton.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
+import { useToast } from "../components/Toasts.tsx";
 import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
+import type { AccountStatus } from "../generated/graphql.ts";
 import type { SectionProps } from "./types.ts";
 
-const AccountsQuery = graphql(`
-  query ConsoleConnectedAccounts($id: ID!) {
-    deployment(id: $id) { id connectedAccounts { id connector account externalId status scopes createdAt lastRefreshedAt } }
+const ConnectionsQuery = graphql(`
+  query ConsoleConnections($id: ID!, $filter: ConnectionFilter, $after: String) {
+    deployment(id: $id) {
+      id
+      connections(filter: $filter, first: 50, after: $after) {
+        nodes { id connector account externalId displayName status scopes createdAt lastRefreshedAt lastEventAt }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+const ConnectionDetailQuery = graphql(`
+  query ConsoleConnectionDetail($id: ID!, $search: String!) {
+    deployment(id: $id) {
+      id
+      connections(filter: { search: $search }, first: 100) {
+        nodes { id params metadata recentEvents(first: 10) { id type receivedAt } }
+      }
+    }
   }
 `);
 
@@ -19,7 +40,13 @@ const DisconnectMutation = graphql(`
   }
 `);
 
-type Account = NonNullable<ResultOf<typeof AccountsQuery>["deployment"]>["connectedAccounts"][number];
+const ReauthorizationMutation = graphql(`
+  mutation ConsoleReauthorizationUrl($id: ID!) {
+    createReauthorizationUrl(id: $id) { authUrl expiresAt }
+  }
+`);
+
+type Connection = NonNullable<ResultOf<typeof ConnectionsQuery>["deployment"]>["connections"]["nodes"][number];
 
 const statusBadge: Record<string, { label: string; tone: string }> = {
   ACTIVE: { label: "Active", tone: "ok" },
@@ -27,80 +54,171 @@ const statusBadge: Record<string, { label: string; tone: string }> = {
   DISCONNECTED: { label: "Disconnected", tone: "grey" },
 };
 
-/** The end-user accounts connected through authorization URLs: status, and disconnect. */
+/** The end users' connections: search, status, a detail with recent events, a new authorization URL, Disconnect. */
 export function ConnectedAccountsSection({ deploymentId, canManage }: SectionProps) {
-  const [{ data, fetching, error }, refetch] = useQuery({ query: AccountsQuery, variables: { id: deploymentId } });
-  const accounts = data?.deployment?.connectedAccounts ?? [];
+  const [search, setSearch] = useState("");
+  const [status, setStatus] = useState<AccountStatus | "">("");
+  const [open, setOpen] = useState<string | null>(null);
+  const filter = { ...(search.trim() ? { search: search.trim() } : {}), ...(status ? { status } : {}) };
+  const [{ data, fetching, error }, refetch] = useQuery({ query: ConnectionsQuery, variables: { id: deploymentId, filter } });
+  const connections = data?.deployment?.connections.nodes ?? [];
   const reload = () => refetch({ requestPolicy: "network-only" });
   const disconnection = useConfirmedMutation(DisconnectMutation, {
-    variables: (account: Account) => ({ id: account.id }),
-    success: (account) => `Disconnected ${account.account} from ${account.connector}.`,
+    variables: (connection: Connection) => ({ id: connection.id }),
+    success: (connection) => `Disconnected ${connection.account} from ${connection.connector}.`,
     done: reload,
   });
   const target = disconnection.subject;
 
   return (
-    <section className="panel" aria-labelledby="accounts-title">
-      <h2 id="accounts-title">Connected accounts</h2>
-      <p className="muted">End users who completed an authorization URL. Their tokens are stored encrypted and refreshed before they expire.</p>
+    <section className="panel" aria-labelledby="connections-title">
+      <h2 id="connections-title">Connections</h2>
+      <p className="muted">End users who completed an authorization URL. Their tokens are stored encrypted, refreshed before they expire, and never shown.</p>
+      <div className="catalog-filters">
+        <div className="field">
+          <label htmlFor="connections-search">Search connections</label>
+          <input id="connections-search" type="search" value={search} placeholder="Account, provider id or name" onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <div className="field narrow">
+          <label htmlFor="connections-status">Status</label>
+          <select id="connections-status" value={status} onChange={(e) => setStatus(e.target.value as AccountStatus | "")}>
+            <option value="">Any</option>
+            <option value="ACTIVE">Active</option>
+            <option value="REAUTH_REQUIRED">Needs re-authorization</option>
+            <option value="DISCONNECTED">Disconnected</option>
+          </select>
+        </div>
+      </div>
       {error && !data && <LoadError error={error} retry={reload} />}
-      {fetching && !data && <Loading what="Loading connected accounts" />}
-      {data && accounts.length === 0 && (
-        <Empty title="No connected accounts yet">Create an authorization URL under Connectors (or from your server) and complete it.</Empty>
+      {fetching && !data && <Loading what="Loading connections" />}
+      {data && connections.length === 0 && (
+        <Empty title={search || status ? "No connection matches" : "No connections yet"}>
+          {search || status ? "Try another search or status." : "Create an authorization URL under Connectors (or from your server) and complete it."}
+        </Empty>
       )}
-      {accounts.length > 0 && (
-        <table className="table" aria-label="Connected accounts">
+      {connections.length > 0 && (
+        <table className="table" aria-label="Connections">
           <thead>
             <tr>
               <th scope="col">Account</th>
               <th scope="col">Connector</th>
-              <th scope="col">Provider id</th>
+              <th scope="col">Provider account</th>
               <th scope="col">Status</th>
               <th scope="col">Connected</th>
-              <th scope="col">Refreshed</th>
-              {canManage && (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              )}
+              <th scope="col">Last event</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
-            {accounts.map((account) => {
-              const badge = statusBadge[account.status] ?? { label: account.status, tone: "grey" };
-              return (
-                <tr key={account.id}>
-                  <td data-label="Account">{account.account}</td>
-                  <td data-label="Connector">{account.connector}</td>
-                  <td data-label="Provider id">
-                    <code>{account.externalId}</code>
+            {connections.map((connection) => {
+              const badge = statusBadge[connection.status] ?? { label: connection.status, tone: "grey" };
+              const expanded = open === connection.id;
+              return [
+                <tr key={connection.id}>
+                  <td data-label="Account">{connection.account}</td>
+                  <td data-label="Connector">{connection.connector}</td>
+                  <td data-label="Provider account">
+                    {connection.displayName ?? ""} <code>{connection.externalId}</code>
                   </td>
                   <td data-label="Status">
                     <span className={`badge ${badge.tone}`}>{badge.label}</span>
                   </td>
-                  <td data-label="Connected">{formatDate(account.createdAt)}</td>
-                  <td data-label="Refreshed">{formatDate(account.lastRefreshedAt)}</td>
-                  {canManage && (
-                    <td className="row-actions">
-                      {account.status !== "DISCONNECTED" && (
-                        <button type="button" className="button small danger" onClick={() => disconnection.ask(account)}>
-                          Disconnect
-                        </button>
-                      )}
+                  <td data-label="Connected">{formatDate(connection.createdAt)}</td>
+                  <td data-label="Last event">{formatDate(connection.lastEventAt)}</td>
+                  <td className="row-actions">
+                    <button type="button" className="button small" aria-expanded={expanded} onClick={() => setOpen(expanded ? null : connection.id)}>
+                      {expanded ? "Hide details" : "Details"}
+                      <span className="visually-hidden"> of {connection.account}</span>
+                    </button>
+                    {canManage && connection.status !== "DISCONNECTED" && (
+                      <button type="button" className="button small danger" onClick={() => disconnection.ask(connection)}>
+                        Disconnect
+                      </button>
+                    )}
+                  </td>
+                </tr>,
+                expanded && (
+                  <tr key={`${connection.id}-detail`}>
+                    <td colSpan={7}>
+                      <ConnectionDetail deploymentId={deploymentId} connection={connection} canManage={canManage} />
                     </td>
-                  )}
-                </tr>
-              );
+                  </tr>
+                ),
+              ];
             })}
           </tbody>
         </table>
       )}
-      <ConfirmDialog {...disconnection.dialog} title="Disconnect this account?" confirmLabel="Disconnect" danger>
+      <ConfirmDialog {...disconnection.dialog} title="Disconnect this connection?" confirmLabel="Disconnect" danger>
         <p>
-          Switchyard forgets {target?.account}'s {target?.connector} tokens and stops forwarding its events. A new authorization URL connects it
-          again.
+          Switchyard forgets {target?.account}'s {target?.connector} tokens, revokes its grant at the provider where it can, and stops forwarding
+          its events. A new authorization URL connects it again.
         </p>
       </ConfirmDialog>
     </section>
+  );
+}
+
+function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentId: string; connection: Connection; canManage: boolean }) {
+  const [{ data, fetching, error }] = useQuery({ query: ConnectionDetailQuery, variables: { id: deploymentId, search: connection.account } });
+  const detail = data?.deployment?.connections.nodes.find((node) => node.id === connection.id);
+  const [reauth, createUrl] = useMutation(ReauthorizationMutation);
+  const toast = useToast();
+  const url = reauth.data?.createReauthorizationUrl;
+  const newUrl = async () => {
+    const result = await createUrl({ id: connection.id });
+    if (result.error) toast.error(result.error.graphQLErrors[0]?.message ?? "Could not create an authorization URL.");
+  };
+
+  return (
+    <div className="connection-detail" aria-label={`Details of ${connection.account}`} role="region">
+      <dl>
+        <dt>Scopes</dt>
+        <dd>{connection.scopes.length ? connection.scopes.join(", ") : "none"}</dd>
+        <dt>Token refreshed</dt>
+        <dd>{formatDate(connection.lastRefreshedAt)}</dd>
+        {detail && (
+          <>
+            <dt>Parameters</dt>
+            <dd>
+              <code>{JSON.stringify(detail.params)}</code>
+            </dd>
+            <dt>Provider details</dt>
+            <dd>
+              <code>{JSON.stringify(detail.metadata)}</code>
+            </dd>
+          </>
+        )}
+      </dl>
+      {connection.status === "REAUTH_REQUIRED" && canManage && (
+        <div className="reauthorize">
+          <p>The provider refused to refresh this connection: send {connection.account} a new authorization URL.</p>
+          {url ? (
+            <p>
+              <code>{url.authUrl}</code> <CopyButton value={url.authUrl} label="Copy authorization URL" />
+            </p>
+          ) : (
+            <button type="button" className="button small" disabled={reauth.fetching} onClick={newUrl}>
+              Create a new authorization URL
+            </button>
+          )}
+        </div>
+      )}
+      <h3>Recent events</h3>
+      {error && <p role="alert">Could not load the events.</p>}
+      {fetching && !data && <p>Loading events…</p>}
+      {detail && detail.recentEvents.length === 0 && <p className="muted">No events yet.</p>}
+      {detail && detail.recentEvents.length > 0 && (
+        <ul aria-label={`Recent events of ${connection.account}`}>
+          {detail.recentEvents.map((event) => (
+            <li key={event.id}>
+              <code>{event.type}</code> {formatDate(event.receivedAt)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

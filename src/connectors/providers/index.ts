@@ -84,6 +84,7 @@ import netlify from "./netlify/index.ts";
 import surveymonkey from "./surveymonkey/index.ts";
 import acuity_scheduling from "./acuity_scheduling/index.ts";
 import squarespace from "./squarespace/index.ts";
+import switchyard from "./switchyard/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
@@ -166,4 +167,5 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   surveymonkey,
   acuity_scheduling,
   squarespace,
+  switchyard,
 ];

@@ -1,11 +1,16 @@
-import { CATEGORIES } from "../../connectors/declaration.ts";
+import { storedParams } from "../../connectors/params.ts";
+import { AUTH_MODES, CATEGORIES } from "../../connectors/declaration.ts";
 import { connectors, findConnector, knownConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
 import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import type { CredentialsView } from "../../credentials/operatorCredentials.ts";
 import { serviceCredentials } from "../../credentials/serviceDefaults.ts";
 import type { VerificationTokenView } from "../../credentials/verificationTokens.ts";
-import { disconnectAccount } from "../../oauth/connectedAccounts.ts";
+import { metadataOf, paramsOf } from "../../connections/connection.ts";
+import { CONNECTIONS_MAX_PAGE } from "../../connections/connections.ts";
+import { parseConnectionFilter } from "../../connections/filter.ts";
+import { createConnectSession } from "../../oauth/connectSessions.ts";
+import type { GraphQLContext } from "../context.ts";
 import { builder } from "../builder.ts";
 
 /**
@@ -28,12 +33,19 @@ const Trigger = builder.objectRef<TriggerDefinition>("Trigger").implement({
   }),
 });
 
+const AuthMode = builder.enumType("AuthMode", { values: AUTH_MODES });
+
 const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement({
   description: "A third-party service Switchyard can connect to.",
   fields: (t) => ({
     name: t.exposeString("name"),
     displayName: t.exposeString("displayName"),
     category: t.exposeString("category", { description: `One of: ${CATEGORIES.join(", ")}.` }),
+    authMode: t.field({
+      type: AuthMode,
+      description: "How an end user's account is authorized. NONE: never (Switchyard's own lifecycle events); such a connector has no auth-url.",
+      resolve: (c) => c.authMode,
+    }),
     description: t.exposeString("description"),
     icon: t.exposeString("icon", { description: "A small inline SVG." }),
     triggers: t.field({ type: [Trigger], resolve: (c) => c.triggers }),
@@ -106,7 +118,7 @@ const ConnectorCredentialsInput = builder.inputType("ConnectorCredentialsInput",
 
 const AccountStatus = builder.enumType("AccountStatus", { values: ["ACTIVE", "REAUTH_REQUIRED", "DISCONNECTED"] as const });
 
-builder.prismaObject("ConnectedAccount", {
+const ConnectedAccount = builder.prismaObject("ConnectedAccount", {
   description: "An end-user account authorized at a third party. Its tokens are never exposed.",
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -117,6 +129,65 @@ builder.prismaObject("ConnectedAccount", {
     scopes: t.exposeStringList("scopes"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     lastRefreshedAt: t.expose("lastRefreshedAt", { type: "DateTime", nullable: true }),
+    displayName: t.exposeString("displayName", { nullable: true, description: "What the provider calls the account (a login, an e-mail address)." }),
+    params: t.field({
+      type: "JSON",
+      description: "Connection parameters the connector declares (a Zendesk subdomain), name → value.",
+      select: { params: true },
+      resolve: (account) => paramsOf(account.params),
+    }),
+    metadata: t.field({
+      type: "JSON",
+      description: "What the identity read kept about the account (login, name, workspace, …).",
+      select: { metadata: true },
+      resolve: (account) => metadataOf(account.metadata),
+    }),
+    lastEventAt: t.expose("lastEventAt", { type: "DateTime", nullable: true, description: "When the newest event of this connection was recorded." }),
+    recentEvents: t.relation("triggerEvents", {
+      description: "The connection's newest events (its provider's and its lifecycle events), newest first.",
+      args: { first: t.arg.int({ required: false, defaultValue: 10, description: "1 to 50." }) },
+      query: (args) => ({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }], take: Math.min(Math.max(args.first ?? 10, 1), 50) }),
+    }),
+  }),
+});
+
+const ReauthorizationUrl = builder.objectRef<{ authUrl: string; expiresAt: Date }>("ReauthorizationUrl").implement({
+  fields: (t) => ({
+    authUrl: t.exposeString("authUrl"),
+    expiresAt: t.expose("expiresAt", { type: "DateTime" }),
+  }),
+});
+
+const ConnectionFilterInput = builder.inputType("ConnectionFilter", {
+  fields: (t) => ({
+    connector: t.string({ required: false }),
+    status: t.field({ type: AccountStatus, required: false }),
+    search: t.string({ required: false, description: "A case-insensitive substring of account, externalId or displayName." }),
+  }),
+});
+
+type ConnectionPage = Awaited<ReturnType<GraphQLContext["connections"]["page"]>>;
+
+const ConnectedAccountEdge = builder.objectRef<ConnectionPage["edges"][number]>("ConnectedAccountEdge").implement({
+  fields: (t) => ({
+    cursor: t.exposeString("cursor"),
+    node: t.field({ type: ConnectedAccount, resolve: (edge) => edge.node }),
+  }),
+});
+
+const ConnectionsPageInfo = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>("ConnectedAccountPageInfo").implement({
+  fields: (t) => ({
+    hasNextPage: t.exposeBoolean("hasNextPage"),
+    endCursor: t.exposeString("endCursor", { nullable: true, description: "Pass as `after` for the next page." }),
+  }),
+});
+
+const ConnectedAccountConnection = builder.objectRef<ConnectionPage>("ConnectedAccountConnection").implement({
+  description: "A page of the deployment's connections, newest first.",
+  fields: (t) => ({
+    edges: t.field({ type: [ConnectedAccountEdge], resolve: (page) => page.edges }),
+    nodes: t.field({ type: [ConnectedAccount], resolve: (page) => page.edges.map((edge) => edge.node) }),
+    pageInfo: t.field({ type: ConnectionsPageInfo, resolve: (page) => ({ hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null }) }),
   }),
 });
 
@@ -133,6 +204,17 @@ builder.prismaObjectFields("Deployment", (t) => ({
     resolve: (deployment, _args, ctx) => ctx.verificationTokens.list(deployment.id),
   }),
   connectedAccounts: t.relation("connectedAccounts", { query: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } }),
+  connections: t.field({
+    type: ConnectedAccountConnection,
+    description: "The deployment's connections, newest first, in keyset pages (by createdAt, then id).",
+    args: {
+      filter: t.arg({ type: ConnectionFilterInput, required: false }),
+      first: t.arg.int({ required: false, defaultValue: 50, description: `1 to ${CONNECTIONS_MAX_PAGE}.` }),
+      after: t.arg.string({ required: false }),
+    },
+    resolve: (deployment, args, ctx) =>
+      ctx.connections.page(deployment.id, parseConnectionFilter(args.filter ?? {}), args.first ?? 50, args.after ?? null),
+  }),
   webhookUrl: t.string({
     description: "The URL to register at the provider for this connector's webhooks.",
     args: { connector: t.arg.string() },
@@ -178,17 +260,32 @@ builder.mutationFields((t) => ({
       return confirmed;
     },
   }),
+  createReauthorizationUrl: t.field({
+    type: ReauthorizationUrl,
+    description:
+      "A new single-use authorization URL for an existing connection's connector and account (what `auth-url` gives your server), " +
+      "to send its end user when the connection is REAUTH_REQUIRED. Owners, admins and the deployment's key.",
+    args: { id: t.arg.id() },
+    authScopes: { loggedIn: true },
+    resolve: async (_root, args, ctx) => {
+      const found = await ctx.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { deploymentId: true, connector: true, account: true, params: true } });
+      const connection = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "create authorization URLs" });
+      const session = await createConnectSession(ctx.oauth, connection.deploymentId, connection.connector, connection.account, { params: storedParams(connection.params) });
+      return { authUrl: session.authUrl, expiresAt: session.expiresAt };
+    },
+  }),
   disconnectAccount: t.prismaField({
     type: "ConnectedAccount",
-    description: "Forget the account's tokens; its status becomes DISCONNECTED. A new auth-url reconnects it.",
+    description:
+      "Delete the connection, as `DELETE /api/v1/connections/{connector}/{account}`: status DISCONNECTED, tokens forgotten, the grant revoked at the provider " +
+      "where the connector declares how, `switchyard.connection_deleted` emitted. Again: nothing more happens. A new auth-url reconnects it.",
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
       const found = await ctx.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
       const account = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "disconnect accounts" });
-      // Its provider subscriptions go first, while its token still works.
-      await ctx.subscriptions.deleteForConnection(account.id);
-      await disconnectAccount(ctx.db, account.id);
+      // The REST DELETE's operation: subscriptions released, tokens forgotten, grant revoked, connection_deleted.
+      await ctx.connections.disconnect(account.deploymentId, { id: account.id });
       return ctx.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: account.id } });
     },
   }),

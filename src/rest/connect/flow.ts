@@ -1,3 +1,4 @@
+import type { LifecycleEvents } from "../../connections/lifecycle.ts";
 import type { ConnectSettings } from "../../connections/connectSettings.ts";
 import { storedParams } from "../../connectors/params.ts";
 import { type RedirectErrorCode, redirectLocation } from "../../connections/redirects.ts";
@@ -11,8 +12,10 @@ import type { OAuthClientDeps } from "../../oauth/deps.ts";
 import { errorPage } from "./page.ts";
 
 /** The connect flow's dependencies: the OAuth client's, and the Connect settings its redirects are checked against. */
+/** The connect flow's dependencies: the OAuth client's, where it may send end users back, and the lifecycle events a completed flow emits. */
 export interface ConnectFlowDeps extends OAuthClientDeps {
   connectSettings: ConnectSettings;
+  lifecycle: Pick<LifecycleEvents, "emitFor">;
 }
 
 /** Everything a connect page needs about its session, once it is known to be usable. */

@@ -1,5 +1,6 @@
 import type { Route } from "../../http/types.ts";
 import type { ConnectFlowDeps } from "./flow.ts";
+export type { ConnectFlowDeps };
 import { getConnectPage, postConnectPage } from "./connectPage.ts";
 import { getConsentPage, postConsentPage } from "./consentPage.ts";
 import { getOAuthCallback } from "./oauthCallback.ts";

@@ -105,9 +105,9 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
         return fail("identity_error", errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY));
       }
 
-      let account;
+      let saved;
       try {
-        account = await saveConnection(deps, { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes);
+        saved = await saveConnection(deps, { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes);
       } catch (err) {
         // The identity is made storable when read (oauth/provider.ts); whatever still fails to save
         // is answered with a page like every other failure here, never a bare 500.
@@ -115,7 +115,8 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
         // What the provider said about the user could not be stored: an identity problem to the operator.
         return fail("identity_error", errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, RETRY));
       }
-      if (!account) return problemPage("completed");
+      if (!saved) return problemPage("completed");
+      await deps.lifecycle.emitFor(saved.account.id, saved.created ? "connection_created" : "connection_reauthorized");
       const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
       const done = page(
         200,
@@ -127,7 +128,7 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
 <p class="note">You can close this window.</p>`,
       );
       // The attempt is spent: its binding cookie has served its purpose.
-      return endFlow(deps, session, { connectionId: account.id }, { ...done, headers: { ...done.headers, "set-cookie": clearedBindingCookie(deps, session.id) } });
+      return endFlow(deps, session, { connectionId: saved.account.id }, { ...done, headers: { ...done.headers, "set-cookie": clearedBindingCookie(deps, session.id) } });
     },
   };
 }

@@ -66,17 +66,19 @@ const pathOf = (template: string) => new URL(template.replace(/\{[a-z0-9_]+\}/g,
 
 export async function startDeclaredProvider(def: ConnectorDefinition, opts: DeclaredProviderOptions = {}): Promise<FakeDeclaredProvider> {
   const decl = def.declaration;
-  const { tokenResponse } = decl.oauth;
+  const { oauth, identity } = decl;
+  if (!oauth || !identity) throw new Error(`${def.name} is never authorized (authMode ${def.authMode}): it has no provider to fake`);
+  const { tokenResponse } = oauth;
   const tenant = tenantPaths(def);
   // Matched without its query string (e.g. `/v1/me?fields=id`).
-  const identityPath = `${tenant.filled}/api${pathOf(decl.oauth.apiUrl).replace(/\/$/, "")}${(decl.identity.path ?? "").split("?")[0]}`;
+  const identityPath = `${tenant.filled}/api${pathOf(oauth.apiUrl).replace(/\/$/, "")}${(identity.path ?? "").split("?")[0]}`;
   const identityRequests: FakeDeclaredProvider["identityRequests"] = [];
 
   const tokenBody = (grant: Grant<DeclaredIdentity>): Record<string, unknown> => {
     const token: Record<string, unknown> = {
       access_token: grant.accessToken,
       token_type: "bearer",
-      scope: grant.scopes.join(decl.oauth.scopeSeparator),
+      scope: grant.scopes.join(oauth.scopeSeparator),
       ...(grant.expiresAt ? { expires_in: Math.round((grant.expiresAt - Date.now()) / 1000) } : {}),
       ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
       ...opts.tokenExtras?.(grant.identity),
@@ -93,22 +95,22 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
     {
       displayName: def.displayName,
       // resolveEndpoints drops a trailing slash from overrides (Sentry declares /oauth/authorize/).
-      authorizePath: `${tenant.filled}${pathOf(decl.oauth.authorizeUrl).replace(/\/+$/, "")}`,
-      tokenPath: `${tenant.filled}${pathOf(decl.oauth.tokenUrl).replace(/\/+$/, "")}`,
-      scopeParams: [decl.oauth.scopeParam],
+      authorizePath: `${tenant.filled}${pathOf(oauth.authorizeUrl).replace(/\/+$/, "")}`,
+      tokenPath: `${tenant.filled}${pathOf(oauth.tokenUrl).replace(/\/+$/, "")}`,
+      scopeParams: [oauth.scopeParam],
       requireResponseType: true,
       requireRedirectUriOnExchange: true,
-      clientAuthMethods: [decl.oauth.clientAuth],
+      clientAuthMethods: [oauth.clientAuth],
       acceptJsonBody: false,
-      accessTokenTtlSeconds: decl.oauth.refresh ? 3600 : undefined,
-      refreshTokens: decl.oauth.refresh ? "rotate" : "none",
+      accessTokenTtlSeconds: oauth.refresh ? 3600 : undefined,
+      refreshTokens: oauth.refresh ? "rotate" : "none",
       tokenSuccess: (grant) => jsonReply(200, tokenBody(grant)),
       tokenError: (kind, description) =>
         tokenResponse.okPath ? jsonReply(200, { ok: false, error: kind }) : jsonReply(400, { error: kind, error_description: description }),
-      routes: decl.identity.path
+      routes: identity.path
         ? [
             {
-              method: decl.identity.method,
+              method: identity.method,
               path: identityPath,
               handle(req, ctx) {
                 const grant = ctx.authenticate(req);
@@ -117,10 +119,10 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
                 const answer: Record<string, unknown> = {};
                 const who = grant.identity;
                 // Least important first: where paths coincide (Gmail's address is id, name and metadata), the id wins.
-                for (const [key, path] of Object.entries(decl.identity.metadata)) setAt(answer, path, `${key} of ${who.displayName}`);
-                if (decl.identity.cursorPath) setAt(answer, decl.identity.cursorPath, who.cursor);
-                if (decl.identity.displayNamePath) setAt(answer, decl.identity.displayNamePath, who.displayName);
-                if (decl.identity.idPath) setAt(answer, decl.identity.idPath, who.id);
+                for (const [key, path] of Object.entries(identity.metadata)) setAt(answer, path, `${key} of ${who.displayName}`);
+                if (identity.cursorPath) setAt(answer, identity.cursorPath, who.cursor);
+                if (identity.displayNamePath) setAt(answer, identity.displayNamePath, who.displayName);
+                if (identity.idPath) setAt(answer, identity.idPath, who.id);
                 return jsonReply(200, answer);
               },
             },
@@ -135,9 +137,9 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
   return Object.assign(server, {
     identityRequests,
     env: () => ({
-      [`${prefix}AUTHORIZE_URL`]: `${server.url}${tenant.template}${pathOf(decl.oauth.authorizeUrl).replace(/\/+$/, "")}`,
-      [`${prefix}TOKEN_URL`]: `${server.url}${tenant.template}${pathOf(decl.oauth.tokenUrl).replace(/\/+$/, "")}`,
-      [`${prefix}API_URL`]: `${server.url}${tenant.template}/api${pathOf(decl.oauth.apiUrl).replace(/\/$/, "")}`,
+      [`${prefix}AUTHORIZE_URL`]: `${server.url}${tenant.template}${pathOf(oauth.authorizeUrl).replace(/\/+$/, "")}`,
+      [`${prefix}TOKEN_URL`]: `${server.url}${tenant.template}${pathOf(oauth.tokenUrl).replace(/\/+$/, "")}`,
+      [`${prefix}API_URL`]: `${server.url}${tenant.template}/api${pathOf(oauth.apiUrl).replace(/\/$/, "")}`,
       [`${prefix}CLIENT_ID`]: server.clientId,
       [`${prefix}CLIENT_SECRET`]: server.clientSecret,
     }),

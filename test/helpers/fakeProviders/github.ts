@@ -29,6 +29,8 @@ export interface FakeGitHubOptions extends FakeOAuthOptions {
 export interface FakeGitHub extends FakeOAuthServer<FakeGitHubUser> {
   apiUrl: string;
   webhookSecret: string;
+  /** Every accepted "Delete an app authorization" request, in order. */
+  revocations: { clientId: string; accessToken: string }[];
   /** CONNECTOR_GITHUB_* variables pointing Switchyard at this fake. */
   env(): Record<string, string>;
 }
@@ -52,6 +54,7 @@ function githubBody(acceptHeader: string | string[] | undefined, value: Record<s
 export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<FakeGitHub> {
   const expiring = opts.expiringTokens ?? false;
   const user: FakeGitHubUser = { id: 583231, login: "octocat", name: "The Octocat", email: "octocat@example.com", ...opts.user };
+  const revocations: { clientId: string; accessToken: string }[] = [];
   const server = await startFakeOAuthServer<FakeGitHubUser>(
     "github",
     {
@@ -83,6 +86,31 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
         });
       },
       routes: [
+        {
+          // "Delete an app authorization" (docs.github.com/en/rest/apps/oauth-applications#delete-an-app-authorization):
+          // HTTP Basic client_id:client_secret, JSON {"access_token"}; 204, and every token of that grant stops working.
+          method: "DELETE",
+          path: /^\/api\/v3\/applications\/([^/]+)\/grant$/,
+          handle(req, _ctx, [clientId]) {
+            const basic = /^Basic (.+)$/.exec(String(req.headers.authorization ?? ""))?.[1];
+            const [id, secret] = basic ? Buffer.from(basic, "base64").toString("utf8").split(":") : [];
+            if (id !== clientId || id !== server.clientId || secret !== server.clientSecret) {
+              return jsonReply(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest/apps/oauth-applications#delete-an-app-authorization", status: "404" });
+            }
+            let token: unknown;
+            try {
+              token = (JSON.parse(req.rawBody.toString("utf8")) as { access_token?: unknown }).access_token;
+            } catch {
+              token = undefined;
+            }
+            if (typeof token !== "string") return jsonReply(422, { message: "Invalid request.", status: "422" });
+            const grant = server.grants.find((g) => g.accessToken === token && g.clientId === clientId);
+            if (!grant) return jsonReply(404, { message: "Not Found", status: "404" });
+            for (const g of server.grants) if (g.clientId === clientId && g.identity.id === grant.identity.id) g.revoked = true;
+            revocations.push({ clientId, accessToken: token });
+            return { status: 204, headers: {}, body: "" };
+          },
+        },
         {
           method: "GET",
           path: "/api/v3/user",
@@ -119,10 +147,12 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   return Object.assign(server, {
     apiUrl,
     webhookSecret,
+    revocations,
     env: () => ({
       CONNECTOR_GITHUB_AUTHORIZE_URL: server.authorizeUrl,
       CONNECTOR_GITHUB_TOKEN_URL: server.tokenUrl,
       CONNECTOR_GITHUB_API_URL: apiUrl,
+      CONNECTOR_GITHUB_REVOCATION_URL: `${apiUrl}/applications/{clientId}/grant`,
       CONNECTOR_GITHUB_CLIENT_ID: server.clientId,
       CONNECTOR_GITHUB_CLIENT_SECRET: server.clientSecret,
       CONNECTOR_GITHUB_WEBHOOK_SECRET: webhookSecret,

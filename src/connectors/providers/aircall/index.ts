@@ -1,8 +1,10 @@
 /**
  * Aircall technology partners: OAuth 2.0 authorization code with the single scope `public_api`;
  * access tokens do not expire. The identity is the integration the token belongs to
- * (`GET /v1/integrations/me`), which names the company. Connect only: Aircall webhooks are created per
+ * (`GET /v1/integrations/me`), which names the company. No webhook section: Aircall webhooks are created per
  * company through the API with its token (per-account), each with its own `token` in the payload.
+ * Polled: the company's calls are read on a schedule from the call list (newest first, `from` the
+ * newest start seen).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +21,8 @@ export default declareConnector({
     "https://developer.aircall.io/tutorials/how-aircall-oauth-flow-works/",
     "https://developer.aircall.io/api-references/#retrieve-integration-information",
     "https://developer.aircall.io/api-references/#webhooks",
+    "https://developer.aircall.io/api-references/#list-all-calls",
+    "https://developer.aircall.io/api-references/#rate-limiting",
   ],
   oauth: {
     authorizeUrl: "https://dashboard.aircall.io/oauth/authorize",
@@ -38,5 +42,42 @@ export default declareConnector({
     idPath: "integration.company_id",
     displayNamePath: "integration.name",
     metadata: { status: "integration.status" },
+  },
+  triggers: [
+    {
+      name: "call_created",
+      displayName: "Call started",
+      description: "A call was made or received on one of the company's numbers (read from the call list on a schedule; it may still be ringing or in progress).",
+      providerEvent: "GET /v1/calls",
+      // One call as the list answers it.
+      samplePayload: {
+        id: 812,
+        direct_link: "https://api.aircall.io/v1/calls/812",
+        direction: "inbound",
+        status: "done",
+        missed_call_reason: null,
+        started_at: 1767261600,
+        answered_at: 1767261605,
+        ended_at: 1767261700,
+        duration: 100,
+        raw_digits: "+33 1 76 36 06 95",
+        user: { id: 456, name: "Madeleine Crest", email: "madeleine@aircall.io" },
+        number: { id: 123, name: "French Office", digits: "+33 1 76 36 06 95" },
+        tags: [],
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // `from` is a Unix time (seconds), as `started_at` is; newest first.
+      call_created: {
+        request: { path: "/v1/calls", query: { order: "desc", per_page: "50", from: "{cursor}" } },
+        items: "calls",
+        id: "id",
+        version: "started_at",
+        occurredAt: "started_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,8 +1,10 @@
 /**
  * Attio: OAuth 2.0 authorization code; the app's scopes are chosen in Attio's developer dashboard,
  * not on the authorize URL. Access tokens do not expire. `GET /v2/self` introspects the token and names
- * the workspace that granted it. Connect only: Attio webhooks are created per workspace through the API
+ * the workspace that granted it. No webhook section: Attio webhooks are created per workspace through the API
  * with the workspace's token (a per-account subscription), and each delivery batches an `events` array.
+ * Polled: tasks are read on a schedule from the task list, newest first (`sort=created_at:desc`; the
+ * app needs the `task:read` scope in Attio's dashboard).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +21,8 @@ export default declareConnector({
     "https://docs.attio.com/rest-api/tutorials/connect-an-app-through-oauth",
     "https://docs.attio.com/rest-api/endpoint-reference/meta/identify",
     "https://docs.attio.com/rest-api/guides/webhooks",
+    "https://docs.attio.com/rest-api/endpoint-reference/tasks/list-tasks",
+    "https://docs.attio.com/rest-api/guides/rate-limiting",
   ],
   oauth: {
     authorizeUrl: "https://app.attio.com/authorize",
@@ -36,5 +40,37 @@ export default declareConnector({
     idPath: "workspace_id",
     displayNamePath: "workspace_name",
     metadata: { workspaceSlug: "workspace_slug", memberId: "authorized_by_workspace_member_id" },
+  },
+  triggers: [
+    {
+      name: "task_created",
+      displayName: "Task created",
+      description: "A task was created in the workspace (read from the task list on a schedule).",
+      providerEvent: "GET /v2/tasks",
+      // One task as the list answers it.
+      samplePayload: {
+        id: { workspace_id: "14beef7a-99f7-4534-a87e-70b564330a4c", task_id: "649e34f4-c39a-4f4d-99ef-48a36bef8f04" },
+        content_plaintext: "Follow up on current software solutions",
+        deadline_at: "2026-01-08T15:00:00.000000000Z",
+        is_completed: false,
+        linked_records: [{ target_object_id: "97052eb9-e65e-443f-a297-f2d9a4a7f795", target_record_id: "bf071e1f-6035-429d-b874-d83ea64ea13b" }],
+        assignees: [{ referenced_actor_type: "workspace-member", referenced_actor_id: "50cf242c-7fa3-4cad-87d0-75b1af71c57b" }],
+        created_by_actor: { type: "workspace-member", id: "50cf242c-7fa3-4cad-87d0-75b1af71c57b" },
+        created_at: "2026-01-01T10:00:00.000000000Z",
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Newest first; the position is the newest `created_at` seen.
+      task_created: {
+        request: { path: "/v2/tasks", query: { limit: "100", sort: "created_at:desc" } },
+        items: "data",
+        id: "id.task_id",
+        version: "created_at",
+        occurredAt: "created_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,8 +1,10 @@
 /**
  * Canva Connect: OAuth 2.0 authorization code with PKCE (required, S256), HTTP Basic client
  * authentication, space-separated scopes; four-hour access tokens and single-use refresh tokens. The
- * identity is `GET /rest/v1/users/me` (user and team ids). Connect only: Canva Connect's notifications
+ * identity is `GET /rest/v1/users/me` (user and team ids). No webhook section: Canva Connect's notifications
  * are not generally available webhooks.
+ * Polled: designs are read on a schedule from the design list, most recently modified first
+ * (`sort_by=modified_descending`).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +21,7 @@ export default declareConnector({
     "https://www.canva.dev/docs/connect/authentication/",
     "https://www.canva.dev/docs/connect/api-reference/users/users-me/",
     "https://www.canva.dev/docs/connect/appendix/scopes/",
+    "https://www.canva.dev/docs/connect/api-reference/designs/list-designs/",
   ],
   oauth: {
     authorizeUrl: "https://www.canva.com/api/oauth/authorize",
@@ -38,5 +41,37 @@ export default declareConnector({
     path: "/rest/v1/users/me",
     idPath: "team_user.user_id",
     metadata: { teamId: "team_user.team_id" },
+  },
+  triggers: [
+    {
+      name: "design_modified",
+      displayName: "Design created or modified",
+      description: "A design the user owns or that was shared with them was created or edited (read from the design list on a schedule).",
+      providerEvent: "GET /rest/v1/designs",
+      // One design summary as the list answers it.
+      samplePayload: {
+        id: "DAFVztcvd9z",
+        title: "My summer holiday",
+        owner: { user_id: "auDAbliZ2rQNNOsUl5OLu", team_id: "Oi2RJILTrKk0KRhRUZozX" },
+        thumbnail: { width: 595, height: 335, url: "https://document-export.canva.com/Vczz9/zF9vzVtdADc/2/thumbnail/0001.png" },
+        urls: { edit_url: "https://www.canva.com/api/design/eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0/edit", view_url: "https://www.canva.com/api/design/eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0/view" },
+        created_at: 1767258000,
+        updated_at: 1767261600,
+        page_count: 5,
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Most recently modified first; `updated_at` is a Unix time in seconds. 100 requests a minute per user.
+      design_modified: {
+        request: { path: "/rest/v1/designs", query: { ownership: "any", sort_by: "modified_descending" } },
+        items: "items",
+        id: "id",
+        version: "updated_at",
+        occurredAt: "updated_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,8 +1,10 @@
 /**
  * Close: OAuth 2.0 authorization code; `all.full_access` is the only data scope, `offline_access`
  * adds a refresh token (access tokens last an hour). The identity is the user who authorized (`GET
- * /api/v1/me/`). Connect only: Close webhook subscriptions are created per organization through the API
+ * /api/v1/me/`). No webhook section: Close webhook subscriptions are created per organization through the API
  * with its token (per-account), each with its own signature key.
+ * Polled: activities are read on a schedule from the activity list, created after the newest one seen
+ * (`date_created__gt`).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +21,8 @@ export default declareConnector({
     "https://developer.close.com/topics/authentication-oauth2/",
     "https://developer.close.com/resources/users/",
     "https://developer.close.com/topics/webhooks/",
+    "https://developer.close.com/api/resources/activities/list",
+    "https://developer.close.com/topics/filter-parameters/",
   ],
   oauth: {
     authorizeUrl: "https://app.close.com/oauth2/authorize",
@@ -39,5 +43,39 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "email",
     metadata: { firstName: "first_name", lastName: "last_name", organizationId: "organizations[].id" },
+  },
+  triggers: [
+    {
+      name: "activity_created",
+      displayName: "Activity created",
+      description: "A call, email, note, meeting or other activity was logged on a lead (read from the activity list on a schedule).",
+      providerEvent: "GET /api/v1/activity/",
+      // One activity as the list answers it (a note).
+      samplePayload: {
+        id: "acti_1sdf9B1mYV6ySxkchvhGYFzKHwWwUzzQ4Jj9z8z4T0J",
+        _type: "Note",
+        lead_id: "lead_LZfSS9SPBz3kbQyUmKgjFDY9sPNDtpdNvrMXjLnACvJ",
+        contact_id: null,
+        user_id: "user_04EJPREurd0b3KDozVFqXSRbt2uBjw3QfeYa7ZaGTwI",
+        user_name: "Jane Doe",
+        organization_id: "orga_bwwWG475zqWiQGur0thQshwVXo8rIYecQHDWFanqhen",
+        note: "Call back next week about the renewal.",
+        date_created: "2026-01-01T10:00:00.000000+00:00",
+        date_updated: "2026-01-01T10:00:00.000000+00:00",
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Newest first (`_order_by=-date_created`), created after the newest seen; `has_more` says another page exists.
+      activity_created: {
+        request: { path: "/api/v1/activity/", query: { _limit: "100", _order_by: "-date_created", date_created__gt: "{cursor}" } },
+        items: "data",
+        id: "id",
+        version: "date_created",
+        occurredAt: "date_created",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

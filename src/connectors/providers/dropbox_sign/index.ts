@@ -1,9 +1,11 @@
 /**
  * Dropbox Sign (formerly HelloSign): OAuth 2.0 authorization code (scopes are set on the API app);
  * access tokens last an hour and come with refresh tokens. The identity is `GET /v3/account`.
- * Connect only: its app callbacks are app-level, but each event is a multipart form whose `json` field
+ * No webhook section: its app callbacks are app-level, but each event is a multipart form whose `json` field
  * carries an `event_hash` (HMAC-SHA256 of event_time + event_type keyed with the app owner's API key),
  * which the shared schemes do not express.
+ * Polled: signature requests the user sent or received are read on a schedule from List Signature
+ * Requests (the first page, newest first as observed).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -20,6 +22,8 @@ export default declareConnector({
     "https://developers.hellosign.com/docs/o-auth/walkthrough/",
     "https://developers.hellosign.com/api/reference/operation/accountGet/",
     "https://developers.hellosign.com/docs/events/walkthrough/",
+    "https://developers.hellosign.com/api/reference/operation/signatureRequestList/",
+    "https://developers.hellosign.com/docs/request-signatures/search/",
   ],
   oauth: {
     authorizeUrl: "https://app.hellosign.com/oauth/authorize",
@@ -34,5 +38,41 @@ export default declareConnector({
     path: "/v3/account",
     idPath: "account.account_id",
     displayNamePath: "account.email_address",
+  },
+  triggers: [
+    {
+      name: "signature_request_created",
+      displayName: "Signature request sent or received",
+      description: "A signature request was sent by the user or to them (read from their signature request list on a schedule).",
+      providerEvent: "GET /v3/signature_request/list",
+      // One SignatureRequest as the list answers it.
+      samplePayload: {
+        signature_request_id: "fa5c8a0b0f492d768749333ad6fcc214c111e967",
+        title: "NDA with Acme Co.",
+        subject: "The NDA we talked about",
+        message: "Please sign this NDA and then we can discuss more.",
+        is_complete: false,
+        is_declined: false,
+        has_error: false,
+        created_at: 1767261600,
+        requester_email_address: "me@dropboxsign.com",
+        signing_url: "https://app.hellosign.com/sign/fa5c8a0b0f492d768749333ad6fcc214c111e967",
+        details_url: "https://app.hellosign.com/home/manage?guid=fa5c8a0b0f492d768749333ad6fcc214c111e967",
+        signatures: [{ signature_id: "78caf2a1d01cd39cea2bc1cbb340dac3", signer_email_address: "jack@example.com", signer_name: "Jack", status_code: "awaiting_signature" }],
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // No "since" filter on the list: the first page is read; `created_at` is a Unix time in seconds.
+      signature_request_created: {
+        request: { path: "/v3/signature_request/list", query: { page_size: "100" } },
+        items: "signature_requests",
+        id: "signature_request_id",
+        version: "created_at",
+        occurredAt: "created_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

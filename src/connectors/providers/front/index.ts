@@ -1,9 +1,11 @@
 /**
  * Front: OAuth 2.0 authorization code; the token request authenticates with HTTP Basic (client id
  * and secret); access tokens expire and come with refresh tokens. `GET /me` names the company the token
- * belongs to (`cmp_…`). Connect only for now: Front's application webhooks are app-level and routed by
+ * belongs to (`cmp_…`). No webhook section: Front's application webhooks are app-level and routed by
  * `authorization.id` (the company id), but they sign `{timestamp}:{body}` with a millisecond timestamp
  * and are validated with an `X-Front-Challenge` echo, neither of which the shared schemes express yet.
+ * Polled: the company's events are read on a schedule from the events list (newest first, `q[after]`
+ * the newest seen).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -20,6 +22,8 @@ export default declareConnector({
     "https://dev.frontapp.com/docs/oauth",
     "https://dev.frontapp.com/reference/api-token-details",
     "https://dev.frontapp.com/docs/application-webhooks",
+    "https://dev.frontapp.com/reference/list-events",
+    "https://dev.frontapp.com/docs/rate-limiting",
   ],
   oauth: {
     authorizeUrl: "https://app.frontapp.com/oauth/authorize",
@@ -35,5 +39,36 @@ export default declareConnector({
     path: "/me",
     idPath: "id",
     displayNamePath: "name",
+  },
+  triggers: [
+    {
+      name: "event_created",
+      displayName: "Inbox event",
+      description: "Something happened in an inbox the user can see: a message in or out, an assignment, a tag, a comment (read from the events list on a schedule).",
+      providerEvent: "GET /events",
+      // One event as the list answers it (an inbound message).
+      samplePayload: {
+        _links: { self: "https://yourCompany.api.frontapp.com/events/evt_55c8c149" },
+        id: "evt_55c8c149",
+        type: "inbound",
+        emitted_at: 1767261600.123,
+        conversation: { id: "cnv_55c8c149", subject: "Order 1042", status: "unassigned" },
+        source: { _meta: { type: "inboxes" }, data: [{ id: "inb_55c8c149", name: "Support" }] },
+        target: { _meta: { type: "message" }, data: { id: "msg_55c8c149", type: "email", is_inbound: true, blurb: "Where is my order?" } },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Newest first; `q[after]` takes a time in seconds (up to 3 decimals), the form `emitted_at` has.
+      event_created: {
+        request: { path: "/events", query: { limit: "100", "q[after]": "{cursor}" } },
+        items: "_results",
+        id: "id",
+        version: "emitted_at",
+        occurredAt: "emitted_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -46,6 +46,7 @@ export default declareConnector({
     "https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps",
     "https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/scopes-for-oauth-apps",
     "https://docs.github.com/en/rest/users/users#get-the-authenticated-user",
+    "https://docs.github.com/en/rest/apps/oauth-applications#delete-an-app-authorization",
     "https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries",
     "https://docs.github.com/en/webhooks/webhook-events-and-payloads",
     "https://docs.github.com/en/rest/activity/starring#list-repositories-starred-by-the-authenticated-user",
@@ -63,6 +64,9 @@ export default declareConnector({
     // Errors come as HTTP 200 `{error, error_description}` (read as errors by default); expiring
     // user tokens (GitHub Apps) add expires_in/refresh_token.
     refresh: true,
+    // "Delete an app authorization": DELETE /applications/{client_id}/grant with HTTP Basic
+    // client_id:client_secret and a JSON body {"access_token"}; the user's grant and all its tokens go.
+    revocation: { url: "https://api.github.com/applications/{clientId}/grant", method: "DELETE", tokenParam: "access_token", body: "json", clientAuth: "client_secret_basic" },
   },
   identity: {
     path: "/user",

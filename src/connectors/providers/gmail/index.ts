@@ -52,6 +52,10 @@ export default declareConnector({
     // offline + consent: Google only returns a refresh_token on a consented offline grant.
     extraAuthorizeParams: { access_type: "offline", prompt: "consent" },
     refresh: true,
+    // developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: POST the access or
+    // refresh token as the form field `token`, no client authentication; revoking the refresh token
+    // revokes the whole grant (its access tokens too).
+    revocation: { url: "https://oauth2.googleapis.com/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "none", token: "refresh" },
   },
   identity: {
     path: "/gmail/v1/users/me/profile",

@@ -58,6 +58,10 @@ export default declareConnector({
     // Google sends a refresh token only with offline access, and again only when consent is shown.
     extraAuthorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
     refresh: true,
+    // developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: POST the access or
+    // refresh token as the form field `token`, no client authentication; revoking the refresh token
+    // revokes the whole grant (its access tokens too).
+    revocation: { url: "https://oauth2.googleapis.com/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "none", token: "refresh" },
   },
   // The primary calendar's id is the account's email address.
   identity: {

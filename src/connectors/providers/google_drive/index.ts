@@ -36,6 +36,10 @@ export default declareConnector({
     clientAuth: "client_secret_post",
     extraAuthorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
     refresh: true,
+    // developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: POST the access or
+    // refresh token as the form field `token`, no client authentication; revoking the refresh token
+    // revokes the whole grant (its access tokens too).
+    revocation: { url: "https://oauth2.googleapis.com/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "none", token: "refresh" },
   },
   // about.get requires `fields`; permissionId is the user's stable id within Drive.
   identity: {

@@ -1,7 +1,10 @@
 /**
  * Google Sheets: Google's OAuth 2.0 for web server apps (PKCE, `access_type=offline`), the read-only
- * Sheets scope plus OpenID for the identity (the user info `sub`). Connect only: Sheets has no push
+ * Sheets scope plus OpenID for the identity (the user info `sub`). No webhook section: Sheets has no push
  * notifications of its own (Drive's change channels are per-account subscriptions).
+ * Polled: changed spreadsheets are read on a schedule from the Drive file list (`mimeType`
+ * application/vnd.google-apps.spreadsheet, newest `modifiedTime` first; needs the Drive metadata
+ * scope).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -18,16 +21,24 @@ export default declareConnector({
     "https://developers.google.com/identity/protocols/oauth2/web-server",
     "https://developers.google.com/workspace/sheets/api/scopes",
     "https://developers.google.com/identity/openid-connect/openid-connect#obtaininguserprofileinformation",
+    "https://developers.google.com/workspace/drive/api/reference/rest/v3/files/list",
+    "https://developers.google.com/workspace/drive/api/guides/search-files",
   ],
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
     apiUrl: "https://www.googleapis.com",
-    scopes: ["openid", "email", "https://www.googleapis.com/auth/spreadsheets.readonly"],
+    scopes: [
+      "openid",
+      "email",
+      "https://www.googleapis.com/auth/spreadsheets.readonly",
+      "https://www.googleapis.com/auth/drive.metadata.readonly",
+    ],
     scopeDescriptions: {
       openid: "Confirm who you are on Google",
       email: "See your email address",
       "https://www.googleapis.com/auth/spreadsheets.readonly": "See your Google Sheets spreadsheets",
+      "https://www.googleapis.com/auth/drive.metadata.readonly": "See the names and change times of your Google Drive files (to notice changed spreadsheets)",
     },
     scopeSeparator: " ",
     pkce: true,
@@ -40,5 +51,43 @@ export default declareConnector({
     idPath: "sub",
     displayNamePath: "email",
     metadata: { name: "name" },
+  },
+  triggers: [
+    {
+      name: "spreadsheet_changed",
+      displayName: "Spreadsheet created or changed",
+      description: "A spreadsheet the user can open was created or edited (read from the Drive file list on a schedule).",
+      providerEvent: "GET /drive/v3/files",
+      // One file as the list answers it (the fields asked for).
+      samplePayload: {
+        id: "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms",
+        name: "Quarterly plan",
+        mimeType: "application/vnd.google-apps.spreadsheet",
+        modifiedTime: "2026-01-01T10:00:00.000Z",
+        webViewLink: "https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit",
+        lastModifyingUser: { displayName: "Jane Doe", emailAddress: "jane@example.com" },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Newest change first; the position is the newest `modifiedTime` seen. Trashed files are left out.
+      spreadsheet_changed: {
+        request: {
+          path: "/drive/v3/files",
+          query: {
+            q: "mimeType='application/vnd.google-apps.spreadsheet' and trashed=false",
+            orderBy: "modifiedTime desc",
+            pageSize: "100",
+            fields: "files(id,name,mimeType,modifiedTime,webViewLink,lastModifyingUser(displayName,emailAddress))",
+          },
+        },
+        items: "files",
+        id: "id",
+        version: "modifiedTime",
+        occurredAt: "modifiedTime",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,8 +1,9 @@
 /**
  * Help Scout Mailbox API 2.0: OAuth 2.0 authorization code (no scopes; the app gets the authorizing
- * user's access), two-day access tokens with refresh tokens. The identity is `GET /v2/users/me`. Connect
- * only: Help Scout webhooks are created per account (in the account or through the API with its token),
+ * user's access), two-day access tokens with refresh tokens. The identity is `GET /v2/users/me`. No webhook section: Help Scout webhooks are created per account (in the account or through the API with its token),
  * each with its own secret key.
+ * Polled: conversations are read on a schedule from the conversation list, newest change first
+ * (`modifiedSince` the newest seen).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +20,7 @@ export default declareConnector({
     "https://developer.helpscout.com/mailbox-api/overview/authentication/",
     "https://developer.helpscout.com/mailbox-api/endpoints/users/me/",
     "https://developer.helpscout.com/webhooks/",
+    "https://developer.helpscout.com/mailbox-api/endpoints/conversations/list/",
   ],
   oauth: {
     authorizeUrl: "https://secure.helpscout.net/authentication/authorizeClientApplication",
@@ -34,5 +36,48 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "email",
     metadata: { firstName: "firstName", lastName: "lastName" },
+  },
+  triggers: [
+    {
+      name: "conversation_updated",
+      displayName: "Conversation created or updated",
+      description: "A conversation was created or changed (a reply, a note, a status or assignment change), read from the conversation list on a schedule.",
+      providerEvent: "GET /v2/conversations",
+      // One conversation as the list answers it.
+      samplePayload: {
+        id: 10,
+        number: 12,
+        threads: 2,
+        type: "email",
+        folderId: 11,
+        status: "active",
+        state: "published",
+        subject: "Help",
+        preview: "Preview",
+        mailboxId: 13,
+        assignee: { id: 1234, type: "user", first: "Jack", last: "Sprout", email: "jack.sprout@gmail.com" },
+        createdBy: { id: 12, type: "customer", first: "Vernon", last: "Bear", email: "vbear@mywork.com" },
+        createdAt: "2026-01-01T09:00:00Z",
+        userUpdatedAt: "2026-01-01T10:00:00Z",
+        primaryCustomer: { id: 12, type: "customer", first: "Vernon", last: "Bear", email: "vbear@mywork.com" },
+        tags: [{ id: 9150, color: "#929499", tag: "vip" }],
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Newest change first, since the newest seen (`modifiedSince`); all statuses.
+      conversation_updated: {
+        request: {
+          path: "/v2/conversations",
+          query: { status: "all", sortField: "modifiedAt", sortOrder: "desc", modifiedSince: "{cursor}" },
+        },
+        items: "_embedded.conversations",
+        id: "id",
+        version: "userUpdatedAt",
+        occurredAt: "userUpdatedAt",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,8 +1,10 @@
 /**
  * Miro: OAuth 2.0 authorization code for one team (chosen on Miro's consent screen); scopes
  * space-separated; apps with expiring tokens get one-hour access tokens and refresh tokens. The identity
- * is the token's context (`GET /v1/oauth-token`: user and team). Connect only: Miro's webhooks are board
+ * is the token's context (`GET /v1/oauth-token`: user and team). No webhook section: Miro's webhooks are board
  * subscriptions created through the API with the account's token (per-account).
+ * Polled: boards are read on a schedule from the board list, most recently modified first
+ * (`sort=last_modified`).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +21,8 @@ export default declareConnector({
     "https://developers.miro.com/docs/getting-started-with-oauth",
     "https://developers.miro.com/reference/get-access-token-context",
     "https://developers.miro.com/docs/expiring-access-and-refresh-tokens",
+    "https://developers.miro.com/reference/get-boards",
+    "https://developers.miro.com/reference/rate-limiting",
   ],
   oauth: {
     authorizeUrl: "https://miro.com/oauth/authorize",
@@ -38,5 +42,39 @@ export default declareConnector({
     idPath: "user.id",
     displayNamePath: "user.name",
     metadata: { teamId: "team.id", teamName: "team.name" },
+  },
+  triggers: [
+    {
+      name: "board_modified",
+      displayName: "Board created or modified",
+      description: "A board the user can access was created or changed, read from the board list on a schedule.",
+      providerEvent: "GET /v2/boards",
+      // One board as the list answers it.
+      samplePayload: {
+        id: "uXjVOD6LSME=",
+        type: "board",
+        name: "Sprint planning",
+        description: "Boards for the Q1 sprints",
+        viewLink: "https://miro.com/app/board/uXjVOD6LSME=",
+        createdAt: "2026-01-01T09:00:00Z",
+        modifiedAt: "2026-01-01T10:00:00Z",
+        owner: { id: "3458764517517852417", name: "John Smith", type: "user" },
+        modifiedBy: { id: "3458764517517852417", name: "John Smith", type: "user" },
+        team: { id: "3458764517517819000", name: "My team", type: "team" },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Most recently modified first; the position is the newest `modifiedAt` seen.
+      board_modified: {
+        request: { path: "/v2/boards", query: { sort: "last_modified", limit: "50" } },
+        items: "data",
+        id: "id",
+        version: "modifiedAt",
+        occurredAt: "modifiedAt",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,7 +1,9 @@
 /**
  * Netlify: OAuth 2.0 authorization code (no scopes); access tokens do not expire. The identity is
- * `GET /api/v1/user`. Connect only: Netlify's outgoing webhooks are notifications configured per site
+ * `GET /api/v1/user`. No webhook section: Netlify's outgoing webhooks are notifications configured per site
  * (per-account), each signed with its own JWS secret.
+ * Polled: sites are read on a schedule from the site list; a site whose published deploy is newer than
+ * the newest seen was deployed.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -18,6 +20,8 @@ export default declareConnector({
     "https://docs.netlify.com/api/get-started/#authentication",
     "https://open-api.netlify.com/#tag/user",
     "https://docs.netlify.com/site-deploys/deploy-notifications/#outgoing-webhooks",
+    "https://open-api.netlify.com/#tag/site/operation/listSites",
+    "https://docs.netlify.com/api/get-started/#rate-limiting",
   ],
   oauth: {
     authorizeUrl: "https://app.netlify.com/authorize",
@@ -33,5 +37,44 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "full_name",
     metadata: { email: "email" },
+  },
+  triggers: [
+    {
+      name: "site_deployed",
+      displayName: "Site deployed",
+      description: "A new deploy of one of the user's sites was published (read from the site list on a schedule).",
+      providerEvent: "GET /api/v1/sites",
+      // One site as the list answers it, with its published deploy.
+      samplePayload: {
+        id: "3970e0fe-8564-4903-9a55-c5f8de49fb8b",
+        name: "example",
+        url: "https://example.netlify.app",
+        admin_url: "https://app.netlify.com/sites/example",
+        state: "current",
+        created_at: "2026-01-01T09:00:00.000Z",
+        updated_at: "2026-01-01T10:00:00.000Z",
+        published_deploy: {
+          id: "5d5d0b2e0f5b0a0007a8b0c1",
+          state: "ready",
+          context: "production",
+          branch: "main",
+          commit_ref: "6dcb09b5b57875f334f61aebed695e2e4193db5e",
+          created_at: "2026-01-01T09:58:00.000Z",
+          published_at: "2026-01-01T10:00:00.000Z",
+        },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // The sites the user can reach (up to 100); the position is the newest publish time seen.
+      site_deployed: {
+        request: { path: "/api/v1/sites", query: { filter: "all", per_page: "100" } },
+        id: "id",
+        version: "published_deploy.published_at",
+        occurredAt: "published_deploy.published_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

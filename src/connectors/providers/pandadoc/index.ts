@@ -1,8 +1,10 @@
 /**
  * PandaDoc: OAuth 2.0 authorization code with the single scope `read+write`; access tokens come with
  * refresh tokens. The identity is the authorizing member (`GET /public/v1/members/current/`), whose
- * workspace is kept as metadata. Connect only: PandaDoc webhooks are created per workspace (in its
+ * workspace is kept as metadata. No webhook section: PandaDoc webhooks are created per workspace (in its
  * settings or through the API) and sign with a per-webhook key passed as a query parameter.
+ * Polled: documents are read on a schedule from List Documents, newest change first (`modified_from`
+ * the newest seen).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +21,8 @@ export default declareConnector({
     "https://developers.pandadoc.com/docs/oauth-20-authentication",
     "https://developers.pandadoc.com/reference/get-current-member",
     "https://developers.pandadoc.com/reference/about-webhooks",
+    "https://developers.pandadoc.com/reference/list-documents",
+    "https://developers.pandadoc.com/changelog/additional-filtering-options-in-list-documents",
   ],
   oauth: {
     authorizeUrl: "https://app.pandadoc.com/oauth2/authorize",
@@ -38,5 +42,40 @@ export default declareConnector({
     idPath: "user_id",
     displayNamePath: "email",
     metadata: { workspaceId: "workspace_id", workspaceName: "workspace_name", membershipId: "membership_id" },
+  },
+  triggers: [
+    {
+      name: "document_updated",
+      displayName: "Document created or updated",
+      description: "A document was created or changed (sent, viewed, completed, declined…), read from the document list on a schedule.",
+      providerEvent: "GET /public/v1/documents",
+      // One document as the list answers it.
+      samplePayload: {
+        id: "msFYActMfJHqNTKH8YSvF1",
+        name: "Sample Document",
+        status: "document.completed",
+        date_created: "2026-01-01T09:00:00.000000Z",
+        date_modified: "2026-01-01T10:00:00.000000Z",
+        date_completed: "2026-01-01T10:00:00.000000Z",
+        expiration_date: null,
+        version: "2",
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Modified at or after `modified_from`, newest change first (`-date_modified`).
+      document_updated: {
+        request: {
+          path: "/public/v1/documents",
+          query: { count: "100", order_by: "-date_modified", modified_from: "{cursor}" },
+        },
+        items: "results",
+        id: "id",
+        version: "date_modified",
+        occurredAt: "date_modified",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,7 +1,9 @@
 /**
  * Pinterest API v5: OAuth 2.0 authorization code, comma-separated scopes, HTTP Basic client
  * authentication at the token endpoint; 30-day access tokens and refresh tokens. The identity is
- * `GET /v5/user_account`. Connect only: Pinterest offers no webhooks for account data.
+ * `GET /v5/user_account`. No webhook section: Pinterest offers no webhooks for account data.
+ * Polled: the user's own Pins are read on a schedule from the Pin list (the first page, newest first
+ * as observed; the order is not documented).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -17,6 +19,8 @@ export default declareConnector({
   docs: [
     "https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/",
     "https://developers.pinterest.com/docs/api/v5/user_account-get/",
+    "https://developers.pinterest.com/docs/api/v5/pins-list/",
+    "https://developers.pinterest.com/docs/reference/ratelimits/",
   ],
   oauth: {
     authorizeUrl: "https://www.pinterest.com/oauth/",
@@ -38,5 +42,39 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "username",
     metadata: { accountType: "account_type" },
+  },
+  triggers: [
+    {
+      name: "pin_created",
+      displayName: "Pin created",
+      description: "The user created or saved a Pin (read from their Pin list on a schedule).",
+      providerEvent: "GET /v5/pins",
+      // One Pin as the list answers it.
+      samplePayload: {
+        id: "813744226420795884",
+        created_at: "2026-01-01T10:00:00",
+        link: "https://www.pinterest.com/",
+        title: "Summer salads",
+        description: "Five salads for hot days",
+        alt_text: null,
+        board_id: "549755885175",
+        board_section_id: null,
+        board_owner: { username: "pinterest_user" },
+        media: { media_type: "image" },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // No "since" filter: the first page is read and only Pins newer than the newest seen are forwarded.
+      pin_created: {
+        request: { path: "/v5/pins", query: { page_size: "100" } },
+        items: "items",
+        id: "id",
+        version: "created_at",
+        occurredAt: "created_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,7 +1,9 @@
 /**
  * Reddit: OAuth 2.0 authorization code with `duration=permanent` for a refresh token; HTTP Basic
  * client authentication; space-separated scopes. The API is served from oauth.reddit.com; the identity is
- * `GET /api/v1/me`. Connect only: Reddit has no webhooks.
+ * `GET /api/v1/me`. No webhook section: Reddit has no webhooks.
+ * Polled: the user's inbox is read on a schedule (`/message/inbox`, newest first; needs the
+ * `privatemessages` scope).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -17,15 +19,18 @@ export default declareConnector({
   docs: [
     "https://github.com/reddit-archive/reddit/wiki/OAuth2",
     "https://www.reddit.com/dev/api/#GET_api_v1_me",
+    "https://www.reddit.com/dev/api/#GET_message_inbox",
+    "https://github.com/reddit-archive/reddit/wiki/API",
   ],
   oauth: {
     authorizeUrl: "https://www.reddit.com/api/v1/authorize",
     tokenUrl: "https://www.reddit.com/api/v1/access_token",
     apiUrl: "https://oauth.reddit.com",
-    scopes: ["identity", "read"],
+    scopes: ["identity", "read", "privatemessages"],
     scopeDescriptions: {
       identity: "See your Reddit username and signup date",
       read: "Read posts and comments",
+      privatemessages: "Read your inbox (messages, comment replies and mentions)",
     },
     scopeSeparator: " ",
     pkce: false,
@@ -37,5 +42,43 @@ export default declareConnector({
     path: "/api/v1/me",
     idPath: "id",
     displayNamePath: "name",
+  },
+  triggers: [
+    {
+      name: "inbox_item",
+      displayName: "Inbox message",
+      description: "A private message, comment reply or username mention arrived in the user's inbox (read on a schedule).",
+      providerEvent: "GET /message/inbox",
+      // One listing child as the inbox answers it (a private message).
+      samplePayload: {
+        kind: "t4",
+        data: {
+          id: "2bx8kc",
+          name: "t4_2bx8kc",
+          author: "spez",
+          dest: "example_user",
+          subject: "Hello",
+          body: "Welcome to the community!",
+          was_comment: false,
+          new: true,
+          created_utc: 1767261600,
+          context: "",
+        },
+      },
+    },
+  ],
+  polling: {
+    // 100 requests a minute per OAuth client, shared by every account: one read every five minutes per account.
+    minIntervalSeconds: 300,
+    triggers: {
+      inbox_item: {
+        request: { path: "/message/inbox", query: { limit: "100", raw_json: "1" } },
+        items: "data.children",
+        id: "data.name",
+        version: "data.created_utc",
+        occurredAt: "data.created_utc",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

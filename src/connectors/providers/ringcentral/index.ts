@@ -2,8 +2,10 @@
  * RingCentral: OAuth 2.0 authorization code (the app's permissions are set in the developer
  * console, not requested), HTTP Basic client authentication, PKCE supported; one-hour access tokens and
  * week-long refresh tokens. The identity is the authorizing extension (`GET
- * /restapi/v1.0/account/~/extension/~`). Connect only: RingCentral push notifications are subscriptions
+ * /restapi/v1.0/account/~/extension/~`). No webhook section: RingCentral push notifications are subscriptions
  * each account's token creates (per-account).
+ * Polled: the user's calls are read on a schedule from their call log (`dateFrom` the newest start
+ * seen; the app needs the Read Call Log permission).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -20,6 +22,9 @@ export default declareConnector({
     "https://developers.ringcentral.com/guide/authentication/auth-code-flow",
     "https://developers.ringcentral.com/api-reference/Extensions/readExtension",
     "https://developers.ringcentral.com/guide/notifications/webhooks/creating-webhooks",
+    "https://developers.ringcentral.com/api-reference/Call-Log/readUserCallLog",
+    "https://developers.ringcentral.com/guide/voice/call-log/api",
+    "https://developers.ringcentral.com/guide/basics/rate-limits",
   ],
   oauth: {
     authorizeUrl: "https://platform.ringcentral.com/restapi/oauth/authorize",
@@ -35,5 +40,44 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "name",
     metadata: { accountId: "account.id", extensionNumber: "extensionNumber" },
+  },
+  triggers: [
+    {
+      name: "call_logged",
+      displayName: "Call logged",
+      description: "A call to or from the user was recorded in their call log (read on a schedule).",
+      providerEvent: "GET /restapi/v1.0/account/~/extension/~/call-log",
+      // One call log record as the list answers it (simple view).
+      samplePayload: {
+        uri: "https://platform.ringcentral.com/restapi/v1.0/account/1477535004/extension/1477535004/call-log/Y3s7B7-Zr5pWzDA",
+        id: "Y3s7B7-Zr5pWzDA",
+        sessionId: "4503991004",
+        telephonySessionId: "s-a0d7b5d8c9cb3z17f2c4a79d4z5z7b2a5",
+        startTime: "2026-01-01T10:00:00.000Z",
+        duration: 35,
+        type: "Voice",
+        direction: "Inbound",
+        action: "Phone Call",
+        result: "Accepted",
+        to: { phoneNumber: "+18662019834", name: "Jane Smith" },
+        from: { phoneNumber: "+16504445566", name: "John Doe", location: "San Mateo, CA" },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Newest first; `dateFrom` limits it to calls started at or after the newest seen (default: the last day).
+      call_logged: {
+        request: {
+          path: "/restapi/v1.0/account/~/extension/~/call-log",
+          query: { view: "Simple", perPage: "100", dateFrom: "{cursor}" },
+        },
+        items: "records",
+        id: "id",
+        version: "startTime",
+        occurredAt: "startTime",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

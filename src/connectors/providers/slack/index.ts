@@ -31,6 +31,7 @@ export default declareConnector({
     "https://api.slack.com/authentication/oauth-v2",
     "https://api.slack.com/methods/oauth.v2.access",
     "https://api.slack.com/methods/auth.test",
+    "https://api.slack.com/methods/auth.revoke",
     "https://api.slack.com/authentication/verifying-requests-from-slack",
     "https://api.slack.com/apis/events-api",
     "https://api.slack.com/events",
@@ -56,6 +57,9 @@ export default declareConnector({
     // authed_user, while a token-rotation refresh answers it at the top level.
     tokenResponse: { okPath: "ok", tokenPath: "authed_user" },
     refresh: true,
+    // auth.revoke: the token itself authenticates (an Authorization bearer header); answers
+    // {"ok":true,"revoked":true}.
+    revocation: { url: "https://slack.com/api/auth.revoke", method: "POST", body: "form", clientAuth: "bearer_token" },
   },
   // Code: the user id is in the token answer (authed_user); auth.test only when it is not.
   identity: {

@@ -1,8 +1,10 @@
 /**
  * Smartsheet: OAuth 2.0 authorization code with space-separated access scopes; access tokens last
  * seven days and come with refresh tokens. The identity is `GET /2.0/users/me`. Smartsheet Gov and
- * Smartsheet EU use other hosts; this declaration uses smartsheet.com. Connect only: webhooks are created
+ * Smartsheet EU use other hosts; this declaration uses smartsheet.com. No webhook section: webhooks are created
  * per sheet through the API with the user's token and verified with a per-webhook challenge.
+ * Polled: sheets are read on a schedule from the sheet list, modified since the newest change seen
+ * (`modifiedSince`).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +21,8 @@ export default declareConnector({
     "https://developers.smartsheet.com/api/smartsheet/guides/advanced-topics/oauth",
     "https://developers.smartsheet.com/api/smartsheet/openapi/users/get-current-user",
     "https://developers.smartsheet.com/api/smartsheet/guides/webhooks",
+    "https://developers.smartsheet.com/api/smartsheet/openapi/sheets/list-sheets",
+    "https://developers.smartsheet.com/api/smartsheet/guides/basics/rate-limiting",
   ],
   oauth: {
     authorizeUrl: "https://app.smartsheet.com/b/authorize",
@@ -39,5 +43,36 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "email",
     metadata: { firstName: "firstName", lastName: "lastName", account: "account.id" },
+  },
+  triggers: [
+    {
+      name: "sheet_modified",
+      displayName: "Sheet created or modified",
+      description: "A sheet the user can access was created or changed, read from the sheet list on a schedule.",
+      providerEvent: "GET /2.0/sheets",
+      // One sheet as the list answers it.
+      samplePayload: {
+        id: 4583173393803140,
+        name: "sheet 1",
+        accessLevel: "OWNER",
+        version: 5,
+        permalink: "https://app.smartsheet.com/b/home?lx=xUefSOIYmn07iJJesvSHCQ",
+        createdAt: "2026-01-01T09:00:00Z",
+        modifiedAt: "2026-01-01T10:00:00Z",
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // `modifiedSince` returns sheets modified at or after it; the reader drops the one it has seen.
+      sheet_modified: {
+        request: { path: "/2.0/sheets", query: { includeAll: "true", modifiedSince: "{cursor}" } },
+        items: "data",
+        id: "id",
+        version: "modifiedAt",
+        occurredAt: "modifiedAt",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,8 +1,9 @@
 /**
  * Strava: OAuth 2.0 authorization code, comma-separated scopes, client credentials in the body;
  * six-hour access tokens with refresh tokens. The identity is the authenticated athlete
- * (`GET /api/v3/athlete`). Connect only: Strava's webhook subscription is app-level (one per app, events
+ * (`GET /api/v3/athlete`). No webhook section: Strava's webhook subscription is app-level (one per app, events
  * name the athlete in `owner_id`) but its events carry no signature or secret to verify.
+ * Polled: the athlete's activities are read on a schedule from their activity list, newest first.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +20,8 @@ export default declareConnector({
     "https://developers.strava.com/docs/authentication/",
     "https://developers.strava.com/docs/reference/#api-Athletes-getLoggedInAthlete",
     "https://developers.strava.com/docs/webhooks/",
+    "https://developers.strava.com/docs/reference/#api-Activities-getLoggedInAthleteActivities",
+    "https://developers.strava.com/docs/rate-limits/",
   ],
   oauth: {
     authorizeUrl: "https://www.strava.com/oauth/authorize",
@@ -40,5 +43,44 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "username",
     metadata: { firstName: "firstname", lastName: "lastname" },
+  },
+  triggers: [
+    {
+      name: "activity_created",
+      displayName: "Activity uploaded",
+      description: "The athlete recorded or uploaded an activity (read from their activity list on a schedule).",
+      providerEvent: "GET /api/v3/athlete/activities",
+      // One SummaryActivity as the list answers it.
+      samplePayload: {
+        resource_state: 2,
+        athlete: { id: 134815, resource_state: 1 },
+        name: "Happy Friday",
+        distance: 24931.4,
+        moving_time: 4500,
+        elapsed_time: 4500,
+        total_elevation_gain: 0,
+        type: "Ride",
+        sport_type: "MountainBikeRide",
+        id: 154504250376823,
+        start_date: "2026-01-01T10:00:00Z",
+        start_date_local: "2026-01-01T11:00:00Z",
+        timezone: "(GMT+01:00) Europe/Paris",
+        private: false,
+        visibility: "everyone",
+      },
+    },
+  ],
+  polling: {
+    // The limits are per application (200 reads a quarter hour, 2,000 a day): one read a quarter hour per athlete.
+    minIntervalSeconds: 900,
+    triggers: {
+      activity_created: {
+        request: { path: "/api/v3/athlete/activities", query: { per_page: "30" } },
+        id: "id",
+        version: "start_date",
+        occurredAt: "start_date",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,8 +1,10 @@
 /**
  * SurveyMonkey API v3: OAuth 2.0 authorization code (scopes are set on the app); access tokens are
  * long-lived and no refresh token is issued. The identity is `GET /v3/users/me`. Accounts in the EU and
- * Canada data centres use other API hosts; this declaration uses the US one. Connect only: webhooks are
+ * Canada data centres use other API hosts; this declaration uses the US one. No webhook section: webhooks are
  * created per account through the API with its token (per-account).
+ * Polled: surveys are read on a schedule from the survey list, newest change first
+ * (`start_modified_at` the newest seen).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +21,8 @@ export default declareConnector({
     "https://developer.surveymonkey.com/api/v3/#authentication",
     "https://developer.surveymonkey.com/api/v3/#api-endpoints-get-users-me",
     "https://developer.surveymonkey.com/api/v3/#webhooks",
+    "https://developer.surveymonkey.com/api/v3/#api-endpoints-get-surveys",
+    "https://developer.surveymonkey.com/api/v3/#request-and-response-limits",
   ],
   oauth: {
     authorizeUrl: "https://api.surveymonkey.com/oauth/authorize",
@@ -34,5 +38,45 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "username",
     metadata: { email: "email", accountType: "account_type" },
+  },
+  triggers: [
+    {
+      name: "survey_modified",
+      displayName: "Survey created or modified",
+      description: "A survey was created or changed, read from the survey list on a schedule.",
+      providerEvent: "GET /v3/surveys",
+      // One survey as the list answers it (with `include=date_modified,date_created`).
+      samplePayload: {
+        id: "123456789",
+        title: "Customer Satisfaction Survey",
+        nickname: "Q1 CSAT",
+        href: "https://api.surveymonkey.com/v3/surveys/123456789",
+        date_created: "2026-01-01T09:00:00",
+        date_modified: "2026-01-01T10:00:00",
+      },
+    },
+  ],
+  polling: {
+    // Draft apps may make 500 requests a day: one read every five minutes per account.
+    minIntervalSeconds: 300,
+    triggers: {
+      survey_modified: {
+        request: {
+          path: "/v3/surveys",
+          query: {
+            per_page: "100",
+            sort_by: "date_modified",
+            sort_order: "DESC",
+            include: "date_modified,date_created",
+            start_modified_at: "{cursor}",
+          },
+        },
+        items: "data",
+        id: "id",
+        version: "date_modified",
+        occurredAt: "date_modified",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,6 +1,8 @@
 /**
- * Typeform: OAuth 2.0 with the `offline` scope for refresh tokens. Connect only: Typeform webhook
+ * Typeform: OAuth 2.0 with the `offline` scope for refresh tokens. No webhook section: Typeform webhook
  * payloads name the form, not the account, so they cannot be routed to a connected account.
+ * Polled: forms are read on a schedule from the form list, most recently updated first
+ * (`sort_by=last_updated_at&order_by=desc`).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -17,6 +19,8 @@ export default declareConnector({
     "https://www.typeform.com/developers/get-started/applications/",
     "https://www.typeform.com/developers/get-started/scopes/",
     "https://www.typeform.com/developers/create/reference/retrieve-own-account/",
+    "https://www.typeform.com/developers/create/reference/retrieve-forms/",
+    "https://www.typeform.com/developers/get-started/#rate-limits",
   ],
   oauth: {
     authorizeUrl: "https://api.typeform.com/oauth/authorize",
@@ -39,5 +43,37 @@ export default declareConnector({
     idPath: "user_id",
     displayNamePath: "alias",
     metadata: { email: "email" },
+  },
+  triggers: [
+    {
+      name: "form_updated",
+      displayName: "Form created or updated",
+      description: "A form in the account was created or edited (read from the form list on a schedule).",
+      providerEvent: "GET /forms",
+      // One form summary as the list answers it.
+      samplePayload: {
+        id: "abc123",
+        type: "quiz",
+        title: "Customer feedback",
+        last_updated_at: "2026-01-01T10:00:00.000Z",
+        created_at: "2026-01-01T09:00:00.000Z",
+        settings: { is_public: true },
+        self: { href: "https://api.typeform.com/forms/abc123" },
+        _links: { display: "https://example.typeform.com/to/abc123" },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Most recently updated first; the position is the newest `last_updated_at` seen.
+      form_updated: {
+        request: { path: "/forms", query: { page_size: "200", sort_by: "last_updated_at", order_by: "desc" } },
+        items: "items",
+        id: "id",
+        version: "last_updated_at",
+        occurredAt: "last_updated_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,7 +1,8 @@
 /**
  * Webflow Data API v2: OAuth 2.0 authorization code with space-separated scopes; access tokens do not
- * expire. The identity is the user who authorized (`GET /v2/token/authorized_by`). Connect only: Webflow
+ * expire. The identity is the user who authorized (`GET /v2/token/authorized_by`). No webhook section: Webflow
  * webhooks are created per site through the API with the site's token (per-account).
+ * Polled: publishes are read on a schedule from the site list (each site's `lastPublished`).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -18,6 +19,8 @@ export default declareConnector({
     "https://developers.webflow.com/data/reference/oauth-app",
     "https://developers.webflow.com/data/reference/token/authorized-by",
     "https://developers.webflow.com/data/docs/working-with-webhooks",
+    "https://developers.webflow.com/data/reference/sites/list",
+    "https://developers.webflow.com/data/reference/rate-limits",
   ],
   oauth: {
     authorizeUrl: "https://webflow.com/oauth/authorize",
@@ -39,5 +42,39 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "email",
     metadata: { firstName: "firstName", lastName: "lastName" },
+  },
+  triggers: [
+    {
+      name: "site_published",
+      displayName: "Site published",
+      description: "A site the token can access was published (read from the site list on a schedule).",
+      providerEvent: "GET /v2/sites",
+      // One site as the list answers it.
+      samplePayload: {
+        id: "42e63e98c9a982ac9b8b741",
+        workspaceId: "42e63e98c9a982ac9b8b742",
+        displayName: "The Hitchhiker's Guide to the Galaxy",
+        shortName: "hitchhikers-guide",
+        previewUrl: "https://screenshots.webflow.com/sites/6258612d1ee792848f805dcf/20231219211811_d5990556c743f33b7071300a03bf67e6.png",
+        timeZone: "Magrathea/FactoryFloor",
+        createdOn: "2026-01-01T09:00:00.000Z",
+        lastUpdated: "2026-01-01T10:00:00.000Z",
+        lastPublished: "2026-01-01T10:00:00.000Z",
+        customDomains: [{ id: "589a331aa51e760df7ccb89d", url: "hitchhikersguide.galaxy" }],
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // A site never published has no `lastPublished` and is not forwarded until it is.
+      site_published: {
+        request: { path: "/v2/sites" },
+        items: "sites",
+        id: "id",
+        version: "lastPublished",
+        occurredAt: "lastPublished",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,0 +1,85 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { buildConsole } from "../../scripts/build-console.ts";
+import { expectNoAxeViolations } from "../helpers/axe.ts";
+import { connectAccount } from "../helpers/connectFlow.ts";
+import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { launchChromium, screenshotIfFailed } from "./browser.ts";
+
+/**
+ * The Connections page as an operator uses it: search and status narrow the list, a connection's
+ * details show its recent events, one needing re-authorization offers a new authorization URL to
+ * copy, and Disconnect asks first.
+ */
+
+let app: TestApp;
+let github: FakeGitHub;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let ada: Operator;
+
+beforeAll(async () => {
+  await buildConsole({ quiet: true });
+  github = await startFakeGitHub();
+  app = await startTestApp(github.env());
+  ada = await createOperator(app, "Ada");
+  github.setIdentity({ id: 1001, login: "alice-gh" });
+  await connectAccount(app, ada, { connector: "github", account: "alice", provider: github });
+  github.setIdentity({ id: 1002, login: "bob-gh" });
+  await connectAccount(app, ada, { connector: "github", account: "bob", provider: github });
+  // Bob's provider refused a refresh.
+  await app.database.prisma.connectedAccount.updateMany({ where: { deploymentId: ada.deploymentId, account: "bob" }, data: { status: "REAUTH_REQUIRED" } });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+}, 120_000);
+afterEach(async ({ task }) => {
+  await screenshotIfFailed(task, page, "connections-failed");
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+  await github?.close();
+});
+
+test("search, status, details with recent events, a new authorization URL, Disconnect with confirmation", async () => {
+  await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/accounts`);
+  const table = page.getByRole("table", { name: "Connections" });
+  await table.getByText("alice-gh").waitFor();
+  await table.getByText("bob-gh").waitFor();
+  await expectNoAxeViolations(page, "Connections");
+
+  await page.getByLabel("Search connections").fill("ALICE");
+  await expect.poll(() => table.getByRole("row").count()).toBe(2); // header + alice
+  await page.getByLabel("Search connections").fill("");
+  await page.getByLabel("Status").selectOption("REAUTH_REQUIRED");
+  await expect.poll(() => table.getByRole("row").count()).toBe(2);
+  await table.getByText("Needs re-authorization").waitFor();
+
+  await table.getByRole("button", { name: "Details of bob" }).click();
+  await page.getByRole("list", { name: "Recent events of bob" }).getByText("switchyard.connection_created").waitFor();
+  await page.getByRole("button", { name: "Create a new authorization URL" }).click();
+  const url = page.getByRole("region", { name: "Details of bob" }).locator("code", { hasText: "/connect/" });
+  await url.waitFor();
+  expect(await url.textContent()).toMatch(new RegExp(`^${app.url}/connect/[A-Za-z0-9_-]+$`));
+  await page.getByRole("button", { name: "Copy authorization URL" }).waitFor();
+  await expectNoAxeViolations(page, "Connections (details open, new authorization URL)");
+
+  await table.getByRole("button", { name: "Disconnect" }).click();
+  const dialog = page.getByRole("dialog", { name: "Disconnect this connection?" });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.waitFor({ state: "hidden" });
+  await table.getByRole("button", { name: "Disconnect" }).click();
+  await dialog.getByRole("button", { name: "Disconnect" }).click();
+  await page.getByRole("status").filter({ hasText: "Disconnected bob from github." }).waitFor();
+  await page.getByLabel("Status").selectOption("DISCONNECTED");
+  await table.getByRole("cell", { name: "Disconnected" }).waitFor();
+  const row = await app.database.prisma.connectedAccount.findFirstOrThrow({ where: { deploymentId: ada.deploymentId, account: "bob" } });
+  expect(row).toMatchObject({ status: "DISCONNECTED", accessTokenEncrypted: "" });
+});
