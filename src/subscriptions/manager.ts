@@ -10,6 +10,7 @@
  */
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
+import { apiOf, resolveApiBase } from "../connectors/api.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
@@ -37,6 +38,8 @@ export interface SubscriptionManagerDeps {
   logger: Logger;
   box: SecretBox;
   connectorEnv: Record<string, string | undefined>;
+  /** Whether a per-tenant API base from a connection (`{instanceUrl}`) may be http (development and tests). */
+  allowHttpApiBase?: boolean;
   /** Where providers send notifications: `${publicUrl}/webhooks/{deploymentId}/{connector}`. */
   publicUrl: string;
   accessTokens: Pick<AccessTokens, "fresh">;
@@ -89,8 +92,11 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     ),
   );
 
+  /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
-    return { apiUrl: resolveEndpoints(def, deps.connectorEnv).apiUrl, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
+    const api = apiOf(def.declaration);
+    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv).apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false });
+    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
   }
 
   function baseVars(work: SubscriptionWork, envVars: TemplateVars): TemplateVars {
