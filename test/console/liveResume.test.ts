@@ -1,11 +1,11 @@
-import type { Browser, Page, WebSocketRoute } from "playwright-core";
+import type { Page, WebSocketRoute } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import type { Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshotIfFailed } from "./browser.ts";
+import { ok, type TestApp } from "../helpers/testApp.ts";
+import { screenshotIfFailed } from "./browser.ts";
 
 /**
  * The console's live events after its websocket drops: the server side closes the socket, events are
@@ -14,9 +14,9 @@ import { launchChromium, screenshotIfFailed } from "./browser.ts";
  * The socket goes through the browser's WebSocket routing, which lets the test cut it and hold the
  * reconnection; the service behind it is the real one.
  */
-let app: TestApp;
 let receiver: Receiver;
-let browser: Browser;
+let story: ConsoleStory;
+let app: TestApp;
 let page: Page;
 let ada: Operator;
 
@@ -30,16 +30,10 @@ let gap = false;
 const connections: string[] = [];
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
   receiver = await startReceiver();
-  app = await startTestApp({}, { worker: true });
-  ada = await createOperator(app, "Ada");
+  story = await startConsoleStory({ app: { worker: true }, viewport: { width: 1280, height: 900 }, timeoutMs: 30_000 });
+  ({ app, operator: ada, page } = story);
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/ok`, triggers: [] } }, { token: ada.token }));
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(30_000);
   await page.routeWebSocket(/\/graphql/, async (ws) => {
     connections.push(gap ? "refused" : "open");
     if (gap) return ws.close({ code: 1012, reason: "restarting" });
@@ -62,8 +56,7 @@ afterEach(async ({ task }) => {
   await screenshotIfFailed(task, page);
 });
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await story?.close();
   await receiver?.close();
 });
 
