@@ -18,6 +18,19 @@ export function formatRelative(value: string | null | undefined): string {
   return formatDate(value);
 }
 
+/** "in 3 days" / "2 hours ago": a time either side of now, for expiries and next attempts. */
+export function formatFromNow(value: string | null | undefined, now = Date.now()): string {
+  if (!value) return "—";
+  const seconds = Math.round((new Date(value).getTime() - now) / 1000);
+  if (Number.isNaN(seconds)) return value;
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  const size = Math.abs(seconds);
+  if (size < 60) return rtf.format(seconds, "second");
+  if (size < 3600) return rtf.format(Math.round(seconds / 60), "minute");
+  if (size < 86400) return rtf.format(Math.round(seconds / 3600), "hour");
+  return rtf.format(Math.round(seconds / 86400), "day");
+}
+
 const withSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
 /** To the second: attempt logs and event times, where minutes hide the order of things. */

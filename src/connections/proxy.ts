@@ -28,7 +28,7 @@ import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import { AppError, badInput } from "../errors.ts";
 import { HttpProblem } from "../http/problem.ts";
-import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase } from "../connectors/api.ts";
+import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase, withApiAuth } from "../connectors/api.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 
 export const MAX_RETRIES = 5;
@@ -217,15 +217,6 @@ export function createProxy(deps: ProxyDeps) {
     return url;
   }
 
-  function withToken(api: ApiDeclaration, url: URL, headers: Record<string, string | string[]>, token: string) {
-    const out: Record<string, string | string[]> = { ...api.headers, ...headers };
-    const sent = new URL(url);
-    if (api.auth.style === "bearer") out.authorization = `Bearer ${token}`;
-    else if (api.auth.style === "header") out[api.auth.header] = `${api.auth.prefix}${token}`;
-    else sent.searchParams.set(api.auth.param, token);
-    return { url: sent, headers: out };
-  }
-
   /** One send; the answer's headers are in when it resolves (none within PROXY_TIMEOUT: 504; then as long between body chunks). */
   async function attempt(method: string, url: URL, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
     try {
@@ -264,7 +255,7 @@ export function createProxy(deps: ProxyDeps) {
     for (;;) {
       attempts++;
       const body = buffered ?? (limiter ? call.stream().pipe(limiter) : undefined);
-      const signed = withToken(api, url, headers, token);
+      const signed = withApiAuth(api, url, headers, token);
       let response: Dispatcher.ResponseData;
       try {
         response = await attempt(call.method, signed.url, signed.headers, body);

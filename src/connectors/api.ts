@@ -2,7 +2,9 @@
  * The `api` section of a connector declaration: how the authenticated proxy calls the provider's
  * API with a connection's token. Absent, the token goes in `Authorization: Bearer …` to the
  * connector's `oauth.apiUrl` (with its CONNECTOR_<NAME>_API_URL override). What a provider does
- * differently is declared here and read by src/connections/proxy.ts; no code branches on a name.
+ * differently is declared here and read by everything that calls a provider with an account's
+ * token — the proxy (src/connections/proxy.ts), the poller (src/polling/) and the subscription
+ * manager (src/subscriptions/); no code branches on a name.
  */
 import { z } from "zod";
 import { valueAt } from "./json.ts";
@@ -115,6 +117,22 @@ export function resolveApiBase(
   }
   return new URL(filled.replace(/\/+$/, ""));
 }
+
+/**
+ * One call's URL and headers with the token where the declared auth style puts it, and the
+ * declared headers (a required API version) under the caller's own.
+ */
+export function withApiAuth<H extends Record<string, string | string[]>>(api: ApiDeclaration, url: URL, headers: H, token: string): { url: URL; headers: Record<string, string | string[]> & H } {
+  const out: Record<string, string | string[]> = { ...api.headers, ...headers };
+  const sent = new URL(url);
+  if (api.auth.style === "bearer") out.authorization = `Bearer ${token}`;
+  else if (api.auth.style === "header") out[api.auth.header] = `${api.auth.prefix}${token}`;
+  else sent.searchParams.set(api.auth.param, token);
+  return { url: sent, headers: out as Record<string, string | string[]> & H };
+}
+
+/** `pathAndQuery` (starting with `/`) under a resolved API base. */
+export const underBase = (base: URL, pathAndQuery: string): URL => new URL(`${base.href.replace(/\/+$/, "")}${pathAndQuery}`);
 
 function safe(name: string, value: string): string {
   if (!SAFE_LABEL.test(value)) throw new ApiBaseError(`the connection's ${name} is not a plain name (letters, digits, _ and - only)`);

@@ -18,7 +18,7 @@ export const CURSOR_PLACEHOLDER = "{cursor}";
 export function pollingSchema(jsonPath: z.ZodString) {
   const requestSchema = z
     .object({
-      /** GET `{apiUrl}{path}` with the account's token. */
+      /** GET `{path}` under the connection's API base (the `api` section: `oauth.apiUrl` unless declared) with the account's token in the declared style. */
       path: z.string().startsWith("/", "must start with /"),
       /**
        * Query parameters. A value holding `{cursor}` gets the stored position; the parameter is left

@@ -31,7 +31,7 @@ const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP h
 const callSchema = z
   .object({
     method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
-    /** Under the connector's apiUrl. */
+    /** Under the connection's API base (the `api` section: `oauth.apiUrl` unless declared), the token in the declared style. */
     path: z.string().startsWith("/", "must start with /"),
     body: z.record(z.string(), z.unknown()).optional(),
   })

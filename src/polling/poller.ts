@@ -14,10 +14,11 @@ import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { Sql } from "../db/sql.ts";
 import type { InboundEvents } from "../forwarding/inbound.ts";
-import { bearerFetchJson, ProviderUnavailableError } from "../oauth/provider.ts";
+import { apiOf, resolveApiBase } from "../connectors/api.ts";
+import { ProviderUnavailableError } from "../oauth/provider.ts";
 import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
 import { type ClaimedConnection, createPollQueue } from "./queue/index.ts";
-import { type PollFetch, readPolledTrigger } from "./reader.ts";
+import { apiFetch, type PollFetch, readPolledTrigger } from "./reader.ts";
 import { polledPairs, type PollTarget, pollTargets } from "./targets.ts";
 
 /** How a poll ended, the `outcome` label of switchyard_polls_total. */
@@ -56,6 +57,8 @@ export interface PollerDeps {
   clock: Clock;
   logger: Logger;
   connectorEnv: Record<string, string | undefined>;
+  /** Whether a per-tenant API base from a connection (`{instanceUrl}`) may be http (development and tests). */
+  allowHttpApiBase?: boolean;
   accessTokens: Pick<AccessTokens, "fresh">;
   inboundEvents: Pick<InboundEvents, "acceptEvents" | "pollAccount">;
   /** Whether a deployment has a push secret for a code-read connector (then the push drives the reads). */
@@ -120,20 +123,25 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   const concurrency = options.concurrency ?? 4;
   const tickMs = options.tickMs ?? Math.min(10_000, Math.max(25, Math.round(options.intervalMs / 6)));
 
-  /** A token-bearing GET under the connector's apiUrl; a 401 refreshes the token once (oauth/tokens.ts) and asks again. */
+  /**
+   * A token-bearing GET under the connection's declared API base (a per-tenant one filled from its
+   * params and metadata), the token in the declared auth style; a 401 refreshes the token once
+   * (oauth/tokens.ts) and asks again. A connection with no usable base fails its read (logged).
+   */
   function fetcherFor(connection: ClaimedConnection, def: ConnectorDefinition): PollFetch {
-    const { apiUrl } = resolveEndpoints(def, deps.connectorEnv);
+    const api = apiOf(def.declaration);
+    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv).apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false });
     let token: Promise<string> | undefined;
     let refreshed = false;
     return async (target, headers) => {
       token ??= deps.accessTokens.fresh(connection.id);
       try {
-        return await bearerFetchJson(apiUrl, await token)(target, { headers });
+        return await apiFetch(api, base, await token)(target, headers);
       } catch (error) {
         if (!(error instanceof ProviderUnavailableError) || error.status !== 401 || refreshed) throw error;
         refreshed = true;
         token = deps.accessTokens.fresh(connection.id, { forceRefresh: true });
-        return bearerFetchJson(apiUrl, await token)(target, { headers });
+        return apiFetch(api, base, await token)(target, headers);
       }
     };
   }

@@ -6,12 +6,34 @@
  * history before the operator listed the trigger is not forwarded. Later reads forward every item
  * not seen before, once per (id, version), through the same recording path as webhooks.
  */
+import { type ApiDeclaration, underBase, withApiAuth } from "../connectors/api.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import type { NormalizedEvent } from "../connectors/types.ts";
 import { CURSOR_PLACEHOLDER, type PolledTriggerDeclaration, type PollRequestDeclaration } from "../connectors/polling.ts";
+import { ProviderUnavailableError } from "../oauth/provider.ts";
 
-/** GETs a path (with its query) under the connector's apiUrl with the account's token; parsed JSON; throws on non-2xx. */
+/** GETs a path (with its query) under the connection's API base with the account's token; parsed JSON; throws on non-2xx. */
 export type PollFetch = (pathAndQuery: string, headers: Record<string, string>) => Promise<unknown>;
+
+const READ_TIMEOUT_MS = 15_000;
+
+/**
+ * A PollFetch for one token: the path under the connection's resolved API base (api.ts
+ * resolveApiBase), the token in the connector's declared auth style. A non-2xx answer throws
+ * ProviderUnavailableError with its status (the poller refreshes once on a 401).
+ */
+export function apiFetch(api: ApiDeclaration, base: URL, token: string): PollFetch {
+  return async (pathAndQuery, headers) => {
+    const { url, headers: sent } = withApiAuth(api, underBase(base, pathAndQuery), { accept: "application/json", "user-agent": "Switchyard", ...headers }, token);
+    const response = await fetch(url, { headers: sent as Record<string, string>, redirect: "manual", signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+    if (!response.ok) {
+      await response.body?.cancel();
+      // The path only: a query-style token is never in a message.
+      throw new ProviderUnavailableError(`GET ${url.pathname} answered HTTP ${response.status}`, response.status);
+    }
+    return response.json();
+  };
+}
 
 export interface PollRead {
   events: NormalizedEvent[];

@@ -39,6 +39,8 @@ export interface SubscriptionManagerDeps {
   logger: Logger;
   box: SecretBox;
   connectorEnv: Record<string, string | undefined>;
+  /** Whether a per-tenant API base from a connection (`{instanceUrl}`) may be http (development and tests). */
+  allowHttpApiBase?: boolean;
   /** Where providers send notifications: `${publicUrl}/webhooks/{deploymentId}/{connector}`. */
   publicUrl: string;
   accessTokens: Pick<AccessTokens, "fresh">;
@@ -91,10 +93,11 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     ),
   );
 
-  /** The connection's API base (Jira's `/ex/jira/{cloudId}` of its site), as the proxy calls it. */
+  /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
-    const base = resolveApiBase(apiOf(def.declaration), resolveEndpoints(def, deps.connectorEnv).apiUrl, work, { allowHttp: true });
-    return { apiUrl: base.href.replace(/\/+$/, ""), accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
+    const api = apiOf(def.declaration);
+    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv).apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false });
+    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
   }
 
   /** The declaration's connection placeholders: the connection's params first, then its metadata. */

@@ -4,6 +4,7 @@
  * here knows a provider by name.
  */
 import { randomUUID } from "node:crypto";
+import { type ApiDeclaration, underBase, withApiAuth } from "../connectors/api.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
 
@@ -56,7 +57,10 @@ export function fillBody(template: unknown, vars: TemplateVars): unknown {
 }
 
 export interface CallTarget {
-  apiUrl: string;
+  /** The connector's api section: its auth style and required headers. */
+  api: ApiDeclaration;
+  /** The connection's API base (api.ts resolveApiBase: per tenant where the connector declares one). */
+  base: URL;
   accessToken: string;
   timeoutMs: number;
 }
@@ -67,14 +71,15 @@ export async function callProvider(call: SubscriptionCall, vars: TemplateVars, t
   const body = call.body === undefined ? undefined : JSON.stringify(fillBody(call.body, vars));
   let response: Response;
   try {
-    response = await fetch(`${target.apiUrl}${path}`, {
+    const { url, headers } = withApiAuth(
+      target.api,
+      underBase(target.base, path),
+      { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      target.accessToken,
+    );
+    response = await fetch(url, {
       method: call.method,
-      headers: {
-        authorization: `Bearer ${target.accessToken}`,
-        accept: "application/json",
-        "user-agent": "Switchyard",
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
+      headers: headers as Record<string, string>,
       body,
       redirect: "manual",
       signal: AbortSignal.timeout(target.timeoutMs),

@@ -1,5 +1,5 @@
 import type { ResultOf } from "@graphql-typed-document-node/core";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { CopyButton } from "../components/CopyButton.tsx";
@@ -9,6 +9,7 @@ import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { AccountStatus } from "../generated/graphql.ts";
+import { ConnectionSubscriptions } from "./ConnectionSubscriptions.tsx";
 import type { SectionProps } from "./types.ts";
 
 const ConnectionsQuery = graphql(`
@@ -27,8 +28,11 @@ const ConnectionDetailQuery = graphql(`
   query ConsoleConnectionDetail($id: ID!, $search: String!) {
     deployment(id: $id) {
       id
-      connections(filter: { search: $search }, first: 100) {
-        nodes { id params metadata recentEvents(first: 10) { id type receivedAt } }
+      connections(filter: { search: $search }, first: 20) {
+        nodes {
+          id params metadata recentEvents(first: 10) { id type receivedAt }
+          subscriptions { id resource events status providerId expiresAt lastRenewedAt lastError nextAttemptAt }
+        }
       }
     }
   }
@@ -54,7 +58,7 @@ const statusBadge: Record<string, { label: string; tone: string }> = {
   DISCONNECTED: { label: "Disconnected", tone: "grey" },
 };
 
-/** The end users' connections: search, status, a detail with recent events, a new authorization URL, Disconnect. */
+/** The end users' connections: search, status, a detail with subscriptions and recent events, a new authorization URL, Disconnect. */
 export function ConnectedAccountsSection({ deploymentId, canManage }: SectionProps) {
   const [search, setSearch] = useState("");
   const [status, setStatus] = useState<AccountStatus | "">("");
@@ -162,7 +166,8 @@ export function ConnectedAccountsSection({ deploymentId, canManage }: SectionPro
 }
 
 function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentId: string; connection: Connection; canManage: boolean }) {
-  const [{ data, fetching, error }] = useQuery({ query: ConnectionDetailQuery, variables: { id: deploymentId, search: connection.account } });
+  const [{ data, fetching, error }, refetch] = useQuery({ query: ConnectionDetailQuery, variables: { id: deploymentId, search: connection.account } });
+  const reload = useCallback(() => refetch({ requestPolicy: "network-only" }), [refetch]);
   const detail = data?.deployment?.connections.nodes.find((node) => node.id === connection.id);
   const [reauth, createUrl] = useMutation(ReauthorizationMutation);
   const toast = useToast();
@@ -206,8 +211,9 @@ function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentI
           )}
         </div>
       )}
+      {detail && <ConnectionSubscriptions account={connection.account} subscriptions={detail.subscriptions} canManage={canManage} reload={reload} />}
       <h3>Recent events</h3>
-      {error && <p role="alert">Could not load the events.</p>}
+      {error && <p role="alert">Could not load the subscriptions and events.</p>}
       {fetching && !data && <p>Loading events…</p>}
       {detail && detail.recentEvents.length === 0 && <p className="muted">No events yet.</p>}
       {detail && detail.recentEvents.length > 0 && (

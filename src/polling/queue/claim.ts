@@ -10,6 +10,9 @@ export interface ClaimedConnection {
   account: string;
   externalId: string;
   cursor: string | null;
+  /** Its connection params and identity metadata: what fills a per-tenant API base. */
+  params: unknown;
+  metadata: unknown;
   createdAt: Date;
   /** The polled triggers its deployment lists now: what this poll reads. */
   triggers: string[];
@@ -42,6 +45,8 @@ export async function claim(sql: Sql, pairs: PolledPairs, now: Date, leaseMs: nu
     account: string;
     external_id: string;
     cursor: string | null;
+    params: unknown;
+    metadata: unknown;
     created_at: Date | string;
     triggers: string[] | null;
   }>(
@@ -58,7 +63,7 @@ export async function claim(sql: Sql, pairs: PolledPairs, now: Date, leaseMs: nu
        next_poll_at = case when due.polled then a.next_poll_at end
      from due
      where a.id = due.id
-     returning due.polled, a.id, a.deployment_id, a.connector, a.account, a.external_id, a.cursor, a.created_at at time zone 'UTC' as created_at,
+     returning due.polled, a.id, a.deployment_id, a.connector, a.account, a.external_id, a.cursor, a.params, a.metadata, a.created_at at time zone 'UTC' as created_at,
        array(select t.trigger from forwarding_trigger t
              join unnest($4::text[], $5::text[]) as p(connector, trigger) on p.connector = t.connector and p.trigger = t.trigger
              where t.deployment_id = a.deployment_id and t.connector = a.connector order by t.trigger) as triggers`,
@@ -74,6 +79,8 @@ export async function claim(sql: Sql, pairs: PolledPairs, now: Date, leaseMs: nu
       account: row.account,
       externalId: row.external_id,
       cursor: row.cursor,
+      params: row.params,
+      metadata: row.metadata,
       createdAt: new Date(row.created_at),
       triggers: row.triggers ?? [],
       leaseUntil,
