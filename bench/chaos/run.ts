@@ -51,6 +51,11 @@ const AFTER_MS = Number(args.after) * 1000;
 const DRAIN_MS = Number(args.drain) * 1000;
 const SLOW_MS = Number(args.slow);
 const only = args.only ? (args.only.split(",") as Scenario[]) : [...SCENARIOS];
+const unknown = only.filter((name) => !SCENARIOS.includes(name));
+if (unknown.length) {
+  console.error(`Unknown scenario ${unknown.join(", ")}: choose from ${SCENARIOS.join(", ")}.`);
+  process.exit(1);
+}
 const SECRET = "chaos-github-webhook-secret";
 
 if (ownServersMissing) {
@@ -161,7 +166,7 @@ try {
   const [a] = instances;
   const operator = await createBenchOperator(a.url);
 
-  /** A deployment of its own per scenario, forwarding to `path`, with the GitHub account every payload comes from. */
+  /** A deployment of its own per scenario, forwarding to the receiver of that `kind`, with the GitHub account every payload comes from. */
   async function deploymentForwardingTo(kind: "ok" | "slow" | "hang"): Promise<string> {
     const { createOrganization } = await operator.gql<{ createOrganization: { deployments: { id: string }[] } }>(
       "mutation($name: String!) { createOrganization(name: $name) { deployments { id } } }",
