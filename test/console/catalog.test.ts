@@ -1,11 +1,11 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
 import { graphql } from "../generated/gql.ts";
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshot, screenshotIfFailed } from "./browser.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
+import type { Operator } from "../helpers/operators.ts";
+import { ok, type TestApp } from "../helpers/testApp.ts";
+import { screenshot, screenshotIfFailed } from "./browser.ts";
 
 /**
  * The console's catalog at full size, in Chromium: one of GitHub's hundreds of triggers picked by
@@ -20,35 +20,28 @@ const ForwardingTriggers = graphql(`
   }
 `);
 
-let app: TestApp;
 let github: FakeGitHub;
-let browser: Browser;
+let story: ConsoleStory;
+let app: TestApp;
 let ada: Operator;
-let context: BrowserContext;
-let page: Page;
+let page: Page | undefined;
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
   github = await startFakeGitHub();
-  app = await startTestApp({ ...github.env() });
-  ada = await createOperator(app, "Ada");
-  browser = await launchChromium();
+  story = await startConsoleStory({ env: github.env(), viewport: { width: 1280, height: 900 } });
+  ({ app, operator: ada } = story);
 });
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await story?.close();
   await github?.close();
 });
 afterEach(async ({ task }) => {
   await screenshotIfFailed(task, page, "failed-catalog");
-  await context?.close();
+  await page?.context().close();
 });
 
 async function open(path: string): Promise<Page> {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page = await story.newPage();
   await page.goto(`${app.url}/console${path}`);
   return page;
 }

@@ -1,40 +1,33 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
 import { createOperator, joinByInvitation, type Operator } from "../helpers/operators.ts";
-import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshotIfFailed } from "./browser.ts";
+import type { TestApp } from "../helpers/testApp.ts";
+import { screenshotIfFailed } from "./browser.ts";
 
 /** The console's "are you sure?" dialogs: Cancel changes nothing; confirming does it and says so. */
 
+let story: ConsoleStory;
 let app: TestApp;
-let browser: Browser;
 let ada: Operator;
-let context: BrowserContext;
-let page: Page;
+let page: Page | undefined;
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
-  app = await startTestApp();
-  ada = await createOperator(app, "Ada");
-  browser = await launchChromium();
+  story = await startConsoleStory();
+  ({ app, operator: ada } = story);
 });
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await story?.close();
 });
 
 async function openAs(operator: Operator, path: string): Promise<Page> {
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  await context.addCookies([{ name: "sy_session", value: operator.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page = await story.newPage({ as: operator });
   await page.goto(`${app.url}/console${path}`);
   return page;
 }
 afterEach(async ({ task }) => {
   await screenshotIfFailed(task, page);
-  await context?.close();
+  await page?.context().close();
 });
 
 test("rotating the signing secret asks first: Cancel keeps the secret, Rotate replaces it and says the old one signs alongside for a day", async () => {

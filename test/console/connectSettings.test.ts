@@ -1,11 +1,11 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
 import { graphql } from "../generated/gql.ts";
 import { expectNoAxeViolations } from "../helpers/axe.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshotIfFailed } from "./browser.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
+import type { Operator } from "../helpers/operators.ts";
+import { ok, type TestApp } from "../helpers/testApp.ts";
+import { screenshotIfFailed } from "./browser.ts";
 
 /**
  * Connect settings in the console, in Chromium: Ada lists her app's origins beside the API key; a
@@ -19,32 +19,23 @@ const ReadConnectSettings = graphql(`
   }
 `);
 
+let story: ConsoleStory;
 let app: TestApp;
-let browser: Browser;
 let ada: Operator;
-let context: BrowserContext | undefined;
-let page: Page | undefined;
+let page: Page;
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
-  app = await startTestApp();
-  ada = await createOperator(app, "Ada");
-  browser = await launchChromium();
+  story = await startConsoleStory({ viewport: { width: 1280, height: 900 } });
+  ({ app, operator: ada, page } = story);
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await story?.close();
 });
 afterEach(async ({ task }) => {
   await screenshotIfFailed(task, page, "failed-connect-settings");
-  await context?.close();
 });
 
 test("allowed redirect origins: a bad one is named and nothing is saved; the fixed list is saved normalised", async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
   await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/connect`);
   await page.getByRole("heading", { name: "Connect settings" }).waitFor();
   await expectNoAxeViolations(page, "Connect settings");

@@ -1,12 +1,12 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
 import { expectNoAxeViolations } from "../helpers/axe.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
-import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshotIfFailed } from "./browser.ts";
+import type { Operator } from "../helpers/operators.ts";
+import type { TestApp } from "../helpers/testApp.ts";
+import { screenshotIfFailed } from "./browser.ts";
 
 /**
  * The Connections page as an operator uses it: search and status narrow the list, a connection's
@@ -14,37 +14,28 @@ import { launchChromium, screenshotIfFailed } from "./browser.ts";
  * copy, and Disconnect asks first.
  */
 
-let app: TestApp;
 let github: FakeGitHub;
-let browser: Browser;
-let context: BrowserContext;
+let story: ConsoleStory;
+let app: TestApp;
 let page: Page;
 let ada: Operator;
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
   github = await startFakeGitHub();
-  app = await startTestApp(github.env());
-  ada = await createOperator(app, "Ada");
+  story = await startConsoleStory({ env: github.env() });
+  ({ app, operator: ada, page } = story);
   github.setIdentity({ id: 1001, login: "alice-gh" });
   await connectAccount(app, ada, { connector: "github", account: "alice", provider: github });
   github.setIdentity({ id: 1002, login: "bob-gh" });
   await connectAccount(app, ada, { connector: "github", account: "bob", provider: github });
   // Bob's provider refused a refresh.
   await app.database.prisma.connectedAccount.updateMany({ where: { deploymentId: ada.deploymentId, account: "bob" }, data: { status: "REAUTH_REQUIRED" } });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
 }, 120_000);
 afterEach(async ({ task }) => {
   await screenshotIfFailed(task, page, "connections-failed");
 });
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.close();
+  await story?.close();
   await github?.close();
 });
 

@@ -1,41 +1,34 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshot, screenshotIfFailed } from "./browser.ts";
+import type { TestApp } from "../helpers/testApp.ts";
+import { screenshot, screenshotIfFailed } from "./browser.ts";
 
 /** The promises of the settings forms, each in a fresh tab of a logged-in operator. */
 
+let story: ConsoleStory;
 let app: TestApp;
-let browser: Browser;
 let ada: Operator;
-let context: BrowserContext;
-let page: Page;
+let page: Page | undefined;
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
-  app = await startTestApp();
-  ada = await createOperator(app, "Ada");
-  browser = await launchChromium();
+  story = await startConsoleStory();
+  ({ app, operator: ada } = story);
 });
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await story?.close();
 });
 
 /** A tab that is logged in the way the console is: the HttpOnly session cookie. */
 async function openAs(operator: Operator, path: string, viewport = { width: 1280, height: 860 }): Promise<Page> {
-  context = await browser.newContext({ viewport });
-  await context.addCookies([{ name: "sy_session", value: operator.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page = await story.newPage({ as: operator, viewport });
   await page.goto(`${app.url}/console${path}`);
   return page;
 }
 afterEach(async ({ task }) => {
   await screenshotIfFailed(task, page);
-  await context?.close();
+  await page?.context().close();
 });
 
 describe("Trigger Forwarding form", () => {
@@ -144,8 +137,7 @@ describe("phone width", () => {
 
 describe("access", () => {
   test("not logged in, a deep link goes to Log in and comes back after it", async () => {
-    context = await browser.newContext();
-    page = await context.newPage();
+    page = await (await story.browser.newContext()).newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/data`);
     await page.getByRole("heading", { name: "Log in to the console" }).waitFor();

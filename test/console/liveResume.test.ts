@@ -1,13 +1,13 @@
 import type { Socket } from "node:net";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import type { Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { ok, type TestApp } from "../helpers/testApp.ts";
 import { scaled } from "../helpers/timing.ts";
-import { launchChromium, screenshotIfFailed } from "./browser.ts";
+import { screenshotIfFailed } from "./browser.ts";
 
 /**
  * The console's live events after its websocket drops: the service drops the socket (its TCP
@@ -18,9 +18,9 @@ import { launchChromium, screenshotIfFailed } from "./browser.ts";
  * own `upgrade` handler to keep hold of the sockets and to refuse upgrades during the gap; what
  * the page sent is read from the browser's own record of its websocket frames.
  */
-let app: TestApp;
 let receiver: Receiver;
-let browser: Browser;
+let story: ConsoleStory;
+let app: TestApp;
 let page: Page;
 let ada: Operator;
 
@@ -35,9 +35,9 @@ const subscribes: Array<{ variables?: Record<string, unknown> }> = [];
 const seen: string[] = [];
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
   receiver = await startReceiver();
-  app = await startTestApp({}, { worker: true });
+  story = await startConsoleStory({ app: { worker: true }, viewport: { width: 1280, height: 900 }, timeoutMs: scaled(30_000) });
+  ({ app, operator: ada, page } = story);
   const serviceUpgrade = app.server.listeners("upgrade") as Array<(...args: unknown[]) => void>;
   app.server.removeAllListeners("upgrade");
   app.server.on("upgrade", (request, socket: Socket, head) => {
@@ -50,13 +50,7 @@ beforeAll(async () => {
     socket.once("close", () => open.delete(socket));
     for (const listener of serviceUpgrade) listener.call(app.server, request, socket, head);
   });
-  ada = await createOperator(app, "Ada");
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/ok`, triggers: [] } }, { token: ada.token }));
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(scaled(30_000));
   page.on("websocket", (socket) => {
     socket.on("framesent", ({ payload }) => {
       const message = JSON.parse(String(payload));
@@ -73,8 +67,7 @@ afterEach(async ({ task }) => {
 });
 afterAll(async () => {
   for (const socket of open) socket.destroy();
-  await browser?.close();
-  await app?.close();
+  await story?.close();
   await receiver?.close();
 });
 

@@ -1,48 +1,40 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { DeliveryStatsQuery } from "../helpers/operations.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
+import type { Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { launchChromium, screenshot, screenshotIfFailed } from "./browser.ts";
+import { ok, type TestApp } from "../helpers/testApp.ts";
+import { screenshot, screenshotIfFailed } from "./browser.ts";
 
 /**
  * Operating deliveries in a real browser: pause → events held → resume → delivered; retry-now of a
  * pending delivery after fixing the URL; filtering the Events page; the overview's charts and
  * tiles showing the numbers the API reports.
  */
-let app: TestApp;
 let receiver: Receiver;
-let browser: Browser;
-let context: BrowserContext;
+let story: ConsoleStory;
+let app: TestApp;
 let page: Page;
 let ada: Operator;
 /** The operator's endpoint at /flaky answers 500 until they fix it. */
 let flakyFixed = false;
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
   receiver = await startReceiver();
   receiver.respond((request) =>
     request.path.startsWith("/flaky") && !flakyFixed ? { status: 500, body: '{"error":"database down"}' } : 200,
   );
   // A long retry schedule: a failing delivery stays PENDING, waiting, until someone acts.
-  app = await startTestApp({ DELIVERY_RETRY_SCHEDULE: "1h,1h" }, { worker: true });
-  ada = await createOperator(app, "Ada");
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  story = await startConsoleStory({ env: { DELIVERY_RETRY_SCHEDULE: "1h,1h" }, app: { worker: true }, viewport: { width: 1280, height: 900 }, timeoutMs: 15_000 });
+  ({ app, operator: ada, page } = story);
 }, 120_000);
 afterEach(async ({ task }) => {
   await screenshotIfFailed(task, page);
 });
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await story?.close();
   await receiver?.close();
 });
 

@@ -10,7 +10,6 @@ export function getConnectPage(deps: ConnectFlowDeps): Route {
     path: "/connect/:token",
     handler: async (request) => {
       const live = await loadLiveSession(deps, request.params.token);
-      if (!("session" in live)) return live;
       const { session, def, organizationName } = live;
       const action = `/connect/${encodeURIComponent(request.params.token)}`;
       return page(
@@ -44,9 +43,7 @@ export function postConnectPage(deps: ConnectFlowDeps): Route {
     path: "/connect/:token",
     handler: async (request) => {
       const live = await loadLiveSession(deps, request.params.token);
-      if (!("session" in live)) return live;
       const form = await readConnectForm(deps, request, live, "start");
-      if (!(form instanceof URLSearchParams)) return form;
       if (live.credentials.source === "service") return seeOther(`/connect/${encodeURIComponent(request.params.token)}/consent`);
       return redirectToProvider(deps, live);
     },

@@ -13,7 +13,6 @@ export function getConsentPage(deps: ConnectFlowDeps): Route {
     path: "/connect/:token/consent",
     handler: async (request) => {
       const live = await loadLiveSession(deps, request.params.token);
-      if (!("session" in live)) return live;
       const { session, def, organizationName } = live;
       const token = encodeURIComponent(request.params.token);
       // The operator's own app: the provider's consent screen names them, no need for ours.
@@ -47,9 +46,7 @@ export function postConsentPage(deps: ConnectFlowDeps): Route {
     path: "/connect/:token/consent",
     handler: async (request) => {
       const live = await loadLiveSession(deps, request.params.token);
-      if (!("session" in live)) return live;
       const form = await readConnectForm(deps, request, live, "consent");
-      if (!(form instanceof URLSearchParams)) return form;
       const decision = form.get("decision");
       if (decision === "cancel") {
         await cancelSession(deps, live.session.id);

@@ -9,9 +9,8 @@ import { header, type HttpRequest, type HttpResponse } from "../../http/types.ts
 import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../oauth/connectSessions.ts";
 import { authorizationUrl, oauth, providerFor } from "../../oauth/provider.ts";
 import type { OAuthClientDeps } from "../../oauth/deps.ts";
-import { errorPage } from "./page.ts";
+import { errorPage, refuse } from "./page.ts";
 
-/** The connect flow's dependencies: the OAuth client's, and the Connect settings its redirects are checked against. */
 /** The connect flow's dependencies: the OAuth client's, where it may send end users back, and the lifecycle events a completed flow emits. */
 export interface ConnectFlowDeps extends OAuthClientDeps {
   connectSettings: ConnectSettings;
@@ -65,39 +64,50 @@ export async function endFlow(
   return { status: 303, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer", ...(cookie ? { "set-cookie": cookie } : {}) } };
 }
 
-export async function loadLiveSession(deps: ConnectFlowDeps, token: string): Promise<LiveSession | HttpResponse> {
+/** The flow ends in failure: `page`, or the 303 back to the operator's app carrying `error`. */
+export async function refuseFlow(
+  deps: ConnectFlowDeps,
+  session: Pick<ConnectSessionRow, "deploymentId" | "connector" | "account" | "redirectUrl">,
+  error: RedirectErrorCode,
+  page: HttpResponse,
+): Promise<never> {
+  refuse(await endFlow(deps, session, { error }, page));
+}
+
+/** The session behind a connect link, usable for another step; otherwise throws the page saying why not. */
+export async function loadLiveSession(deps: ConnectFlowDeps, token: string): Promise<LiveSession> {
   const session = await findSessionByToken(deps, token);
   const problem = sessionProblem(session);
-  if (problem === "expired" && session) return endFlow(deps, session, { error: "expired" }, problemPage(problem));
-  if (problem || !session) return problemPage(problem ?? "unknown");
+  if (problem === "expired" && session) return refuseFlow(deps, session, "expired", problemPage(problem));
+  if (problem || !session) refuse(problemPage(problem ?? "unknown"));
   const def = findConnector(session.connector);
-  if (!def) return errorPage(404, "This connector is no longer available", `The connector "${session.connector}" is not offered any more.`);
+  if (!def) refuse(errorPage(404, "This connector is no longer available", `The connector "${session.connector}" is not offered any more.`));
   const credentials = await deps.clientCredentials.resolve(session.deploymentId, def);
   if (!hasOAuthClient(credentials)) {
-    return errorPage(503, `${def.displayName} is not set up`, `The application has not finished setting up its ${def.displayName} connection.`, "Please tell the application's support team.");
+    refuse(errorPage(503, `${def.displayName} is not set up`, `The application has not finished setting up its ${def.displayName} connection.`, "Please tell the application's support team."));
   }
   const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
-  if (!deployment) return problemPage("unknown");
+  if (!deployment) refuse(problemPage("unknown"));
   return { session, def, credentials, organizationName: deployment.organization.name };
 }
 
 /**
  * Reads a connect form post: urlencoded only, a small body, a foreign Origin refused, and the
- * per-session nonce for this form checked. Returns the fields, or the error page to answer with.
+ * per-session nonce for this form checked. Returns the fields; otherwise throws the error page.
  */
-export async function readConnectForm(deps: OAuthClientDeps, request: HttpRequest, live: LiveSession, purpose: string): Promise<URLSearchParams | HttpResponse> {
+export async function readConnectForm(deps: OAuthClientDeps, request: HttpRequest, live: LiveSession, purpose: string): Promise<URLSearchParams> {
   const origin = header(request, "origin");
   // Browsers send "null" under Referrer-Policy: no-referrer; the nonce is what proves the form is ours.
   if (origin && origin !== "null" && origin !== new URL(deps.config.publicUrl).origin) {
-    return errorPage(403, "This request was refused", "The form was sent from another website.", "Open the link you were given and press the button on that page.");
+    refuse(errorPage(403, "This request was refused", "The form was sent from another website.", "Open the link you were given and press the button on that page."));
   }
   const type = (header(request, "content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
-    return errorPage(415, "This request was refused", "The form was not sent the way this page sends it.", "Open the link you were given and press the button on that page.");
+    refuse(errorPage(415, "This request was refused", "The form was not sent the way this page sends it.", "Open the link you were given and press the button on that page."));
   }
   const form = new URLSearchParams((await request.body(FORM_LIMIT_BYTES)).toString("utf8"));
   if (!checkFormNonce(deps, live.session.id, purpose, form.get("nonce"))) {
-    return errorPage(403, "This request was refused", "The form could not be verified: it did not come from this page.", "Open the link you were given and press the button on that page.");
+    refuse(errorPage(403, "This request was refused", "The form could not be verified: it did not come from this page.", "Open the link you were given and press the button on that page."));
   }
   return form;
 }
@@ -111,7 +121,7 @@ export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSessio
   const state = oauth.generateRandomState();
   const verifier = live.def.oauth.pkce ? oauth.generateRandomCodeVerifier() : undefined;
   if (!(await bindAttempt(deps, live.session.id, state, verifier))) {
-    return problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } })) ?? "unknown");
+    refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } })) ?? "unknown"));
   }
   const location = await authorizationUrl(provider, deps.config, state, verifier);
   return {

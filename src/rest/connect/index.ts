@@ -4,8 +4,24 @@ export type { ConnectFlowDeps };
 import { getConnectPage, postConnectPage } from "./connectPage.ts";
 import { getConsentPage, postConsentPage } from "./consentPage.ts";
 import { getOAuthCallback } from "./oauthCallback.ts";
+import { PageRefusal } from "./page.ts";
 
 /** The hosted connect flow: start page, consent page, provider callback. */
 export function connectRoutes(deps: ConnectFlowDeps): Route[] {
-  return [getConnectPage(deps), postConnectPage(deps), getConsentPage(deps), postConsentPage(deps), getOAuthCallback(deps)];
+  return [getConnectPage(deps), postConnectPage(deps), getConsentPage(deps), postConsentPage(deps), getOAuthCallback(deps)].map(answeringRefusals);
+}
+
+/** The one place a step's PageRefusal becomes the answer; every other error goes on to the HTTP layer. */
+function answeringRefusals(route: Route): Route {
+  return {
+    ...route,
+    handler: async (request) => {
+      try {
+        return await route.handler(request);
+      } catch (err) {
+        if (err instanceof PageRefusal) return err.page;
+        throw err;
+      }
+    },
+  };
 }

@@ -7,16 +7,16 @@ import type { RedirectErrorCode } from "../../connections/redirects.ts";
 import { saveConnection } from "../../oauth/connectedAccounts.ts";
 import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
-import { type ConnectFlowDeps, endFlow, problemPage } from "./flow.ts";
-import { brand, errorPage, escapeHtml, page } from "./page.ts";
+import { type ConnectFlowDeps, endFlow, problemPage, refuseFlow } from "./flow.ts";
+import { brand, errorPage, escapeHtml, page, refuse } from "./page.ts";
 
 const RETRY = "Open the link you were given again to try once more.";
 
 /**
  * GET /oauth/callback — the provider sends the browser back here. The state finds the session (and
  * is spent at once, so a replay finds nothing); then the code is exchanged, the identity read, and
- * the ConnectedAccount stored with the session completed, in one transaction. Every failure shows
- * a page and stores no account; the session stays open for a retry until it expires. With a
+ * the ConnectedAccount stored with the session completed, in one transaction. Every failure throws
+ * its page (answered by connectRoutes) and stores no account; the session stays open for a retry until it expires. With a
  * redirectUrl on the session, success and each failure send the browser back to the operator's app
  * instead (status=connected…connectionId, or status=error…error=<code>).
  */
@@ -28,24 +28,24 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
       const params = request.url.searchParams;
       const state = params.get("state");
       if (!state || state.length > 200) {
-        return errorPage(400, "This sign-in could not be verified", "The response from the provider is missing its security check (state).", RETRY);
+        refuse(errorPage(400, "This sign-in could not be verified", "The response from the provider is missing its security check (state).", RETRY));
       }
       const session = await deps.db.connectSession.findUnique({ where: { state } });
       if (!session) {
-        return errorPage(
+        refuse(errorPage(
           400,
           "This sign-in could not be verified",
           "The response does not match any connection in progress: it was already used, or it was altered on the way.",
           RETRY,
-        );
+        ));
       }
       // From here the session is known: with a redirectUrl, the flow's end goes back to the operator's app.
-      const fail = (error: RedirectErrorCode, page: HttpResponse) => endFlow(deps, session, { error }, page);
+      const fail = (error: RedirectErrorCode, page: HttpResponse) => refuseFlow(deps, session, error, page);
       const problem = sessionProblem(session);
       if (problem === "expired") return fail("expired", problemPage(problem));
-      if (problem) return problemPage(problem);
+      if (problem) refuse(problemPage(problem));
       const def = findConnector(session.connector);
-      if (!def) return problemPage("unknown");
+      if (!def) refuse(problemPage("unknown"));
 
       // Checked before the state is spent: a stranger's browser opening a forwarded provider URL
       // must not use up the attempt of the person who started it.
@@ -82,10 +82,7 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
       const provider = providerFor(deps.config, def, credentials, storedParams(session.params));
       const verifier = session.pkceVerifierEncrypted ? deps.box.open(session.pkceVerifierEncrypted) : undefined;
 
-      let token;
-      try {
-        token = await exchangeCode(provider, deps.config, params, state, verifier);
-      } catch (err) {
+      const token = await exchangeCode(provider, deps.config, params, state, verifier).catch((err: unknown) => {
         if (err instanceof ProviderUnavailableError) {
           deps.logger.warn({ connector: def.name, reason: err.message }, "token endpoint unavailable");
           return fail("provider_error", errorPage(502, `${def.displayName} did not answer`, `We could not complete the sign-in with ${def.displayName}: its server failed to answer. Nothing was connected.`, RETRY));
@@ -95,27 +92,21 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
           return fail("provider_error", errorPage(400, `${def.displayName} refused the sign-in`, `${def.displayName} did not accept the authorization. Nothing was connected.`, RETRY));
         }
         throw err;
-      }
+      });
 
-      let identity;
-      try {
-        identity = await readIdentity(provider, token);
-      } catch (err) {
+      const identity = await readIdentity(provider, token).catch((err: unknown) => {
         deps.logger.warn({ connector: def.name, reason: (err as Error).message }, "identity read failed");
         return fail("identity_error", errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY));
-      }
+      });
 
-      let saved;
-      try {
-        saved = await saveConnection(deps, { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes);
-      } catch (err) {
+      const saved = await saveConnection(deps, { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes).catch((err: unknown) => {
         // The identity is made storable when read (oauth/provider.ts); whatever still fails to save
         // is answered with a page like every other failure here, never a bare 500.
         deps.logger.error({ err, connector: def.name }, "could not save a connection");
         // What the provider said about the user could not be stored: an identity problem to the operator.
         return fail("identity_error", errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, RETRY));
-      }
-      if (!saved) return problemPage("completed");
+      });
+      if (!saved) refuse(problemPage("completed"));
       await deps.lifecycle.emitFor(saved.account.id, saved.created ? "connection_created" : "connection_reauthorized");
       const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
       const done = page(

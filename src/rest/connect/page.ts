@@ -75,3 +75,19 @@ export function brand(icon: string, displayName: string): string {
   // The icon is the connector's own static SVG (trusted data from the registry, never user input).
   return `<div class="brand">${icon}<span class="name">${escapeHtml(displayName)}</span></div>`;
 }
+
+/**
+ * A connect step that cannot go on, carrying the page to answer with (or the 303 back to the
+ * operator's app that ends the flow). Steps return their value or throw this; connectRoutes
+ * answers it, so no step returns "a value or a response".
+ */
+export class PageRefusal extends Error {
+  constructor(readonly page: HttpResponse) {
+    super(`connect flow refused (${page.status})`);
+    this.name = "PageRefusal";
+  }
+}
+
+export function refuse(page: HttpResponse): never {
+  throw new PageRefusal(page);
+}
