@@ -268,6 +268,7 @@ export const connectorDeclarationSchema = z
       }
     }
     for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
+    if (c.subscription?.webhook && !c.webhook) ctx.addIssue({ code: "custom", path: ["subscription", "webhook"], message: "needs the connector's webhook section to parse the events" });
     for (const [i, r] of (c.subscription?.resources ?? []).entries()) {
       for (const name of Object.keys(r.triggers)) {
         if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["subscription", "resources", i, "triggers", name], message: `no trigger "${name}"` });

@@ -13,11 +13,17 @@
  *   {events}            the provider events, comma-joined  ("{events[]}" as a whole value: a JSON array)
  *   {resource}          what is watched                     {channelId}    a fresh UUID per create
  *   {providerId} {providerResourceId}   the provider's ids of the current subscription (renew, delete)
- *   {<name>}            from the environment, as `env` declares ({topic} ← CONNECTOR_GMAIL_PUBSUB_TOPIC)
+ *   {externalId}        the connection's external id (Calendly's user URI)
+ *   {<name>}            from the environment, as `env` declares ({topic} ← CONNECTOR_GMAIL_PUBSUB_TOPIC),
+ *                       or from the connection, as `placeholders` declares ({cloudId}, {form_id})
+ *   {subscriptionUrl}   {notificationUrl}?subscription=<our id>: where `webhook` subscriptions are sent
+ * A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number.
+ *
+ * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl).
  */
 import { z } from "zod";
 import { jsonPath } from "./jsonPath.ts";
-import { handshakeSchema } from "./schemes/index.ts";
+import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import type { NormalizedEvent } from "./types.ts";
 
 const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
@@ -89,6 +95,8 @@ export const subscriptionSchema = z
       .object({
         /** The subscription's id; absent when the provider has none (Gmail's watch: one per mailbox). */
         idPath: jsonPath.optional(),
+        /** The id is the last path segment of the URI at idPath (Calendly answers `resource.uri`, deletes by its uuid). */
+        idIsUri: z.boolean().default(false),
         /** A second id some providers need to delete it (a Calendar channel's resourceId). */
         resourceIdPath: jsonPath.optional(),
         expiresPath: jsonPath.optional(),
@@ -103,6 +111,23 @@ export const subscriptionSchema = z
     secret: z.enum(["generated", "answer", "none"]),
     /** Placeholders from the environment: name → variable suffix after CONNECTOR_<NAME>_; unset ⇒ no subscriptions for the connector. */
     env: z.record(z.string().regex(/^[a-z][A-Za-z0-9]*$/), z.string().regex(/^[A-Z0-9_]+$/)).default({}),
+    /**
+     * Placeholders from the connection: name → where in its metadata the value is, unless the
+     * connection's params name it ({organization} ← the identity's `organization`; {form_id} ← a
+     * param). A connection without the value cannot subscribe: the create fails and says so.
+     */
+    placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
+    /**
+     * The provider POSTs whole events (parsed by the connector's `webhook` section) to
+     * {subscriptionUrl}, which names the subscription; each is verified with `scheme` keyed by the
+     * subscription's own secret (Calendly's signing key, a generated webhook secret) or, where the
+     * provider signs with the OAuth app's client secret (Jira's dynamic webhooks), by that. The
+     * events belong to the subscription's account, whatever the body names.
+     */
+    webhook: z
+      .object({ scheme: schemeSchema, key: z.enum(["subscription", "client_secret"]).default("subscription") })
+      .strict()
+      .optional(),
     /**
      * How a notification for a subscription arrives, when it is not the connector's `webhook`
      * (Gmail's Pub/Sub pushes are): which subscription it is for and its secret, checked in
@@ -124,6 +149,7 @@ export const subscriptionSchema = z
   })
   .strict()
   .refine((s) => !s.notification || s.read, { message: "a notification needs a change reader (read)", path: ["read"] })
-  .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] });
+  .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] })
+  .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated or answer)", path: ["webhook", "key"] });
 
 export type SubscriptionDeclaration = z.output<typeof subscriptionSchema>;

@@ -25,7 +25,7 @@ export interface InboundWebhookDeps {
   verificationTokens: Pick<VerificationTokens, "capture">;
   inboundEvents: Pick<InboundEvents, "acceptEvents" | "acceptSync">;
   /** Notifications of per-account provider subscriptions, verified with each subscription's own secret. */
-  subscriptionNotifications: Pick<SubscriptionNotifications, "accept">;
+  subscriptionNotifications: Pick<SubscriptionNotifications, "accept" | "acceptSigned">;
 }
 
 export const INBOUND_BODY_LIMIT = 1024 * 1024;
@@ -89,6 +89,14 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
         if ("refused" in accepted) throw new AppError("INVALID_SIGNATURE", `The request is not a ${def.displayName} notification for this deployment (${accepted.refused}).`);
         countAccepted(def.name, accepted);
         return json(202, accepted);
+      }
+      // A subscription's own URL ({subscriptionUrl}): verified with that subscription's key, not the deployment's secret.
+      const subscriptionId = request.url.searchParams.get("subscription");
+      if (subscriptionId && def.declaration.subscription?.webhook) {
+        const accepted = await subscriptionNotifications.acceptSigned(deploymentId, def, inbound, subscriptionId);
+        if ("refused" in accepted) throw new AppError("INVALID_SIGNATURE", `The request is not signed by ${def.displayName} for this subscription (${accepted.refused}).`);
+        countAccepted(def.name, accepted);
+        return json(200, accepted);
       }
       const verificationToken = def.inbound.verificationToken(inbound);
       if (verificationToken) {

@@ -10,6 +10,8 @@
  */
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
+import { apiOf, resolveApiBase } from "../connectors/api.ts";
+import { valueAt } from "../connectors/json.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
@@ -89,16 +91,34 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     ),
   );
 
+  /** The connection's API base (Jira's `/ex/jira/{cloudId}` of its site), as the proxy calls it. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
-    return { apiUrl: resolveEndpoints(def, deps.connectorEnv).apiUrl, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
+    const base = resolveApiBase(apiOf(def.declaration), resolveEndpoints(def, deps.connectorEnv).apiUrl, work, { allowHttp: true });
+    return { apiUrl: base.href.replace(/\/+$/, ""), accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
+  }
+
+  /** The declaration's connection placeholders: the connection's params first, then its metadata. */
+  function connectionVars(work: SubscriptionWork, decl: SubscriptionDeclaration): TemplateVars {
+    const params = work.params !== null && typeof work.params === "object" ? (work.params as Record<string, unknown>) : {};
+    const vars: TemplateVars = {};
+    for (const [name, path] of Object.entries(decl.placeholders)) {
+      const value = params[name] ?? valueAt(work.metadata, path);
+      if (typeof value === "string" || typeof value === "number") vars[name] = String(value);
+    }
+    return vars;
   }
 
   function baseVars(work: SubscriptionWork, envVars: TemplateVars): TemplateVars {
+    const notificationUrl = `${deps.publicUrl}/webhooks/${encodeURIComponent(work.deploymentId)}/${work.connector}`;
+    const decl = declared.get(work.connector)?.decl;
     return {
       ...envVars,
-      notificationUrl: `${deps.publicUrl}/webhooks/${encodeURIComponent(work.deploymentId)}/${work.connector}`,
+      ...(decl ? connectionVars(work, decl) : {}),
+      notificationUrl,
+      subscriptionUrl: `${notificationUrl}?subscription=${encodeURIComponent(work.id)}`,
       events: work.events,
       resource: work.resource,
+      externalId: work.externalId,
       ...(work.providerId ? { providerId: work.providerId } : {}),
       ...(work.providerResourceId ? { providerResourceId: work.providerResourceId } : {}),
     };
@@ -120,13 +140,17 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const vars = createVars({ ...baseVars(work, envVars), ...(secret ? { secret } : {}) }, decl, clock.now());
     const to = await target(work, def);
     const answered = readAnswer(decl, await callProvider(decl.create, vars, to));
+    // A declared id that is not in the answer (Jira's registration errors answer 200): nothing was made.
+    if (decl.answer.idPath && !answered.providerId) throw new SubscriptionCallError(`${decl.create.method} ${decl.create.path} answered without ${decl.answer.idPath}`, 200);
     const providerId = answered.providerId ?? work.id;
+    // An expiry the create does not answer (Jira's webhooks: 30 days) is the lifetime asked for.
+    const expiresAt = answered.expiresAt ?? (decl.answer.expiresPath ? new Date(String(vars.expiresAt)) : null);
     const kept = secret ?? answered.secret;
     const recorded = await queue.recordCreated(work, {
       providerId,
       providerResourceId: answered.providerResourceId ?? null,
       secretSealed: kept ? box.seal(kept) : null,
-      expiresAt: answered.expiresAt,
+      expiresAt,
     });
     const made = { ...work, providerId, providerResourceId: answered.providerResourceId ?? null };
     if (!recorded) {
@@ -134,7 +158,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
       await deleteAt(made, envVars).catch(() => undefined);
       return;
     }
-    log(work, operation, "success", { providerId, expiresAt: answered.expiresAt?.toISOString() ?? null });
+    log(work, operation, "success", { providerId, expiresAt: expiresAt?.toISOString() ?? null });
     if (work.providerId && work.providerId !== providerId) {
       await deleteAt(work, envVars).catch((error) => logger.warn({ subscriptionId: work.id, connector: work.connector, err: String(error) }, "could not delete the replaced provider subscription"));
     }

@@ -16,6 +16,8 @@ import { bearerFetchJson } from "../oauth/provider.ts";
 import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
 import type { Clock } from "../clock.ts";
 import type { NotificationLocation } from "../connectors/subscription.ts";
+import { verifyWithScheme } from "../connectors/schemes/index.ts";
+import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import type { SubscriptionQueue } from "./queue/index.ts";
 
@@ -28,6 +30,8 @@ export interface SubscriptionNotificationDeps {
   inboundEvents: Pick<InboundEvents, "acceptEvents">;
   queue: Pick<SubscriptionQueue, "recordCursor">;
   metrics: Pick<SubscriptionMetrics, "operation">;
+  /** For providers that sign a subscription's events with the OAuth app's client secret (Jira). */
+  clientCredentials: Pick<ClientCredentials, "resolve">;
 }
 
 interface LiveSubscription {
@@ -104,7 +108,46 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
     return outcome;
   }
 
+  /** The live subscription a `{subscriptionUrl}` names, with its account. */
+  async function named(deploymentId: string, connector: string, id: string) {
+    const rows = await deps.sql.query<{ secret_encrypted: string | null; external_id: string }>(
+      `select s.secret_encrypted, a.external_id
+       from provider_subscription s join connected_account a on a.id = s.connected_account_id
+       where s.id = $1 and s.connector = $2 and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
+      [id, connector, deploymentId],
+      "subscription_named",
+    );
+    return rows[0];
+  }
+
   return {
+    /**
+     * Events a provider POSTs to a subscription's own URL (`subscription.webhook`): verified with
+     * the declared scheme keyed by that subscription's secret (or the OAuth app's client secret),
+     * parsed by the connector's webhook section, and stored for the subscription's account only.
+     */
+    async acceptSigned(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string): Promise<InboundOutcome | Refused> {
+      const signed = def.declaration.subscription?.webhook;
+      if (!signed) return { refused: "the connector's subscriptions send no events of their own" };
+      const sub = await named(deploymentId, def.name, subscriptionId);
+      const key =
+        signed.key === "client_secret"
+          ? sub && (await deps.clientCredentials.resolve(deploymentId, def)).clientSecret
+          : sub?.secret_encrypted
+            ? deps.box.open(sub.secret_encrypted)
+            : undefined;
+      const now = deps.clock.now();
+      // Verified even for an unknown subscription, so timing does not tell known ids apart.
+      const verified = verifyWithScheme(signed.scheme, { req, secret: key || "\u0000no subscription", now });
+      if (!sub || !key || !verified.ok) return { refused: verified.ok ? "no such subscription" : verified.reason };
+      // The subscription's account only: an event whose body names other accounts (Jira's actor) is theirs, not this one's.
+      const events = def.inbound
+        .parse(req)
+        .events.filter((event) => event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
+        .map((event) => ({ ...event, externalIds: [sub.external_id] }));
+      return deps.inboundEvents.acceptEvents(deploymentId, def, events, { rawBody: req.rawBody, now });
+    },
+
     /** Verifies every item of the notification with its subscription's secret, then reads and stores the changes. */
     async accept(deploymentId: string, connector: string, req: InboundRequest): Promise<InboundOutcome | Refused> {
       const def = findConnector(connector);

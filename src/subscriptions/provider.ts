@@ -23,7 +23,7 @@ export class SubscriptionCallError extends Error {
 
 export type TemplateVars = Record<string, string | string[]>;
 
-const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
+const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9_]*)\}/g;
 
 function fill(text: string, vars: TemplateVars, encode: boolean): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => {
@@ -34,11 +34,20 @@ function fill(text: string, vars: TemplateVars, encode: boolean): string {
   });
 }
 
-/** Fills every string of a body template; a value that is exactly "{events[]}" becomes the events as a JSON array. */
+/**
+ * Fills every string of a body template; a value that is exactly "{events[]}" becomes the events
+ * as a JSON array, exactly "{providerId:number}" a JSON number (Jira's webhook ids).
+ */
 export function fillBody(template: unknown, vars: TemplateVars): unknown {
   if (typeof template === "string") {
-    const list = /^\{([A-Za-z][A-Za-z0-9]*)\[\]\}$/.exec(template);
+    const list = /^\{([A-Za-z][A-Za-z0-9_]*)\[\]\}$/.exec(template);
     if (list) return [vars[list[1]] ?? []].flat();
+    const number = /^\{([A-Za-z][A-Za-z0-9_]*):number\}$/.exec(template);
+    if (number) {
+      const value = Number(fill(`{${number[1]}}`, vars, false));
+      if (!Number.isFinite(value)) throw new Error(`the template's {${number[1]}} is not a number`);
+      return value;
+    }
     return fill(template, vars, false);
   }
   if (Array.isArray(template)) return template.map((item) => fillBody(item, vars));
@@ -94,14 +103,16 @@ export interface Answered {
 
 export function readAnswer(decl: SubscriptionDeclaration, answer: Record<string, unknown>): Answered {
   const { idPath, resourceIdPath, expiresPath, expiresFormat, secretPath } = decl.answer;
+  const lastSegment = (id: string | undefined, uri: boolean) => (id && uri ? id.replace(/\/+$/, "").split("/").pop() || undefined : id);
   const raw = expiresPath ? valueAt(answer, expiresPath) : undefined;
   let expiresAt: Date | null = null;
   if (typeof raw === "string" || typeof raw === "number") {
-    const date = expiresFormat === "epoch_ms" ? new Date(Number(raw)) : new Date(String(raw));
+    // A number is never ISO 8601: epoch milliseconds (Jira documents its expirationDate both ways).
+    const date = expiresFormat === "epoch_ms" || typeof raw === "number" ? new Date(Number(raw)) : new Date(String(raw));
     if (!Number.isNaN(date.getTime())) expiresAt = date;
   }
   return {
-    providerId: idPath ? asString(valueAt(answer, idPath)) : undefined,
+    providerId: idPath ? lastSegment(asString(valueAt(answer, idPath)), decl.answer.idIsUri) : undefined,
     providerResourceId: resourceIdPath ? asString(valueAt(answer, resourceIdPath)) : undefined,
     expiresAt,
     secret: secretPath ? asString(valueAt(answer, secretPath)) : undefined,

@@ -45,6 +45,7 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
     // Asymmetric keys (jwt), or the secret or timestamp lives inside the body (Linear, Figma): these
     // cannot be signed by headers alone; test/connectors/catalogInbound.test.ts signs them per provider.
     case "jwt":
+    case "jwt_hs256":
     case "hmac_body_timestamp":
     case "body_token":
       return undefined;

@@ -13,8 +13,9 @@ import { tokenScheme, verifyToken } from "./token.ts";
 import { bodyTokenScheme, verifyBodyToken } from "./bodyToken.ts";
 import { boxScheme, verifyBox } from "./box.ts";
 import { hmacBodyTimestampScheme, verifyHmacBodyTimestamp } from "./hmacBodyTimestamp.ts";
+import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
 
-export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme]);
+export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme]);
 export type SchemeParams = z.infer<typeof schemeSchema>;
 export type SchemeType = SchemeParams["type"];
 
@@ -36,6 +37,8 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyBox(params, input);
     case "body_token":
       return verifyBodyToken(params, input);
+    case "jwt_hs256":
+      return verifyJwtHs256(params, input);
   }
 }
 
@@ -58,6 +61,8 @@ export function signsTimestamp(params: SchemeParams): boolean {
       return true;
     case "token":
     case "body_token":
+    // An `exp` is not documented for Jira's token: a captured delivery may verify again.
+    case "jwt_hs256":
       return false;
   }
 }

@@ -18,6 +18,9 @@ export interface SubscriptionWork {
   accountStatus: "ACTIVE" | "REAUTH_REQUIRED" | "DISCONNECTED";
   account: string;
   externalId: string;
+  /** The connection's params and metadata: the declaration's placeholders and the API base are filled from them. */
+  params: unknown;
+  metadata: unknown;
   /** The lease this claim holds: every recording statement is guarded by it, so a lease taken over is never recorded twice. */
   leaseUntil: Date;
 }
@@ -38,12 +41,14 @@ export interface RawWork {
   account_status: SubscriptionWork["accountStatus"];
   account: string;
   external_id: string;
+  params: unknown;
+  metadata: unknown;
 }
 
 /** The columns every statement returning work selects (`s` the subscription, `a` its account). */
 export const WORK_COLUMNS = `s.id, s.deployment_id, s.connected_account_id, s.connector, s.resource, s.events, s.status::text as status,
   s.provider_id, s.provider_resource_id, s.secret_encrypted, s.expires_at at time zone 'UTC' as expires_at, s.failures,
-  a.status::text as account_status, a.account, a.external_id`;
+  a.status::text as account_status, a.account, a.external_id, a.params, a.metadata`;
 
 export const toWork = (row: RawWork, leaseUntil: Date): SubscriptionWork => ({
   id: row.id,
@@ -61,5 +66,7 @@ export const toWork = (row: RawWork, leaseUntil: Date): SubscriptionWork => ({
   accountStatus: row.account_status,
   account: row.account,
   externalId: row.external_id,
+  params: typeof row.params === "string" ? JSON.parse(row.params) : row.params,
+  metadata: typeof row.metadata === "string" ? JSON.parse(row.metadata) : row.metadata,
   leaseUntil,
 });

@@ -9,7 +9,7 @@
  * `invalid_grant`.
  */
 import { createHmac, randomUUID } from "node:crypto";
-import { jsonReply, startFakeOAuthServer, type FakeOAuthOptions, type FakeOAuthServer, type TokenErrorKind } from "./oauthServer.ts";
+import { jsonReply, startFakeOAuthServer, type FakeOAuthOptions, type FakeOAuthServer, type Route, type TokenErrorKind } from "./oauthServer.ts";
 import type { SignedRequest } from "./signedRequest.ts";
 
 export interface FakeJiraSite {
@@ -28,6 +28,8 @@ export interface FakeJiraIdentity {
 export interface FakeJiraOptions extends FakeOAuthOptions {
   identity?: Partial<FakeJiraIdentity>;
   webhookSecret?: string;
+  /** More API routes (a story's dynamic-webhook API). */
+  routes?: Route<FakeJiraIdentity>[];
 }
 
 export interface FakeJira extends FakeOAuthServer<FakeJiraIdentity> {
@@ -121,6 +123,7 @@ export async function startFakeJira(opts: FakeJiraOptions = {}): Promise<FakeJir
             });
           },
         },
+        ...(opts.routes ?? []),
       ],
     },
     identity,

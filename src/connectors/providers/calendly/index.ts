@@ -1,7 +1,10 @@
 /**
- * Calendly: OAuth 2.0 (PKCE supported, 2-hour access tokens with refresh tokens) and webhook
- * subscriptions signed `Calendly-Webhook-Signature: t=…,v1=<hex HMAC-SHA256 of "{t}.{body}">` with
- * the subscription's signing key. Events are routed by the host's user URI (the account's id).
+ * Calendly: OAuth 2.0 (PKCE supported, 2-hour access tokens with refresh tokens). Switchyard makes a
+ * user-scoped webhook subscription per connection (`POST /webhook_subscriptions`, deleted with
+ * `DELETE /webhook_subscriptions/{uuid}`; they do not expire). Deliveries are signed
+ * `Calendly-Webhook-Signature: t=…,v1=<hex HMAC-SHA256 of "{t}.{body}">` with the OAuth app's webhook
+ * signing key (Calendly generates one per OAuth app: the operator stores it as the webhook secret).
+ * Events are routed by the host's user URI (the account's id).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -61,6 +64,10 @@ export default declareConnector({
     "https://developer.calendly.com/api-docs/005832c83aeae-get-current-user",
     "https://developer.calendly.com/api-docs/ZG9jOjM2MzE2MDM4-webhook-signatures",
     "https://developer.calendly.com/api-docs/ZG9jOjE2NDY2NTk-webhook-payload",
+    "https://developer.calendly.com/docs/webhooks/overview",
+    "https://developer.calendly.com/api-docs/overview/examples/webhooks",
+    "https://developer.calendly.com/api-docs/overview/webhooks/webhook-signatures",
+    "https://developer.calendly.com/receive-data-from-scheduled-events-in-real-time-with-webhook-subscriptions",
   ],
   oauth: {
     authorizeUrl: "https://auth.calendly.com/oauth/authorize",
@@ -84,6 +91,28 @@ export default declareConnector({
     event: { path: "event" },
     routing: ["payload.scheduled_event.event_memberships[].user", "created_by"],
     occurredAt: ["created_at"],
+  },
+  // One user-scoped subscription per connection. Routing form submissions exist only at organization
+  // scope: that trigger needs a subscription an organization admin registers once (docs/connectors.md).
+  subscription: {
+    resources: [
+      {
+        resource: "",
+        triggers: { invitee_created: ["invitee.created"], invitee_canceled: ["invitee.canceled"], invitee_no_show_created: ["invitee_no_show.created"] },
+      },
+    ],
+    create: {
+      method: "POST",
+      path: "/webhook_subscriptions",
+      // Subscriptions of one user cannot share a URL: each gets its own (the query is ignored inbound).
+      body: { url: "{notificationUrl}?channel={channelId}", events: "{events[]}", organization: "{organization}", user: "{externalId}", scope: "user" },
+    },
+    delete: { method: "DELETE", path: "/webhook_subscriptions/{providerId}" },
+    answer: { idPath: "resource.uri", idIsUri: true },
+    // Calendly subscriptions do not expire; the lifetime is only what a re-creation would ask for.
+    lifetimeSeconds: 365 * 24 * 60 * 60,
+    secret: "none",
+    placeholders: { organization: "organization" },
   },
   triggers: [
     {

@@ -1,7 +1,11 @@
 /**
- * Jira Cloud: Atlassian OAuth 2.0 (3LO) and Jira admin webhooks signed WebSub-style.
- * Webhooks registered with a secret (System → WebHooks, /rest/webhooks/1.0/webhook) carry
- * `X-Hub-Signature: sha256=<hex HMAC-SHA256>`; dynamic webhooks of OAuth apps (JWT) are not accepted.
+ * Jira Cloud: Atlassian OAuth 2.0 (3LO). Events come two ways:
+ * - a dynamic webhook Switchyard registers per connection on its site with the account's token
+ *   (`POST /rest/api/3/webhook`, refreshed with `PUT /rest/api/3/webhook/refresh` before Jira's
+ *   30-day expiry, `DELETE /rest/api/3/webhook`), sent to the subscription's own URL with
+ *   `Authorization: Bearer <JWT>` signed HS256 with the OAuth app's client secret;
+ * - admin webhooks (System → WebHooks) registered with a secret, signed
+ *   `X-Hub-Signature: sha256=<hex HMAC-SHA256>` with the deployment's webhook secret.
  */
 import { declareConnector } from "../../declaration.ts";
 import { asRecord, asString } from "../../json.ts";
@@ -38,15 +42,20 @@ export default declareConnector({
     "https://developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps/",
     "https://developer.atlassian.com/cloud/jira/platform/webhooks/",
     "https://developer.atlassian.com/cloud/jira/platform/rest/v3/api-group-myself/",
+    "https://developer.atlassian.com/cloud/jira/platform/rest/v3/api-group-webhooks/",
+    "https://developer.atlassian.com/cloud/jira/platform/webhooks/#webhooks-authentication-for-oauth-2-0-apps",
+    "https://developer.atlassian.com/cloud/jira/platform/scopes-for-oauth-2-3LO-and-forge-apps/",
   ],
   oauth: {
     authorizeUrl: "https://auth.atlassian.com/authorize",
     tokenUrl: "https://auth.atlassian.com/oauth/token",
     apiUrl: "https://api.atlassian.com",
-    // read:me for GET /me; offline_access for a (rotating) refresh token.
-    scopes: ["read:jira-work", "read:jira-user", "read:me", "offline_access"],
+    // read:me for GET /me; offline_access for a (rotating) refresh token; manage:jira-webhook to
+    // register the connection's dynamic webhook.
+    scopes: ["read:jira-work", "read:jira-user", "manage:jira-webhook", "read:me", "offline_access"],
     scopeDescriptions: {
       "read:jira-work": "Read Jira projects and issues, with their comments and attachments",
+      "manage:jira-webhook": "Register and remove the webhooks that tell Switchyard about issue changes",
       "read:jira-user": "Read user information in Jira (names and account ids)",
       "read:me": "Read your Atlassian profile (your account id, name and email)",
       offline_access: "Keep this access while you are away (until you revoke it)",
@@ -89,6 +98,24 @@ export default declareConnector({
     // Unchanged across Jira's retries.
     deliveryId: { header: "x-atlassian-webhook-identifier" },
     occurredAt: ["timestamp"],
+  },
+  // One dynamic webhook per connection on its site (the proxy's base: /ex/jira/{cloudId}). Jira's
+  // registration answers 200 with per-webhook errors instead of an id when it refuses one.
+  subscription: {
+    resources: [{ resource: "", triggers: { issue_created: ["jira:issue_created"], issue_updated: ["jira:issue_updated"] } }],
+    create: {
+      method: "POST",
+      path: "/rest/api/3/webhook",
+      // Only =, !=, IN and NOT IN on a few fields are allowed: "every project" said that way.
+      body: { url: "{subscriptionUrl}", webhooks: [{ events: "{events[]}", jqlFilter: "project != SWITCHYARD-NONE" }] },
+    },
+    renew: { method: "PUT", path: "/rest/api/3/webhook/refresh", body: { webhookIds: ["{providerId:number}"] } },
+    delete: { method: "DELETE", path: "/rest/api/3/webhook", body: { webhookIds: ["{providerId:number}"] } },
+    // The registration answers no expiry (30 days from now); the refresh answers `expirationDate`.
+    answer: { idPath: "webhookRegistrationResult[].createdWebhookId", expiresPath: "expirationDate", expiresFormat: "iso" },
+    lifetimeSeconds: 30 * 24 * 60 * 60,
+    secret: "none",
+    webhook: { scheme: { type: "jwt_hs256", header: "authorization" }, key: "client_secret" },
   },
   triggers: [
     {
