@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Provider } from "urql";
 import { AuthProvider, useAuth, useFirstRun } from "./auth.tsx";
 import { createConsoleClient } from "./client.ts";
@@ -17,9 +17,14 @@ import { match, Redirect, usePath, useSearchParam } from "./router.tsx";
 export function App() {
   const [session, setSession] = useState(createConsoleClient);
   const [generation, setGeneration] = useState(0);
-  useEffect(() => () => session.dispose(), [session]);
+  // The session in use, disposed when it is replaced (log-in, log-out). Not in an effect's cleanup:
+  // React runs cleanups of a component that stays mounted too (StrictMode does, on mount), and a
+  // disposed websocket client never reconnects, so live events would stop at the first drop.
+  const current = useRef(session);
   const sessionChanged = useCallback(() => {
-    setSession(createConsoleClient());
+    current.current.dispose();
+    current.current = createConsoleClient();
+    setSession(current.current);
     setGeneration((n) => n + 1);
   }, []);
   return (
