@@ -31,7 +31,7 @@ export function getConsentPage(deps: ConnectFlowDeps): Route {
 <p>Switchyard connects ${escapeHtml(def.displayName)} on behalf of <strong>${escapeHtml(organizationName)}</strong>, for the account <strong>${escapeHtml(session.account)}</strong>. ${fields ? "" : `${escapeHtml(def.displayName)} will show Switchyard as the application asking.`}</p>
 <h2 style="font-size:1rem;margin:0 0 8px">What will be accessed</h2>
 <ul class="scopes">${described.map((text) => `<li>${escapeHtml(text)}</li>`).join("")}</ul>
-<p class="note">Events from your account (${escapeHtml(def.triggers.map((t) => t.displayName.toLowerCase()).join(", "))}) are passed on to ${escapeHtml(organizationName)}. You can revoke access at any time in your ${escapeHtml(def.displayName)} settings.</p>
+<p class="note">${def.triggers.length > 0 ? `Events from your account (${escapeHtml(def.triggers.map((t) => t.displayName.toLowerCase()).join(", "))}) are passed on to ${escapeHtml(organizationName)}. ` : ""}You can revoke access at any time in your ${escapeHtml(def.displayName)} settings${fields ? ` by deleting or resetting the ${escapeHtml(fieldList(fields.filter((f) => f.secret)))}` : ""}.</p>
 <form method="post" action="/connect/${escapeHtml(token)}/consent">
 <input type="hidden" name="nonce" value="${escapeHtml(formNonce(deps, session.id, "consent"))}">
 <div class="actions">
