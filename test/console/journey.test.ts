@@ -196,7 +196,7 @@ describe("the seed journey", () => {
 
     await sideNav("Connections").click();
     const accounts = page.getByRole("table", { name: "Connections" });
-    await accounts.getByText("alice").waitFor();
+    await accounts.getByRole("cell", { name: "alice", exact: true }).waitFor();
     await accounts.getByText("Active").waitFor();
     await screenshot(page, "09-connected-accounts");
   });
