@@ -3,9 +3,9 @@
  * account within the caller's deployment, and its current access token (refreshed first when due).
  * The token endpoint and the proxy share this; tokens leave only through their answers, never a log.
  */
-import type { AuthMode } from "../connectors/declaration.ts";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
+import type { AuthMode } from "../connectors/declaration.ts";
 import { findConnector } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { SecretBox } from "../crypto/secrets.ts";

@@ -3,14 +3,13 @@ import type { ConnectSettings } from "../../connections/connectSettings.ts";
 import { storedParams } from "../../connectors/params.ts";
 import { type RedirectErrorCode, redirectLocation } from "../../connections/redirects.ts";
 import { findConnector } from "../../connectors/registry.ts";
-import type { ConnectorDefinition } from "../../connectors/types.ts";
+import type { ConnectorDefinition, ExternalIdentity } from "../../connectors/types.ts";
 import { credentialsOf, type CredentialChecker } from "../../connect/credentials.ts";
 import { hasOAuthClient, type ResolvedCredentials } from "../../credentials/clientCredentials.ts";
 import { header, type HttpRequest, type HttpResponse } from "../../http/types.ts";
 import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../oauth/connectSessions.ts";
 import { authorizationUrl, oauth, providerFor } from "../../oauth/provider.ts";
 import type { OAuthClientDeps } from "../../oauth/deps.ts";
-import type { ExternalIdentity } from "../../connectors/types.ts";
 import { brand, errorPage, escapeHtml, page } from "./page.ts";
 
 /** The connect flow's dependencies: the OAuth client's, where it may send end users back, and the lifecycle events a completed flow emits. */
@@ -111,7 +110,8 @@ export async function readConnectForm(deps: OAuthClientDeps, request: HttpReques
 
 /**
  * A fresh state and PKCE verifier on the session, then the browser goes to the provider, carrying
- * the cookie that binds this attempt to it (checked at /oauth/callback).
+ * the cookie that binds this attempt to it (checked at /oauth/callback). API_KEY and BASIC
+ * connectors go to the credentials form instead.
  */
 export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSession): Promise<HttpResponse> {
   // API_KEY and BASIC: the form where the end user enters what the connector names.
