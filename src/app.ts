@@ -24,6 +24,7 @@ import { getData } from "./rest/getData.ts";
 import { getAuthUrl } from "./rest/getAuthUrl.ts";
 import { createConnectSettings } from "./connections/connectSettings.ts";
 import { connectRoutes } from "./rest/connect/index.ts";
+import { createCredentialCheck } from "./connect/credentials.ts";
 import { healthRoutes } from "./rest/health.ts";
 import { getInboundWebhook, postInboundWebhook } from "./rest/postInboundWebhook.ts";
 import { openApiRoutes } from "./openapi/routes.ts";
@@ -233,7 +234,7 @@ export function buildApp(deps: AppDeps): App {
     allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
   });
   const connectSettings = createConnectSettings({ db });
-  const connectFlow = { ...oauth, clientCredentials, connectSettings, lifecycle };
+  const connectFlow = { ...oauth, clientCredentials, connectSettings, lifecycle, credentialCheck: createCredentialCheck({ config }) };
   const connections = createConnections({
     db,
     sql,

@@ -28,7 +28,8 @@ import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import { AppError, badInput } from "../errors.ts";
 import { HttpProblem } from "../http/problem.ts";
-import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase, withApiAuth } from "../connectors/api.ts";
+import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase, withCredential } from "../connectors/api.ts";
+import { storedParams } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 
 export const MAX_RETRIES = 5;
@@ -205,9 +206,11 @@ export function createProxy(deps: ProxyDeps) {
   function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL {
     let base: URL;
     try {
-      base = resolveApiBase(api, resolveEndpoints(connection.def, deps.config.connectorEnv).apiUrl, connection, { allowHttp: deps.config.env !== "production" });
+      // The connection's params fill the API URL's host (`https://{domain}.freshdesk.com/api/v2`).
+      const apiUrl = resolveEndpoints(connection.def, deps.config.connectorEnv, storedParams(connection.params)).apiUrl;
+      base = resolveApiBase(api, apiUrl, connection, { allowHttp: deps.config.env !== "production" });
     } catch (error) {
-      if (!(error instanceof ApiBaseError)) throw error;
+      if (!(error instanceof Error)) throw error;
       throw new AppError("CONFLICT", `This ${connection.def.displayName} connection cannot be proxied: ${error.message}.`);
     }
     const url = new URL(`${base.href.replace(/\/+$/, "")}/${confinePath(path)}${search}`);
@@ -255,7 +258,7 @@ export function createProxy(deps: ProxyDeps) {
     for (;;) {
       attempts++;
       const body = buffered ?? (limiter ? call.stream().pipe(limiter) : undefined);
-      const signed = withApiAuth(api, url, headers, token);
+      const signed = withCredential(api, url, headers, token);
       let response: Dispatcher.ResponseData;
       try {
         response = await attempt(call.method, signed.url, signed.headers, body);

@@ -5,6 +5,7 @@
  */
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
+import type { AuthMode } from "../connectors/declaration.ts";
 import { findConnector } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
@@ -119,9 +120,16 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
         { apiKeyPrefix: caller.apiKeyPrefix, connectionId: connection.id, connector, refresh: Boolean(options.refresh) },
         "connection token read",
       );
-      return { accessToken: fresh.accessToken, tokenType: "Bearer" as const, expiresAt: fresh.expiresAt?.toISOString() ?? null, scopes: fresh.scopes };
+      return { accessToken: fresh.accessToken, tokenType: TOKEN_TYPES[connection.def.authMode], expiresAt: fresh.expiresAt?.toISOString() ?? null, scopes: fresh.scopes };
     },
   };
 }
+
+/**
+ * What the token endpoint calls a connection's credential: an OAuth access token is "Bearer"; an
+ * API key is "ApiKey" (sent in the connector's declared style); a BASIC credential is "Basic", the
+ * `base64(user:password)` that follows `Authorization: Basic`.
+ */
+const TOKEN_TYPES: Record<AuthMode, "Bearer" | "ApiKey" | "Basic"> = { OAUTH2: "Bearer", APP_INSTALLATION: "Bearer", NONE: "Bearer", API_KEY: "ApiKey", BASIC: "Basic" };
 
 export type ConnectionTokens = ReturnType<typeof createConnectionTokens>;

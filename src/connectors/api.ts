@@ -20,6 +20,8 @@ const authSchema = z.discriminatedUnion("style", [
   z.object({ style: z.literal("header"), header: headerName, prefix: z.string().default("") }).strict(),
   /** `?<param>=<token>` on the URL. */
   z.object({ style: z.literal("query"), param: z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a plain query parameter name") }).strict(),
+  /** `Authorization: Basic <token>` (RFC 7617): authMode BASIC, whose stored credential is `base64(user:password)`. */
+  z.object({ style: z.literal("basic") }).strict(),
 ]);
 
 /** A header the provider sends on 429 (or a rate-limited 403) that says when to try again. */
@@ -118,19 +120,6 @@ export function resolveApiBase(
   return new URL(filled.replace(/\/+$/, ""));
 }
 
-/**
- * One call's URL and headers with the token where the declared auth style puts it, and the
- * declared headers (a required API version) under the caller's own.
- */
-export function withApiAuth<H extends Record<string, string | string[]>>(api: ApiDeclaration, url: URL, headers: H, token: string): { url: URL; headers: Record<string, string | string[]> & H } {
-  const out: Record<string, string | string[]> = { ...api.headers, ...headers };
-  const sent = new URL(url);
-  if (api.auth.style === "bearer") out.authorization = `Bearer ${token}`;
-  else if (api.auth.style === "header") out[api.auth.header] = `${api.auth.prefix}${token}`;
-  else sent.searchParams.set(api.auth.param, token);
-  return { url: sent, headers: out as Record<string, string | string[]> & H };
-}
-
 /** `pathAndQuery` (starting with `/`) under a resolved API base. */
 export const underBase = (base: URL, pathAndQuery: string): URL => new URL(`${base.href.replace(/\/+$/, "")}${pathAndQuery}`);
 
@@ -149,4 +138,19 @@ export function declaredRateLimitWaitMs(api: ApiDeclaration, headers: Record<str
     return Math.max(0, value === "seconds" ? number * 1000 : number * 1000 - nowMs);
   }
   return undefined;
+}
+
+/**
+ * `url` and `headers` carrying a connection's credential in the connector's declared style, with the
+ * declared headers (a required API version) under the caller's own: the proxy's, the poller's, the
+ * subscription calls' and the credential check's.
+ */
+export function withCredential(api: ApiDeclaration, url: URL, headers: Record<string, string | string[]>, token: string) {
+  const out: Record<string, string | string[]> = { ...api.headers, ...headers };
+  const sent = new URL(url);
+  if (api.auth.style === "bearer") out.authorization = `Bearer ${token}`;
+  else if (api.auth.style === "basic") out.authorization = `Basic ${token}`;
+  else if (api.auth.style === "header") out[api.auth.header] = `${api.auth.prefix}${token}`;
+  else sent.searchParams.set(api.auth.param, token);
+  return { url: sent, headers: out };
 }

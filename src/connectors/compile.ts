@@ -153,9 +153,10 @@ function authorization(decl: ConnectorDeclaration, oauth: OAuthDeclaration, iden
 }
 
 /**
- * An authMode NONE connector (Switchyard's own events) has no authorization server. Nothing reaches
- * these: every way into an authorization refuses the connector first (its auth-url is 404
- * unknown_connector), so they only fill the shape, and throw if that ever changes.
+ * An authMode NONE connector (Switchyard's own events), API_KEY or BASIC one has no authorization
+ * server. Nothing reaches these: every OAuth way into an authorization refuses the connector first
+ * (NONE: its auth-url is 404; API_KEY/BASIC: the connect form checks credentials instead), so they
+ * only fill the shape, and throw if that ever changes.
  */
 const neverAuthorized = (): never => {
   throw new Error("this connector is never authorized (authMode NONE)");
@@ -178,7 +179,10 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
     docs: decl.docs,
     declaration: decl,
     authMode: decl.authMode,
-    ...(decl.oauth && decl.identity ? authorization(decl, decl.oauth, decl.identity) : NEVER_AUTHORIZED),
+    ...(decl.oauth && decl.identity
+      ? authorization(decl, decl.oauth, decl.identity)
+      : // API_KEY and BASIC: no authorization server; the API base is the credentials' (src/connect/credentials.ts reads the identity).
+        { ...NEVER_AUTHORIZED, endpoints: { ...NEVER_AUTHORIZED.endpoints, apiUrl: decl.credentials?.apiUrl ?? "" } }),
     triggers: decl.triggers.map((t) => ({
       name: t.name,
       displayName: t.displayName,

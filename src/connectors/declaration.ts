@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { apiSchema } from "./api.ts";
+import { credentialsSchema } from "./credentials.ts";
 import { jsonPath } from "./jsonPath.ts";
 import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } from "./params.ts";
 import { pollingSchema } from "./polling.ts";
@@ -42,8 +43,9 @@ export { jsonPath };
 export type ConnectorCategory = (typeof CATEGORIES)[number];
 
 /**
- * How an end user's account is authorized. Only OAUTH2 has a flow today; NONE is a connector that
- * is never authorized (Switchyard's own lifecycle events): its auth-url answers 404.
+ * How an end user's account is authorized: OAUTH2 (the authorization code flow); API_KEY and BASIC
+ * (the end user types what the `credentials` section names on the hosted connect page); NONE, a
+ * connector that is never authorized (Switchyard's own lifecycle events): its auth-url answers 404.
  */
 export const AUTH_MODES = ["OAUTH2", "API_KEY", "BASIC", "APP_INSTALLATION", "NONE"] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -231,11 +233,13 @@ export const connectorDeclarationSchema = z
     /** The provider documentation each fact above comes from (none for a NONE connector: it has no provider). */
     docs: z.array(httpsUrl).default([]),
     authMode: z.enum(AUTH_MODES).default("OAUTH2"),
-    /** Required unless authMode is NONE. */
+    /** Required for OAUTH2 and APP_INSTALLATION. */
     oauth: oauthSchema.optional(),
+    /** Required for API_KEY and BASIC: the fields the end user enters and the request that checks them (./credentials.ts). */
+    credentials: credentialsSchema.optional(),
     /** Connection parameters (`params[<name>]` on the auth-url) that fill `{<name>}` in the oauth URLs' hosts. */
     params: paramsDeclarationSchema,
-    /** Required unless authMode is NONE. */
+    /** Required for OAUTH2 and APP_INSTALLATION (API_KEY and BASIC read it with `credentials.test`). */
     identity: identitySchema.optional(),
     api: apiSchema.optional(),
     /** Absent: the connector offers connect only, no inbound events. */
@@ -258,9 +262,21 @@ export const connectorDeclarationSchema = z
       else if (placeholders(template).length !== placeholders(urlHost(template)).length) ctx.addIssue({ code: "custom", path, message: "may name parameters only in its host" });
       else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params))).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
     }
+    const keyed = c.authMode === "API_KEY" || c.authMode === "BASIC";
+    if (keyed) {
+      if (!c.credentials) ctx.addIssue({ code: "custom", path: ["credentials"], message: `required for authMode ${c.authMode}` });
+      if (c.oauth || c.identity) ctx.addIssue({ code: "custom", path: [c.oauth ? "oauth" : "identity"], message: `not used with authMode ${c.authMode} (credentials.test reads the identity)` });
+      const style = c.api?.auth.style ?? "bearer";
+      if (c.authMode === "BASIC" && (style !== "basic" || !c.credentials?.basic || c.credentials.key)) {
+        ctx.addIssue({ code: "custom", path: ["credentials", "basic"], message: "authMode BASIC needs credentials.basic (not key) and api.auth.style basic" });
+      }
+      if (c.authMode === "API_KEY" && (style === "basic" || !c.credentials?.key || c.credentials.basic)) {
+        ctx.addIssue({ code: "custom", path: ["credentials", "key"], message: "authMode API_KEY needs credentials.key (not basic) and an api.auth style other than basic" });
+      }
+    } else if (c.credentials) ctx.addIssue({ code: "custom", path: ["credentials"], message: "only for authMode API_KEY or BASIC" });
     if (c.authMode !== "NONE") {
-      if (!c.oauth) ctx.addIssue({ code: "custom", path: ["oauth"], message: "required (only an authMode NONE connector has none)" });
-      if (!c.identity) ctx.addIssue({ code: "custom", path: ["identity"], message: "required (only an authMode NONE connector has none)" });
+      if (!keyed && !c.oauth) ctx.addIssue({ code: "custom", path: ["oauth"], message: "required (only authMode NONE, API_KEY and BASIC connectors have none)" });
+      if (!keyed && !c.identity) ctx.addIssue({ code: "custom", path: ["identity"], message: "required (only authMode NONE, API_KEY and BASIC connectors have none)" });
       if (c.docs.length === 0) ctx.addIssue({ code: "custom", path: ["docs"], message: "cite at least one page of the provider's documentation" });
       // A NONE connector's triggers are Switchyard's own events: nothing arrives by webhook, subscription or polling.
       if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook && !c.subscription?.notification) {

@@ -495,7 +495,7 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
           required: ["accessToken", "tokenType", "expiresAt", "scopes"],
           properties: {
             accessToken: { type: "string" },
-            tokenType: { const: "Bearer" },
+            tokenType: { enum: ["Bearer", "ApiKey", "Basic"], description: "Bearer: an OAuth access token. ApiKey: an API key, sent as the connector declares. Basic: base64(user:password), sent after `Authorization: Basic`." },
             expiresAt: { type: ["string", "null"], format: "date-time" },
             scopes: { type: "array", items: { type: "string" } },
           },

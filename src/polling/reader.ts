@@ -6,7 +6,7 @@
  * history before the operator listed the trigger is not forwarded. Later reads forward every item
  * not seen before, once per (id, version), through the same recording path as webhooks.
  */
-import { type ApiDeclaration, underBase, withApiAuth } from "../connectors/api.ts";
+import { type ApiDeclaration, underBase, withCredential } from "../connectors/api.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import type { NormalizedEvent } from "../connectors/types.ts";
 import { CURSOR_PLACEHOLDER, type PolledTriggerDeclaration, type PollRequestDeclaration } from "../connectors/polling.ts";
@@ -24,7 +24,7 @@ const READ_TIMEOUT_MS = 15_000;
  */
 export function apiFetch(api: ApiDeclaration, base: URL, token: string): PollFetch {
   return async (pathAndQuery, headers) => {
-    const { url, headers: sent } = withApiAuth(api, underBase(base, pathAndQuery), { accept: "application/json", "user-agent": "Switchyard", ...headers }, token);
+    const { url, headers: sent } = withCredential(api, underBase(base, pathAndQuery), { accept: "application/json", "user-agent": "Switchyard", ...headers }, token);
     const response = await fetch(url, { headers: sent as Record<string, string>, redirect: "manual", signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
     if (!response.ok) {
       await response.body?.cancel();

@@ -1,3 +1,4 @@
+import { credentialsOf } from "../connect/credentials.ts";
 import type { ConnectSettings } from "../connections/connectSettings.ts";
 import { readParams } from "../connectors/params.ts";
 import { checkRedirectUrl } from "../connections/redirects.ts";
@@ -67,7 +68,8 @@ export function getAuthUrl(deps: AuthUrlDeps): Route {
       if (!params.ok) throw problem(params.name, params.message);
       const redirectUrl = await readRedirectUrl(deps, deploymentId, request.url.searchParams);
 
-      if (!hasOAuthClient(await deps.clientCredentials.resolve(deploymentId, def))) {
+      // API_KEY and BASIC connectors need no OAuth client: the end user brings the credentials.
+      if (!credentialsOf(def) && !hasOAuthClient(await deps.clientCredentials.resolve(deploymentId, def))) {
         const prefix = connectorEnvPrefix(def);
         const variables = [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
         throw new AppError(

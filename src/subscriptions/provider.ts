@@ -4,7 +4,7 @@
  * here knows a provider by name.
  */
 import { randomUUID } from "node:crypto";
-import { type ApiDeclaration, underBase, withApiAuth } from "../connectors/api.ts";
+import { type ApiDeclaration, underBase, withCredential } from "../connectors/api.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
 
@@ -71,7 +71,7 @@ export async function callProvider(call: SubscriptionCall, vars: TemplateVars, t
   const body = call.body === undefined ? undefined : JSON.stringify(fillBody(call.body, vars));
   let response: Response;
   try {
-    const { url, headers } = withApiAuth(
+    const { url, headers } = withCredential(
       target.api,
       underBase(target.base, path),
       { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": "application/json" }) },

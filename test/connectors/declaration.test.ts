@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { loadConnectors } from "../../src/connectors/registry.ts";
 import github from "../../src/connectors/providers/github/index.ts";
 import jira from "../../src/connectors/providers/jira/index.ts";
+import freshdesk from "../../src/connectors/providers/freshdesk/index.ts";
+import twilio from "../../src/connectors/providers/twilio/index.ts";
 
 const valid = { ...jira };
 
@@ -28,6 +30,22 @@ describe("declaration validation", () => {
     }
     expect(message).toContain("Invalid connector declaration in src/connectors/providers/acme/index.ts");
     for (const field of ["category", "docs.0", "oauth.tokenUrl", "webhook.scheme.header"]) expect(message).toContain(`  ${field}:`);
+  });
+
+  it("holds API_KEY and BASIC connectors to their credentials: the right style, no secret in a URL, examples that fit", () => {
+    expect(loadConnectors([twilio, freshdesk]).map((c) => c.endpoints.apiUrl)).toEqual(["https://api.twilio.com", "https://{domain}.freshdesk.com"]);
+    const credentials = twilio.credentials!;
+    expect(() => loadConnectors([{ ...twilio, api: { auth: { style: "bearer" } } }])).toThrow(/credentials\.basic: authMode BASIC needs credentials\.basic \(not key\) and api\.auth\.style basic/);
+    expect(() => loadConnectors([{ ...twilio, authMode: "API_KEY" }])).toThrow(/credentials\.key: authMode API_KEY needs credentials\.key/);
+    expect(() => loadConnectors([{ ...twilio, credentials: { ...credentials, test: { ...credentials.test, path: "/check/{auth_token}" } } }])).toThrow(
+      /credentials\.test\.path: must not name the secret field \{auth_token\}/,
+    );
+    expect(() => loadConnectors([{ ...twilio, credentials: { ...credentials, fields: [{ ...credentials.fields[0], example: "nope" }, credentials.fields[1]] } }])).toThrow(
+      /credentials\.fields\.0\.example: example must match pattern/,
+    );
+    const { credentials: _c, ...bare } = twilio;
+    expect(() => loadConnectors([bare])).toThrow(/credentials: required for authMode BASIC/);
+    expect(() => loadConnectors([{ ...jira, credentials }])).toThrow(/credentials: only for authMode API_KEY or BASIC/);
   });
 
   it("refuses one provider event mapped to two triggers, duplicate names, and triggers without a webhook", () => {

@@ -44,7 +44,8 @@ describe("the connector catalog", () => {
     expect(c.icon).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<\/svg>$/);
     expect(c.icon).not.toMatch(/<script|on\w+=/i);
     // A connector that is never authorized (authMode NONE) has no endpoints to reach.
-    if (c.authMode !== "NONE") for (const url of Object.values(c.endpoints)) expect(new URL(url).protocol).toBe("https:");
+    // API_KEY and BASIC connectors have no authorization server: only their API URL.
+    if (c.authMode !== "NONE") for (const url of Object.values(c.endpoints).filter(Boolean)) expect(new URL(url).protocol).toBe("https:");
     // Some providers take no scopes (the app's settings decide: Intercom, Notion, ClickUp, Calendly);
     // those that do must not contain a separator, or joining them would change what is asked for.
     for (const scope of c.oauth.scopes) expect(scope).toMatch(/^[^\s,]+$/);

@@ -16,7 +16,7 @@ import { categoryLabel, iconSource, matchesQuery } from "./useConnectorCatalog.t
 
 const ConnectorsQuery = graphql(`
   query ConsoleConnectors($id: ID!) {
-    connectors { name displayName category description icon scopes serviceCredentialsConfigured webhookUrlTemplate sendsVerificationToken docs triggers { name displayName } }
+    connectors { name displayName category description icon authMode scopes serviceCredentialsConfigured webhookUrlTemplate sendsVerificationToken docs triggers { name displayName } }
     deployment(id: $id) { id connectorCredentials { connector clientId clientSecretSet webhookSecretSet updatedAt } }
   }
 `);
@@ -64,7 +64,13 @@ const serviceVariables = (connector: string) => {
 };
 
 /** Whether end users can connect, and through whose OAuth app. */
+/** How an end user's account is authorized, in words. */
+const AUTH_MODE_LABEL: Record<Connector["authMode"], string> = { OAUTH2: "OAuth", API_KEY: "API key", BASIC: "HTTP Basic", APP_INSTALLATION: "app installation", NONE: "no sign-in" };
+const keyed = (connector: Pick<Connector, "authMode">) => connector.authMode === "API_KEY" || connector.authMode === "BASIC";
+
 function SetupBadge({ connector, credentials }: { connector: Connector; credentials?: Credentials }) {
+  // End users bring their own API key or password: nothing to set up.
+  if (keyed(connector)) return <span className="badge ok">Ready</span>;
   if (credentials) return <span className="badge ok">Your OAuth app</span>;
   if (connector.serviceCredentialsConfigured) return <span className="badge ok">Ready</span>;
   return <span className="badge warn">Not set up</span>;
@@ -130,7 +136,7 @@ export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
                     <span className="row-main">
                       <strong>{connector.displayName}</strong>
                       <span className="muted">
-                        {categoryLabel(connector.category)} · {connector.triggers.length} trigger{connector.triggers.length === 1 ? "" : "s"}
+                        {categoryLabel(connector.category)} · {AUTH_MODE_LABEL[connector.authMode]} · {connector.triggers.length} trigger{connector.triggers.length === 1 ? "" : "s"}
                       </span>
                     </span>
                   </span>
@@ -165,9 +171,15 @@ function ConnectorDetails(props: { deploymentId: string; connector: Connector; c
   return (
     <div className="connector-details">
       <p>{connector.description}</p>
-      <p className="muted code-list">
-        Scopes asked for: {connector.scopes.length ? connector.scopes.map((scope) => <code key={scope}>{scope}</code>) : "none"}
-      </p>
+      {keyed(connector) ? (
+        <p className="muted">
+          End users enter their own {connector.authMode === "BASIC" ? "credentials" : "API key"} on the connect page; {connector.displayName} checks them before they are kept (encrypted).
+        </p>
+      ) : (
+        <p className="muted code-list">
+          Scopes asked for: {connector.scopes.length ? connector.scopes.map((scope) => <code key={scope}>{scope}</code>) : "none"}
+        </p>
+      )}
       <div className="subsection">
         <h3>Webhook URL</h3>
         {webhookUrl ? (

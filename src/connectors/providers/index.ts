@@ -85,6 +85,11 @@ import surveymonkey from "./surveymonkey/index.ts";
 import acuity_scheduling from "./acuity_scheduling/index.ts";
 import squarespace from "./squarespace/index.ts";
 import switchyard from "./switchyard/index.ts";
+import sendgrid from "./sendgrid/index.ts";
+import postmark from "./postmark/index.ts";
+import airtable_pat from "./airtable_pat/index.ts";
+import twilio from "./twilio/index.ts";
+import freshdesk from "./freshdesk/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
@@ -167,5 +172,10 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   surveymonkey,
   acuity_scheduling,
   squarespace,
+  sendgrid,
+  postmark,
+  airtable_pat,
+  twilio,
+  freshdesk,
   switchyard,
 ];

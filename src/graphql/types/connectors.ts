@@ -43,7 +43,7 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
     category: t.exposeString("category", { description: `One of: ${CATEGORIES.join(", ")}.` }),
     authMode: t.field({
       type: AuthMode,
-      description: "How an end user's account is authorized. NONE: never (Switchyard's own lifecycle events); such a connector has no auth-url.",
+      description: "How an end user's account is authorized. OAUTH2: signing in at the provider. API_KEY and BASIC: the end user enters the fields the connector names on the hosted connect page, checked with the provider before they are kept (no OAuth app needed). NONE: never (Switchyard's own lifecycle events); such a connector has no auth-url.",
       resolve: (c) => c.authMode,
     }),
     description: t.exposeString("description"),

@@ -1,7 +1,8 @@
 import type { Route } from "../../http/types.ts";
 import { formNonce } from "../../oauth/connectSessions.ts";
 import { type ConnectFlowDeps, loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
-import { brand, escapeHtml, page } from "./page.ts";
+import { credentialsOf } from "../../connect/credentials.ts";
+import { brand, escapeHtml, fieldList, page } from "./page.ts";
 
 /** GET /connect/:token — who is asking to connect what, and a Continue button. */
 export function getConnectPage(deps: ConnectFlowDeps): Route {
@@ -12,6 +13,7 @@ export function getConnectPage(deps: ConnectFlowDeps): Route {
       const live = await loadLiveSession(deps, request.params.token);
       const { session, def, organizationName } = live;
       const action = `/connect/${encodeURIComponent(request.params.token)}`;
+      const fields = credentialsOf(def)?.fields;
       return page(
         200,
         `Connect ${def.displayName}`,
@@ -27,15 +29,16 @@ export function getConnectPage(deps: ConnectFlowDeps): Route {
 <input type="hidden" name="nonce" value="${escapeHtml(formNonce(deps, session.id, "start"))}">
 <div class="actions"><button type="submit" class="primary">Continue</button></div>
 </form>
-<p class="note">You will sign in at ${escapeHtml(def.displayName)} and choose whether to allow access. This link expires at ${escapeHtml(session.expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
+<p class="note">${fields ? `You will enter your ${escapeHtml(fieldList(fields))}, which are checked with ${escapeHtml(def.displayName)} before anything is kept.` : `You will sign in at ${escapeHtml(def.displayName)} and choose whether to allow access.`} This link expires at ${escapeHtml(session.expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
       );
     },
   };
 }
 
 /**
- * POST /connect/:token — Continue. With the service's default OAuth app the consent page comes
- * next; with the operator's own app the browser goes straight to the provider.
+ * POST /connect/:token — Continue. With the service's default OAuth app (API_KEY and BASIC: while
+ * the operator has not configured the connector for the deployment) the consent page comes next;
+ * otherwise the browser goes straight to the provider (or the credentials form).
  */
 export function postConnectPage(deps: ConnectFlowDeps): Route {
   return {

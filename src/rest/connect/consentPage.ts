@@ -1,7 +1,8 @@
 import type { Route } from "../../http/types.ts";
 import { cancelSession, formNonce } from "../../oauth/connectSessions.ts";
 import { type ConnectFlowDeps, endFlow, loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
-import { brand, escapeHtml, page } from "./page.ts";
+import { credentialsOf } from "../../connect/credentials.ts";
+import { brand, escapeHtml, fieldList, page } from "./page.ts";
 
 /**
  * GET /connect/:token/consent — shown when the deployment uses the service's default OAuth app:
@@ -17,16 +18,19 @@ export function getConsentPage(deps: ConnectFlowDeps): Route {
       const token = encodeURIComponent(request.params.token);
       // The operator's own app: the provider's consent screen names them, no need for ours.
       if (live.credentials.source === "operator") return seeOther(`/connect/${token}`);
-      const described = def.oauth.scopes.map((scope) => def.oauth.scopeDescriptions?.[scope] ?? scope);
+      const fields = credentialsOf(def)?.fields;
+      const described = fields
+        ? [`Everything the ${fieldList(fields)} you enter next give access to at ${def.displayName}`]
+        : def.oauth.scopes.map((scope) => def.oauth.scopeDescriptions?.[scope] ?? scope);
       return page(
         200,
         `Allow access to ${def.displayName}`,
         `${brand(def.icon, def.displayName)}
 <h1>Allow ${escapeHtml(organizationName)} to access your ${escapeHtml(def.displayName)} account?</h1>
-<p>Switchyard connects ${escapeHtml(def.displayName)} on behalf of <strong>${escapeHtml(organizationName)}</strong>, for the account <strong>${escapeHtml(session.account)}</strong>. ${escapeHtml(def.displayName)} will show Switchyard as the application asking.</p>
+<p>Switchyard connects ${escapeHtml(def.displayName)} on behalf of <strong>${escapeHtml(organizationName)}</strong>, for the account <strong>${escapeHtml(session.account)}</strong>. ${fields ? "" : `${escapeHtml(def.displayName)} will show Switchyard as the application asking.`}</p>
 <h2 style="font-size:1rem;margin:0 0 8px">What will be accessed</h2>
 <ul class="scopes">${described.map((text) => `<li>${escapeHtml(text)}</li>`).join("")}</ul>
-<p class="note">Events from your account (${escapeHtml(def.triggers.map((t) => t.displayName.toLowerCase()).join(", "))}) are passed on to ${escapeHtml(organizationName)}. You can revoke access at any time in your ${escapeHtml(def.displayName)} settings.</p>
+<p class="note">${def.triggers.length > 0 ? `Events from your account (${escapeHtml(def.triggers.map((t) => t.displayName.toLowerCase()).join(", "))}) are passed on to ${escapeHtml(organizationName)}. ` : ""}You can revoke access at any time in your ${escapeHtml(def.displayName)} settings${fields ? ` by deleting or resetting the ${escapeHtml(fieldList(fields.filter((f) => f.secret)))}` : ""}.</p>
 <form method="post" action="/connect/${escapeHtml(token)}/consent">
 <input type="hidden" name="nonce" value="${escapeHtml(formNonce(deps, session.id, "consent"))}">
 <div class="actions">

@@ -3,26 +3,32 @@ import type { ConnectSettings } from "../../connections/connectSettings.ts";
 import { storedParams } from "../../connectors/params.ts";
 import { type RedirectErrorCode, redirectLocation } from "../../connections/redirects.ts";
 import { findConnector } from "../../connectors/registry.ts";
-import type { ConnectorDefinition } from "../../connectors/types.ts";
-import { hasOAuthClient, type OAuthClientCredentials } from "../../credentials/clientCredentials.ts";
+import type { ConnectorDefinition, ExternalIdentity } from "../../connectors/types.ts";
+import { credentialsOf, type CredentialChecker } from "../../connect/credentials.ts";
+import { hasOAuthClient, type ResolvedCredentials } from "../../credentials/clientCredentials.ts";
 import { header, type HttpRequest, type HttpResponse } from "../../http/types.ts";
 import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../oauth/connectSessions.ts";
 import { authorizationUrl, oauth, providerFor } from "../../oauth/provider.ts";
 import type { OAuthClientDeps } from "../../oauth/deps.ts";
-import { errorPage, refuse } from "./page.ts";
+import { brand, errorPage, escapeHtml, page, refuse } from "./page.ts";
 
 /** The connect flow's dependencies: the OAuth client's, where it may send end users back, and the lifecycle events a completed flow emits. */
 export interface ConnectFlowDeps extends OAuthClientDeps {
   connectSettings: ConnectSettings;
   lifecycle: Pick<LifecycleEvents, "emitFor">;
+  /** API_KEY and BASIC: the declared test request that proves what the end user typed. */
+  credentialCheck: CredentialChecker;
 }
 
 /** Everything a connect page needs about its session, once it is known to be usable. */
 export interface LiveSession {
   session: ConnectSessionRow;
   def: ConnectorDefinition;
-  credentials: OAuthClientCredentials;
+  /** Whose OAuth app (API_KEY and BASIC: none; `source` still says whether the operator configured the connector). */
+  credentials: ResolvedCredentials;
   organizationName: string;
+  /** The connect link's token (the pages' URLs). */
+  token: string;
 }
 
 export const FORM_LIMIT_BYTES = 16 * 1024;
@@ -83,12 +89,13 @@ export async function loadLiveSession(deps: ConnectFlowDeps, token: string): Pro
   const def = findConnector(session.connector);
   if (!def) refuse(errorPage(404, "This connector is no longer available", `The connector "${session.connector}" is not offered any more.`));
   const credentials = await deps.clientCredentials.resolve(session.deploymentId, def);
-  if (!hasOAuthClient(credentials)) {
+  // API_KEY and BASIC connectors need no OAuth client: the end user brings the credentials.
+  if (!credentialsOf(def) && !hasOAuthClient(credentials)) {
     refuse(errorPage(503, `${def.displayName} is not set up`, `The application has not finished setting up its ${def.displayName} connection.`, "Please tell the application's support team."));
   }
   const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
   if (!deployment) refuse(problemPage("unknown"));
-  return { session, def, credentials, organizationName: deployment.organization.name };
+  return { session, def, credentials, organizationName: deployment.organization.name, token };
 }
 
 /**
@@ -114,9 +121,13 @@ export async function readConnectForm(deps: OAuthClientDeps, request: HttpReques
 
 /**
  * A fresh state and PKCE verifier on the session, then the browser goes to the provider, carrying
- * the cookie that binds this attempt to it (checked at /oauth/callback).
+ * the cookie that binds this attempt to it (checked at /oauth/callback). API_KEY and BASIC
+ * connectors go to the credentials form instead.
  */
 export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSession): Promise<HttpResponse> {
+  // API_KEY and BASIC: the form where the end user enters what the connector names.
+  if (credentialsOf(live.def)) return seeOther(`/connect/${encodeURIComponent(live.token)}/credentials`);
+  if (!hasOAuthClient(live.credentials)) throw new Error(`${live.def.name} has no OAuth client`);
   const provider = providerFor(deps.config, live.def, live.credentials, storedParams(live.session.params));
   const state = oauth.generateRandomState();
   const verifier = live.def.oauth.pkce ? oauth.generateRandomCodeVerifier() : undefined;
@@ -136,3 +147,30 @@ export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSessio
 }
 
 export const seeOther = (location: string): HttpResponse => ({ status: 303, headers: { location, "cache-control": "no-store" } });
+
+/**
+ * A stored connection (every auth mode): its lifecycle event, then the done page — or, with a
+ * redirectUrl, back to the operator's app with status=connected. `cookie` clears an OAuth
+ * attempt's binding.
+ */
+export async function finishConnected(
+  deps: ConnectFlowDeps,
+  session: ConnectSessionRow,
+  def: ConnectorDefinition,
+  saved: { account: { id: string }; created: boolean },
+  identity: ExternalIdentity,
+  cookie?: string,
+): Promise<HttpResponse> {
+  await deps.lifecycle.emitFor(saved.account.id, saved.created ? "connection_created" : "connection_reauthorized");
+  const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
+  const done = page(
+    200,
+    `${def.displayName} connected`,
+    `${brand(def.icon, def.displayName)}
+<div class="status" aria-hidden="true">✓</div>
+<h1>Your ${escapeHtml(def.displayName)} account is connected</h1>
+<p>${escapeHtml(deployment?.organization.name ?? "The application")} can now receive events for <strong>${escapeHtml(session.account)}</strong>${identity.displayName ? ` (${escapeHtml(def.displayName)}: ${escapeHtml(identity.displayName)})` : ""}.</p>
+<p class="note">You can close this window.</p>`,
+  );
+  return endFlow(deps, session, { connectionId: saved.account.id }, cookie ? { ...done, headers: { ...done.headers, "set-cookie": cookie } } : done);
+}

@@ -7,8 +7,8 @@ import type { RedirectErrorCode } from "../../connections/redirects.ts";
 import { saveConnection } from "../../oauth/connectedAccounts.ts";
 import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
-import { type ConnectFlowDeps, endFlow, problemPage, refuseFlow } from "./flow.ts";
-import { brand, errorPage, escapeHtml, page, refuse } from "./page.ts";
+import { type ConnectFlowDeps, finishConnected, problemPage, refuseFlow } from "./flow.ts";
+import { errorPage, refuse } from "./page.ts";
 
 const RETRY = "Open the link you were given again to try once more.";
 
@@ -107,19 +107,7 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
         return fail("identity_error", errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, RETRY));
       });
       if (!saved) refuse(problemPage("completed"));
-      await deps.lifecycle.emitFor(saved.account.id, saved.created ? "connection_created" : "connection_reauthorized");
-      const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
-      const done = page(
-        200,
-        `${def.displayName} connected`,
-        `${brand(def.icon, def.displayName)}
-<div class="status" aria-hidden="true">✓</div>
-<h1>Your ${escapeHtml(def.displayName)} account is connected</h1>
-<p>${escapeHtml(deployment?.organization.name ?? "The application")} can now receive events for <strong>${escapeHtml(session.account)}</strong>${identity.displayName ? ` (${escapeHtml(def.displayName)}: ${escapeHtml(identity.displayName)})` : ""}.</p>
-<p class="note">You can close this window.</p>`,
-      );
-      // The attempt is spent: its binding cookie has served its purpose.
-      return endFlow(deps, session, { connectionId: saved.account.id }, { ...done, headers: { ...done.headers, "set-cookie": clearedBindingCookie(deps, session.id) } });
+      return finishConnected(deps, session, def, saved, identity, clearedBindingCookie(deps, session.id));
     },
   };
 }

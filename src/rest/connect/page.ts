@@ -44,6 +44,14 @@ a{color:#1f6feb}
 .note{font-size:.875rem;color:#57606a}
 .status{font-size:2rem;line-height:1;margin-bottom:12px}
 .error h1{color:#b42318}
+.field{margin:0 0 16px}
+.field label{display:block;font-weight:600;margin-bottom:4px}
+.field input{font:inherit;width:100%;padding:8px 10px;border:1px solid #8c959f;border-radius:6px}
+.field input:focus-visible{outline:3px solid #f59e0b;outline-offset:1px}
+.field input[aria-invalid=true]{border-color:#b42318}
+.field .help{font-size:.875rem;color:#57606a;margin:4px 0 0}
+.field .field-error{font-size:.875rem;color:#b42318;font-weight:600;margin:4px 0 0}
+.alert{border:1px solid #b42318;background:#fef3f2;color:#7a271a;border-radius:8px;padding:12px 16px;margin:0 0 16px}
 `;
 
 export function page(status: number, title: string, body: string, options: { error?: boolean } = {}): HttpResponse {
@@ -90,4 +98,10 @@ export class PageRefusal extends Error {
 
 export function refuse(page: HttpResponse): never {
   throw new PageRefusal(page);
+}
+
+/** "API key", "Account SID and Auth Token", "A, B and C": the fields a connect form asks for. */
+export function fieldList(fields: ReadonlyArray<{ label: string }>): string {
+  const labels = fields.map((f) => f.label);
+  return labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
 }

@@ -1,0 +1,103 @@
+/**
+ * API_KEY and BASIC connections: what the end user typed on the hosted connect form, checked by
+ * the connector's declared test request before anything is stored. The answer is the credential to
+ * seal (the key, or `base64(user:password)`), the account it belongs to, and the params to keep
+ * (the session's, and the non-secret fields); or why not — a field that does not fit, the
+ * provider refusing the credentials (401/403), or the provider not answering usefully.
+ * Nothing here stores or logs a credential.
+ */
+import type { Config } from "../config.ts";
+import { apiOf, resolveApiBase, withCredential } from "../connectors/api.ts";
+import { type CredentialsDeclaration, fillCredentialTemplate, publicValues, wireCredential } from "../connectors/credentials.ts";
+import { asString, valueAt } from "../connectors/json.ts";
+import { resolveEndpoints } from "../connectors/registry.ts";
+import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
+import { storableOptional, storableText } from "../text/storable.ts";
+
+const TIMEOUT_MS = 15_000;
+const MAX_FIELD_LENGTH = 1_000;
+
+export type CredentialCheck =
+  | { ok: true; credential: string; identity: ExternalIdentity; params: Record<string, string> }
+  /** Field name → what is wrong with it, in words for the form. */
+  | { ok: false; kind: "invalid"; errors: Record<string, string> }
+  | { ok: false; kind: "refused"; status: number }
+  | { ok: false; kind: "unavailable"; reason: string };
+
+/** The declaration of a connector the form serves (API_KEY or BASIC), else undefined. */
+export function credentialsOf(def: ConnectorDefinition): CredentialsDeclaration | undefined {
+  return def.authMode === "API_KEY" || def.authMode === "BASIC" ? def.declaration.credentials : undefined;
+}
+
+/** Each declared field from the form: present, not too long, matching its pattern. */
+export function readCredentialFields(decl: CredentialsDeclaration, form: URLSearchParams): { values: Record<string, string>; errors: Record<string, string> } {
+  const values: Record<string, string> = {};
+  const errors: Record<string, string> = {};
+  for (const field of decl.fields) {
+    // Pasted keys often carry a stray space or line break at either end; none is part of a key.
+    const value = (form.get(field.name) ?? "").trim();
+    values[field.name] = value;
+    if (!value) errors[field.name] = `Enter your ${field.label}.`;
+    else if (value.length > MAX_FIELD_LENGTH) errors[field.name] = `${field.label} is too long (at most ${MAX_FIELD_LENGTH} characters).`;
+    else if (field.pattern && !new RegExp(field.pattern).test(value)) errors[field.name] = `This does not look like a ${field.label}: ${field.help}`;
+  }
+  return { values, errors };
+}
+
+export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv" | "env"> }) {
+  return {
+    async check(def: ConnectorDefinition, sessionParams: Record<string, string>, form: URLSearchParams): Promise<CredentialCheck> {
+      const decl = credentialsOf(def);
+      if (!decl) throw new Error(`${def.name} is not an API_KEY or BASIC connector`);
+      const { values, errors } = readCredentialFields(decl, form);
+      if (Object.keys(errors).length > 0) return { ok: false, kind: "invalid", errors };
+
+      const params = { ...sessionParams, ...publicValues(decl, values) };
+      const api = apiOf(def.declaration);
+      const credential = wireCredential(decl, def.authMode as "API_KEY" | "BASIC", values);
+      let url: URL;
+      try {
+        const apiUrl = resolveEndpoints(def, deps.config.connectorEnv, params).apiUrl;
+        const base = resolveApiBase(api, apiUrl, { params, metadata: {} }, { allowHttp: deps.config.env !== "production" });
+        url = new URL(`${base.href.replace(/\/+$/, "")}${fillCredentialTemplate(decl.test.path, params, encodeURIComponent)}`);
+      } catch (error) {
+        // A non-secret field that cannot be part of a URL (a param was checked when the link was made).
+        const field = decl.fields.find((f) => !f.secret && (decl.apiUrl.includes(`{${f.name}}`) || decl.test.path.includes(`{${f.name}}`)));
+        if (field) return { ok: false, kind: "invalid", errors: { [field.name]: `This does not look like a ${field.label}: ${field.help}` } };
+        throw error;
+      }
+      const signed = withCredential(api, url, { accept: "application/json", "user-agent": "Switchyard" }, credential);
+      let response: Response;
+      try {
+        response = await fetch(signed.url, {
+          method: decl.test.method,
+          headers: signed.headers as Record<string, string>,
+          redirect: "manual",
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+      } catch (error) {
+        return { ok: false, kind: "unavailable", reason: (error as Error).name === "TimeoutError" ? "timed out" : "could not be reached" };
+      }
+      if (response.status === 401 || response.status === 403) {
+        await response.body?.cancel();
+        return { ok: false, kind: "refused", status: response.status };
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        return { ok: false, kind: "unavailable", reason: `answered HTTP ${response.status}` };
+      }
+      let answer: unknown;
+      try {
+        answer = await response.json();
+      } catch {
+        return { ok: false, kind: "unavailable", reason: "answered with something other than JSON" };
+      }
+      const id = asString(valueAt(answer, decl.test.idPath));
+      if (!id) return { ok: false, kind: "unavailable", reason: `answered without ${decl.test.idPath}` };
+      const displayName = decl.test.displayNamePath ? asString(valueAt(answer, decl.test.displayNamePath)) : undefined;
+      return { ok: true, credential, identity: { externalId: storableText(id), displayName: storableOptional(displayName) }, params };
+    },
+  };
+}
+
+export type CredentialChecker = ReturnType<typeof createCredentialCheck>;
