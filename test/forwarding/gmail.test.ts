@@ -49,7 +49,8 @@ describe("Gmail push", () => {
     // Pub/Sub redelivers the same push: nothing new.
     expect(await (await post(push)).json()).toMatchObject({ recorded: 0 });
     const { deployment } = ok(await app.gql(DeploymentEvents, { id: ada.deploymentId }, { token: ada.token }));
-    expect(deployment!.events.map((e) => e.type).sort()).toEqual(["gmail.email_received", "gmail.email_sent"]);
+    // Beside the connection's own switchyard.connection_created, recorded when alice connected.
+    expect(deployment!.events.map((e) => e.type).sort()).toEqual(["gmail.email_received", "gmail.email_sent", "switchyard.connection_created"]);
   });
 
   test("the next push reads only what is new since the stored cursor", async () => {

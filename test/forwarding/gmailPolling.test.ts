@@ -55,7 +55,7 @@ test("mail received and sent after connecting is read by polling and forwarded o
     ["gmail.email_received", "Polled in"],
     ["gmail.email_sent", "Polled out"],
   ]);
-  // Mail from before the account was connected is not replayed.
+  // Mail from before the account was connected is not replayed (the connection's own lifecycle event aside).
   const { deployment } = ok(await app.gql(DeploymentEvents, { id: ada.deploymentId }, { token: ada.token }));
-  expect(deployment!.events).toHaveLength(2);
+  expect(deployment!.events.filter((e) => e.type.startsWith("gmail."))).toHaveLength(2);
 });
