@@ -14,19 +14,21 @@ const AUTH_MODE = { OAUTH2: "OAuth 2.0", API_KEY: "API key", BASIC: "HTTP Basic"
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
-type Arrival = "per-account subscription" | "app-level webhook" | "polling";
+type Arrival = "per-account subscription" | "app-level webhook" | "polling" | "Switchyard's own events";
 
 /** How each trigger's events arrive, from the declaration: a subscription Switchyard keeps, polling, else the connector's webhook. */
 function arrivals(c: ConnectorDefinition): Map<string, Arrival> {
   const subscribed = new Set((c.declaration.subscription?.resources ?? []).flatMap((r) => Object.keys(r.triggers)));
   const polled = new Set(Object.keys(c.declaration.polling?.triggers ?? {}));
-  return new Map(c.triggers.map((t) => [t.name, subscribed.has(t.name) ? "per-account subscription" : polled.has(t.name) ? "polling" : "app-level webhook"]));
+  // A connector never authorized (authMode NONE) is the lifecycle connector: its events are Switchyard's own.
+  const other: Arrival = c.authMode === "NONE" ? "Switchyard's own events" : "app-level webhook";
+  return new Map(c.triggers.map((t) => [t.name, subscribed.has(t.name) ? "per-account subscription" : polled.has(t.name) ? "polling" : other]));
 }
 
 /** The "how events arrive" cell: every way one of its triggers arrives, in a fixed order; "none" without triggers. */
 export function howEventsArrive(c: ConnectorDefinition): string {
   const ways = new Set(arrivals(c).values());
-  const order: Arrival[] = ["per-account subscription", "app-level webhook", "polling"];
+  const order: Arrival[] = ["per-account subscription", "app-level webhook", "polling", "Switchyard's own events"];
   return ways.size === 0 ? "none" : order.filter((w) => ways.has(w)).join(" + ");
 }
 
