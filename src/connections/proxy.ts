@@ -27,7 +27,6 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import { AppError, badInput } from "../errors.ts";
-import { HttpProblem } from "../http/problem.ts";
 import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase, withCredential } from "../connectors/api.ts";
 import { storedParams } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
@@ -172,7 +171,7 @@ class ByteLimit extends Transform {
 }
 
 const tooLarge = (limit: number) =>
-  new HttpProblem(413, "payload_too_large", `The request body is larger than ${limit} bytes (PROXY_MAX_BODY).`, { connection: "close" });
+  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit} bytes (PROXY_MAX_BODY).`, { headers: { connection: "close" } });
 
 const carriesBody = (headers: IncomingHttpHeaders) =>
   headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && Number(headers["content-length"]) !== 0);
