@@ -196,7 +196,8 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
     await sideNav("Events").click();
     await page.getByTestId("live-state").getByText("Live").waitFor();
     await button("Send test event: GitHub · Issue opened").click();
-    const row = page.getByRole("table", { name: "Events" }).locator("tr[data-event-id]").first();
+    // The test event's row, not the connection's own switchyard.connection_created (which has no delivery).
+    const row = page.getByRole("table", { name: "Events" }).locator("tr[data-event-id]").filter({ hasText: "github.issue_opened" }).first();
     await row.waitFor();
     await row.getByRole("button", { name: "Details" }).click();
     await page.getByRole("list", { name: "Attempts" }).waitFor();
