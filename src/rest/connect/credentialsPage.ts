@@ -18,7 +18,6 @@ export function getCredentialsPage(deps: ConnectFlowDeps): Route {
     path: "/connect/:token/credentials",
     handler: async (request) => {
       const live = await loadLiveSession(deps, request.params.token);
-      if (!("session" in live)) return live;
       const decl = credentialsOf(live.def);
       if (!decl) return notAForm(live);
       return credentialsForm(deps, live, decl, 200);
@@ -37,11 +36,9 @@ export function postCredentialsPage(deps: ConnectFlowDeps): Route {
     path: "/connect/:token/credentials",
     handler: async (request) => {
       const live = await loadLiveSession(deps, request.params.token);
-      if (!("session" in live)) return live;
       const decl = credentialsOf(live.def);
       if (!decl) return notAForm(live);
       const form = await readConnectForm(deps, request, live, "credentials");
-      if (!(form instanceof URLSearchParams)) return form;
       const { def, session } = live;
       const kept = Object.fromEntries(decl.fields.filter((f) => !f.secret).map((f) => [f.name, form.get(f.name) ?? ""]));
 
