@@ -36,7 +36,7 @@ import { createPasswordHasher } from "./crypto/passwords.ts";
 import { createSecretBox, type SecretBox } from "./crypto/secrets.ts";
 import { createDatabaseOutage, type DatabaseOutage } from "./db/outage.ts";
 import { createOperationsMetrics } from "./delivery/metrics.ts";
-import { createDeliverySignal } from "./delivery/signal.ts";
+import { createWakeSignal, type WakeSignal } from "./events/wakeSignal.ts";
 import { createSigningSecrets } from "./deployments/signingSecrets.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createRedisHealth } from "./events/redisHealth.ts";
@@ -64,7 +64,6 @@ import { createSubscriptionManager, type SubscriptionManager } from "./subscript
 import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
 import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
 import { createSubscriptionQueue } from "./subscriptions/queue/index.ts";
-import { createSubscriptionSignal, type SubscriptionSignal } from "./subscriptions/signal.ts";
 import { createConnections } from "./connections/connections.ts";
 import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
@@ -105,7 +104,7 @@ export interface App {
   /** Per-account provider subscriptions: the manager loop (main.ts starts it) and deleteForConnection. */
   subscriptions: SubscriptionManager;
   /** Tells this process's subscription manager that connections or trigger lists changed. */
-  subscriptionSignal: SubscriptionSignal;
+  subscriptionSignal: WakeSignal;
   /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
   createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
   /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool (main.ts starts one). */
@@ -153,7 +152,7 @@ export function buildApp(deps: AppDeps): App {
   const onFallback = () => redisHealth.fellBack("rate_limit");
   const bus = createEventBus(redis, redisHealth);
   const operationsMetrics = createOperationsMetrics(sql);
-  const signal = createDeliverySignal();
+  const signal = createWakeSignal();
 
   // Authentication: one per app, each owning what it remembers (src/auth/).
   const revocations = createRevocations();
@@ -199,7 +198,7 @@ export function buildApp(deps: AppDeps): App {
   // Per-account provider subscriptions (subscriptions/): the queue, the manager loop, their notifications.
   const subscriptionQueue = createSubscriptionQueue({ sql, clock });
   const subscriptionMetrics = createSubscriptionMetrics(sql);
-  const subscriptionSignal = createSubscriptionSignal();
+  const subscriptionSignal = createWakeSignal();
   const subscriptions = createSubscriptionManager({
     queue: subscriptionQueue,
     clock,

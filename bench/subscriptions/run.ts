@@ -23,7 +23,7 @@ import type { Sql } from "../../src/db/sql.ts";
 import { createSubscriptionManager } from "../../src/subscriptions/manager.ts";
 import { createSubscriptionMetrics } from "../../src/subscriptions/metrics.ts";
 import { createSubscriptionQueue } from "../../src/subscriptions/queue/index.ts";
-import { createSubscriptionSignal } from "../../src/subscriptions/signal.ts";
+import { createWakeSignal } from "../../src/events/wakeSignal.ts";
 
 const { values: args } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000" }, duration: { type: "string", default: "30" } } });
 const SIZES = args.sizes!.split(",").map(Number);
@@ -87,7 +87,7 @@ async function measure(size: number) {
       publicUrl: "http://127.0.0.1",
       accessTokens: { fresh: async () => "unused" },
       metrics: createSubscriptionMetrics(sql),
-      signal: createSubscriptionSignal(),
+      signal: createWakeSignal(),
       connectors,
       onFailed: () => undefined,
     });

@@ -9,7 +9,7 @@ import type { OperationsMetrics } from "./metrics.ts";
 import type { ClaimedDelivery, DeliveryQueue } from "./queue/index.ts";
 import { nextStep, parseRetryAfter } from "./retryPolicy.ts";
 import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./send.ts";
-import type { DeliverySignal } from "./signal.ts";
+import type { WakeSignal } from "../events/wakeSignal.ts";
 
 /** What the worker needs: the queue it works (over the worker's own database pool) and a clock. */
 export interface DeliveryWorkerDeps {
@@ -19,7 +19,7 @@ export interface DeliveryWorkerDeps {
   logger: Logger;
   box: SecretBox;
   metrics: OperationsMetrics;
-  signal: DeliverySignal;
+  signal: WakeSignal;
   databaseOutage: DatabaseOutage;
 }
 

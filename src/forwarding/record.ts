@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ForwardedEventMessage } from "../events/messages.ts";
 import type { Logger } from "pino";
 import type { Sql } from "../db/sql.ts";
-import type { DeliverySignal } from "../delivery/signal.ts";
+import type { WakeSignal } from "../events/wakeSignal.ts";
 import type { EventBus } from "../events/bus.ts";
 import { enqueue } from "../delivery/queue/enqueue.ts";
 import { storableJson, storableText } from "../text/storable.ts";
@@ -39,7 +39,7 @@ export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
 /** What recording an event needs: the statement, the worker's wake-up and the live bus. */
 export interface EventRecorderDeps {
   sql: Sql;
-  signal: DeliverySignal;
+  signal: WakeSignal;
   bus: EventBus;
   logger: Logger;
 }

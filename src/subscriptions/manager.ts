@@ -20,7 +20,7 @@ import type { SubscriptionDeclaration } from "../connectors/subscription.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import { callProvider, createVars, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
 import type { SubscriptionQueue, SubscriptionWork, WantedEvent } from "./queue/index.ts";
-import type { SubscriptionSignal } from "./signal.ts";
+import type { WakeSignal } from "../events/wakeSignal.ts";
 
 /** What `onFailed` is told when a subscription has failed for 24 h (SPEC: `switchyard.subscription_failed`). */
 export interface SubscriptionFailure {
@@ -45,7 +45,7 @@ export interface SubscriptionManagerDeps {
   publicUrl: string;
   accessTokens: Pick<AccessTokens, "fresh">;
   metrics: SubscriptionMetrics;
-  signal: SubscriptionSignal;
+  signal: WakeSignal;
   connectors: readonly ConnectorDefinition[];
   /** A subscription failed for 24 h: emit `switchyard.subscription_failed` (app.ts decides how). */
   onFailed: (failure: SubscriptionFailure) => Promise<void> | void;

@@ -45,7 +45,7 @@ import type { EventBus } from "../../events/bus.ts";
 import type { DeliveryStatus } from "../../events/messages.ts";
 import type { OperationsMetrics } from "../metrics.ts";
 import { publishDeliveryUpdate } from "../publishUpdate.ts";
-import type { DeliverySignal } from "../signal.ts";
+import type { WakeSignal } from "../../events/wakeSignal.ts";
 import { cancel } from "./cancel.ts";
 import { type Claim, claim, MAX_UNRECORDED_CLAIMS } from "./claim.ts";
 import { hold } from "./hold.ts";
@@ -67,7 +67,7 @@ export interface DeliveryQueueDeps {
   sql: Sql;
   clock: Clock;
   /** Wakes this process's worker when something became due. */
-  signal: DeliverySignal;
+  signal: WakeSignal;
   /** Live deliveryUpdate messages, published after each commit. */
   bus: EventBus;
   logger: Logger;

@@ -1,15 +1,15 @@
 /**
- * "A delivery was just queued in this process": lets the worker start at once instead of at its
- * next poll. Only a hint — the worker polls the database anyway, so other instances' events and
- * retries coming due are found without it.
+ * "Something was just queued in this process": lets a loop (the delivery worker, the subscription
+ * manager) start at once instead of at its next poll. Only a hint — each loop also polls the
+ * database, so other instances' work and work coming due are found without it.
  */
-export interface DeliverySignal {
+export interface WakeSignal {
   notify(): void;
   /** Returns the function that unsubscribes. */
   subscribe(listener: () => void): () => void;
 }
 
-export function createDeliverySignal(): DeliverySignal {
+export function createWakeSignal(): WakeSignal {
   const listeners = new Set<() => void>();
   return {
     notify: () => {
