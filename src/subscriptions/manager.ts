@@ -298,10 +298,6 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     async deleteForConnection(connectedAccountId: string, boundMs = 10_000): Promise<void> {
       await removeAll(await queue.claimForAccount(connectedAccountId, leaseMs), boundMs);
     },
-    /** The same for every connection of a deployment (its removal). */
-    async deleteForDeployment(deploymentId: string, boundMs = 10_000): Promise<void> {
-      await removeAll(await queue.claimForDeployment(deploymentId, leaseMs), boundMs);
-    },
     /** Connections or a trigger list changed in this process: plan at once. */
     changed: () => deps.signal.notify(),
     /** Makes a live subscription due now (an operator's Retry now); false when there is none by that id. */

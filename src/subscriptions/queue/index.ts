@@ -15,7 +15,7 @@
  *                  PENDING/ACTIVE/FAILED        PENDING, due now (other events wanted)
  *                  PENDING/ACTIVE/FAILED        events '{}', due now (no longer wanted)
  *   claim          due, no lease in force       leased (lease_until); an expired lease is due again by itself
- *   claimLive      any live row of an account   leased, events '{}', due now (deleted right away: disconnect, deployment removal)
+ *   claimLive      any live row of an account   leased, events '{}', due now (deleted right away: a disconnect)
  *   recordCreated  leased                       ACTIVE, due at renewal (PENDING, due now, if a plan changed its events meanwhile)
  *   recordRenewed  leased                       ACTIVE, due at renewal
  *   recordFailed   leased                       same status, due after 1 min doubling to 1 h; FAILED after 24 h of failures
@@ -50,8 +50,7 @@ export function createSubscriptionQueue({ sql, clock }: { sql: Sql; clock: Clock
   return {
     plan: (wanted: WantedEvent[]) => plan(sql, wanted, clock.now()),
     claim: (leaseMs: number, limit: number) => claim(sql, clock.now(), leaseMs, limit),
-    claimForAccount: (connectedAccountId: string, leaseMs: number) => claimLive(sql, { connectedAccountId }, clock.now(), leaseMs),
-    claimForDeployment: (deploymentId: string, leaseMs: number) => claimLive(sql, { deploymentId }, clock.now(), leaseMs),
+    claimForAccount: (connectedAccountId: string, leaseMs: number) => claimLive(sql, connectedAccountId, clock.now(), leaseMs),
     recordCreated: (work: SubscriptionWork, created: Created) => recordCreated(sql, work, created, clock.now()),
     recordRenewed: (work: SubscriptionWork, expiresAt: Date | null) => recordRenewed(sql, work, expiresAt, clock.now()),
     recordFailed: (work: SubscriptionWork, error: string) => recordFailed(sql, work, error, clock.now()),
