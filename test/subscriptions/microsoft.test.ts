@@ -130,6 +130,15 @@ describe("a connected Microsoft 365 account with Outlook triggers listed", () =>
     expect(delays.slice(0, 7).map((ms) => ms / 60_000)).toEqual([1, 2, 4, 8, 16, 32, 60]);
     expect(sub.status).toBe("FAILED");
     expect(Date.parse(sub.nextAttemptAt!) - clock.now().getTime()).toBe(60 * 60_000);
+    // Turning FAILED is the lifecycle event switchyard.subscription_failed, once per subscription,
+    // carrying the connection and the error, never a token.
+    const failed = (await storedEvents(app, ada)).filter((e) => e.connector === "switchyard" && e.trigger === "subscription_failed");
+    expect(failed).toHaveLength(2);
+    for (const event of failed) {
+      expect(event.account).toBe("alice");
+      expect(event.payload).toMatchObject({ connection: { id: accountId, connector: "microsoft" }, error: { code: "subscription_failed", message: expect.stringMatching(/HTTP 503/) } });
+      expect(JSON.stringify(event.payload)).not.toMatch(/access_token|refresh_token|accessToken/i);
+    }
 
     fake.failWith(0);
     for (const { id } of await accountSubscriptions(app, ada, accountId)) {
