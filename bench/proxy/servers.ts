@@ -11,28 +11,14 @@
  */
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
+import { streamBytes } from "../../test/helpers/streamBytes.ts";
 
 const [role, target] = process.argv.slice(2);
 const items = JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `Item ${i + 1}`, description: "A thing the API lists." })));
-const chunk = Buffer.alloc(64 * 1024, 0x61);
 
 const api = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://api");
-  if (url.pathname === "/large") {
-    const total = Number(url.searchParams.get("bytes") ?? 0);
-    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(total) });
-    let sent = 0;
-    const pump = () => {
-      while (sent < total) {
-        const piece = chunk.subarray(0, Math.min(chunk.length, total - sent));
-        sent += piece.length;
-        if (!res.write(piece)) return void res.once("drain", pump);
-      }
-      res.end();
-    };
-    pump();
-    return;
-  }
+  if (url.pathname === "/large") return streamBytes(res, Number(url.searchParams.get("bytes") ?? 0));
   res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(items)) });
   res.end(items);
 });

@@ -20,6 +20,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FakeGitHub } from "../helpers/fakeProviders/github.ts";
+import { streamBytes } from "../helpers/streamBytes.ts";
 
 export interface SeenRequest {
   method: string;
@@ -100,22 +101,7 @@ export async function startFakeGitHubApi(github: FakeGitHub): Promise<FakeGitHub
         // Reset in the past: retry at once.
         return send(429, json({ message: "API rate limit exceeded" }), { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) - 1) });
       }
-      if (path === "/large") {
-        const total = Number(url.searchParams.get("bytes") ?? 1024);
-        const chunk = Buffer.alloc(64 * 1024, 0x61);
-        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(total) });
-        let sent = 0;
-        const pump = () => {
-          while (sent < total) {
-            const piece = chunk.subarray(0, Math.min(chunk.length, total - sent));
-            sent += piece.length;
-            if (!res.write(piece)) return void res.once("drain", pump);
-          }
-          res.end();
-        };
-        pump();
-        return;
-      }
+      if (path === "/large") return streamBytes(res, Number(url.searchParams.get("bytes") ?? 1024));
       send(404, json({ message: "Not Found", documentation_url: "https://docs.github.com/rest" }));
     });
   });
