@@ -37,7 +37,8 @@ function registrations(): string[] {
   return [...connectors]
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((c) => {
-      const byWebhook = c.triggers.filter((t) => arrivals(c).get(t.name) === "app-level webhook");
+      const how = arrivals(c);
+      const byWebhook = c.triggers.filter((t) => how.get(t.name) === "app-level webhook");
       if (byWebhook.length === 0 || !c.inbound.scheme) return [];
       const events = [...new Set(byWebhook.map((t) => `\`${t.providerEvent}\``))].join(", ");
       return [`| \`${c.name}\` | \`{publicUrl}/webhooks/{deploymentId}/${c.name}\` | ${cell(events)} | \`${c.inbound.scheme}\` with the connector's webhook secret |`];
