@@ -81,6 +81,16 @@ const SAFE_LABEL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 export class ApiBaseError extends Error {}
 
 /**
+ * A connection's value for a declared placeholder: its connection params first (`params[name]` on
+ * the auth-url), else its identity metadata at `metadataPath`; undefined when neither has one.
+ */
+export function connectionValue(connection: { params: unknown; metadata: unknown }, name: string, metadataPath: string): string | undefined {
+  const params = connection.params !== null && typeof connection.params === "object" ? (connection.params as Record<string, unknown>) : {};
+  const raw = params[name] ?? valueAt(connection.metadata, metadataPath);
+  return typeof raw === "string" || typeof raw === "number" ? String(raw) : undefined;
+}
+
+/**
  * The API base of one connection: the template with its placeholders filled. A value that fills a
  * part of a URL must be a single hostname label or path segment (letters, digits, `_`, `-`); a
  * value that starts the base (`{instanceUrl}`) must be an https URL without user or password
@@ -93,12 +103,11 @@ export function resolveApiBase(
   options: { allowHttp: boolean },
 ): URL {
   const template = api.baseUrl ?? "{apiUrl}";
-  const params = connection.params !== null && typeof connection.params === "object" ? (connection.params as Record<string, unknown>) : {};
   const lookup = (name: string): string => {
     if (name === "apiUrl") return apiUrl;
-    const raw = params[name] ?? valueAt(connection.metadata, api.placeholders[name] ?? name);
-    if (typeof raw !== "string" && typeof raw !== "number") throw new ApiBaseError(`the connection has no ${name} to call its API with`);
-    return String(raw);
+    const value = connectionValue(connection, name, api.placeholders[name] ?? name);
+    if (value === undefined) throw new ApiBaseError(`the connection has no ${name} to call its API with`);
+    return value;
   };
   const whole = /^\{([A-Za-z][A-Za-z0-9_]*)\}(\/.*)?$/.exec(template);
   let filled: string;

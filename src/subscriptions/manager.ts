@@ -10,8 +10,7 @@
  */
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
-import { apiOf, resolveApiBase } from "../connectors/api.ts";
-import { valueAt } from "../connectors/json.ts";
+import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
@@ -102,11 +101,10 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
 
   /** The declaration's connection placeholders: the connection's params first, then its metadata. */
   function connectionVars(work: SubscriptionWork, decl: SubscriptionDeclaration): TemplateVars {
-    const params = work.params !== null && typeof work.params === "object" ? (work.params as Record<string, unknown>) : {};
     const vars: TemplateVars = {};
     for (const [name, path] of Object.entries(decl.placeholders)) {
-      const value = params[name] ?? valueAt(work.metadata, path);
-      if (typeof value === "string" || typeof value === "number") vars[name] = String(value);
+      const value = connectionValue(work, name, path);
+      if (value !== undefined) vars[name] = value;
     }
     return vars;
   }
