@@ -7,11 +7,9 @@
  * manager (src/subscriptions/); no code branches on a name.
  */
 import { z } from "zod";
+import { headerName, jsonPath } from "./fields.ts";
 import { valueAt } from "./json.ts";
 
-// declaration.ts imports this module: its own helpers are not available here while it loads.
-const jsonPath = z.string().regex(/^[A-Za-z0-9_$@-]+(\[\])?(\.[A-Za-z0-9_$@-]+(\[\])?)*$/, "must be a dot path like sites[].cloudId");
-const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
 
 const authSchema = z.discriminatedUnion("style", [
   /** `Authorization: Bearer <token>` (RFC 6750 §2.1): most providers. */

@@ -9,21 +9,8 @@
  * the connector's declared `api.auth` style; the token endpoint hands it out as it is.
  */
 import { z } from "zod";
+import { anchoredPattern, httpsUrl, jsonPath } from "./fields.ts";
 
-// declaration.ts imports this module: its own helpers are not available here while it loads.
-const jsonPath = z.string().regex(/^[A-Za-z0-9_$@-]+(\[\])?(\.[A-Za-z0-9_$@-]+(\[\])?)*$/, "must be a dot path like contact.name");
-const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
-const anchoredPattern = z
-  .string()
-  .refine((p) => p.startsWith("^") && p.endsWith("$"), "must be anchored with ^ and $")
-  .refine((p) => {
-    try {
-      new RegExp(p);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be a valid regular expression");
 
 /** `{name}` in a template: a field, or one of the connection's params. */
 const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;

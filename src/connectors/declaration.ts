@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { apiSchema } from "./api.ts";
 import { credentialsSchema } from "./credentials.ts";
-import { jsonPath } from "./jsonPath.ts";
+import { headerName, httpsUrl, jsonPath } from "./fields.ts";
 import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } from "./params.ts";
 import { pollingSchema } from "./polling.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
@@ -50,7 +50,6 @@ export type ConnectorCategory = (typeof CATEGORIES)[number];
 export const AUTH_MODES = ["OAUTH2", "API_KEY", "BASIC", "APP_INSTALLATION", "NONE"] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
-const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 /**
  * An https URL that may name connection parameters in its host (`https://{subdomain}.zendesk.com`):
  * an https URL with each placeholder read as a label here, and again filled with the declared
@@ -61,7 +60,6 @@ const httpsUrlTemplate = z.string().refine((t) => httpsUrl.safeParse(t.replace(/
 const urlHost = (template: string) => /^[a-z]+:\/\/[^/?#]*/i.exec(template)?.[0] ?? "";
 
 
-const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `must be a function (${what})` });
 
 export type IdentityReader = (ctx: {

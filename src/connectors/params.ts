@@ -9,6 +9,7 @@
  * value can never add a dot, a port, a path or an `@` to the provider's host.
  */
 import { z } from "zod";
+import { anchoredPattern } from "./fields.ts";
 
 /** One DNS label: what every parameter value must be, on top of its declared pattern. */
 const HOSTNAME_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
@@ -23,17 +24,7 @@ export const paramDeclarationSchema = z
     /** What the operator must pass, in words (shown in the docs and in error messages). */
     description: z.string().min(1),
     /** Anchored regular expression every value must match (e.g. `^[a-z0-9][a-z0-9-]{0,62}$`). */
-    pattern: z
-      .string()
-      .refine((p) => p.startsWith("^") && p.endsWith("$"), "must be anchored with ^ and $")
-      .refine((p) => {
-        try {
-          new RegExp(p);
-          return true;
-        } catch {
-          return false;
-        }
-      }, "must be a valid regular expression"),
+    pattern: anchoredPattern,
     /** A value matching `pattern`: used to validate the declared URLs, and in the docs. */
     example: z.string().min(1),
   })

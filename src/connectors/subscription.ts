@@ -22,11 +22,10 @@
  * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl).
  */
 import { z } from "zod";
-import { jsonPath } from "./jsonPath.ts";
+import { headerName, jsonPath } from "./fields.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import type { NormalizedEvent } from "./types.ts";
 
-const headerName = z.string().regex(/^[a-z0-9-]+$/, "must be a lower-case HTTP header name");
 
 const callSchema = z
   .object({

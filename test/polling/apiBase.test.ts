@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiBaseError, apiSchema, resolveApiBase } from "../../src/connectors/api.ts";
-import { jsonPath } from "../../src/connectors/jsonPath.ts";
+import { jsonPath } from "../../src/connectors/fields.ts";
 import { pollingSchema } from "../../src/connectors/polling.ts";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { apiFetch, readPolledTrigger } from "../../src/polling/reader.ts";
