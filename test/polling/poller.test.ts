@@ -26,7 +26,7 @@ let ada: Operator;
 
 beforeAll(async () => {
   [spotify, receiver] = await Promise.all([startFakeSpotify(), startReceiver()]);
-  app = await startTestApp({ CONNECTOR_SPOTIFY_API_URL: spotify.apiUrl, POLL_INTERVAL: "60s", ENCRYPTION_KEY: encryptionKey }, { clock });
+  app = await startTestApp({ CONNECTOR_SPOTIFY_API_URL: spotify.apiUrl, CONNECTOR_SPOTIFY_TOKEN_URL: spotify.tokenUrl, CONNECTOR_SPOTIFY_CLIENT_ID: "spotify-client", CONNECTOR_SPOTIFY_CLIENT_SECRET: "spotify-secret", POLL_INTERVAL: "60s", ENCRYPTION_KEY: encryptionKey }, { clock });
   ada = await createOperator(app, "Ada");
   ok(
     await app.gql(
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 /** A connected Spotify listener, as the connect flow stores one (the token sealed). */
-async function connect(account: string, token: string, status: "ACTIVE" | "REAUTH_REQUIRED" = "ACTIVE") {
+async function connect(account: string, token: string, status: "ACTIVE" | "REAUTH_REQUIRED" = "ACTIVE", refreshToken?: string) {
   spotify.listener(token);
   return app.database.prisma.connectedAccount.create({
     data: {
@@ -51,6 +51,7 @@ async function connect(account: string, token: string, status: "ACTIVE" | "REAUT
       account,
       externalId: `user-${account}`,
       accessTokenEncrypted: app.app.box.seal(token),
+      refreshTokenEncrypted: refreshToken ? app.app.box.seal(refreshToken) : null,
       scopes: ["user-read-recently-played"],
       status,
     },
@@ -155,6 +156,30 @@ test("a token the provider refuses with 401 is refreshed once; without a refresh
   expect(requestsOf("revoked")).toHaveLength(1);
   expect(row.status).toBe("REAUTH_REQUIRED");
   expect(row.nextPollAt).toBeNull();
+});
+
+test("a token that expired at the provider is refreshed after its 401, the read asked again, and the new plays forwarded", async () => {
+  const poller = app.app.createPoller();
+  const fay = await connect("fay", "token-fay", "ACTIVE", "refresh-fay");
+  spotify.play("token-fay", "old-track", new Date(clock.now().getTime() - 3_600_000));
+  await poller.runOnce(); // scheduled
+  clock.advance(INTERVAL_MS * 1.2);
+  await poller.runOnce(); // the first read records the position
+  expect(requestsOf("token-fay")).toHaveLength(1);
+  // Spotify forgets the token; its refresh token now buys another one, which has a new play.
+  spotify.expire("token-fay");
+  spotify.refreshesTo("refresh-fay", "token-fay-2");
+  spotify.play("token-fay-2", "track-after-refresh", new Date(clock.now().getTime() + 1_000));
+  clock.advance(INTERVAL_MS * 1.2);
+  await poller.runOnce();
+
+  expect(spotify.refreshes).toEqual([{ refreshToken: "refresh-fay", client: "spotify-client:spotify-secret" }]);
+  expect(requestsOf("token-fay")).toHaveLength(2);
+  expect(requestsOf("token-fay-2")).toHaveLength(1);
+  const row = await app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id: fay.id } });
+  expect(row.status).toBe("ACTIVE");
+  expect(app.app.box.open(row.accessTokenEncrypted)).toBe("token-fay-2");
+  expect((await events(fay.id)).map((e) => (e.payload as { track: { id: string } }).track.id)).toEqual(["track-after-refresh"]);
 });
 
 test.skipIf(!process.env.TEST_DATABASE_URL)("two apps on one PostgreSQL database never poll one connection twice in a round", async () => {
