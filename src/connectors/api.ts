@@ -127,6 +127,19 @@ export function resolveApiBase(
   return new URL(filled.replace(/\/+$/, ""));
 }
 
+/**
+ * A path with its `{name}`s filled per connection by the same rule as the base (params first, then
+ * the identity metadata at the declared placeholder path), each value a plain name: a polled
+ * request's `/v4/groups/{defaultGroup}/bitlinks`. Throws ApiBaseError when the connection has none.
+ */
+export function fillPath(api: ApiDeclaration, path: string, connection: { params: unknown; metadata: unknown }): string {
+  return path.replace(PLACEHOLDER, (_, name: string) => {
+    const value = connectionValue(connection, name, api.placeholders[name] ?? name);
+    if (value === undefined) throw new ApiBaseError(`the connection has no ${name} to call its API with`);
+    return safe(name, value);
+  });
+}
+
 /** `pathAndQuery` (starting with `/`) under a resolved API base. */
 export const underBase = (base: URL, pathAndQuery: string): URL => new URL(`${base.href.replace(/\/+$/, "")}${pathAndQuery}`);
 

@@ -8,13 +8,14 @@
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Clock } from "../clock.ts";
+import { storedParams } from "../connectors/params.ts";
 import { connectors as catalog, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition, NormalizedEvent } from "../connectors/types.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { Sql } from "../db/sql.ts";
 import type { InboundEvents } from "../forwarding/inbound.ts";
-import { apiOf, resolveApiBase } from "../connectors/api.ts";
+import { apiOf, fillPath, resolveApiBase } from "../connectors/api.ts";
 import { ProviderUnavailableError } from "../oauth/provider.ts";
 import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
 import { type ClaimedConnection, createPollQueue } from "./queue/index.ts";
@@ -130,7 +131,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
    */
   function fetcherFor(connection: ClaimedConnection, def: ConnectorDefinition): PollFetch {
     const api = apiOf(def.declaration);
-    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv).apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false });
+    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv, storedParams(connection.params)).apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false });
     let token: Promise<string> | undefined;
     let refreshed = false;
     return async (target, headers) => {
@@ -149,11 +150,15 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   /** Reads the listed polled triggers of a connection with the declared readers; returns the positions to store. */
   async function readDeclared(connection: ClaimedConnection, target: PollTarget): Promise<{ cursor: string; recorded: number }> {
     const declared = target.def.declaration.polling!.triggers;
+    const api = apiOf(target.def.declaration);
     const fetch = fetcherFor(connection, target.def);
     const stored = positions(connection.cursor);
     const events: NormalizedEvent[] = [];
     for (const trigger of connection.triggers) {
-      const read = await readPolledTrigger(trigger, declared[trigger], stored[trigger], fetch, clock.now());
+      const spec = declared[trigger];
+      // A path naming a per-account value (a group, a user id) is filled from the connection.
+      const request = { ...spec.request, path: fillPath(api, spec.request.path, connection) };
+      const read = await readPolledTrigger(trigger, { ...spec, request }, stored[trigger], fetch, clock.now());
       events.push(...read.events.map((event) => ({ ...event, externalIds: [connection.externalId] })));
       stored[trigger] = read.cursor;
     }

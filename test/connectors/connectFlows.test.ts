@@ -30,6 +30,13 @@ const connectors = catalog.filter((def) => def.declaration.oauth);
 const CODE_IDENTITY_FAKES: Record<string, () => Promise<{ fake: Fake; externalId: (fake: Fake) => string }>> = {
   slack: async () => ({ fake: await startFakeSlack({ tokenRotation: true }), externalId: (f) => f.getIdentity().userId }),
   jira: async () => ({ fake: await startFakeJira(), externalId: (f) => f.getIdentity().accountId }),
+  // Confluence reads the same two Atlassian endpoints as Jira (the sites, then /me).
+  confluence: async () => {
+    const jira = await startFakeJira();
+    const env = () =>
+      Object.fromEntries(Object.entries(jira.env()).flatMap(([k, v]) => (k.endsWith("_WEBHOOK_SECRET") ? [] : [[k.replace("CONNECTOR_JIRA_", "CONNECTOR_CONFLUENCE_"), v]])));
+    return { fake: Object.assign(Object.create(jira) as typeof jira, { env }), externalId: (f) => f.getIdentity().accountId };
+  },
   // Notion names the workspace in the token answer; Xero lists the organisations at GET /connections.
   notion: async () => ({
     fake: await startDeclaredProvider(findConnector("notion")!, {

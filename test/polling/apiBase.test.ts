@@ -111,3 +111,12 @@ test("Jira's declared base takes the cloud id from the connection's metadata", (
   const base = resolveApiBase(jira, "https://api.atlassian.com", { params: {}, metadata: { sites: [{ cloudId: "11223344-a1b2-3b33-c444-def123456789", name: "acme" }] } }, { allowHttp: false });
   expect(base.href).toBe("https://api.atlassian.com/ex/jira/11223344-a1b2-3b33-c444-def123456789");
 });
+
+test("a polled path's per-account values come from the connection's params, then its metadata, and must be plain names", async () => {
+  const { fillPath } = await import("../../src/connectors/api.ts");
+  const api = apiSchema.parse({ placeholders: { group: "groups[].guid" } });
+  expect(fillPath(api, "/v4/groups/{group}/bitlinks", { params: {}, metadata: { groups: [{ guid: "Ba1bc23dE4F" }] } })).toBe("/v4/groups/Ba1bc23dE4F/bitlinks");
+  expect(fillPath(api, "/v4/groups/{group}/bitlinks", { params: { group: "Other1" }, metadata: { groups: [{ guid: "Ba1bc23dE4F" }] } })).toBe("/v4/groups/Other1/bitlinks");
+  expect(() => fillPath(api, "/v4/groups/{group}/bitlinks", { params: {}, metadata: {} })).toThrow(ApiBaseError);
+  expect(() => fillPath(api, "/v4/groups/{group}/bitlinks", { params: {}, metadata: { groups: [{ guid: "../admin" }] } })).toThrow(ApiBaseError);
+});

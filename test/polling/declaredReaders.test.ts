@@ -16,11 +16,17 @@ import { bearerFetchJson } from "../../src/oauth/provider.ts";
 const TOKEN = "declared-reader-token";
 const now = new Date("2026-03-01T12:00:00.000Z");
 
+/** A declared path with its per-account `{name}`s filled as the poller fills them from a connection (here: `<name>-1`). */
+const withAccountValues = (spec: PolledTriggerDeclaration): PolledTriggerDeclaration => ({
+  ...spec,
+  request: { ...spec.request, path: spec.request.path.replace(/\{([A-Za-z][A-Za-z0-9_]*)\}/g, (_, name: string) => `${name}-1`) },
+});
+
 const polled = connectors.flatMap((c) =>
   Object.entries(c.declaration.polling?.triggers ?? {}).map(([trigger, spec]) => ({
     connector: c.name,
     trigger,
-    spec,
+    spec: withAccountValues(spec),
     apiPath: new URL(c.endpoints.apiUrl).pathname.replace(/\/$/, ""),
     sample: c.triggers.find((t) => t.name === trigger)!.samplePayload,
   })),

@@ -1,6 +1,6 @@
 /**
  * Bitly API v4: OAuth 2.0 authorization code (the web flow; no scopes); access tokens do not expire.
- * The identity is `GET /v4/user` (`login`). Connect only: Bitly has no account webhooks.
+ * The identity is `GET /v4/user` (`login`). Bitly has no account webhooks: new links are polled from the user's default group.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -16,6 +16,7 @@ export default declareConnector({
   docs: [
     "https://dev.bitly.com/docs/getting-started/authentication/",
     "https://dev.bitly.com/api-reference/#getUser",
+    "https://dev.bitly.com/api-reference/#getBitlinksByGroup",
   ],
   oauth: {
     authorizeUrl: "https://bitly.com/oauth/authorize",
@@ -31,5 +32,41 @@ export default declareConnector({
     idPath: "login",
     displayNamePath: "name",
     metadata: { defaultGroup: "default_group_guid" },
+  },
+  triggers: [
+    {
+      name: "link_created",
+      displayName: "Link created",
+      description: "A Bitlink was created in the user's default group (read from the group's link list on a schedule).",
+      providerEvent: "GET /v4/groups/{group_guid}/bitlinks",
+      // One Bitlink as the list answers it.
+      samplePayload: {
+        created_at: "2026-01-01T10:00:00+0000",
+        id: "bit.ly/3xYzAbC",
+        link: "https://bit.ly/3xYzAbC",
+        custom_bitlinks: [],
+        long_url: "https://example.com/launch",
+        title: "Launch page",
+        archived: false,
+        created_by: "jdoe",
+        client_id: "a5e8cebb233c5d07e5c553e917dffb92fec5264d",
+        tags: [],
+        deeplinks: [],
+        references: { group: "https://api-ssl.bitly.com/v4/groups/Ba1bc23dE4F" },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Newest first in the default group (`default_group_guid` from GET /v4/user, kept as metadata).
+      link_created: {
+        request: { path: "/v4/groups/{defaultGroup}/bitlinks", query: { size: "100" } },
+        items: "links",
+        id: "id",
+        version: "created_at",
+        occurredAt: "created_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

@@ -1,10 +1,13 @@
 /**
  * Confluence Cloud: Atlassian's OAuth 2.0 (3LO) like Jira — `audience=api.atlassian.com`,
  * `offline_access` for a rotating refresh token — and the Atlassian account as the identity (`GET /me`).
- * The site's cloud id is read from `accessible-resources` when calling the API. Connect only: OAuth 2.0
- * apps register webhooks per site through the API (per-account, and they expire after 30 days).
+ * The site's cloud id is read from `accessible-resources` with the identity and is in every API path.
+ * OAuth 2.0 apps register webhooks per site (expiring after 30 days), so pages are polled from the
+ * v2 page list, most recently modified first (`read:page:confluence`; accounts connected before it
+ * was asked must reconnect).
  */
 import { declareConnector } from "../../declaration.ts";
+import { asRecord, asString } from "../../json.ts";
 
 export default declareConnector({
   name: "confluence",
@@ -19,13 +22,16 @@ export default declareConnector({
     "https://developer.atlassian.com/cloud/confluence/oauth-2-3lo-apps/",
     "https://developer.atlassian.com/cloud/confluence/scopes-for-oauth-2-3LO-and-forge-apps/",
     "https://developer.atlassian.com/cloud/confluence/rest/v2/intro/",
+    "https://developer.atlassian.com/cloud/confluence/rest/v2/api-group-page/#api-pages-get",
+    "https://developer.atlassian.com/cloud/oauth/getting-started/making-calls-to-api/",
   ],
   oauth: {
     authorizeUrl: "https://auth.atlassian.com/authorize",
     tokenUrl: "https://auth.atlassian.com/oauth/token",
     apiUrl: "https://api.atlassian.com",
-    scopes: ["read:confluence-space.summary", "read:confluence-content.summary", "read:me", "offline_access"],
+    scopes: ["read:confluence-space.summary", "read:confluence-content.summary", "read:page:confluence", "read:me", "offline_access"],
     scopeDescriptions: {
+      "read:page:confluence": "Read your Confluence pages",
       "read:confluence-space.summary": "Read a summary of your Confluence spaces",
       "read:confluence-content.summary": "Read a summary of your Confluence pages and blog posts",
       "read:me": "Read your Atlassian profile (your account id, name and email)",
@@ -37,10 +43,60 @@ export default declareConnector({
     extraAuthorizeParams: { audience: "api.atlassian.com", prompt: "consent" },
     refresh: true,
   },
+  // Code: two reads, as for Jira — the sites the token reaches (their cloud ids are in every API
+  // path), then who it is.
   identity: {
-    path: "/me",
-    idPath: "account_id",
-    displayNamePath: "name",
-    metadata: { email: "email" },
+    async read({ fetchJson }) {
+      const resources: unknown = await fetchJson("/oauth/token/accessible-resources");
+      const sites = (Array.isArray(resources) ? resources : []).map((r) => {
+        const site = asRecord(r) ?? {};
+        return { cloudId: asString(site.id) ?? null, url: asString(site.url) ?? null, name: asString(site.name) ?? null };
+      });
+      const me = asRecord(await fetchJson("/me")) ?? {};
+      const accountId = asString(me.account_id);
+      if (!accountId) throw new Error("Atlassian /me answered without an account_id");
+      return { externalId: accountId, displayName: asString(me.name) ?? asString(me.email), metadata: { email: asString(me.email) ?? null, sites } };
+    },
+  },
+  // Calls go through the gateway with the site's cloud id: the first site, unless the
+  // connection's params name another cloudId.
+  api: { baseUrl: "{apiUrl}/ex/confluence/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } },
+  triggers: [
+    {
+      name: "page_updated",
+      displayName: "Page created or updated",
+      description: "A page was published or edited on the site (read from the page list on a schedule).",
+      providerEvent: "GET /wiki/api/v2/pages",
+      // One page as the v2 page list answers it.
+      samplePayload: {
+        id: "65868",
+        status: "current",
+        title: "Team meeting notes",
+        spaceId: "65538",
+        parentId: "65539",
+        parentType: "page",
+        position: 1,
+        authorId: "5b10ac8d82e05b22cc7d4ef5",
+        ownerId: "5b10ac8d82e05b22cc7d4ef5",
+        lastOwnerId: null,
+        createdAt: "2026-01-01T09:00:00.000Z",
+        version: { createdAt: "2026-01-01T10:00:00.000Z", message: "", number: 2, minorEdit: false, authorId: "5b10ac8d82e05b22cc7d4ef5" },
+        body: {},
+        _links: { webui: "/spaces/TEAM/pages/65868/Team+meeting+notes", editui: "/pages/resumedraft.action?draftId=65868", tinyui: "/x/zAAB" },
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Most recently modified first; the version's time moves with every edit.
+      page_updated: {
+        request: { path: "/wiki/api/v2/pages", query: { sort: "-modified-date", limit: "100" } },
+        items: "results",
+        id: "id",
+        version: "version.createdAt",
+        occurredAt: "version.createdAt",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

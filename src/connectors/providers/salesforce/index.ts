@@ -1,7 +1,8 @@
 /**
  * Salesforce: the OAuth 2.0 web server flow against login.salesforce.com (sandboxes override the
- * URLs with test.salesforce.com). Connect only: Salesforce has no HMAC-signed webhooks (Outbound
- * Messages are SOAP, Platform Events need a streaming client).
+ * URLs with test.salesforce.com).
+ * Salesforce has no HMAC-signed webhooks (Outbound Messages are SOAP, Platform Events need a
+ * streaming client), so accounts are polled with a SOQL query ordered by LastModifiedDate.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -18,6 +19,8 @@ export default declareConnector({
     "https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_web_server_flow.htm&type=5",
     "https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_tokens_scopes.htm&type=5",
     "https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_userinfo_endpoint.htm&type=5",
+    "https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_query.htm",
+    "https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_select_orderby.htm",
   ],
   oauth: {
     authorizeUrl: "https://login.salesforce.com/services/oauth2/authorize",
@@ -45,4 +48,38 @@ export default declareConnector({
   // instance_url, whose origin userinfo's urls.rest also gives
   // (help.salesforce.com … remoteaccess_using_userinfo_endpoint): kept as metadata restUrl.
   api: { baseUrl: "{instanceUrl}", placeholders: { instanceUrl: "restUrl" } },
+  triggers: [
+    {
+      name: "account_updated",
+      displayName: "Account created or updated",
+      description: "An account record was created or changed in the org (read with a SOQL query on a schedule).",
+      providerEvent: "GET /services/data/v60.0/query (Account by LastModifiedDate)",
+      // One record as the query answers it.
+      samplePayload: {
+        attributes: { type: "Account", url: "/services/data/v60.0/sobjects/Account/001D000000IRFmaIAH" },
+        Id: "001D000000IRFmaIAH",
+        Name: "Edge Communications",
+        Type: "Customer - Direct",
+        OwnerId: "005D0000001KyEIIA0",
+        CreatedDate: "2026-01-01T09:00:00.000+0000",
+        LastModifiedDate: "2026-01-01T10:00:00.000+0000",
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // The 200 most recently modified accounts; only those modified after the newest one seen are new.
+      account_updated: {
+        request: {
+          path: "/services/data/v60.0/query",
+          query: { q: "SELECT Id, Name, Type, OwnerId, CreatedDate, LastModifiedDate FROM Account ORDER BY LastModifiedDate DESC LIMIT 200" },
+        },
+        items: "records",
+        id: "Id",
+        version: "LastModifiedDate",
+        occurredAt: "LastModifiedDate",
+        cursor: { from: "version" },
+      },
+    },
+  },
 });

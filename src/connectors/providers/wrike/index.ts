@@ -2,8 +2,9 @@
  * Wrike: OAuth 2.0 authorization code (API v4) with comma-separated scopes; access tokens last an
  * hour and come with refresh tokens. The token answer names the account's data-centre `host`
  * (www.wrike.com or app-eu.wrike.com); this declaration reads the identity on www.wrike.com
- * (`GET /api/v4/contacts?me=true`). Connect only: Wrike webhooks are created per account, folder or
- * task through the API with the account's token, each with its own `X-Hook-Secret`.
+ * (`GET /api/v4/contacts?me=true`).
+ * Polled: tasks are read from the task list, most recently updated first, since the newest update
+ * seen (Wrike's webhooks are created per folder or task, each with its own `X-Hook-Secret`).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -20,6 +21,7 @@ export default declareConnector({
     "https://developers.wrike.com/oauth-20-authorization/",
     "https://developers.wrike.com/api/v4/contacts/",
     "https://developers.wrike.com/webhooks/",
+    "https://developers.wrike.com/api/v4/tasks/",
   ],
   oauth: {
     authorizeUrl: "https://login.wrike.com/oauth2/authorize/v4",
@@ -39,5 +41,44 @@ export default declareConnector({
     idPath: "data[].id",
     displayNamePath: "data[].primaryEmail",
     metadata: { firstName: "data[].firstName", lastName: "data[].lastName" },
+  },
+  triggers: [
+    {
+      name: "task_updated",
+      displayName: "Task created or updated",
+      description: "A task the account can see was created or changed (read from the task list on a schedule).",
+      providerEvent: "GET /api/v4/tasks",
+      // One task as the list answers it.
+      samplePayload: {
+        id: "IEAGIITRKQAMBPTY",
+        accountId: "IEAGIITR",
+        title: "Prepare the quarterly report",
+        status: "Active",
+        importance: "Normal",
+        createdDate: "2026-01-01T09:00:00Z",
+        updatedDate: "2026-01-01T10:00:00Z",
+        dates: { type: "Planned", duration: 480, start: "2026-01-05T09:00:00", due: "2026-01-05T17:00:00" },
+        scope: "WsTask",
+        customStatusId: "IEAGIITRJMAAAAAA",
+        permalink: "https://www.wrike.com/open.htm?id=123456789",
+        priority: "0c7e4c008000000000005c00",
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Most recently updated first; `updatedDate` takes a JSON range, here from the newest update seen.
+      task_updated: {
+        request: {
+          path: "/api/v4/tasks",
+          query: { sortField: "UpdatedDate", sortOrder: "Desc", pageSize: "100", updatedDate: '{"start":"{cursor}"}' },
+        },
+        items: "data",
+        id: "id",
+        version: "updatedDate",
+        occurredAt: "updatedDate",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

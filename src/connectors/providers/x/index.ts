@@ -1,8 +1,9 @@
 /**
  * X (Twitter) API v2: OAuth 2.0 authorization code with PKCE (required); confidential clients
  * authenticate with HTTP Basic; `offline.access` adds a refresh token (access tokens last two hours).
- * The identity is `GET /2/users/me`. Connect only: the Account Activity API's webhooks need an enterprise
- * subscription and a per-webhook CRC handshake.
+ * The identity is `GET /2/users/me`.
+ * The Account Activity API's webhooks need an enterprise subscription and a per-webhook CRC
+ * handshake, so mentions are polled from the user's mentions timeline (a paid access tier).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -19,6 +20,7 @@ export default declareConnector({
     "https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/authorization-code",
     "https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/user-access-token",
     "https://docs.x.com/x-api/users/user-lookup-me",
+    "https://docs.x.com/x-api/posts/get-mentions",
   ],
   oauth: {
     authorizeUrl: "https://x.com/i/oauth2/authorize",
@@ -39,6 +41,38 @@ export default declareConnector({
     path: "/2/users/me",
     idPath: "data.id",
     displayNamePath: "data.name",
-    metadata: { username: "data.username" },
+    metadata: { username: "data.username", userId: "data.id" },
+  },
+  triggers: [
+    {
+      name: "mention_received",
+      displayName: "Mentioned in a post",
+      description: "A post mentioning the user was published (read from the user's mentions timeline on a schedule).",
+      providerEvent: "GET /2/users/{id}/mentions",
+      // One post as the mentions timeline answers it, with the fields asked for.
+      samplePayload: {
+        id: "1375152598945312768",
+        text: "@TwitterDev hello from the docs",
+        author_id: "2244994945",
+        conversation_id: "1375152598945312768",
+        created_at: "2026-01-01T10:00:00.000Z",
+        edit_history_tweet_ids: ["1375152598945312768"],
+      },
+    },
+  ],
+  polling: {
+    // The mentions timeline allows 180 reads per 15 minutes per user on paid access tiers.
+    minIntervalSeconds: 60,
+    triggers: {
+      // Newest first; the user's id comes from GET /2/users/me (kept as metadata).
+      mention_received: {
+        request: { path: "/2/users/{userId}/mentions", query: { max_results: "100", "tweet.fields": "created_at,author_id,conversation_id" } },
+        items: "data",
+        id: "id",
+        version: "created_at",
+        occurredAt: "created_at",
+        cursor: { from: "version" },
+      },
+    },
   },
 });

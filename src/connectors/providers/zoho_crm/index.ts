@@ -2,8 +2,9 @@
  * Zoho CRM: Zoho Accounts OAuth 2.0 (comma-separated scopes; `access_type=offline` for a refresh
  * token). Zoho runs one accounts server per data centre (.com, .eu, .in, .com.au, .jp…); the token answer
  * names the account's `api_domain`. This declaration uses the US (.com) servers. The identity is Zoho
- * Accounts' user info (`ZUID`). Connect only: Zoho CRM notifications are channels each account's token
- * subscribes to (per-account).
+ * Accounts' user info (`ZUID`).
+ * Polled: leads are read from the Leads module, most recently modified first, on the US API host
+ * (Zoho CRM's notification channels expire within a day and are re-created per account).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -21,6 +22,7 @@ export default declareConnector({
     "https://www.zoho.com/accounts/protocol/oauth/web-apps/authorization.html",
     "https://www.zoho.com/crm/developer/docs/api/v8/multi-dc.html",
     "https://www.zoho.com/crm/developer/docs/api/v8/notifications/overview.html",
+    "https://www.zoho.com/crm/developer/docs/api/v8/get-records.html",
   ],
   oauth: {
     authorizeUrl: "https://accounts.zoho.com/oauth/v2/auth",
@@ -43,5 +45,42 @@ export default declareConnector({
     idPath: "ZUID",
     displayNamePath: "Display_Name",
     metadata: { email: "Email" },
+  },
+  // The CRM API is on the data centre's API host (US here), with Zoho's own token prefix.
+  api: { baseUrl: "https://www.zohoapis.com", auth: { style: "header", header: "authorization", prefix: "Zoho-oauthtoken " } },
+  triggers: [
+    {
+      name: "lead_updated",
+      displayName: "Lead created or updated",
+      description: "A lead was created or changed in the CRM (read from the Leads module on a schedule).",
+      providerEvent: "GET /crm/v8/Leads",
+      // One lead as the records list answers it, with the fields asked for.
+      samplePayload: {
+        id: "4876876000000333001",
+        First_Name: "Patricia",
+        Last_Name: "Boyle",
+        Email: "patricia.b@zylker.com",
+        Company: "Zylker",
+        Lead_Status: "Contacted",
+        Created_Time: "2026-01-01T14:30:00+05:30",
+        Modified_Time: "2026-01-01T15:30:00+05:30",
+      },
+    },
+  ],
+  polling: {
+    triggers: {
+      // Most recently modified first; `fields` is required by the records API.
+      lead_updated: {
+        request: {
+          path: "/crm/v8/Leads",
+          query: { fields: "First_Name,Last_Name,Email,Company,Lead_Status,Created_Time,Modified_Time", sort_by: "Modified_Time", sort_order: "desc", per_page: "200" },
+        },
+        items: "data",
+        id: "id",
+        version: "Modified_Time",
+        occurredAt: "Modified_Time",
+        cursor: { from: "version" },
+      },
+    },
   },
 });
