@@ -8,6 +8,7 @@
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Clock } from "../clock.ts";
+import { storedParams } from "../connectors/params.ts";
 import { connectors as catalog, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition, NormalizedEvent } from "../connectors/types.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
@@ -130,7 +131,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
    */
   function fetcherFor(connection: ClaimedConnection, def: ConnectorDefinition): PollFetch {
     const api = apiOf(def.declaration);
-    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv).apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false });
+    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv, storedParams(connection.params)).apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false });
     let token: Promise<string> | undefined;
     let refreshed = false;
     return async (target, headers) => {
