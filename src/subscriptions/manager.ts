@@ -11,6 +11,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
+import { storedParams } from "../connectors/params.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
@@ -95,7 +96,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
     const api = apiOf(def.declaration);
-    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv).apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false });
+    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv, storedParams(work.params)).apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false });
     return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
   }
 

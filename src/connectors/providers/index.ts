@@ -90,6 +90,12 @@ import postmark from "./postmark/index.ts";
 import airtable_pat from "./airtable_pat/index.ts";
 import twilio from "./twilio/index.ts";
 import freshdesk from "./freshdesk/index.ts";
+import openai from "./openai/index.ts";
+import cal_com from "./cal_com/index.ts";
+import tally from "./tally/index.ts";
+import circleci from "./circleci/index.ts";
+import jotform from "./jotform/index.ts";
+import activecampaign from "./activecampaign/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
@@ -178,4 +184,10 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   twilio,
   freshdesk,
   switchyard,
+  openai,
+  cal_com,
+  tally,
+  circleci,
+  jotform,
+  activecampaign,
 ];

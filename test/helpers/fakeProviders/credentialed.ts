@@ -32,7 +32,10 @@ export interface FakeCredentialedProvider {
   close(): Promise<void>;
 }
 
-export async function startCredentialedProvider(def: ConnectorDefinition): Promise<FakeCredentialedProvider> {
+/** A provider endpoint of a test's own (webhook registration): answers the authorized requests it matches, with the path under the API base. */
+export type CredentialedRoute = (req: { method: string; path: string; body: unknown }) => { status: number; body: unknown } | undefined;
+
+export async function startCredentialedProvider(def: ConnectorDefinition, options: { routes?: CredentialedRoute[]; identityId?: string } = {}): Promise<FakeCredentialedProvider> {
   const decl = def.declaration.credentials!;
   const api = apiOf(def.declaration);
   const fields = Object.fromEntries(decl.fields.map((f) => [f.name, f.example]));
@@ -43,7 +46,7 @@ export async function startCredentialedProvider(def: ConnectorDefinition): Promi
   const prefixTemplate = hostParams.map((name) => `/{${name}}`).join("");
   const prefix = fillCredentialTemplate(prefixTemplate, values);
   const testPath = `${prefix}${fillCredentialTemplate(decl.test.path, values, encodeURIComponent)}`;
-  const identity = { id: "42", displayName: `${def.displayName} Test Account` };
+  const identity = { id: options.identityId ?? "42", displayName: `${def.displayName} Test Account` };
   const requests: FakeCredentialedProvider["requests"] = [];
 
   const authorized = (req: IncomingMessage, url: URL) => {
@@ -54,8 +57,11 @@ export async function startCredentialedProvider(def: ConnectorDefinition): Promi
     return url.searchParams.get(style.param) === credential;
   };
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
     const ok = authorized(req, url);
     requests.push({ method: req.method ?? "GET", path: url.pathname, authorized: ok, headers: req.headers });
     const reply = (status: number, body: unknown) => {
@@ -67,9 +73,13 @@ export async function startCredentialedProvider(def: ConnectorDefinition): Promi
     if (req.method === decl.test.method && url.pathname === testPath) {
       const body: Record<string, unknown> = {};
       // A number: providers answer numeric ids (Freshdesk, Postmark) that become the string externalId.
-      setAt(body, decl.test.idPath, Number(identity.id));
+      setAt(body, decl.test.idPath, /^\d+$/.test(identity.id) ? Number(identity.id) : identity.id);
       if (decl.test.displayNamePath) setAt(body, decl.test.displayNamePath, identity.displayName);
       return reply(200, body);
+    }
+    for (const route of options.routes ?? []) {
+      const answer = route({ method: req.method ?? "GET", path: url.pathname.slice(prefix.length), body: raw ? JSON.parse(raw) : undefined });
+      if (answer) return reply(answer.status, answer.body);
     }
     return reply(200, { proxied: url.pathname.slice(prefix.length) });
   });

@@ -1,0 +1,173 @@
+/**
+ * Every API-key connector whose triggers come from a webhook Switchyard registers per connection
+ * with the account's key and its own generated secret (Cal.com, Tally, CircleCI), end to end
+ * against a fake of the provider's webhook API built from the connector's declaration: the end
+ * user connects through the hosted form; listing the triggers registers one webhook at the
+ * subscription's own URL with the listed events and a secret; deliveries signed with that secret,
+ * the provider's documented way, become the listed triggers' events for that account; a wrong
+ * secret, an altered body, a missing signature or another subscription's URL is a 401 storing
+ * nothing; a disconnect deletes the webhook at the provider.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { valueAt } from "../../src/connectors/json.ts";
+import { connectors as catalog } from "../../src/connectors/registry.ts";
+import type { ConnectorDefinition } from "../../src/connectors/types.ts";
+import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
+import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
+import { setAt } from "../helpers/fakeProviders/declared.ts";
+import { SaveForwardingSettings } from "../helpers/forwarding.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents } from "./helpers.ts";
+
+const mac = (secret: string, body: string, encoding: "hex" | "base64") => createHmac("sha256", secret).update(body).digest(encoding);
+
+/** Where each provider's documented create call carries the URL, the events and the secret, and how it signs a delivery with that secret. */
+const PROVIDERS: Record<string, { url: string; events: string; secret: string; sign: (body: string, secret: string) => Record<string, string> }> = {
+  // https://cal.com/docs/api-reference/v2/webhooks/create-a-webhook; X-Cal-Signature-256: hex HMAC-SHA256 of the body.
+  cal_com: { url: "subscriberUrl", events: "triggers", secret: "secret", sign: (body, secret) => ({ "x-cal-signature-256": mac(secret, body, "hex") }) },
+  // https://developers.tally.so/api-reference/endpoint/webhooks/post; Tally-Signature: base64 HMAC-SHA256 of the body.
+  tally: { url: "url", events: "eventTypes", secret: "signingSecret", sign: (body, secret) => ({ "tally-signature": mac(secret, body, "base64") }) },
+  // https://circleci.com/docs/webhooks-reference/: circleci-signature: v1=<hex HMAC-SHA256 of the body>.
+  circleci: {
+    url: "url",
+    events: "events",
+    secret: "signing-secret",
+    sign: (body, secret) => ({ "circleci-signature": `v1=${mac(secret, body, "hex")}`, "circleci-event-type": String(JSON.parse(body).type) }),
+  },
+};
+
+const keyed = catalog.filter((def) => (def.authMode === "API_KEY" || def.authMode === "BASIC") && def.declaration.subscription?.webhook?.key === "subscription");
+
+interface Registered {
+  id: string;
+  body: Record<string, unknown>;
+  deleted: boolean;
+}
+const registered = new Map<string, Registered[]>();
+const deletes = new Map<string, string[]>();
+const fakes = new Map<string, FakeCredentialedProvider>();
+let app: TestApp;
+let ada: Operator;
+
+beforeAll(async () => {
+  for (const def of keyed) {
+    const decl = def.declaration.subscription!;
+    const createPath = decl.create.path;
+    const deletePattern = new RegExp(`^${decl.delete.path.replace("{providerId}", "([^/]+)")}$`);
+    registered.set(def.name, []);
+    deletes.set(def.name, []);
+    // The account is the one its events name (Tally's form, CircleCI's project): the id the first sample routes to.
+    const routed = def.declaration.webhook!.routing.map((path) => valueAt(def.triggers[0].samplePayload, path)).find((v) => v !== undefined);
+    const fake = await startCredentialedProvider(def, {
+      identityId: routed === undefined ? undefined : String(routed),
+      routes: [
+        ({ method, path, body }) => {
+          if (method !== decl.create.method || path !== createPath) return undefined;
+          const id = randomUUID();
+          registered.get(def.name)!.push({ id, body: body as Record<string, unknown>, deleted: false });
+          const answer: Record<string, unknown> = {};
+          setAt(answer, decl.answer.idPath!, id);
+          return { status: 201, body: answer };
+        },
+        ({ method, path }) => {
+          const match = method === decl.delete.method ? deletePattern.exec(path) : null;
+          if (!match) return undefined;
+          deletes.get(def.name)!.push(match[1]);
+          const hook = registered.get(def.name)!.find((h) => h.id === match[1]);
+          if (!hook) return { status: 404, body: { error: "not found" } };
+          hook.deleted = true;
+          return { status: 200, body: {} };
+        },
+      ],
+    });
+    fakes.set(def.name, fake);
+  }
+  app = await startTestApp(Object.assign({}, ...[...fakes.values()].map((f) => f.env())));
+  ada = await createOperator(app, "Ada");
+  const triggers = keyed.flatMap((def) => def.triggers.map((t) => ({ connector: def.name, trigger: t.name })));
+  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([...fakes.values()].map((f) => f.close()));
+});
+
+/** The hosted flow: auth-url → Continue → consent → the credentials form, filled with the fake's accepted values. */
+async function connect(def: ConnectorDefinition, account: string) {
+  const fake = fakes.get(def.name)!;
+  const start = await hop("GET", await getAuthUrl(app, ada.apiKey, def.name, account));
+  const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
+  const consent = await hop("GET", toConsent.location!);
+  const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
+  const form = await hop("GET", toForm.location!);
+  const done = await hop("POST", formIn(form).action, { ...formIn(form).fields, ...fake.fields });
+  expect(done.status, done.body.slice(0, 300)).toBe(200);
+  return (await connectedAccounts(app, ada)).find((a) => a.connector === def.name && a.account === account)!;
+}
+
+describe.each(keyed.map((def) => [def.name, def] as [string, ConnectorDefinition]))("%s", (name, def) => {
+  const provider = PROVIDERS[name];
+  let accountId: string;
+  const events = async () => (await storedEvents(app, ada)).filter((e) => e.connector === name);
+  const deliver = (hook: Registered, body: string, headers: Record<string, string>, url = String(hook.body[provider.url])) =>
+    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+
+  test("the provider is known to this test (where its create call carries the URL and secret, how it signs)", () => {
+    expect(provider).toBeDefined();
+  });
+
+  test("a freshly connected account gets one webhook at its subscription's own URL, with the listed events and a secret of its own", async () => {
+    accountId = (await connect(def, "alice")).id;
+    await app.app.subscriptions.runOnce(true);
+    const hooks = registered.get(name)!;
+    expect(hooks).toHaveLength(1);
+    const [hook] = hooks;
+    expect(String(hook.body[provider.url])).toMatch(new RegExp(`^${app.url}/webhooks/${ada.deploymentId}/${name}\\?subscription=psub_`));
+    const wanted = def.declaration.subscription!.resources.flatMap((r) => Object.values(r.triggers).flat());
+    expect([...(hook.body[provider.events] as string[])].sort()).toEqual([...wanted].sort());
+    expect(String(hook.body[provider.secret])).toMatch(/^.{24,}$/);
+    const [sub] = await accountSubscriptions(app, ada, accountId);
+    expect(sub).toMatchObject({ status: "ACTIVE", providerId: hook.id, lastError: null });
+  });
+
+  test("every trigger's sample, signed with that secret, is stored once for the account; forged deliveries are refused", async () => {
+    const [hook] = registered.get(name)!;
+    const secret = String(hook.body[provider.secret]);
+    for (const trigger of def.triggers) {
+      const body = JSON.stringify(trigger.samplePayload);
+      const response = await deliver(hook, body, provider.sign(body, secret));
+      expect(response.status, trigger.name).toBe(200);
+      expect(await response.json(), trigger.name).toMatchObject({ recorded: 1 });
+    }
+    const stored = await events();
+    expect(stored.map((e) => e.trigger).sort()).toEqual(def.triggers.map((t) => t.name).sort());
+    expect(stored.every((e) => e.account === "alice")).toBe(true);
+    expect(stored.find((e) => e.trigger === def.triggers[0].name)!.payload).toEqual(def.triggers[0].samplePayload);
+
+    const body = JSON.stringify({ ...def.triggers[0].samplePayload, forged: true });
+    const signed = provider.sign(body, secret);
+    const forged: Array<[string, Record<string, string>, string, string?]> = [
+      ["wrong secret", provider.sign(body, "not-the-subscription-secret-0000"), body],
+      ["altered body", signed, body.replace(/}$/, ',"x":1}')],
+      ["missing signature", {}, body],
+      ["another subscription's URL", signed, body, String(hook.body[provider.url]).replace(/subscription=[^&]+/, "subscription=psub_unknown")],
+    ];
+    for (const [what, headers, payload, url] of forged) {
+      const response = await deliver(hook, payload, headers, url);
+      expect(response.status, what).toBe(401);
+      expect((await response.json()).code, what).toBe("invalid_signature");
+    }
+    expect(await events()).toHaveLength(def.triggers.length);
+  });
+
+  test("a disconnect deletes the webhook at the provider", async () => {
+    const [hook] = registered.get(name)!;
+    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    expect(deletes.get(name)).toEqual([hook.id]);
+    expect(hook.deleted).toBe(true);
+    expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);
+  });
+});
