@@ -90,6 +90,13 @@ import postmark from "./postmark/index.ts";
 import airtable_pat from "./airtable_pat/index.ts";
 import twilio from "./twilio/index.ts";
 import freshdesk from "./freshdesk/index.ts";
+import greenhouse from "./greenhouse/index.ts";
+import lever from "./lever/index.ts";
+import workable from "./workable/index.ts";
+import bamboohr from "./bamboohr/index.ts";
+import microsoft_teams from "./microsoft_teams/index.ts";
+import onedrive from "./onedrive/index.ts";
+import sharepoint from "./sharepoint/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
@@ -177,5 +184,12 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   airtable_pat,
   twilio,
   freshdesk,
+  greenhouse,
+  lever,
+  workable,
+  bamboohr,
+  microsoft_teams,
+  onedrive,
+  sharepoint,
   switchyard,
 ];
