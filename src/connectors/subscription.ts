@@ -120,11 +120,16 @@ export const subscriptionSchema = z
      * The provider POSTs whole events (parsed by the connector's `webhook` section) to
      * {subscriptionUrl}, which names the subscription; each is verified with `scheme` keyed by the
      * subscription's own secret (Calendly's signing key, a generated webhook secret) or, where the
-     * provider signs with the OAuth app's client secret (Jira's dynamic webhooks), by that. The
+     * provider signs with the OAuth app's client secret (Jira's dynamic webhooks) or with the
+     * connection's own token (Workable's account token), by that. The
      * events belong to the subscription's account, whatever the body names.
      */
     webhook: z
-      .object({ scheme: schemeSchema, key: z.enum(["subscription", "client_secret"]).default("subscription") })
+      .object({
+        scheme: schemeSchema,
+        /** The subscription's own secret; the OAuth app's client secret (Jira); the connection's own token or API key (Workable's account token). */
+        key: z.enum(["subscription", "client_secret", "access_token"]).default("subscription"),
+      })
       .strict()
       .optional(),
     /**

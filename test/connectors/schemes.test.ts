@@ -160,3 +160,37 @@ describe("handshakes", () => {
     }
   });
 });
+
+describe("hmac_body_fields (Lever: the signature and what it signs are in the body)", () => {
+  const params = schemeSchema.parse({ type: "hmac_body_fields", signaturePath: "signature", signedPaths: ["token", "triggeredAt"] });
+  const key = "lever-signature-token";
+  const now = new Date("2026-01-02T12:00:00Z");
+  // Lever's documented check: hex HMAC-SHA256 of token + triggeredAt, keyed with the webhook's signatureToken.
+  const delivery = (signingKey = key, token = "6f1b9d0a0c2e4b7d9e8f", triggeredAt: number | string = 1767355200000) => ({
+    triggeredAt,
+    event: "candidateHired",
+    token,
+    signature: createHmac("sha256", signingKey).update(`${token}${triggeredAt}`).digest("hex"),
+    data: { opportunityId: "7f23e772" },
+  });
+  const verify = (body: unknown, secret = key) =>
+    verifyWithScheme(params, { req: { headers: {}, rawBody: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)) } as InboundRequest, secret, now });
+
+  it("accepts a delivery signed with the webhook's signature token", () => {
+    expect(verify(delivery())).toEqual({ ok: true });
+  });
+
+  it("refuses a wrong key, a changed token or time, a missing signature or signed value, a body that is not JSON, and no key", () => {
+    expect(verify(delivery("another-webhooks-token"))).toEqual({ ok: false, reason: "signature mismatch" });
+    expect(verify({ ...delivery(), token: "0000000000" })).toEqual({ ok: false, reason: "signature mismatch" });
+    expect(verify({ ...delivery(), triggeredAt: 1767355200001 })).toEqual({ ok: false, reason: "signature mismatch" });
+    expect(verify({ ...delivery(), signature: undefined })).toEqual({ ok: false, reason: "missing signature" });
+    expect(verify({ ...delivery(), token: undefined })).toEqual({ ok: false, reason: "missing signed values" });
+    expect(verify("not json")).toEqual({ ok: false, reason: "missing signature" });
+    expect(verify(delivery(), "").ok).toBe(false);
+  });
+
+  it("the declaration is validated: at least one signed path", () => {
+    expect(schemeSchema.safeParse({ type: "hmac_body_fields", signaturePath: "signature", signedPaths: [] }).success).toBe(false);
+  });
+});

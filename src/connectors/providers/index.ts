@@ -96,6 +96,13 @@ import tally from "./tally/index.ts";
 import circleci from "./circleci/index.ts";
 import jotform from "./jotform/index.ts";
 import activecampaign from "./activecampaign/index.ts";
+import greenhouse from "./greenhouse/index.ts";
+import lever from "./lever/index.ts";
+import workable from "./workable/index.ts";
+import bamboohr from "./bamboohr/index.ts";
+import microsoft_teams from "./microsoft_teams/index.ts";
+import onedrive from "./onedrive/index.ts";
+import sharepoint from "./sharepoint/index.ts";
 
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
@@ -183,6 +190,13 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   airtable_pat,
   twilio,
   freshdesk,
+  greenhouse,
+  lever,
+  workable,
+  bamboohr,
+  microsoft_teams,
+  onedrive,
+  sharepoint,
   switchyard,
   openai,
   cal_com,

@@ -14,8 +14,9 @@ import { bodyTokenScheme, verifyBodyToken } from "./bodyToken.ts";
 import { boxScheme, verifyBox } from "./box.ts";
 import { hmacBodyTimestampScheme, verifyHmacBodyTimestamp } from "./hmacBodyTimestamp.ts";
 import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
+import { hmacBodyFieldsScheme, verifyHmacBodyFields } from "./hmacBodyFields.ts";
 
-export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme]);
+export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme, hmacBodyFieldsScheme]);
 export type SchemeParams = z.infer<typeof schemeSchema>;
 export type SchemeType = SchemeParams["type"];
 
@@ -39,6 +40,8 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyBodyToken(params, input);
     case "jwt_hs256":
       return verifyJwtHs256(params, input);
+    case "hmac_body_fields":
+      return verifyHmacBodyFields(params, input);
   }
 }
 
@@ -61,6 +64,8 @@ export function signsTimestamp(params: SchemeParams): boolean {
       return true;
     case "token":
     case "body_token":
+    // Lever signs a token and its time, not the body, and documents no window for the time.
+    case "hmac_body_fields":
     // An `exp` is not documented for Jira's token: a captured delivery may verify again.
     case "jwt_hs256":
       return false;

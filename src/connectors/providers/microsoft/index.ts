@@ -7,6 +7,7 @@
  */
 import { declareConnector } from "../../declaration.ts";
 import { readGraphChange } from "./changes.ts";
+import { graphIdentity, graphOAuth, graphSubscription } from "./graph.ts";
 
 const sampleMessage = {
   "@odata.etag": 'W/"CQAAABYAAAB3f0eAa2hDQ5XyZ8fT8A=="',
@@ -54,55 +55,17 @@ export default declareConnector({
     "https://learn.microsoft.com/en-us/graph/api/resources/subscription",
     "https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks",
   ],
-  oauth: {
-    authorizeUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
-    tokenUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/token",
-    apiUrl: "https://graph.microsoft.com/v1.0",
-    scopes: ["openid", "profile", "offline_access", "User.Read", "Mail.Read", "Calendars.Read"],
-    scopeDescriptions: {
-      openid: "Sign you in",
-      profile: "Read your basic profile",
-      offline_access: "Keep this access while you are away (until you revoke it)",
-      "User.Read": "Read your profile (your id, name and email address)",
-      "Mail.Read": "Read your mail",
-      "Calendars.Read": "Read your calendars",
-    },
-    scopeSeparator: " ",
-    pkce: true,
-    clientAuth: "client_secret_post",
-    extraAuthorizeParams: { response_mode: "query" },
-    refresh: true,
-  },
-  identity: {
-    path: "/me",
-    idPath: "id",
-    displayNamePath: "displayName",
-    metadata: { userPrincipalName: "userPrincipalName", mail: "mail" },
-  },
-  subscription: {
+  oauth: graphOAuth({ "Mail.Read": "Read your mail", "Calendars.Read": "Read your calendars" }),
+  identity: graphIdentity,
+  subscription: graphSubscription({
     resources: [
       { resource: "me/mailFolders('Inbox')/messages", triggers: { message_received: ["created"] } },
       { resource: "me/events", triggers: { event_created: ["created"], event_updated: ["updated"], event_deleted: ["deleted"] } },
     ],
-    create: {
-      method: "POST",
-      path: "/subscriptions",
-      body: { changeType: "{events}", notificationUrl: "{notificationUrl}", resource: "{resource}", expirationDateTime: "{expiresAt}", clientState: "{secret}" },
-    },
-    renew: { method: "PATCH", path: "/subscriptions/{providerId}", body: { expirationDateTime: "{expiresAt}" } },
-    delete: { method: "DELETE", path: "/subscriptions/{providerId}" },
-    answer: { idPath: "id", expiresPath: "expirationDateTime", expiresFormat: "iso" },
     // Outlook messages and events allow at most 10,070 minutes; 4,230 (under 3 days) is Graph's common choice.
     lifetimeSeconds: 4230 * 60,
-    secret: "generated",
-    notification: {
-      itemsPath: "value",
-      providerId: { path: "subscriptionId" },
-      secret: { path: "clientState" },
-      handshakes: [{ type: "graph_validation_token" }],
-    },
     read: readGraphChange,
-  },
+  }),
   triggers: [
     {
       name: "message_received",

@@ -1,0 +1,67 @@
+/**
+ * The change reader of the Graph drive connectors (OneDrive, SharePoint). A driveItem subscription
+ * only says that something in the drive changed (`changeType: "updated"`, never which item); what
+ * changed is read from the drive's delta (https://learn.microsoft.com/en-us/graph/api/driveitem-delta),
+ * resuming at the stored `@odata.deltaLink`, following `@odata.nextLink` pages. The first
+ * notification only takes the drive's current position (`?token=latest`): nothing from before is
+ * forwarded. A 410 (the delta link expired: a resync is needed) takes the position again.
+ *
+ * Files only (folders and the root are skipped): a `deleted` facet is `file_deleted`; an item whose
+ * creation and last change are the same instant is `file_created`; any other is `file_updated`.
+ */
+import type { ChangeReadContext } from "../../subscription.ts";
+import { asRecord, asString } from "../../json.ts";
+import type { NormalizedEvent } from "../../types.ts";
+
+const MAX_PAGES = 20;
+
+const statusOf = (error: unknown) => asRecord(error)?.status;
+
+function deltaPath(ctx: ChangeReadContext): string {
+  // The notification names the subscription's resource (`/me/drive/root`, `sites/{id}/drive/root`).
+  const resource = asString(ctx.item.resource) ?? ctx.resource;
+  return `/${resource.replace(/^\/+|\/+$/g, "")}/delta`;
+}
+
+async function latest(ctx: ChangeReadContext): Promise<string | undefined> {
+  const answer = asRecord(await ctx.fetchJson(`${deltaPath(ctx)}?token=latest`)) ?? {};
+  return asString(answer["@odata.deltaLink"]);
+}
+
+function triggerOf(item: Record<string, unknown>): string | undefined {
+  if (item.folder || item.root) return undefined;
+  if (item.deleted) return "file_deleted";
+  if (!item.file) return undefined;
+  return item.createdDateTime !== undefined && item.createdDateTime === item.lastModifiedDateTime ? "file_created" : "file_updated";
+}
+
+export async function readDriveDelta(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
+  const listed = new Set(ctx.triggersFor(asString(ctx.item.changeType) ?? ""));
+  if (listed.size === 0) return { events: [] };
+  if (!ctx.cursor) return { events: [], cursor: await latest(ctx) };
+  const items: Record<string, unknown>[] = [];
+  let next: string | undefined = ctx.cursor;
+  let cursor: string | undefined;
+  for (let page = 0; next && page < MAX_PAGES; page++) {
+    let answer: Record<string, unknown>;
+    try {
+      answer = asRecord(await ctx.fetchJson(next)) ?? {};
+    } catch (error) {
+      if (statusOf(error) === 410) return { events: [], cursor: await latest(ctx) };
+      throw error;
+    }
+    for (const item of Array.isArray(answer.value) ? answer.value : []) if (asRecord(item)) items.push(item as Record<string, unknown>);
+    next = asString(answer["@odata.nextLink"]);
+    cursor = next ?? asString(answer["@odata.deltaLink"]) ?? cursor;
+  }
+  const events: NormalizedEvent[] = [];
+  for (const item of items) {
+    const trigger = triggerOf(item);
+    const id = asString(item.id);
+    if (!trigger || !id || !listed.has(trigger)) continue;
+    const version = trigger === "file_deleted" ? "deleted" : (asString(item.cTag) ?? asString(item.eTag) ?? asString(item.lastModifiedDateTime) ?? "");
+    const at = new Date(String(item.lastModifiedDateTime ?? ""));
+    events.push({ trigger, externalIds: [ctx.externalId], dedupeKey: `${id}:${trigger}:${version}`, occurredAt: Number.isNaN(at.getTime()) ? ctx.now : at, data: item });
+  }
+  return { events, cursor: cursor ?? ctx.cursor };
+}

@@ -1,0 +1,78 @@
+/**
+ * What every Microsoft Graph connector shares (Outlook here, Teams, OneDrive and SharePoint beside
+ * it): the Microsoft identity platform v2.0 sign-in, the `/me` identity, and the Graph subscription
+ * calls — POST /subscriptions with our own clientState (Graph first checks the notificationUrl with
+ * its validationToken request), PATCH to renew, DELETE — with notifications batched in `value[]`.
+ * Sources: https://learn.microsoft.com/en-us/entra/identity-platform/v2-oauth2-auth-code-flow,
+ * https://learn.microsoft.com/en-us/graph/api/subscription-post-subscriptions,
+ * https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks.
+ */
+import type { ConnectorDeclarationInput } from "../../declaration.ts";
+import type { ChangeReader } from "../../subscription.ts";
+
+type SubscriptionInput = NonNullable<ConnectorDeclarationInput["subscription"]>;
+
+const BASE_SCOPES = {
+  openid: "Sign you in",
+  profile: "Read your basic profile",
+  offline_access: "Keep this access while you are away (until you revoke it)",
+  "User.Read": "Read your profile (your id, name and email address)",
+};
+
+/** The sign-in of a Graph connector asking for `scopes` (each described in words) beyond sign-in and profile. */
+export function graphOAuth(scopes: Record<string, string>): NonNullable<ConnectorDeclarationInput["oauth"]> {
+  const described = { ...BASE_SCOPES, ...scopes };
+  return {
+    authorizeUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
+    tokenUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/token",
+    apiUrl: "https://graph.microsoft.com/v1.0",
+    scopes: Object.keys(described),
+    scopeDescriptions: described,
+    scopeSeparator: " ",
+    pkce: true,
+    clientAuth: "client_secret_post",
+    extraAuthorizeParams: { response_mode: "query" },
+    refresh: true,
+  };
+}
+
+export const graphIdentity: NonNullable<ConnectorDeclarationInput["identity"]> = {
+  path: "/me",
+  idPath: "id",
+  displayNamePath: "displayName",
+  metadata: { userPrincipalName: "userPrincipalName", mail: "mail" },
+};
+
+/**
+ * A Graph subscription per watched resource. `resource` in the create body is the declared one
+ * unless given (a template over the connection's params, such as a SharePoint site's drive).
+ */
+export function graphSubscription(opts: {
+  resources: SubscriptionInput["resources"];
+  lifetimeSeconds: number;
+  read: ChangeReader;
+  resource?: string;
+  placeholders?: Record<string, string>;
+}): SubscriptionInput {
+  return {
+    resources: opts.resources,
+    create: {
+      method: "POST",
+      path: "/subscriptions",
+      body: { changeType: "{events}", notificationUrl: "{notificationUrl}", resource: opts.resource ?? "{resource}", expirationDateTime: "{expiresAt}", clientState: "{secret}" },
+    },
+    renew: { method: "PATCH", path: "/subscriptions/{providerId}", body: { expirationDateTime: "{expiresAt}" } },
+    delete: { method: "DELETE", path: "/subscriptions/{providerId}" },
+    answer: { idPath: "id", expiresPath: "expirationDateTime", expiresFormat: "iso" },
+    lifetimeSeconds: opts.lifetimeSeconds,
+    secret: "generated",
+    ...(opts.placeholders ? { placeholders: opts.placeholders } : {}),
+    notification: {
+      itemsPath: "value",
+      providerId: { path: "subscriptionId" },
+      secret: { path: "clientState" },
+      handshakes: [{ type: "graph_validation_token" }],
+    },
+    read: opts.read,
+  };
+}
