@@ -235,7 +235,7 @@ export const connectorDeclarationSchema = z
     oauth: oauthSchema.optional(),
     /** Required for API_KEY and BASIC: the fields the end user enters and the request that checks them (./credentials.ts). */
     credentials: credentialsSchema.optional(),
-    /** Connection parameters (`params[<name>]` on the auth-url) that fill `{<name>}` in the oauth URLs' hosts. */
+    /** Connection parameters (`params[<name>]` on the auth-url) that fill `{<name>}` in the oauth URLs' hosts, or in the subscription's resource and calls. */
     params: paramsDeclarationSchema,
     /** Required for OAUTH2 and APP_INSTALLATION (API_KEY and BASIC read it with `credentials.test`). */
     identity: identitySchema.optional(),
@@ -250,13 +250,13 @@ export const connectorDeclarationSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    const declared = new Set(c.params.map((p) => p.name));
+    const hosts = new Set(c.params.filter((p) => p.in === "host").map((p) => p.name));
     for (const field of ["authorizeUrl", "tokenUrl", "apiUrl"] as const) {
       const template = c.oauth?.[field];
       if (!template) continue;
       const path = ["oauth", field];
-      const unknown = placeholders(template).filter((name) => !declared.has(name));
-      if (unknown.length > 0) ctx.addIssue({ code: "custom", path, message: `names {${unknown.join("}, {")}}, which params does not declare` });
+      const unknown = placeholders(template).filter((name) => !hosts.has(name));
+      if (unknown.length > 0) ctx.addIssue({ code: "custom", path, message: `names {${unknown.join("}, {")}}, which params does not declare as host parameters` });
       else if (placeholders(template).length !== placeholders(urlHost(template)).length) ctx.addIssue({ code: "custom", path, message: "may name parameters only in its host" });
       else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params))).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
     }

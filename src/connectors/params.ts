@@ -4,15 +4,23 @@
  * auth-url as `params[<name>]=<value>`, kept on the ConnectSession and then on the connection, and
  * filled into the connector's URLs where they name them: `https://{subdomain}.zendesk.com/oauth/tokens`.
  *
- * A value ends up in the host of a URL the service calls with the account's token, so every value
- * must be one DNS label (letters, digits, inner hyphens) whatever the declared pattern allows: a
- * value can never add a dot, a port, a path or an `@` to the provider's host.
+ * A `host` parameter ends up in the host of a URL the service calls with the account's token, so
+ * its value must be one DNS label (letters, digits, inner hyphens) whatever the declared pattern
+ * allows: a value can never add a dot, a port, a path or an `@` to the provider's host. A `path`
+ * parameter names something inside the account (a GitLab project id, a Bitbucket repository slug)
+ * and only ever fills one path segment of a subscription call (encoded there): its value must be
+ * one plain segment (letters, digits, `.`, `_`, `-`, starting with a letter or digit).
  */
 import { z } from "zod";
 import { anchoredPattern } from "./fields.ts";
 
 /** One DNS label: what every parameter value must be, on top of its declared pattern. */
 const HOSTNAME_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** One plain path segment: what a `path` parameter's value must be, on top of its declared pattern. */
+const PATH_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+const shapeOf = (where: "host" | "path") => (where === "host" ? HOSTNAME_LABEL : PATH_SEGMENT);
 
 /** `{name}` in a URL template. */
 const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;
@@ -27,10 +35,15 @@ export const paramDeclarationSchema = z
     pattern: anchoredPattern,
     /** A value matching `pattern`: used to validate the declared URLs, and in the docs. */
     example: z.string().min(1),
+    /**
+     * host (default): fills the oauth URLs' hosts (`https://{subdomain}.zendesk.com`); path: names
+     * what the connector's subscription watches (`/projects/{project_id}/hooks`), never a host.
+     */
+    in: z.enum(["host", "path"]).default("host"),
   })
   .strict()
-  .refine((p) => new RegExp(p.pattern).test(p.example) && HOSTNAME_LABEL.test(p.example), {
-    message: "example must match pattern and be one hostname label",
+  .refine((p) => new RegExp(p.pattern).test(p.example) && shapeOf(p.in).test(p.example), {
+    message: "example must match pattern and be one hostname label (a path parameter's: one path segment)",
     path: ["example"],
   });
 
@@ -89,7 +102,7 @@ export function readParams(declared: readonly ParamDeclaration[], query: URLSear
     if (list.length === 0) return { ok: false, name: field, message: `${field} is required: ${param.description} (e.g. ${param.example}).` };
     if (list.length > 1) return { ok: false, name: field, message: `Give ${field} once.` };
     const value = list[0];
-    if (value.length > 63 || !new RegExp(param.pattern).test(value) || !HOSTNAME_LABEL.test(value)) {
+    if (value.length > (param.in === "host" ? 63 : 100) || !new RegExp(param.pattern).test(value) || !shapeOf(param.in).test(value)) {
       return { ok: false, name: field, message: `${field} must be ${param.description.replace(/\.$/, "")}: it must match ${param.pattern} (e.g. ${param.example}).` };
     }
     values[param.name] = value;

@@ -15,9 +15,11 @@
  *   {providerId} {providerResourceId}   the provider's ids of the current subscription (renew, delete)
  *   {externalId}        the connection's external id (Calendly's user URI)
  *   {<name>}            from the environment, as `env` declares ({topic} ← CONNECTOR_GMAIL_PUBSUB_TOPIC),
- *                       or from the connection, as `placeholders` declares ({cloudId}, {form_id})
+ *                       from the connection, as `placeholders` declares ({cloudId}, {organization}),
+ *                       or one of the connection's params ({project_id})
  *   {subscriptionUrl}   {notificationUrl}?subscription=<our id>: where `webhook` subscriptions are sent
- * A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number.
+ * A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number,
+ * exactly "{events:includes:<event>}" a JSON boolean (whether that provider event is wanted).
  *
  * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl).
  */
@@ -79,7 +81,8 @@ export const subscriptionSchema = z
       .array(
         z
           .object({
-            resource: z.string(),
+            /** May name the connection's params, filled per connection: `projects/{project_id}`. */
+            resource: z.string().regex(/^(?:[^{}]|\{[a-z][a-z0-9_]*\})*$/, "may hold {param} placeholders and no other braces"),
             triggers: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.array(z.string().min(1)).min(1)),
           })
           .strict(),
@@ -89,6 +92,15 @@ export const subscriptionSchema = z
     /** Absent: the provider cannot renew (Calendar channels): a new one is created, then the old one deleted. */
     renew: callSchema.optional(),
     delete: callSchema,
+    /**
+     * For subscriptions that never expire (webhooks): looked up with this call every `everySeconds`
+     * (a GET of the webhook); a 404/410 makes it again. Without it (and without an expiry) nothing
+     * notices a webhook someone deleted at the provider.
+     */
+    check: z
+      .object({ method: z.literal("GET"), path: z.string().startsWith("/", "must start with /"), everySeconds: z.number().int().positive() })
+      .strict()
+      .optional(),
     /** Where the provider's answer to create (and renew) says what it made. */
     answer: z
       .object({
@@ -129,6 +141,12 @@ export const subscriptionSchema = z
         scheme: schemeSchema,
         /** The subscription's own secret; the OAuth app's client secret (Jira); the connection's own token or API key (Workable's account token). */
         key: z.enum(["subscription", "client_secret", "access_token"]).default("subscription"),
+        /**
+         * actor: only events whose body names the account (Jira's dynamic webhooks see the whole
+         * site; the actor is the account's); all: every event the subscription receives belongs to
+         * its account (a webhook on the account's own project, repository or team).
+         */
+        keep: z.enum(["actor", "all"]).default("actor"),
       })
       .strict()
       .optional(),
@@ -152,6 +170,7 @@ export const subscriptionSchema = z
     read: fn<ChangeReader>("change reader").optional(),
   })
   .strict()
+  .refine((s) => !(s.check && s.renew), { message: "a subscription that is renewed needs no check", path: ["check"] })
   .refine((s) => !s.notification || s.read, { message: "a notification needs a change reader (read)", path: ["read"] })
   .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] })
   .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated or answer)", path: ["webhook", "key"] });

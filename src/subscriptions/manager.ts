@@ -100,9 +100,9 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
   }
 
-  /** The declaration's connection placeholders: the connection's params first, then its metadata. */
+  /** The connection's params, then the declaration's connection placeholders (params first, then its metadata). */
   function connectionVars(work: SubscriptionWork, decl: SubscriptionDeclaration): TemplateVars {
-    const vars: TemplateVars = {};
+    const vars: TemplateVars = storedParams(work.params);
     for (const [name, path] of Object.entries(decl.placeholders)) {
       const value = connectionValue(work, name, path);
       if (value !== undefined) vars[name] = value;
@@ -153,6 +153,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
       providerResourceId: answered.providerResourceId ?? null,
       secretSealed: kept ? box.seal(kept) : null,
       expiresAt,
+      checkAt: nextCheck(decl),
     });
     const made = { ...work, providerId, providerResourceId: answered.providerResourceId ?? null };
     if (!recorded) {
@@ -191,8 +192,27 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     await queue.recordDeleted(work, error);
   }
 
+  /** When a subscription that never expires is looked up next (the declared check); null without one. */
+  const nextCheck = (decl: SubscriptionDeclaration) => (decl.check ? new Date(clock.now().getTime() + decl.check.everySeconds * 1000) : null);
+
+  /**
+   * A webhook that never expires is looked up (the declared check): still there, it is due at the
+   * next check; a 404/410 makes it again (the old id is not deleted: it is gone). Counted as a renewal.
+   */
+  async function check(work: SubscriptionWork) {
+    const { decl, envVars, def } = declared.get(work.connector)!;
+    try {
+      await callProvider({ method: "GET", path: decl.check!.path }, baseVars(work, envVars), await target(work, def));
+      if (await queue.recordRenewed(work, null, nextCheck(decl))) log(work, "renew", "success", { providerId: work.providerId, checked: true });
+    } catch (error) {
+      if (error instanceof SubscriptionCallError && error.gone) return create({ ...work, providerId: null }, "recreate");
+      throw error;
+    }
+  }
+
   async function renew(work: SubscriptionWork) {
     const { decl, envVars, def } = declared.get(work.connector)!;
+    if (!decl.renew && decl.check && !work.expiresAt) return check(work);
     if (!decl.renew) return create(work, "recreate");
     try {
       const vars = createVars(baseVars(work, envVars), decl, clock.now());

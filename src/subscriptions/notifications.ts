@@ -152,10 +152,10 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       // Verified even for an unknown subscription, so timing does not tell known ids apart.
       const verified = verifyWithScheme(signed.scheme, { req, secret: key || "\u0000no subscription", now });
       if (!sub || !key || !verified.ok) return { refused: verified.ok ? "no such subscription" : verified.reason };
-      // The subscription's account only: an event whose body names other accounts (Jira's actor) is theirs, not this one's.
+      // The subscription's account only: where the declaration keeps the actor's events (Jira), an event whose body names other accounts is theirs.
       const events = def.inbound
         .parse(req)
-        .events.filter((event) => event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
+        .events.filter((event) => signed.keep === "all" || event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
         .map((event) => ({ ...event, externalIds: [sub.external_id] }));
       return deps.inboundEvents.acceptEvents(deploymentId, def, events, { rawBody: req.rawBody, now });
     },

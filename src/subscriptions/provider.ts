@@ -37,12 +37,15 @@ function fill(text: string, vars: TemplateVars, encode: boolean): string {
 
 /**
  * Fills every string of a body template; a value that is exactly "{events[]}" becomes the events
- * as a JSON array, exactly "{providerId:number}" a JSON number (Jira's webhook ids).
+ * as a JSON array, exactly "{providerId:number}" a JSON number (Jira's webhook ids), exactly
+ * "{events:includes:push_events}" a JSON boolean: whether that event is wanted (GitLab's flags).
  */
 export function fillBody(template: unknown, vars: TemplateVars): unknown {
   if (typeof template === "string") {
     const list = /^\{([A-Za-z][A-Za-z0-9_]*)\[\]\}$/.exec(template);
     if (list) return [vars[list[1]] ?? []].flat();
+    const flag = /^\{events:includes:([^{}]+)\}$/.exec(template);
+    if (flag) return [vars.events ?? []].flat().includes(flag[1]);
     const number = /^\{([A-Za-z][A-Za-z0-9_]*):number\}$/.exec(template);
     if (number) {
       const value = Number(fill(`{${number[1]}}`, vars, false));

@@ -6,7 +6,8 @@
  *
  *   PENDING   the provider's subscription does not exist yet, or no longer matches the row's events
  *             (a provider_id, if any, is the old one: deleted once the new one exists)
- *   ACTIVE    live at the provider; next_attempt_at = when a quarter of its lifetime is left (renew)
+ *   ACTIVE    live at the provider; next_attempt_at = when a quarter of its lifetime is left (renew),
+ *             or, where it never expires, when it is next looked up (the declared check)
  *   FAILED    create/renew failed for 24 h; `switchyard.subscription_failed` was emitted; still retried hourly
  *   DELETED   deleted at the provider (or its account's token is gone): history only, never due
  *
@@ -17,7 +18,7 @@
  *   claim          due, no lease in force       leased (lease_until); an expired lease is due again by itself
  *   claimLive      any live row of an account   leased, events '{}', due now (deleted right away: a disconnect)
  *   recordCreated  leased                       ACTIVE, due at renewal (PENDING, due now, if a plan changed its events meanwhile)
- *   recordRenewed  leased                       ACTIVE, due at renewal
+ *   recordRenewed  leased                       ACTIVE, due at renewal (or the next check: found by a check)
  *   recordFailed   leased                       same status, due after 1 min doubling to 1 h; FAILED after 24 h of failures
  *   recordDeleted  leased                       DELETED
  *   retryNow       PENDING/ACTIVE/FAILED        due now (an operator's Retry now)
@@ -52,7 +53,7 @@ export function createSubscriptionQueue({ sql, clock }: { sql: Sql; clock: Clock
     claim: (leaseMs: number, limit: number) => claim(sql, clock.now(), leaseMs, limit),
     claimForAccount: (connectedAccountId: string, leaseMs: number) => claimLive(sql, connectedAccountId, clock.now(), leaseMs),
     recordCreated: (work: SubscriptionWork, created: Created) => recordCreated(sql, work, created, clock.now()),
-    recordRenewed: (work: SubscriptionWork, expiresAt: Date | null) => recordRenewed(sql, work, expiresAt, clock.now()),
+    recordRenewed: (work: SubscriptionWork, expiresAt: Date | null, checkAt: Date | null = null) => recordRenewed(sql, work, expiresAt, clock.now(), checkAt),
     recordFailed: (work: SubscriptionWork, error: string) => recordFailed(sql, work, error, clock.now()),
     recordDeleted: (work: SubscriptionWork, error: string | null = null) => recordDeleted(sql, work, clock.now(), error),
     recordCursor: (id: string, cursor: string) => recordCursor(sql, id, cursor),

@@ -4,13 +4,15 @@ import type { Sql } from "../../db/sql.ts";
 export interface WantedEvent {
   connector: string;
   trigger: string;
+  /** The declared resource: `{name}`s in it are the connection's params, filled per connection here. */
   resource: string;
   event: string;
 }
 
 /**
  * plan: the rows wanted from ACTIVE connections × listed triggers, in one statement.
- *   —                         → PENDING, due now        (a wanted (account, resource) without a live row)
+ *   —                         → PENDING, due now        (a wanted (account, resource) without a live row;
+ *                                                        the resource filled from the connection's params)
  *   live, other events wanted → PENDING, due now        (its provider subscription no longer matches: re-created)
  *   live, no longer wanted    → events '{}', due now    (deleted at the provider by the manager)
  * Two instances planning at once insert one row: the partial unique index (one live row per
@@ -22,11 +24,16 @@ export async function plan(sql: Sql, wanted: WantedEvent[], now: Date): Promise<
        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as m(connector, trigger, resource, event)
      ),
      wanted as (
-       select a.id as account_id, a.deployment_id, a.connector, m.resource, array_agg(distinct m.event order by m.event) as events
+       select a.id as account_id, a.deployment_id, a.connector, r.resource, array_agg(distinct m.event order by m.event) as events
        from forwarding_trigger t
        join map m on m.connector = t.connector and m.trigger = t.trigger
        join connected_account a on a.deployment_id = t.deployment_id and a.connector = t.connector and a.status = 'ACTIVE'
-       group by a.id, a.deployment_id, a.connector, m.resource
+       -- 'projects/{project_id}' split on braces: odd parts are text, even parts param names (a missing one fills '').
+       cross join lateral (
+         select coalesce(string_agg(case when x.i % 2 = 1 then x.part else coalesce(a.params ->> x.part, '') end, '' order by x.i), '') as resource
+         from unnest(regexp_split_to_array(m.resource, '[{}]')) with ordinality as x(part, i)
+       ) r
+       group by a.id, a.deployment_id, a.connector, r.resource
      ),
      created as (
        insert into provider_subscription (id, deployment_id, connected_account_id, connector, resource, events, status, next_attempt_at, updated_at)

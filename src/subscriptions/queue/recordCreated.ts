@@ -8,9 +8,11 @@ export interface Created {
   providerResourceId: string | null;
   secretSealed: string | null;
   expiresAt: Date | null;
+  /** When to look it up again where it does not expire (the declared check); null: never. */
+  checkAt: Date | null;
 }
 
-/** recordCreated: PENDING/ACTIVE/FAILED (leased) → ACTIVE with the provider's new subscription; false when the lease was lost (the caller deletes what it made). */
+/** recordCreated: PENDING/ACTIVE/FAILED (leased) → ACTIVE with the provider's new subscription, due at renewal (or its next check); false when the lease was lost (the caller deletes what it made). */
 export async function recordCreated(sql: Sql, work: SubscriptionWork, created: Created, now: Date): Promise<boolean> {
   const rows = await sql.query(
     // Events changed by a plan meanwhile: recorded, but PENDING and due now, so it is re-created for them.
@@ -21,7 +23,7 @@ export async function recordCreated(sql: Sql, work: SubscriptionWork, created: C
        last_error = null, failing_since = null, failures = 0, updated_at = $7::timestamp
      where ${HELD}
      returning id`,
-    [...held(work), created.providerId, created.providerResourceId, created.secretSealed, created.expiresAt?.toISOString() ?? null, now.toISOString(), renewAt(now, created.expiresAt)?.toISOString() ?? null, work.events],
+    [...held(work), created.providerId, created.providerResourceId, created.secretSealed, created.expiresAt?.toISOString() ?? null, now.toISOString(), (renewAt(now, created.expiresAt) ?? created.checkAt)?.toISOString() ?? null, work.events],
     "subscriptions_record_created",
   );
   return rows.length > 0;

@@ -57,7 +57,8 @@ export function setAt(target: Record<string, unknown>, path: string, value: unkn
  * examples' paths (`/acme/oauth/tokens`), so a flow that does not fill them fails.
  */
 function tenantPaths(def: ConnectorDefinition): { filled: string; template: string } {
-  const params = def.declaration.params;
+  // Path parameters (a GitLab project id) name something inside the account, never the provider's host.
+  const params = def.declaration.params.filter((p) => p.in === "host");
   return { filled: params.map((p) => `/${p.example}`).join(""), template: params.map((p) => `/{${p.name}}`).join("") };
 }
 

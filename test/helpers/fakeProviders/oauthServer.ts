@@ -399,7 +399,8 @@ export async function startFakeOAuthServer<I>(
         if (route.path === req.path) return route.handle(req, routeContext, []);
       } else {
         const m = route.path.exec(req.path);
-        if (m) return route.handle(req, routeContext, m.slice(1).map((s) => decodeURIComponent(s)));
+        // An optional group that did not match is "" (not "undefined").
+        if (m) return route.handle(req, routeContext, m.slice(1).map((s) => (s === undefined ? "" : decodeURIComponent(s))));
       }
     }
     return jsonReply(404, { error: "not_found", path: req.path });

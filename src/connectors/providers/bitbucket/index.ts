@@ -1,8 +1,12 @@
 /**
  * Bitbucket Cloud: OAuth 2.0 consumers (HTTP Basic at the token endpoint, 2-hour access tokens with
- * refresh tokens). Webhooks with a secret carry `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the
- * body>`; the event is the `X-Event-Key` header; events are routed by the actor's or the
- * repository owner's UUID.
+ * refresh tokens). Switchyard adds a repository webhook per connection with the account's token on
+ * the repository the connection names (`params[workspace]`, `params[repo_slug]`; the `webhook`
+ * scope): `POST /repositories/{workspace}/{repo_slug}/hooks` with `url`, `events`, `active` and
+ * the subscription's own `secret`, looked up with `GET …/hooks/{uid}` (a 404 makes it again),
+ * deleted with `DELETE …/hooks/{uid}`. Webhooks with a secret carry
+ * `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the body>`; the event is the `X-Event-Key` header;
+ * every event of the repository belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -59,19 +63,41 @@ export default declareConnector({
     "https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/#api-user-get",
     "https://support.atlassian.com/bitbucket-cloud/docs/manage-webhooks/",
     "https://support.atlassian.com/bitbucket-cloud/docs/event-payloads/",
+    "https://developer.atlassian.com/cloud/bitbucket/rest/api-group-webhooks/",
+    "https://support.atlassian.com/bitbucket-cloud/docs/use-oauth-on-bitbucket-cloud/",
   ],
   oauth: {
     authorizeUrl: "https://bitbucket.org/site/oauth2/authorize",
     tokenUrl: "https://bitbucket.org/site/oauth2/access_token",
     apiUrl: "https://api.bitbucket.org/2.0",
-    // The consumer's permissions decide what is granted; `account` is what GET /user needs.
-    scopes: ["account"],
-    scopeDescriptions: { account: "Read your Bitbucket account (your id and name)" },
+    // The consumer's permissions decide what is granted; `account` is what GET /user needs,
+    // `webhook` what the repository hooks API needs (developer.atlassian.com/cloud/bitbucket/rest/api-group-webhooks/).
+    scopes: ["account", "webhook"],
+    scopeDescriptions: {
+      account: "Read your Bitbucket account (your id and name)",
+      webhook: "Add and remove the repository webhook that tells Switchyard about changes",
+    },
     scopeSeparator: " ",
     pkce: false,
     clientAuth: "client_secret_basic",
     refresh: true,
   },
+  params: [
+    {
+      name: "workspace",
+      description: "The workspace the repository belongs to (its slug or UUID, as in bitbucket.org/<workspace>/<repo_slug>)",
+      pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$",
+      example: "acme",
+      in: "path",
+    },
+    {
+      name: "repo_slug",
+      description: "The repository's slug (bitbucket.org/<workspace>/<repo_slug>); the user needs admin rights on it",
+      pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$",
+      example: "switchyard-demo",
+      in: "path",
+    },
+  ],
   identity: {
     path: "/user",
     idPath: "uuid",
@@ -84,6 +110,34 @@ export default declareConnector({
     routing: ["actor.uuid", "repository.owner.uuid"],
     deliveryId: { header: "x-request-uuid" },
     occurredAt: ["push.changes[].commits[].date", "pullrequest.updated_on", "comment.created_on", "issue.created_on"],
+  },
+  // One repository webhook per connection, for the listed triggers' events. Repository webhooks do
+  // not expire: looked up every 6 hours, and made again when Bitbucket no longer has it.
+  subscription: {
+    resources: [
+      {
+        resource: "repositories/{workspace}/{repo_slug}",
+        triggers: {
+          repo_push: ["repo:push"],
+          pullrequest_created: ["pullrequest:created"],
+          pullrequest_fulfilled: ["pullrequest:fulfilled"],
+          pullrequest_comment_created: ["pullrequest:comment_created"],
+          issue_created: ["issue:created"],
+        },
+      },
+    ],
+    create: {
+      method: "POST",
+      path: "/repositories/{workspace}/{repo_slug}/hooks",
+      body: { description: "Switchyard", url: "{subscriptionUrl}", active: true, events: "{events[]}", secret: "{secret}" },
+    },
+    check: { method: "GET", path: "/repositories/{workspace}/{repo_slug}/hooks/{providerId}", everySeconds: 6 * 60 * 60 },
+    delete: { method: "DELETE", path: "/repositories/{workspace}/{repo_slug}/hooks/{providerId}" },
+    // The hook's id is its `uuid` (with braces), which the paths take as its `uid`.
+    answer: { idPath: "uuid" },
+    lifetimeSeconds: 365 * 24 * 60 * 60,
+    secret: "generated",
+    webhook: { scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" }, keep: "all" },
   },
   triggers: [
     {

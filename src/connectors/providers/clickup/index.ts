@@ -1,7 +1,10 @@
 /**
- * ClickUp: OAuth 2.0 code flow (no scopes, access tokens that do not expire). Webhooks sign
- * `X-Signature` = hex HMAC-SHA256 of the body with the webhook's secret; events are routed by the
- * user in the event's history items (the user who made the change).
+ * ClickUp: OAuth 2.0 code flow (no scopes, access tokens that do not expire). Webhooks are tied to
+ * the user whose token created them, so Switchyard creates one per connection on the Workspace the
+ * connection names (`params[team_id]`): `POST /team/{team_id}/webhook` with `endpoint` and
+ * `events`; the answer holds `webhook.id` and `webhook.secret`, the secret this webhook signs with
+ * (`X-Signature` = hex HMAC-SHA256 of the body); deleted with `DELETE /webhook/{webhook_id}`.
+ * Every event of the Workspace the webhook sends belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -22,6 +25,9 @@ export default declareConnector({
     "https://developer.clickup.com/docs/webhooks",
     "https://developer.clickup.com/docs/webhooksignature",
     "https://developer.clickup.com/docs/webhooktaskpayloads",
+    "https://developer.clickup.com/reference/createwebhook",
+    "https://developer.clickup.com/reference/deletewebhook",
+    "https://developer.clickup.com/reference/getauthorizedteams",
   ],
   oauth: {
     authorizeUrl: "https://app.clickup.com/api",
@@ -32,6 +38,15 @@ export default declareConnector({
     clientAuth: "client_secret_post",
     refresh: false,
   },
+  params: [
+    {
+      name: "team_id",
+      description: "The id of the ClickUp Workspace to watch (the number after app.clickup.com/ in its URL; GET /team lists them)",
+      pattern: "^[0-9]{1,20}$",
+      example: "9011234567",
+      in: "path",
+    },
+  ],
   identity: {
     path: "/user",
     idPath: "user.id",
@@ -46,6 +61,22 @@ export default declareConnector({
     event: { path: "event" },
     routing: ["history_items[].user.id"],
     occurredAt: ["history_items[].date"],
+  },
+  // One webhook per connection on its Workspace, for the listed triggers' events. ClickUp webhooks
+  // do not expire and ClickUp documents no way to read one webhook back: nothing to renew or check.
+  subscription: {
+    resources: [
+      {
+        resource: "team/{team_id}",
+        triggers: { task_created: ["taskCreated"], task_status_updated: ["taskStatusUpdated"], task_updated: ["taskUpdated"], task_comment_posted: ["taskCommentPosted"] },
+      },
+    ],
+    create: { method: "POST", path: "/team/{team_id}/webhook", body: { endpoint: "{subscriptionUrl}", events: "{events[]}" } },
+    delete: { method: "DELETE", path: "/webhook/{providerId}" },
+    answer: { idPath: "webhook.id", secretPath: "webhook.secret" },
+    lifetimeSeconds: 365 * 24 * 60 * 60,
+    secret: "answer",
+    webhook: { scheme: { type: "hmac", header: "x-signature", algorithm: "sha256", encoding: "hex" }, keep: "all" },
   },
   triggers: [
     {

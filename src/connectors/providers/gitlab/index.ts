@@ -1,8 +1,11 @@
 /**
  * GitLab (gitlab.com; self-managed instances override the URLs): OAuth 2.0 with PKCE and 2-hour
- * access tokens with refresh tokens. Project and group webhooks send the configured secret token
- * verbatim in `X-Gitlab-Token` (GitLab does not sign the body); events are routed by the acting
- * user's id (`user.id`, `user_id` on pushes).
+ * access tokens with refresh tokens. Switchyard adds a project webhook per connection with the
+ * account's token on the project the connection names (`params[project_id]`; the `api` scope and
+ * at least the Maintainer role on it): `POST /projects/{id}/hooks` with the subscription's own
+ * `token`, looked up with `GET /projects/{id}/hooks/{hook_id}` (a 404 makes it again), deleted
+ * with `DELETE /projects/{id}/hooks/{hook_id}`. GitLab sends that token verbatim in
+ * `X-Gitlab-Token` (it does not sign the body); every event of the project belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -89,18 +92,33 @@ export default declareConnector({
     "https://docs.gitlab.com/api/users/#get-the-current-user",
     "https://docs.gitlab.com/user/project/integrations/webhooks/",
     "https://docs.gitlab.com/user/project/integrations/webhook_events/",
+    "https://docs.gitlab.com/api/project_webhooks/",
+    "https://docs.gitlab.com/integration/oauth_provider/#view-all-authorized-applications",
   ],
   oauth: {
     authorizeUrl: "https://gitlab.com/oauth/authorize",
     tokenUrl: "https://gitlab.com/oauth/token",
     apiUrl: "https://gitlab.com/api/v4",
-    scopes: ["read_user"],
-    scopeDescriptions: { read_user: "Read your GitLab profile (your user id, username and name)" },
+    // Managing a project's webhooks takes the `api` scope (docs.gitlab.com/api/project_webhooks/).
+    scopes: ["read_user", "api"],
+    scopeDescriptions: {
+      read_user: "Read your GitLab profile (your user id, username and name)",
+      api: "Read and write your projects through the API (Switchyard adds and removes the project webhook that tells it about changes)",
+    },
     scopeSeparator: " ",
     pkce: true,
     clientAuth: "client_secret_post",
     refresh: true,
   },
+  params: [
+    {
+      name: "project_id",
+      description: "The numeric id of the GitLab project to watch (Settings → General); the user needs at least the Maintainer role on it",
+      pattern: "^[0-9]{1,12}$",
+      example: "278964",
+      in: "path",
+    },
+  ],
   identity: {
     path: "/user",
     idPath: "id",
@@ -114,6 +132,44 @@ export default declareConnector({
     routing: ["user.id", "user_id"],
     deliveryId: { header: "x-gitlab-event-uuid" },
     occurredAt: ["object_attributes.updated_at", "object_attributes.created_at", "commits[].timestamp"],
+  },
+  // One project webhook per connection; its flags are the listed triggers' events. Project hooks
+  // do not expire: looked up every 6 hours, and made again when GitLab no longer has it.
+  subscription: {
+    resources: [
+      {
+        resource: "projects/{project_id}",
+        triggers: {
+          push: ["push_events"],
+          tag_push: ["tag_push_events"],
+          issue_opened: ["issues_events"],
+          issue_closed: ["issues_events"],
+          merge_request_opened: ["merge_requests_events"],
+          merge_request_merged: ["merge_requests_events"],
+          pipeline: ["pipeline_events"],
+        },
+      },
+    ],
+    create: {
+      method: "POST",
+      path: "/projects/{project_id}/hooks",
+      body: {
+        url: "{subscriptionUrl}",
+        token: "{secret}",
+        push_events: "{events:includes:push_events}",
+        tag_push_events: "{events:includes:tag_push_events}",
+        issues_events: "{events:includes:issues_events}",
+        merge_requests_events: "{events:includes:merge_requests_events}",
+        pipeline_events: "{events:includes:pipeline_events}",
+        enable_ssl_verification: true,
+      },
+    },
+    check: { method: "GET", path: "/projects/{project_id}/hooks/{providerId}", everySeconds: 6 * 60 * 60 },
+    delete: { method: "DELETE", path: "/projects/{project_id}/hooks/{providerId}" },
+    answer: { idPath: "id" },
+    lifetimeSeconds: 365 * 24 * 60 * 60,
+    secret: "generated",
+    webhook: { scheme: { type: "token", header: "x-gitlab-token" }, keep: "all" },
   },
   triggers: [
     {

@@ -1,0 +1,120 @@
+/**
+ * ClickUp webhooks, end to end against a fake that follows the API (developer.clickup.com/docs/webhooks,
+ * /reference/createwebhook, /reference/deletewebhook): a connection names its Workspace
+ * (`params[team_id]`); Switchyard creates a webhook there with the account's token (sent as
+ * `Authorization: <token>`, no Bearer) — `POST /team/{team_id}/webhook` with `endpoint` and
+ * `events` — keeps the `webhook.secret` ClickUp answers, verifies `X-Signature` (hex HMAC-SHA256 of
+ * the body) with it, and deletes the webhook (`DELETE /webhook/{webhook_id}`) on disconnect.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { findConnector } from "../../src/connectors/registry.ts";
+import { connectAccount } from "../helpers/connectFlow.ts";
+import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
+import { jsonReply, type FakeRequest } from "../helpers/fakeProviders/oauthServer.ts";
+import { SaveForwardingSettings } from "../helpers/forwarding.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { fakeHooks } from "./fakeHooks.ts";
+import { accountSubscriptions, storedEvents } from "./helpers.ts";
+
+const TEAM = "9012345";
+const clickup = fakeHooks();
+const secrets = new Map<string, string>();
+
+let fake: FakeDeclaredProvider;
+let app: TestApp;
+let ada: Operator;
+let accountId: string;
+let externalId: string;
+
+beforeAll(async () => {
+  // ClickUp takes the token as the whole Authorization header; the fake's grants are looked up as a Bearer token.
+  const grantOf = (req: FakeRequest, ctx: { authenticate(r: FakeRequest): any }) => {
+    const raw = String(req.headers.authorization ?? "");
+    return raw && !/^bearer /i.test(raw) ? ctx.authenticate({ ...req, headers: { ...req.headers, authorization: `Bearer ${raw}` } }) : undefined;
+  };
+  fake = await startDeclaredProvider(findConnector("clickup")!, {
+    routes: [
+      {
+        method: "POST",
+        path: /^\/api\/api\/v2\/team\/([^/]+)\/webhook$/,
+        handle(req, ctx, [team]) {
+          const grant = grantOf(req, ctx);
+          const body = clickup.record(req, grant);
+          if (!grant) return jsonReply(401, { err: "Token invalid", ECODE: "OAUTH_025" });
+          if (team !== TEAM) return jsonReply(401, { err: "Team not authorized", ECODE: "OAUTH_027" });
+          if (typeof body.endpoint !== "string" || !Array.isArray(body.events)) return jsonReply(400, { err: "Endpoint and events are required" });
+          const hook = clickup.add(grant.identity.id, body);
+          const id = randomUUID();
+          clickup.hooks.delete(hook.id);
+          clickup.hooks.set(id, { ...hook, id });
+          const secret = randomUUID().replaceAll("-", "").toUpperCase();
+          secrets.set(id, secret);
+          return jsonReply(200, { id, webhook: { id, userid: 183, team_id: Number(TEAM), endpoint: body.endpoint, client_id: "CLIENT", events: body.events, task_id: null, list_id: null, folder_id: null, space_id: null, health: { status: "active", fail_count: 0 }, secret } });
+        },
+      },
+      {
+        method: "DELETE",
+        path: /^\/api\/api\/v2\/webhook\/([^/]+)$/,
+        handle(req, ctx, [id]) {
+          const grant = grantOf(req, ctx);
+          clickup.record(req, grant);
+          if (!grant) return jsonReply(401, { err: "Token invalid", ECODE: "OAUTH_025" });
+          if (!clickup.hooks.delete(id)) return jsonReply(404, { err: "Webhook not found" });
+          return jsonReply(200, {});
+        },
+      },
+    ],
+  });
+  app = await startTestApp(fake.env());
+  ada = await createOperator(app);
+  const triggers = ["task_created", "task_comment_posted"].map((trigger) => ({ connector: "clickup", trigger }));
+  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  const account = await connectAccount(app, ada, { connector: "clickup", account: "alice", provider: fake, params: { team_id: TEAM } });
+  accountId = account.id;
+  externalId = account.externalId;
+}, 180_000);
+
+afterAll(async () => {
+  await app?.close();
+  await fake?.close();
+});
+
+const taskCreated = (webhookId: string) =>
+  JSON.stringify({ event: "taskCreated", history_items: [{ id: randomUUID(), date: String(Date.now()), user: { id: 999, username: "Someone Else" } }], task_id: "86a1b2c3", webhook_id: webhookId });
+const sign = (body: string, secret: string) => createHmac("sha256", secret).update(body).digest("hex");
+const deliver = (url: string, body: string, signature?: string) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(signature ? { "x-signature": signature } : {}) }, body });
+const clickupEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "clickup");
+
+describe("a ClickUp connection naming its Workspace", () => {
+  test("gets one webhook on the Workspace, made with the account's token, for the listed triggers' events", async () => {
+    await app.app.subscriptions.runOnce(true);
+    expect(await accountSubscriptions(app, ada, accountId)).toMatchObject([{ lastError: null }]);
+    expect(clickup.live()).toHaveLength(1);
+    const [hook] = clickup.live();
+    expect(hook.owner).toBe(externalId);
+    expect([...hook.body.events].sort()).toEqual(["taskCommentPosted", "taskCreated"]);
+    expect(hook.body.endpoint).toMatch(new RegExp(`^${app.url}/webhooks/${ada.deploymentId}/clickup\\?subscription=psub_`));
+    const [sub] = await accountSubscriptions(app, ada, accountId);
+    expect(sub).toMatchObject({ status: "ACTIVE", resource: `team/${TEAM}`, providerId: hook.id });
+  });
+
+  test("an event signed with the webhook's own secret is forwarded, whoever made the change; forged ones are refused", async () => {
+    const [hook] = clickup.live();
+    const body = taskCreated(hook.id);
+    expect((await deliver(hook.body.endpoint, body, sign(body, secrets.get(hook.id)!))).status).toBe(200);
+    expect((await clickupEvents()).map((e) => [e.trigger, e.account])).toEqual([["task_created", "alice"]]);
+    const other = taskCreated(hook.id);
+    for (const signature of [sign(other, "not-the-webhook-secret"), sign(body, secrets.get(hook.id)!), undefined]) expect((await deliver(hook.body.endpoint, other, signature)).status).toBe(401);
+    expect(await clickupEvents()).toHaveLength(1);
+  });
+
+  test("deleted at ClickUp on disconnect, with the account's token", async () => {
+    const [hook] = clickup.live();
+    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    expect(clickup.made("DELETE").map((c) => [c.path, c.owner])).toEqual([[`/api/api/v2/webhook/${hook.id}`, externalId]]);
+    expect(clickup.live()).toHaveLength(0);
+  });
+});
