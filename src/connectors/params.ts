@@ -27,6 +27,8 @@ export const paramDeclarationSchema = z
     pattern: anchoredPattern,
     /** A value matching `pattern`: used to validate the declared URLs, and in the docs. */
     example: z.string().min(1),
+    /** May be left out (a subscription's resource, e.g. Typeform's form): never named in a URL's host. */
+    optional: z.boolean().default(false),
   })
   .strict()
   .refine((p) => new RegExp(p.pattern).test(p.example) && HOSTNAME_LABEL.test(p.example), {
@@ -86,6 +88,7 @@ export function readParams(declared: readonly ParamDeclaration[], query: URLSear
   for (const param of declared) {
     const list = given.get(param.name) ?? [];
     const field = `params[${param.name}]`;
+    if (list.length === 0 && param.optional) continue;
     if (list.length === 0) return { ok: false, name: field, message: `${field} is required: ${param.description} (e.g. ${param.example}).` };
     if (list.length > 1) return { ok: false, name: field, message: `Give ${field} once.` };
     const value = list[0];

@@ -106,8 +106,12 @@ export const subscriptionSchema = z
       .strict(),
     /** The lifetime to ask for; renewed when a quarter of what the provider answered is left. */
     lifetimeSeconds: z.number().int().positive(),
-    /** generated: ours, sent as {secret} (Calendar `token`, Graph `clientState`); answer: the provider's; none. */
-    secret: z.enum(["generated", "answer", "none"]),
+    /**
+     * generated: ours, sent as {secret} (Calendar `token`, Graph `clientState`); answer: the provider's;
+     * handshake: the provider hands it to {subscriptionUrl} while the create call is in flight
+     * (Asana's X-Hook-Secret: `webhook.secretHandshake`); none.
+     */
+    secret: z.enum(["generated", "answer", "handshake", "none"]),
     /** Placeholders from the environment: name → variable suffix after CONNECTOR_<NAME>_; unset ⇒ no subscriptions for the connector. */
     env: z.record(z.string().regex(/^[a-z][A-Za-z0-9]*$/), z.string().regex(/^[A-Z0-9_]+$/)).default({}),
     /**
@@ -117,6 +121,11 @@ export const subscriptionSchema = z
      */
     placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
     /**
+     * Only connections given this (optional) param are subscribed (Typeform's `form_id`, Asana's
+     * `project`): the others get no subscription row, and their triggers come another way or not at all.
+     */
+    onlyWithParam: z.string().regex(/^[a-z][a-z0-9_]*$/).optional(),
+    /**
      * The provider POSTs whole events (parsed by the connector's `webhook` section) to
      * {subscriptionUrl}, which names the subscription; each is verified with `scheme` keyed by the
      * subscription's own secret (Calendly's signing key, a generated webhook secret) or, where the
@@ -124,7 +133,27 @@ export const subscriptionSchema = z
      * events belong to the subscription's account, whatever the body names.
      */
     webhook: z
-      .object({ scheme: schemeSchema, key: z.enum(["subscription", "client_secret"]).default("subscription") })
+      .object({
+        scheme: schemeSchema,
+        /**
+         * subscription: the subscription's own secret; client_secret: the OAuth app's (Jira);
+         * webhook_secret: the connector's webhook secret, as its ordinary webhooks (an app-wide
+         * signing secret: monday's Signing Secret, Trello's application secret).
+         */
+        key: z.enum(["subscription", "client_secret", "webhook_secret"]).default("subscription"),
+        /**
+         * With `secret: "handshake"`: the header in which the provider, during the create call,
+         * POSTs the subscription's signing secret to {subscriptionUrl}; it is kept sealed and echoed
+         * back in the same header (Asana's X-Hook-Secret). Taken only while that create is in flight
+         * and only once per create.
+         */
+        secretHandshake: z.object({ header: headerName }).strict().optional(),
+        /**
+         * Every event the subscription sends is its account's, whoever acted (a project's or a
+         * board's webhook); by default only events that name no account or name this one (Jira's actor).
+         */
+        everyActor: z.boolean().default(false),
+      })
       .strict()
       .optional(),
     /**
@@ -149,6 +178,7 @@ export const subscriptionSchema = z
   .strict()
   .refine((s) => !s.notification || s.read, { message: "a notification needs a change reader (read)", path: ["read"] })
   .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] })
-  .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated or answer)", path: ["webhook", "key"] });
+  .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated, answer or handshake)", path: ["webhook", "key"] })
+  .refine((s) => (s.secret === "handshake") === Boolean(s.webhook?.secretHandshake), { message: "secret \"handshake\" goes with webhook.secretHandshake (and only with it)", path: ["webhook", "secretHandshake"] });
 
 export type SubscriptionDeclaration = z.output<typeof subscriptionSchema>;

@@ -20,6 +20,7 @@ import { verifyWithScheme } from "../connectors/schemes/index.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import type { SubscriptionQueue } from "./queue/index.ts";
+import type { HandshakeReply } from "../connectors/schemes/index.ts";
 
 export interface SubscriptionNotificationDeps {
   sql: Sql;
@@ -28,7 +29,7 @@ export interface SubscriptionNotificationDeps {
   connectorEnv: Record<string, string | undefined>;
   accessTokens: Pick<AccessTokens, "fresh">;
   inboundEvents: Pick<InboundEvents, "acceptEvents">;
-  queue: Pick<SubscriptionQueue, "recordCursor">;
+  queue: Pick<SubscriptionQueue, "recordCursor" | "recordHandshakeSecret">;
   metrics: Pick<SubscriptionMetrics, "operation">;
   /** For providers that sign a subscription's events with the OAuth app's client secret (Jira). */
   clientCredentials: Pick<ClientCredentials, "resolve">;
@@ -126,16 +127,18 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
      * the declared scheme keyed by that subscription's secret (or the OAuth app's client secret),
      * parsed by the connector's webhook section, and stored for the subscription's account only.
      */
-    async acceptSigned(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string): Promise<InboundOutcome | Refused> {
+    async acceptSigned(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string, webhookSecret = ""): Promise<InboundOutcome | Refused> {
       const signed = def.declaration.subscription?.webhook;
       if (!signed) return { refused: "the connector's subscriptions send no events of their own" };
       const sub = await named(deploymentId, def.name, subscriptionId);
       const key =
         signed.key === "client_secret"
           ? sub && (await deps.clientCredentials.resolve(deploymentId, def)).clientSecret
-          : sub?.secret_encrypted
-            ? deps.box.open(sub.secret_encrypted)
-            : undefined;
+          : signed.key === "webhook_secret"
+            ? sub && webhookSecret
+            : sub?.secret_encrypted
+              ? deps.box.open(sub.secret_encrypted)
+              : undefined;
       const now = deps.clock.now();
       // Verified even for an unknown subscription, so timing does not tell known ids apart.
       const verified = verifyWithScheme(signed.scheme, { req, secret: key || "\u0000no subscription", now });
@@ -143,9 +146,25 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       // The subscription's account only: an event whose body names other accounts (Jira's actor) is theirs, not this one's.
       const events = def.inbound
         .parse(req)
-        .events.filter((event) => event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
+        .events.filter((event) => signed.everyActor || event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
         .map((event) => ({ ...event, externalIds: [sub.external_id] }));
       return deps.inboundEvents.acceptEvents(deploymentId, def, events, { rawBody: req.rawBody, now });
+    },
+
+    /**
+     * The provider handing a subscription its signing secret while our create call is in flight
+     * (`webhook.secretHandshake`, Asana's X-Hook-Secret): kept sealed and echoed back. Undefined
+     * when the request carries no such header (an ordinary delivery). Refused unless that
+     * subscription's create is in flight and has no secret yet, so nobody else can plant one.
+     */
+    async acceptHandshake(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string): Promise<HandshakeReply | Refused | undefined> {
+      const header = def.declaration.subscription?.webhook?.secretHandshake?.header;
+      const secret = header ? req.headers[header]?.trim() : undefined;
+      if (!header || !secret || (req.method ?? "POST") !== "POST") return undefined;
+      if (secret.length > 512) return { refused: "the handshake's secret is too long" };
+      const recorded = await deps.queue.recordHandshakeSecret(subscriptionId, deploymentId, def.name, deps.box.seal(secret));
+      if (!recorded) return { refused: "no subscription of this deployment is being created at this URL" };
+      return { status: 200, contentType: "text/plain; charset=utf-8", body: "", headers: { [header]: secret } };
     },
 
     /** Verifies every item of the notification with its subscription's secret, then reads and stores the changes. */

@@ -6,6 +6,8 @@ export interface WantedEvent {
   trigger: string;
   resource: string;
   event: string;
+  /** The connection param a subscription needs ("" for none): connections without it are not subscribed. */
+  param?: string;
 }
 
 /**
@@ -19,13 +21,14 @@ export interface WantedEvent {
 export async function plan(sql: Sql, wanted: WantedEvent[], now: Date): Promise<{ created: number; changed: number; unwanted: number }> {
   const rows = await sql.query<{ created: string; changed: string; unwanted: string }>(
     `with map as (
-       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as m(connector, trigger, resource, event)
+       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $6::text[]) as m(connector, trigger, resource, event, param)
      ),
      wanted as (
        select a.id as account_id, a.deployment_id, a.connector, m.resource, array_agg(distinct m.event order by m.event) as events
        from forwarding_trigger t
        join map m on m.connector = t.connector and m.trigger = t.trigger
        join connected_account a on a.deployment_id = t.deployment_id and a.connector = t.connector and a.status = 'ACTIVE'
+         and (m.param = '' or (a.params ->> m.param) is not null)
        group by a.id, a.deployment_id, a.connector, m.resource
      ),
      created as (
@@ -50,7 +53,7 @@ export async function plan(sql: Sql, wanted: WantedEvent[], now: Date): Promise<
        returning s.id
      )
      select (select count(*) from created) as created, (select count(*) from changed) as changed, (select count(*) from unwanted) as unwanted`,
-    [wanted.map((w) => w.connector), wanted.map((w) => w.trigger), wanted.map((w) => w.resource), wanted.map((w) => w.event), now.toISOString()],
+    [wanted.map((w) => w.connector), wanted.map((w) => w.trigger), wanted.map((w) => w.resource), wanted.map((w) => w.event), now.toISOString(), wanted.map((w) => w.param ?? "")],
     "subscriptions_plan",
   );
   const row = rows[0];

@@ -57,7 +57,8 @@ export function setAt(target: Record<string, unknown>, path: string, value: unkn
  * examples' paths (`/acme/oauth/tokens`), so a flow that does not fill them fails.
  */
 function tenantPaths(def: ConnectorDefinition): { filled: string; template: string } {
-  const params = def.declaration.params;
+  // Optional params (a subscription's resource) are never in a host.
+  const params = def.declaration.params.filter((p) => !p.optional);
   return { filled: params.map((p) => `/${p.example}`).join(""), template: params.map((p) => `/{${p.name}}`).join("") };
 }
 
