@@ -92,16 +92,15 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
   const secretPath = webhook?.scheme.type === "body_token" ? webhook.scheme.path : undefined;
   const payload = (body: Record<string, unknown>) => (secretPath ? withoutPath(body, secretPath) : body);
 
-  return (req) => {
-    if (!webhook) return none;
-    const body = parseJsonObject(req.rawBody);
-    if (!body) return none;
+  /** One event from one body (or one item of a batched delivery); `fallbackKey` when it carries no delivery id. */
+  const parseOne = (req: InboundRequest, body: Record<string, unknown>, fallbackKey: string): NormalizedEvent | undefined => {
+    if (!webhook) return undefined;
     let trigger: TriggerDeclaration | undefined;
     for (const key of eventKeys(decl, req, body)) {
       trigger = byEvent.get(key)?.find((t) => matches(t, body));
       if (trigger) break;
     }
-    if (!trigger) return none;
+    if (!trigger) return undefined;
 
     const externalIds = [
       ...new Set(
@@ -112,18 +111,52 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
     ];
     // An empty delivery id is no id: it would make every delivery a duplicate of the first.
     const delivery =
-      (webhook.deliveryId.header ? deliveryId(req.headers[webhook.deliveryId.header]) : undefined) ??
+      (webhook.deliveryId.header && !webhook.batch ? deliveryId(req.headers[webhook.deliveryId.header]) : undefined) ??
       (webhook.deliveryId.path ? deliveryId(valueAt(body, webhook.deliveryId.path)) : undefined);
-    const event: NormalizedEvent = {
+    return {
       trigger: trigger.name,
       externalIds,
-      dedupeKey: delivery ?? `sha256:${bodyDigest(req.rawBody)}`,
+      dedupeKey: delivery ?? fallbackKey,
       // An unreadable or absent provider time is the receive time, never an error.
       occurredAt: firstDate(body, [...trigger.occurredAt, ...webhook.occurredAt]) ?? new Date(),
       data: trigger.shape ? trigger.shape(payload(body)) : payload(body),
     };
-    return { kind: "events", events: [event] };
   };
+
+  return (req) => {
+    if (!webhook) return none;
+    if (webhook.batch) {
+      const items = batchItems(req.rawBody, webhook.batch.path);
+      const digest = `sha256:${bodyDigest(req.rawBody)}`;
+      // Keyed by the delivery (its header id, else its digest) and the item's position.
+      const base = (webhook.deliveryId.header ? deliveryId(req.headers[webhook.deliveryId.header]) : undefined) ?? digest;
+      const events = items.flatMap((item, i) => {
+        const event = parseOne(req, item, `${base}#${i}`);
+        return event ? [event] : [];
+      });
+      return { kind: "events", events };
+    }
+    const body = parseJsonObject(req.rawBody);
+    if (!body) return none;
+    const event = parseOne(req, body, `sha256:${bodyDigest(req.rawBody)}`);
+    return { kind: "events", events: event ? [event] : [] };
+  };
+}
+
+/** At most this many events from one delivery: a larger batch is refused whole rather than cut. */
+const MAX_BATCH = 1000;
+
+/** The object items of a batched delivery (the array at `path`, or the body itself). */
+function batchItems(rawBody: Buffer, path: string | undefined): Record<string, unknown>[] {
+  let parsed: unknown;
+  if (path) parsed = valueAt(parseJsonObject(rawBody) ?? {}, path);
+  else {
+    const text = rawBody.toString("utf8").trimStart();
+    // The body is an array: each item is read as an object body of its own.
+    parsed = text.startsWith("[") ? (parseJsonObject(Buffer.from(`{"items":${text}}`, "utf8"))?.items as unknown) : undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length > MAX_BATCH) return [];
+  return parsed.map((item) => asRecord(item)).filter((item): item is Record<string, unknown> => Boolean(item));
 }
 
 function authorization(decl: ConnectorDeclaration, oauth: OAuthDeclaration, identity: IdentityDeclaration) {

@@ -196,6 +196,13 @@ const webhookSchema = z
     routing: z.array(jsonPath).default([]),
     /** Headers whose values are matched the same way, for providers that name the account only there (Shopify `x-shopify-shop-domain`). */
     routingHeaders: z.array(headerName).default([]),
+    /**
+     * One delivery, many events (Asana `{"events":[…]}`, HubSpot's top-level array): each item of the
+     * array at `path` (absent: the body itself is the array) is an event of its own, its name,
+     * routing, delivery id and time read in the item. An item without a delivery id is keyed by the
+     * delivery's digest and its position, so a redelivered batch lands once.
+     */
+    batch: z.object({ path: jsonPath.optional() }).strict().optional(),
     /** Where the provider's delivery id is (stable across its retries); none, or empty ⇒ a digest of the body. */
     deliveryId: z.object({ header: headerName.optional(), path: jsonPath.optional() }).strict().default({}),
     /** Where the event's time is, first readable wins; unreadable or absent ⇒ the receive time. */
@@ -250,13 +257,13 @@ export const connectorDeclarationSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    const hosts = new Set(c.params.filter((p) => p.in === "host").map((p) => p.name));
+    const hosts = new Set(c.params.filter((p) => p.in === "host" && !p.optional).map((p) => p.name));
     for (const field of ["authorizeUrl", "tokenUrl", "apiUrl"] as const) {
       const template = c.oauth?.[field];
       if (!template) continue;
       const path = ["oauth", field];
       const unknown = placeholders(template).filter((name) => !hosts.has(name));
-      if (unknown.length > 0) ctx.addIssue({ code: "custom", path, message: `names {${unknown.join("}, {")}}, which params does not declare as host parameters` });
+      if (unknown.length > 0) ctx.addIssue({ code: "custom", path, message: `names {${unknown.join("}, {")}}, which params does not declare as (required) host parameters` });
       else if (placeholders(template).length !== placeholders(urlHost(template)).length) ctx.addIssue({ code: "custom", path, message: "may name parameters only in its host" });
       else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params))).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
     }
@@ -282,6 +289,8 @@ export const connectorDeclarationSchema = z
       }
     }
     for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
+    const needed = c.subscription?.onlyWithParam;
+    if (needed && !c.params.some((p) => p.name === needed)) ctx.addIssue({ code: "custom", path: ["subscription", "onlyWithParam"], message: `"${needed}" is not one of the params` });
     if (c.subscription?.webhook && !c.webhook) ctx.addIssue({ code: "custom", path: ["subscription", "webhook"], message: "needs the connector's webhook section to parse the events" });
     for (const [i, r] of (c.subscription?.resources ?? []).entries()) {
       for (const name of Object.keys(r.triggers)) {

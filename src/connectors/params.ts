@@ -40,8 +40,11 @@ export const paramDeclarationSchema = z
      * what the connector's subscription watches (`/projects/{project_id}/hooks`), never a host.
      */
     in: z.enum(["host", "path"]).default("host"),
+    /** May be left out (a subscription's resource, e.g. Typeform's form): then a path parameter, never in a host. */
+    optional: z.boolean().default(false),
   })
   .strict()
+  .refine((p) => !p.optional || p.in === "path", { message: "an optional parameter names a resource: declare it in: \"path\"", path: ["optional"] })
   .refine((p) => new RegExp(p.pattern).test(p.example) && shapeOf(p.in).test(p.example), {
     message: "example must match pattern and be one hostname label (a path parameter's: one path segment)",
     path: ["example"],
@@ -99,6 +102,7 @@ export function readParams(declared: readonly ParamDeclaration[], query: URLSear
   for (const param of declared) {
     const list = given.get(param.name) ?? [];
     const field = `params[${param.name}]`;
+    if (list.length === 0 && param.optional) continue;
     if (list.length === 0) return { ok: false, name: field, message: `${field} is required: ${param.description} (e.g. ${param.example}).` };
     if (list.length > 1) return { ok: false, name: field, message: `Give ${field} once.` };
     const value = list[0];

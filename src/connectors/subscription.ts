@@ -118,8 +118,12 @@ export const subscriptionSchema = z
       .strict(),
     /** The lifetime to ask for; renewed when a quarter of what the provider answered is left. */
     lifetimeSeconds: z.number().int().positive(),
-    /** generated: ours, sent as {secret} (Calendar `token`, Graph `clientState`); answer: the provider's; none. */
-    secret: z.enum(["generated", "answer", "none"]),
+    /**
+     * generated: ours, sent as {secret} (Calendar `token`, Graph `clientState`); answer: the provider's;
+     * handshake: the provider hands it to {subscriptionUrl} while the create call is in flight
+     * (Asana's X-Hook-Secret: `webhook.secretHandshake`); none.
+     */
+    secret: z.enum(["generated", "answer", "handshake", "none"]),
     /** Placeholders from the environment: name → variable suffix after CONNECTOR_<NAME>_; unset ⇒ no subscriptions for the connector. */
     env: z.record(z.string().regex(/^[a-z][A-Za-z0-9]*$/), z.string().regex(/^[A-Z0-9_]+$/)).default({}),
     /**
@@ -128,6 +132,11 @@ export const subscriptionSchema = z
      * param). A connection without the value cannot subscribe: the create fails and says so.
      */
     placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
+    /**
+     * Only connections given this (optional) param are subscribed (Typeform's `form_id`, Asana's
+     * `project`): the others get no subscription row, and their triggers come another way or not at all.
+     */
+    onlyWithParam: z.string().regex(/^[a-z][a-z0-9_]*$/).optional(),
     /**
      * The provider POSTs whole events (parsed by the connector's `webhook` section) to
      * {subscriptionUrl}, which names the subscription; each is verified with `scheme` keyed by the
@@ -139,12 +148,24 @@ export const subscriptionSchema = z
     webhook: z
       .object({
         scheme: schemeSchema,
-        /** The subscription's own secret; the OAuth app's client secret (Jira); the connection's own token or API key (Workable's account token). */
-        key: z.enum(["subscription", "client_secret", "access_token"]).default("subscription"),
         /**
-         * actor: only events whose body names the account (Jira's dynamic webhooks see the whole
-         * site; the actor is the account's); all: every event the subscription receives belongs to
-         * its account (a webhook on the account's own project, repository or team).
+         * subscription: the subscription's own secret; client_secret: the OAuth app's (Jira);
+         * webhook_secret: the connector's webhook secret, as its ordinary webhooks (an app-wide
+         * signing secret: monday's Signing Secret, Trello's application secret); access_token: the
+         * connection's own token or API key (Workable's account token).
+         */
+        key: z.enum(["subscription", "client_secret", "webhook_secret", "access_token"]).default("subscription"),
+        /**
+         * With `secret: "handshake"`: the header in which the provider, during the create call,
+         * POSTs the subscription's signing secret to {subscriptionUrl}; it is kept sealed and echoed
+         * back in the same header (Asana's X-Hook-Secret). Taken only while that create is in flight
+         * and only once per create.
+         */
+        secretHandshake: z.object({ header: headerName }).strict().optional(),
+        /**
+         * actor: only events whose body names no account or this one (Jira's dynamic webhooks see the
+         * whole site; the actor is the account's); all: every event the subscription receives belongs
+         * to its account, whoever acted (a webhook on the account's own project, repository, form or team).
          */
         keep: z.enum(["actor", "all"]).default("actor"),
       })
@@ -173,6 +194,7 @@ export const subscriptionSchema = z
   .refine((s) => !(s.check && s.renew), { message: "a subscription that is renewed needs no check", path: ["check"] })
   .refine((s) => !s.notification || s.read, { message: "a notification needs a change reader (read)", path: ["read"] })
   .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] })
-  .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated or answer)", path: ["webhook", "key"] });
+  .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated, answer or handshake)", path: ["webhook", "key"] })
+  .refine((s) => (s.secret === "handshake") === Boolean(s.webhook?.secretHandshake), { message: "secret \"handshake\" goes with webhook.secretHandshake (and only with it)", path: ["webhook", "secretHandshake"] });
 
 export type SubscriptionDeclaration = z.output<typeof subscriptionSchema>;

@@ -25,7 +25,7 @@ export interface InboundWebhookDeps {
   verificationTokens: Pick<VerificationTokens, "capture">;
   inboundEvents: Pick<InboundEvents, "acceptEvents" | "acceptSync">;
   /** Notifications of per-account provider subscriptions, verified with each subscription's own secret. */
-  subscriptionNotifications: Pick<SubscriptionNotifications, "accept" | "acceptSigned">;
+  subscriptionNotifications: Pick<SubscriptionNotifications, "accept" | "acceptSigned" | "acceptHandshake">;
 }
 
 export const INBOUND_BODY_LIMIT = 1024 * 1024;
@@ -93,7 +93,10 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
       // A subscription's own URL ({subscriptionUrl}): verified with that subscription's key, not the deployment's secret.
       const subscriptionId = request.url.searchParams.get("subscription");
       if (subscriptionId && def.declaration.subscription?.webhook) {
-        const accepted = await subscriptionNotifications.acceptSigned(deploymentId, def, inbound, subscriptionId);
+        const handshake = await subscriptionNotifications.acceptHandshake(deploymentId, def, inbound, subscriptionId);
+        if (handshake && "refused" in handshake) throw new AppError("INVALID_SIGNATURE", `The request is not a ${def.displayName} handshake for this subscription (${handshake.refused}).`);
+        if (handshake) return reply(handshake);
+        const accepted = await subscriptionNotifications.acceptSigned(deploymentId, def, inbound, subscriptionId, secret);
         if ("refused" in accepted) throw new AppError("INVALID_SIGNATURE", `The request is not signed by ${def.displayName} for this subscription (${accepted.refused}).`);
         countAccepted(def.name, accepted);
         return json(200, accepted);

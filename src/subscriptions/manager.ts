@@ -89,7 +89,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   const declared = subscribable(deps.connectors, deps.connectorEnv);
   const wanted: WantedEvent[] = [...declared.values()].flatMap(({ def, decl }) =>
     decl.resources.flatMap(({ resource, triggers }) =>
-      Object.entries(triggers).flatMap(([trigger, events]) => events.map((event) => ({ connector: def.name, trigger, resource, event }))),
+      Object.entries(triggers).flatMap(([trigger, events]) => events.map((event) => ({ connector: def.name, trigger, resource, event, param: decl.onlyWithParam ?? "" }))),
     ),
   );
 
@@ -141,6 +141,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const secret = decl.secret === "generated" ? randomToken(24) : undefined;
     const vars = createVars({ ...baseVars(work, envVars), ...(secret ? { secret } : {}) }, decl, clock.now());
     const to = await target(work, def);
+    // The provider hands the new subscription its secret while the create is in flight: room for it, once.
+    if (decl.secret === "handshake" && !(await queue.awaitHandshake(work))) return;
     const answered = readAnswer(decl, await callProvider(decl.create, vars, to));
     // A declared id that is not in the answer (Jira's registration errors answer 200): nothing was made.
     if (decl.answer.idPath && !answered.providerId) throw new SubscriptionCallError(`${decl.create.method} ${decl.create.path} answered without ${decl.answer.idPath}`, 200);

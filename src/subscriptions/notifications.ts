@@ -20,6 +20,7 @@ import { verifyWithScheme } from "../connectors/schemes/index.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import type { SubscriptionQueue } from "./queue/index.ts";
+import type { HandshakeReply } from "../connectors/schemes/index.ts";
 
 export interface SubscriptionNotificationDeps {
   sql: Sql;
@@ -28,7 +29,7 @@ export interface SubscriptionNotificationDeps {
   connectorEnv: Record<string, string | undefined>;
   accessTokens: Pick<AccessTokens, "fresh">;
   inboundEvents: Pick<InboundEvents, "acceptEvents">;
-  queue: Pick<SubscriptionQueue, "recordCursor">;
+  queue: Pick<SubscriptionQueue, "recordCursor" | "recordHandshakeSecret">;
   metrics: Pick<SubscriptionMetrics, "operation">;
   /** For providers that sign a subscription's events with the OAuth app's client secret (Jira). */
   clientCredentials: Pick<ClientCredentials, "resolve">;
@@ -130,24 +131,37 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
     }
   }
 
+  /** The key a subscription's own webhook is signed with, as its declaration says (`subscription.webhook.key`). */
+  async function signingKey(
+    key: "subscription" | "client_secret" | "webhook_secret" | "access_token",
+    sub: { connected_account_id: string; secret_encrypted: string | null },
+    def: ConnectorDefinition,
+    deploymentId: string,
+    webhookSecret: string,
+  ): Promise<string | undefined> {
+    switch (key) {
+      case "client_secret":
+        return (await deps.clientCredentials.resolve(deploymentId, def)).clientSecret;
+      case "access_token":
+        return accountToken(sub.connected_account_id);
+      case "webhook_secret":
+        return webhookSecret;
+      case "subscription":
+        return sub.secret_encrypted ? deps.box.open(sub.secret_encrypted) : undefined;
+    }
+  }
+
   return {
     /**
      * Events a provider POSTs to a subscription's own URL (`subscription.webhook`): verified with
      * the declared scheme keyed by that subscription's secret (or the OAuth app's client secret),
      * parsed by the connector's webhook section, and stored for the subscription's account only.
      */
-    async acceptSigned(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string): Promise<InboundOutcome | Refused> {
+    async acceptSigned(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string, webhookSecret = ""): Promise<InboundOutcome | Refused> {
       const signed = def.declaration.subscription?.webhook;
       if (!signed) return { refused: "the connector's subscriptions send no events of their own" };
       const sub = await named(deploymentId, def.name, subscriptionId);
-      const key =
-        signed.key === "client_secret"
-          ? sub && (await deps.clientCredentials.resolve(deploymentId, def)).clientSecret
-          : signed.key === "access_token"
-            ? sub && (await accountToken(sub.connected_account_id))
-            : sub?.secret_encrypted
-              ? deps.box.open(sub.secret_encrypted)
-              : undefined;
+      const key = sub ? await signingKey(signed.key, sub, def, deploymentId, webhookSecret) : undefined;
       const now = deps.clock.now();
       // Verified even for an unknown subscription, so timing does not tell known ids apart.
       const verified = verifyWithScheme(signed.scheme, { req, secret: key || "\u0000no subscription", now });
@@ -158,6 +172,22 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
         .events.filter((event) => signed.keep === "all" || event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
         .map((event) => ({ ...event, externalIds: [sub.external_id] }));
       return deps.inboundEvents.acceptEvents(deploymentId, def, events, { rawBody: req.rawBody, now });
+    },
+
+    /**
+     * The provider handing a subscription its signing secret while our create call is in flight
+     * (`webhook.secretHandshake`, Asana's X-Hook-Secret): kept sealed and echoed back. Undefined
+     * when the request carries no such header (an ordinary delivery). Refused unless that
+     * subscription's create is in flight and has no secret yet, so nobody else can plant one.
+     */
+    async acceptHandshake(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string): Promise<HandshakeReply | Refused | undefined> {
+      const header = def.declaration.subscription?.webhook?.secretHandshake?.header;
+      const secret = header ? req.headers[header]?.trim() : undefined;
+      if (!header || !secret || (req.method ?? "POST") !== "POST") return undefined;
+      if (secret.length > 512) return { refused: "the handshake's secret is too long" };
+      const recorded = await deps.queue.recordHandshakeSecret(subscriptionId, deploymentId, def.name, deps.box.seal(secret));
+      if (!recorded) return { refused: "no subscription of this deployment is being created at this URL" };
+      return { status: 200, contentType: "text/plain; charset=utf-8", body: "", headers: { [header]: secret } };
     },
 
     /** Verifies every item of the notification with its subscription's secret, then reads and stores the changes. */

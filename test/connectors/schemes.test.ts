@@ -135,6 +135,12 @@ describe("handshakes", () => {
     // Zoom: encryptedToken = hex HMAC-SHA256(secret token, plainToken).
     const zoom = answerHandshake(hs("zoom_url_validation"), req({}, '{"event":"endpoint.url_validation","payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"}}'), "zsecret");
     expect(JSON.parse((zoom as { body: string }).body)).toEqual({ plainToken: "qgg8vlvZRS6UYooatFL8Aw", encryptedToken: createHmac("sha256", "zsecret").update("qgg8vlvZRS6UYooatFL8Aw").digest("hex") });
+    // monday: the same JSON back; Trello: 200 to a HEAD.
+    const monday = answerHandshake(hs("monday_challenge"), req({}, '{"challenge":"3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}'), "");
+    expect(monday).toMatchObject({ status: 200, contentType: "application/json" });
+    expect(JSON.parse((monday as { body: string }).body)).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
+    expect(answerHandshake(hs("monday_challenge"), req({}, '{"challenge":"<script>"}'), "")).toMatchObject({ refused: expect.any(String) });
+    expect(answerHandshake(hs("trello_head"), req({}, "", { method: "HEAD" }), "")).toMatchObject({ status: 200, body: "" });
   });
 
   it("no handshake answered before the signature check computes anything with the secret", () => {
@@ -155,7 +161,7 @@ describe("handshakes", () => {
   });
 
   it("leaves ordinary deliveries alone", () => {
-    for (const type of ["slack_url_verification", "asana_hook_secret", "dropbox_challenge", "zoom_url_validation", "graph_validation_token"]) {
+    for (const type of ["slack_url_verification", "asana_hook_secret", "dropbox_challenge", "zoom_url_validation", "graph_validation_token", "monday_challenge", "trello_head"]) {
       expect(answerHandshake(hs(type), req({}, body), "s"), type).toBeUndefined();
     }
   });

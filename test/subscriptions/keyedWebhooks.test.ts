@@ -38,7 +38,10 @@ const PROVIDERS: Record<string, { url: string; events: string; secret: string; s
   },
 };
 
-const keyed = catalog.filter((def) => (def.authMode === "API_KEY" || def.authMode === "BASIC") && def.declaration.subscription?.webhook?.key === "subscription");
+// Where the provider chooses the secret (BambooHR's privateKey in its answer), its own test covers it.
+const keyed = catalog.filter(
+  (def) => (def.authMode === "API_KEY" || def.authMode === "BASIC") && def.declaration.subscription?.webhook?.key === "subscription" && def.declaration.subscription.secret === "generated",
+);
 
 interface Registered {
   id: string;

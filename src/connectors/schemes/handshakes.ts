@@ -43,6 +43,16 @@ export const handshakeSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("zoom_url_validation") }),
   /** Microsoft Graph: `POST ?validationToken=…` → the token (URL-decoded) as text/plain within 10 s. */
   z.object({ type: z.literal("graph_validation_token") }),
+  /**
+   * monday.com: a webhook's URL is checked with an unsigned POST `{"challenge":"…"}` and the same
+   * JSON answered (https://developer.monday.com/api-reference/reference/webhooks#url-verification).
+   */
+  z.object({ type: z.literal("monday_challenge") }),
+  /**
+   * Trello: a `HEAD` to the callback URL when a webhook is created, which must answer 200
+   * (https://developer.atlassian.com/cloud/trello/guides/rest-api/webhooks/#creating-a-webhook).
+   */
+  z.object({ type: z.literal("trello_head") }),
 ]);
 export type Handshake = z.infer<typeof handshakeSchema>;
 
@@ -52,7 +62,12 @@ export const HANDSHAKE_STAGE: Record<Handshake["type"], "before_verify" | "after
   dropbox_challenge: "before_verify",
   zoom_url_validation: "after_verify",
   graph_validation_token: "before_verify",
+  monday_challenge: "before_verify",
+  trello_head: "before_verify",
 };
+
+/** monday's challenges are random tokens; anything longer or with other characters is not one of monday's. */
+const MONDAY_CHALLENGE = /^[A-Za-z0-9_.~+/=-]{1,512}$/;
 
 /** Zoom's plainTokens are 22 base64url characters; anything else is not one of Zoom's. */
 const ZOOM_PLAIN_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -93,5 +108,14 @@ export function answerHandshake(handshake: Handshake, req: InboundRequest, secre
       const token = req.query?.get("validationToken");
       return token ? text(token) : undefined;
     }
+    case "monday_challenge": {
+      const body = method === "POST" ? parseJsonObject(req.rawBody) : null;
+      if (!body || !("challenge" in body) || Object.keys(body).length !== 1) return undefined;
+      const challenge = body.challenge;
+      if (typeof challenge !== "string" || !MONDAY_CHALLENGE.test(challenge)) return { refused: "challenge must be 1 to 512 characters of a token." };
+      return { status: 200, contentType: "application/json", body: JSON.stringify({ challenge }) };
+    }
+    case "trello_head":
+      return method === "HEAD" ? { status: 200, contentType: "text/plain; charset=utf-8", body: "" } : undefined;
   }
 }

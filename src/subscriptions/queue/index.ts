@@ -23,6 +23,8 @@
  *   recordDeleted  leased                       DELETED
  *   retryNow       PENDING/ACTIVE/FAILED        due now (an operator's Retry now)
  *   recordCursor   any                          the same, with where change reading resumes
+ *   awaitHandshake leased                       the same, secret cleared: a create whose provider hands the secret over (Asana) is about to be sent
+ *   recordHandshakeSecret  leased, no secret    the same, with the secret the provider's handshake carried (once per create)
  *
  * When a row is due again is policy.ts (renewal at a quarter of the lifetime left; 1 min doubling to
  * 1 h; FAILED after 24 h). Every record* statement is guarded by the claim's lease (held.ts: `lease_until` as claimed): an instance
@@ -36,6 +38,7 @@ import { claimLive } from "./claimLive.ts";
 import { plan, type WantedEvent } from "./plan.ts";
 import { type Created, recordCreated } from "./recordCreated.ts";
 import { recordCursor } from "./recordCursor.ts";
+import { awaitHandshake, recordHandshakeSecret } from "./recordHandshakeSecret.ts";
 import { recordDeleted } from "./recordDeleted.ts";
 import { recordFailed } from "./recordFailed.ts";
 import { recordRenewed } from "./recordRenewed.ts";
@@ -57,6 +60,8 @@ export function createSubscriptionQueue({ sql, clock }: { sql: Sql; clock: Clock
     recordFailed: (work: SubscriptionWork, error: string) => recordFailed(sql, work, error, clock.now()),
     recordDeleted: (work: SubscriptionWork, error: string | null = null) => recordDeleted(sql, work, clock.now(), error),
     recordCursor: (id: string, cursor: string) => recordCursor(sql, id, cursor),
+    awaitHandshake: (work: SubscriptionWork) => awaitHandshake(sql, work, clock.now()),
+    recordHandshakeSecret: (id: string, deploymentId: string, connector: string, secretSealed: string) => recordHandshakeSecret(sql, id, deploymentId, connector, secretSealed, clock.now()),
     retryNow: (id: string) => retryNow(sql, id, clock.now()),
   };
 }

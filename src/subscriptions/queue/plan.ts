@@ -7,6 +7,8 @@ export interface WantedEvent {
   /** The declared resource: `{name}`s in it are the connection's params, filled per connection here. */
   resource: string;
   event: string;
+  /** The connection param a subscription needs ("" for none): connections without it are not subscribed. */
+  param?: string;
 }
 
 /**
@@ -21,13 +23,14 @@ export interface WantedEvent {
 export async function plan(sql: Sql, wanted: WantedEvent[], now: Date): Promise<{ created: number; changed: number; unwanted: number }> {
   const rows = await sql.query<{ created: string; changed: string; unwanted: string }>(
     `with map as (
-       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as m(connector, trigger, resource, event)
+       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $6::text[]) as m(connector, trigger, resource, event, param)
      ),
      wanted as (
        select a.id as account_id, a.deployment_id, a.connector, r.resource, array_agg(distinct m.event order by m.event) as events
        from forwarding_trigger t
        join map m on m.connector = t.connector and m.trigger = t.trigger
        join connected_account a on a.deployment_id = t.deployment_id and a.connector = t.connector and a.status = 'ACTIVE'
+         and (m.param = '' or (a.params ->> m.param) is not null)
        -- 'projects/{project_id}' split on braces: odd parts are text, even parts param names (a missing one fills '').
        cross join lateral (
          select coalesce(string_agg(case when x.i % 2 = 1 then x.part else coalesce(a.params ->> x.part, '') end, '' order by x.i), '') as resource
@@ -57,7 +60,7 @@ export async function plan(sql: Sql, wanted: WantedEvent[], now: Date): Promise<
        returning s.id
      )
      select (select count(*) from created) as created, (select count(*) from changed) as changed, (select count(*) from unwanted) as unwanted`,
-    [wanted.map((w) => w.connector), wanted.map((w) => w.trigger), wanted.map((w) => w.resource), wanted.map((w) => w.event), now.toISOString()],
+    [wanted.map((w) => w.connector), wanted.map((w) => w.trigger), wanted.map((w) => w.resource), wanted.map((w) => w.event), now.toISOString(), wanted.map((w) => w.param ?? "")],
     "subscriptions_plan",
   );
   const row = rows[0];

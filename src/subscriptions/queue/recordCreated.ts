@@ -6,6 +6,7 @@ import type { SubscriptionWork } from "./row.ts";
 export interface Created {
   providerId: string;
   providerResourceId: string | null;
+  /** Null keeps what the row holds (a secret a handshake stored while the create was in flight). */
   secretSealed: string | null;
   expiresAt: Date | null;
   /** When to look it up again where it does not expire (the declared check); null: never. */
@@ -16,7 +17,7 @@ export interface Created {
 export async function recordCreated(sql: Sql, work: SubscriptionWork, created: Created, now: Date): Promise<boolean> {
   const rows = await sql.query(
     // Events changed by a plan meanwhile: recorded, but PENDING and due now, so it is re-created for them.
-    `update provider_subscription set provider_id = $3, provider_resource_id = $4, secret_encrypted = $5,
+    `update provider_subscription set provider_id = $3, provider_resource_id = $4, secret_encrypted = coalesce($5, secret_encrypted),
        status = case when events = $9::text[] then 'ACTIVE'::"ProviderSubscriptionStatus" else 'PENDING'::"ProviderSubscriptionStatus" end,
        next_attempt_at = case when events = $9::text[] then $8::timestamp else $7::timestamp end,
        expires_at = $6::timestamp, last_renewed_at = $7::timestamp, lease_until = null,

@@ -57,8 +57,8 @@ export function setAt(target: Record<string, unknown>, path: string, value: unkn
  * examples' paths (`/acme/oauth/tokens`), so a flow that does not fill them fails.
  */
 function tenantPaths(def: ConnectorDefinition): { filled: string; template: string } {
-  // Path parameters (a GitLab project id) name something inside the account, never the provider's host.
-  const params = def.declaration.params.filter((p) => p.in === "host");
+  // Path parameters (a GitLab project id) and optional ones (a Typeform form) name something inside the account, never the provider's host.
+  const params = def.declaration.params.filter((p) => p.in === "host" && !p.optional);
   return { filled: params.map((p) => `/${p.example}`).join(""), template: params.map((p) => `/{${p.name}}`).join("") };
 }
 

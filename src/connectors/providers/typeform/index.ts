@@ -1,8 +1,12 @@
 /**
- * Typeform: OAuth 2.0 with the `offline` scope for refresh tokens. No webhook section: Typeform webhook
- * payloads name the form, not the account, so they cannot be routed to a connected account.
- * Polled: forms are read on a schedule from the form list, most recently updated first
- * (`sort_by=last_updated_at&order_by=desc`).
+ * Typeform: OAuth 2.0 with the `offline` scope for refresh tokens.
+ * - `form_response`: a connection given a `form_id` param gets a webhook on that form, made with the
+ *   account's token (`PUT /forms/{form_id}/webhooks/{tag}` with our own generated `secret`, deleted
+ *   with `DELETE` on the same tag); deliveries are signed `Typeform-Signature: sha256=<base64
+ *   HMAC-SHA256 of the body>` with that secret. Typeform's payloads name the form, not the account, so
+ *   only a subscription's own URL says whose they are. Connections without a form get no webhook.
+ * - `form_updated`: polled for every connection from the form list, most recently updated first
+ *   (`sort_by=last_updated_at&order_by=desc`).
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -21,13 +25,29 @@ export default declareConnector({
     "https://www.typeform.com/developers/create/reference/retrieve-own-account/",
     "https://www.typeform.com/developers/create/reference/retrieve-forms/",
     "https://www.typeform.com/developers/get-started/#rate-limits",
+    "https://www.typeform.com/developers/webhooks/reference/create-or-update-webhook/",
+    "https://www.typeform.com/developers/webhooks/reference/delete-webhook/",
+    "https://www.typeform.com/developers/webhooks/secure-your-webhooks/",
+    "https://www.typeform.com/developers/webhooks/example-payload/",
+  ],
+  params: [
+    {
+      name: "form_id",
+      description: "the id of the form whose responses are forwarded (the part after /to/ in its link)",
+      pattern: "^[A-Za-z0-9]{1,32}$",
+      example: "abc123",
+      in: "path",
+      optional: true,
+    },
   ],
   oauth: {
     authorizeUrl: "https://api.typeform.com/oauth/authorize",
     tokenUrl: "https://api.typeform.com/oauth/token",
     apiUrl: "https://api.typeform.com",
-    scopes: ["accounts:read", "forms:read", "responses:read", "offline"],
+    scopes: ["accounts:read", "forms:read", "responses:read", "webhooks:read", "webhooks:write", "offline"],
     scopeDescriptions: {
+      "webhooks:read": "Read the webhooks of your forms",
+      "webhooks:write": "Add and remove the webhook that tells Switchyard about new responses",
       "accounts:read": "Read your account information",
       "forms:read": "Read your forms",
       "responses:read": "Read the responses to your forms",
@@ -44,7 +64,50 @@ export default declareConnector({
     displayNamePath: "alias",
     metadata: { email: "email" },
   },
+  webhook: {
+    // Only for a subscription's own URL, verified with that webhook's generated secret.
+    scheme: { type: "hmac", header: "typeform-signature", algorithm: "sha256", encoding: "base64", prefix: "sha256=" },
+    event: { path: "event_type" },
+    // The form; the subscription says whose it is (keep: "all").
+    routing: ["form_response.form_id"],
+    deliveryId: { path: "event_id" },
+    occurredAt: ["form_response.submitted_at"],
+  },
+  subscription: {
+    resources: [{ resource: "", triggers: { form_response: ["form_response"] } }],
+    create: {
+      method: "PUT",
+      path: "/forms/{form_id}/webhooks/switchyard-{channelId}",
+      body: { url: "{subscriptionUrl}", enabled: true, secret: "{secret}", verify_ssl: true },
+    },
+    delete: { method: "DELETE", path: "/forms/{form_id}/webhooks/{providerId}" },
+    answer: { idPath: "tag" },
+    // Typeform webhooks do not expire; the lifetime is only what a re-creation would ask for.
+    lifetimeSeconds: 365 * 24 * 60 * 60,
+    secret: "generated",
+    placeholders: { form_id: "form_id" },
+    onlyWithParam: "form_id",
+    webhook: { scheme: { type: "hmac", header: "typeform-signature", algorithm: "sha256", encoding: "base64", prefix: "sha256=" }, keep: "all" },
+  },
   triggers: [
+    {
+      name: "form_response",
+      displayName: "Form submitted",
+      description: "Someone submitted the connection's form (its `form_id` param): Typeform's form_response payload.",
+      providerEvent: "form_response",
+      samplePayload: {
+        event_id: "01HZX8B5J6K1M2N3P4Q5R6S7T8",
+        event_type: "form_response",
+        form_response: {
+          form_id: "abc123",
+          token: "a3a12ec67a1365927098a606107fac15",
+          landed_at: "2026-01-01T10:00:00Z",
+          submitted_at: "2026-01-01T10:01:30Z",
+          definition: { id: "abc123", title: "Customer feedback", fields: [{ id: "SMEUb7VJz92Q", ref: "email", type: "email", title: "Your email?" }] },
+          answers: [{ type: "email", email: "jane@example.com", field: { id: "SMEUb7VJz92Q", type: "email", ref: "email" } }],
+        },
+      },
+    },
     {
       name: "form_updated",
       displayName: "Form created or updated",
