@@ -5,6 +5,7 @@
  */
 import type { ConnectorDeclarationInput } from "../declaration.ts";
 import github from "./github/index.ts";
+import github_app from "./github_app/index.ts";
 import gmail from "./gmail/index.ts";
 import jira from "./jira/index.ts";
 import slack from "./slack/index.ts";
@@ -94,6 +95,7 @@ import freshdesk from "./freshdesk/index.ts";
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
   github,
+  github_app,
   jira,
   slack,
   airtable,
