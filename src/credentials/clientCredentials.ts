@@ -1,7 +1,7 @@
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
-import { connectorEnvPrefix } from "../connectors/registry.ts";
+import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
 import { serviceCredentials } from "./serviceDefaults.ts";
 
 /**
@@ -65,6 +65,8 @@ export function createClientCredentials({ db, box, connectorEnv }: { db: Db; box
       const name = typeof connector === "string" ? connector : connector.name;
       const defaults = serviceCredentials(connectorEnv, { name });
       const own = await db.connectorCredentials.findUnique({ where: { deploymentId_connector: { deploymentId, connector: name } } });
+      const installs = (typeof connector === "string" ? findConnector(connector) : connector)?.authMode === "APP_INSTALLATION";
+      if (!installs) return own ? { clientId: own.clientId, clientSecret: box.open(own.clientSecretEncrypted), source: "operator" } : { clientId: defaults.clientId, clientSecret: defaults.clientSecret, source: "service" };
       if (!own) {
         const app = { appId: defaults.appId, appSlug: defaults.appSlug, privateKey: defaults.privateKey };
         return { clientId: defaults.clientId, clientSecret: defaults.clientSecret, source: "service", app };

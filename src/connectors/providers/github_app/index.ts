@@ -10,7 +10,7 @@ import { declareConnector } from "../../declaration.ts";
 import github from "../github/index.ts";
 
 const githubTriggers = github.triggers ?? [];
-const polled = new Set(Object.keys(github.polling?.triggers ?? {}));
+const polled = Object.keys(github.polling?.triggers ?? {});
 
 export default declareConnector({
   name: "github_app",
@@ -78,5 +78,5 @@ export default declareConnector({
     deliveryId: { header: "x-github-delivery" },
     replayWindowSeconds: 3 * 86_400,
   },
-  triggers: githubTriggers.filter((t) => !polled.has(t.name)),
+  triggers: githubTriggers.filter((t) => !polled.includes(t.name)),
 });
