@@ -193,7 +193,17 @@ export function buildApp(deps: AppDeps): App {
   // Connection lifecycle events (switchyard.connection_*), recorded and forwarded like a provider's.
   const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: recorder.record });
   const accessTokens = createAccessTokens({ ...oauth, clientCredentials, lifecycle });
-  const inboundEvents = createInboundEvents({ sql, db, connectorEnv, accessTokens, recordRoutedEvent: recorder.recordRouted });
+  const inboundEvents = createInboundEvents({
+    sql,
+    db,
+    connectorEnv,
+    accessTokens,
+    recordRoutedEvent: recorder.recordRouted,
+    // `connections` is built below; this runs only when an event arrives, long after.
+    disconnect: async (deploymentId, connector, account) => {
+      await connections.disconnect(deploymentId, { connector, account });
+    },
+  });
 
   // Per-account provider subscriptions (subscriptions/): the queue, the manager loop, their notifications.
   const subscriptionQueue = createSubscriptionQueue({ sql, clock });

@@ -83,7 +83,8 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
       account,
       params: row.params,
       metadata: row.metadata,
-      refreshable: row.refreshable,
+      // An app installation's token is minted anew with the app's key whenever needed.
+      refreshable: row.refreshable || def.authMode === "APP_INSTALLATION",
       ...(fresh ? { stored: { sealed: row.access_token_encrypted, expiresAt, scopes: row.scopes } } : {}),
     };
   }

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { apiSchema } from "./api.ts";
 import { credentialsSchema } from "./credentials.ts";
 import { headerName, httpsUrl, jsonPath } from "./fields.ts";
+import { installationSchema } from "./installation.ts";
 import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } from "./params.ts";
 import { pollingSchema } from "./polling.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
@@ -45,7 +46,9 @@ export type ConnectorCategory = (typeof CATEGORIES)[number];
 /**
  * How an end user's account is authorized: OAUTH2 (the authorization code flow); API_KEY and BASIC
  * (the end user types what the `credentials` section names on the hosted connect page); NONE, a
- * connector that is never authorized (Switchyard's own lifecycle events): its auth-url answers 404.
+ * connector that is never authorized (Switchyard's own lifecycle events): its auth-url answers 404;
+ * APP_INSTALLATION, the end user installs the operator's app (a GitHub App) and the service mints
+ * installation tokens itself (the `installation` section, ./installation.ts).
  */
 export const AUTH_MODES = ["OAUTH2", "API_KEY", "BASIC", "APP_INSTALLATION", "NONE"] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -238,8 +241,10 @@ export const connectorDeclarationSchema = z
     /** The provider documentation each fact above comes from (none for a NONE connector: it has no provider). */
     docs: z.array(httpsUrl).default([]),
     authMode: z.enum(AUTH_MODES).default("OAUTH2"),
-    /** Required for OAUTH2 and APP_INSTALLATION. */
+    /** Required for OAUTH2 and APP_INSTALLATION (there: the user authorization the app may ask for during installation). */
     oauth: oauthSchema.optional(),
+    /** Required for APP_INSTALLATION: the install URL, installation tokens, and how an installation is confirmed (./installation.ts). */
+    installation: installationSchema.optional(),
     /** Required for API_KEY and BASIC: the fields the end user enters and the request that checks them (./credentials.ts). */
     credentials: credentialsSchema.optional(),
     /** Connection parameters (`params[<name>]` on the auth-url) that fill `{<name>}` in the oauth URLs' hosts, or in the subscription's resource and calls. */
@@ -287,6 +292,11 @@ export const connectorDeclarationSchema = z
       if (c.triggers.some((t) => !c.polling?.triggers[t.name]) && !c.webhook && !c.subscription?.notification) {
         ctx.addIssue({ code: "custom", path: ["webhook"], message: "triggers need a webhook section (or a polling one, or a subscription with notifications)" });
       }
+    }
+    if (c.authMode === "APP_INSTALLATION" && !c.installation) ctx.addIssue({ code: "custom", path: ["installation"], message: "required for authMode APP_INSTALLATION" });
+    if (c.authMode !== "APP_INSTALLATION" && c.installation) ctx.addIssue({ code: "custom", path: ["installation"], message: "only for authMode APP_INSTALLATION" });
+    for (const [i, name] of (c.installation?.disconnectOn ?? []).entries()) {
+      if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["installation", "disconnectOn", i], message: `no trigger "${name}"` });
     }
     for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
     const needed = c.subscription?.onlyWithParam;

@@ -1,6 +1,7 @@
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
+import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
 import { serviceCredentials } from "./serviceDefaults.ts";
 
 /**
@@ -13,6 +14,35 @@ export interface ResolvedCredentials {
   clientSecret: string | undefined;
   /** "operator": the deployment's own OAuth app (no consent page); "service": the defaults. */
   source: "operator" | "service";
+  /** APP_INSTALLATION connectors: the app (its id or client id, slug and private key), where set. */
+  app?: Partial<AppCredentials>;
+}
+
+/** A GitHub App as the service authenticates as it: the JWT's issuer, the install URL's slug, the PEM key signing the JWT. */
+export interface AppCredentials {
+  appId: string;
+  appSlug: string;
+  privateKey: string;
+}
+
+export function hasApp(credentials: ResolvedCredentials): credentials is ResolvedCredentials & { app: AppCredentials } {
+  return Boolean(credentials.app?.appId && credentials.app.appSlug && credentials.app.privateKey);
+}
+
+/**
+ * Whether a connect flow can run with these credentials: API_KEY and BASIC need nothing (the end
+ * user brings the key), APP_INSTALLATION needs the app, OAUTH2 an OAuth client.
+ */
+export function canConnect(def: Pick<ConnectorDefinition, "authMode">, credentials: ResolvedCredentials): boolean {
+  if (def.authMode === "API_KEY" || def.authMode === "BASIC") return true;
+  if (def.authMode === "APP_INSTALLATION") return hasApp(credentials);
+  return hasOAuthClient(credentials);
+}
+
+/** The service-wide variables that make a connector connectable (what 409 connector_not_configured names). */
+export function serviceVariables(def: Pick<ConnectorDefinition, "name" | "authMode">): string[] {
+  const prefix = connectorEnvPrefix(def);
+  return def.authMode === "APP_INSTALLATION" ? [`${prefix}APP_ID`, `${prefix}PRIVATE_KEY`, `${prefix}SLUG`] : [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
 }
 
 /** An OAuth client that can actually run a flow: both halves present. */
@@ -35,8 +65,16 @@ export function createClientCredentials({ db, box, connectorEnv }: { db: Db; box
       const name = typeof connector === "string" ? connector : connector.name;
       const defaults = serviceCredentials(connectorEnv, { name });
       const own = await db.connectorCredentials.findUnique({ where: { deploymentId_connector: { deploymentId, connector: name } } });
-      if (!own) return { clientId: defaults.clientId, clientSecret: defaults.clientSecret, source: "service" };
-      return { clientId: own.clientId, clientSecret: box.open(own.clientSecretEncrypted), source: "operator" };
+      const installs = (typeof connector === "string" ? findConnector(connector) : connector)?.authMode === "APP_INSTALLATION";
+      if (!installs) return own ? { clientId: own.clientId, clientSecret: box.open(own.clientSecretEncrypted), source: "operator" } : { clientId: defaults.clientId, clientSecret: defaults.clientSecret, source: "service" };
+      if (!own) {
+        const app = { appId: defaults.appId, appSlug: defaults.appSlug, privateKey: defaults.privateKey };
+        return { clientId: defaults.clientId, clientSecret: defaults.clientSecret, source: "service", app };
+      }
+      // An app stored without its optional OAuth client keeps empty strings there: read as absent.
+      const app = { appId: own.appId ?? undefined, appSlug: own.appSlug ?? undefined, privateKey: own.privateKeyEncrypted ? box.open(own.privateKeyEncrypted) : undefined };
+      const clientSecret = own.clientSecretEncrypted ? box.open(own.clientSecretEncrypted) : undefined;
+      return { clientId: own.clientId || undefined, clientSecret: clientSecret || undefined, source: "operator", app };
     },
   };
 }

@@ -11,6 +11,10 @@ export interface CredentialsView {
   clientId: string;
   clientSecretSet: boolean;
   webhookSecretSet: boolean;
+  /** APP_INSTALLATION connectors: the app's id (or client id) and slug; the private key only as set or not. */
+  appId: string | null;
+  appSlug: string | null;
+  privateKeySet: boolean;
   updatedAt: Date;
 }
 
@@ -19,16 +23,44 @@ const toView = (row: {
   clientId: string;
   clientSecretEncrypted: string;
   webhookSecretEncrypted: string | null;
+  appId: string | null;
+  appSlug: string | null;
+  privateKeyEncrypted: string | null;
   updatedAt: Date;
 }): CredentialsView => ({
   connector: row.connector,
   clientId: row.clientId,
   clientSecretSet: row.clientSecretEncrypted.length > 0,
   webhookSecretSet: Boolean(row.webhookSecretEncrypted),
+  appId: row.appId,
+  appSlug: row.appSlug,
+  privateKeySet: Boolean(row.privateKeyEncrypted),
   updatedAt: row.updatedAt,
 });
 
 const noControl = (value: string) => !/[\u0000-\u001f\u007f]/.test(value);
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine(noControl, "must not contain control characters")
+    .nullish()
+    .transform((value) => (value ? value : undefined));
+
+/** An APP_INSTALLATION connector's app: its id, slug and PEM private key are required; its OAuth client is optional. */
+const appInput = z.object({
+  clientId: optionalText(512),
+  clientSecret: optionalText(2048),
+  webhookSecret: optionalText(2048),
+  appId: z.string().trim().min(1, "must not be empty").max(128).regex(/^[A-Za-z0-9._-]+$/, "must be the app's id (digits) or its client id"),
+  appSlug: z.string().trim().min(1, "must not be empty").max(100).regex(/^[a-z0-9][a-z0-9-]*$/, "must be the app's slug, as in https://github.com/apps/<slug>"),
+  privateKey: z
+    .string()
+    .max(16_384)
+    .refine((v) => /^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----\s*$/.test(v.trim()), "must be the app's private key in PEM form (-----BEGIN RSA PRIVATE KEY----- …)"),
+}).refine((v) => Boolean(v.clientId) === Boolean(v.clientSecret), { message: "give both the client id and the client secret, or neither", path: ["clientSecret"] });
 
 const credentialsInput = z.object({
   clientId: z.string().trim().min(1, "must not be empty").max(512).refine(noControl, "must not contain control characters"),
@@ -54,14 +86,31 @@ export function createOperatorCredentials({ db, box, inboundSecrets }: { db: Db;
     },
 
     /** Stores (replaces) the operator's own OAuth app for a connector. */
-    async set(deploymentId: string, connectorName: string, input: { clientId: string; clientSecret: string; webhookSecret?: string | null }): Promise<CredentialsView> {
+    async set(deploymentId: string, connectorName: string, input: CredentialsInput): Promise<CredentialsView> {
       const def = knownConnector(connectorName);
-      const values = parseInput(credentialsInput, input);
-      const data = {
-        clientId: values.clientId,
-        clientSecretEncrypted: box.seal(values.clientSecret),
-        webhookSecretEncrypted: values.webhookSecret ? box.seal(values.webhookSecret) : null,
-      };
+      let data;
+      if (def.authMode === "APP_INSTALLATION") {
+        const values = parseInput(appInput, input);
+        data = {
+          // Without an OAuth client the columns hold empty strings, read back as "not set".
+          clientId: values.clientId ?? "",
+          clientSecretEncrypted: values.clientSecret ? box.seal(values.clientSecret) : "",
+          webhookSecretEncrypted: values.webhookSecret ? box.seal(values.webhookSecret) : null,
+          appId: values.appId,
+          appSlug: values.appSlug,
+          privateKeyEncrypted: box.seal(values.privateKey.trim()),
+        };
+      } else {
+        const values = parseInput(credentialsInput, input);
+        data = {
+          clientId: values.clientId,
+          clientSecretEncrypted: box.seal(values.clientSecret),
+          webhookSecretEncrypted: values.webhookSecret ? box.seal(values.webhookSecret) : null,
+          appId: null,
+          appSlug: null,
+          privateKeyEncrypted: null,
+        };
+      }
       const row = await db.connectorCredentials.upsert({
         where: { deploymentId_connector: { deploymentId, connector: def.name } },
         create: { deploymentId, connector: def.name, ...data },
@@ -79,6 +128,16 @@ export function createOperatorCredentials({ db, box, inboundSecrets }: { db: Db;
       return count > 0;
     },
   };
+}
+
+/** What setConnectorCredentials takes: an OAuth client, or (APP_INSTALLATION) an app with an optional OAuth client. */
+export interface CredentialsInput {
+  clientId?: string | null;
+  clientSecret?: string | null;
+  webhookSecret?: string | null;
+  appId?: string | null;
+  appSlug?: string | null;
+  privateKey?: string | null;
 }
 
 export type OperatorCredentials = ReturnType<typeof createOperatorCredentials>;

@@ -38,6 +38,11 @@ export interface InboundDeps {
   accessTokens: Pick<AccessTokens, "fresh">;
   /** Records one event and its delivery in one statement (forwarding/record.ts). */
   recordRoutedEvent: EventRecorder["recordRouted"];
+  /**
+   * Disconnects a connection whose grant the provider says is gone (an APP_INSTALLATION connector's
+   * `installation.disconnectOn` triggers: GitHub's `installation.deleted`), as a DELETE by the operator would.
+   */
+  disconnect?: (deploymentId: string, connector: string, account: string) => Promise<void>;
 }
 
 export type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };
@@ -174,6 +179,10 @@ async function acceptEvents(
     else {
       outcome.recorded++;
       if (recorded.deliveryId) outcome.forwarded++;
+      // Recorded first, so the provider's own event is kept (and forwarded when listed), then the connection goes.
+      if (deps.disconnect && def.declaration.installation?.disconnectOn.includes(event.trigger)) {
+        await deps.disconnect(deploymentId, def.name, recorded.account);
+      }
     }
   }
   return outcome;

@@ -179,6 +179,11 @@ export async function readIdentity(provider: Provider, token: NormalizedToken): 
     fetchJson: bearerFetchJson(provider.endpoints.apiUrl, token.accessToken),
     apiUrl: provider.endpoints.apiUrl,
   });
+  return storableIdentity(identity);
+}
+
+/** An identity read by any means, made storable (see readIdentity). */
+export function storableIdentity(identity: ExternalIdentity): ExternalIdentity {
   return {
     ...identity,
     externalId: storableText(identity.externalId),

@@ -1,7 +1,10 @@
 import { storedParams } from "../connectors/params.ts";
 import { findConnector } from "../connectors/registry.ts";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
-import { hasOAuthClient } from "../credentials/clientCredentials.ts";
+import { connectors } from "../connectors/registry.ts";
+import type { ConnectorDefinition } from "../connectors/types.ts";
+import { hasApp, hasOAuthClient, type ResolvedCredentials } from "../credentials/clientCredentials.ts";
+import { InstallationRefusedError, mintInstallationToken } from "./appInstallation.ts";
 import type { LifecycleEvents } from "../connections/lifecycle.ts";
 import type { OAuthClientDeps } from "./deps.ts";
 
@@ -10,6 +13,9 @@ export interface AccessTokenDeps extends OAuthClientDeps {
   lifecycle: Pick<LifecycleEvents, "emitFor">;
 }
 import { providerFor, refreshGrant } from "./provider.ts";
+
+/** Connectors whose tokens are minted rather than refreshed (APP_INSTALLATION): they have no refresh token. */
+const MINTED_CONNECTORS = connectors.filter((def) => def.authMode === "APP_INSTALLATION").map((def) => def.name);
 
 /** Refresh this long before the provider's expiry, so a token handed out is good for a while. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -74,7 +80,9 @@ export async function getFreshToken(deps: AccessTokenDeps, connectedAccountId: s
     const stored = () => ({ accessToken: deps.box.open(account.accessTokenEncrypted), expiresAt: account.tokenExpiresAt, scopes: account.scopes });
     if (refreshedByOther || (fresh && !options.forceRefresh)) return stored();
 
-    if (!account.refreshTokenEncrypted) {
+    // An app installation needs no refresh token: a new installation token is minted with the app's key.
+    const minted = findConnector(account.connector)?.authMode === "APP_INSTALLATION";
+    if (!account.refreshTokenEncrypted && !minted) {
       if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > now && !options.forceRefresh) return stored();
       await markReauthRequired(deps, account.id, { code: "token_expired", message: "The access token expired and the provider gave no refresh token." });
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
@@ -101,7 +109,7 @@ export async function getFreshToken(deps: AccessTokenDeps, connectedAccountId: s
 
 async function refreshHoldingLock(
   deps: AccessTokenDeps,
-  account: { id: string; deploymentId: string; connector: string; refreshTokenEncrypted: string | null; scopes: string[]; params: unknown },
+  account: { id: string; deploymentId: string; connector: string; externalId: string; refreshTokenEncrypted: string | null; scopes: string[]; params: unknown },
   lockedUntil: Date,
 ): Promise<FreshToken> {
   const release = () =>
@@ -110,6 +118,7 @@ async function refreshHoldingLock(
     const def = findConnector(account.connector);
     if (!def) throw new Error(`connector ${account.connector} is no longer available`);
     const credentials = await deps.clientCredentials.resolve(account.deploymentId, def);
+    if (def.authMode === "APP_INSTALLATION") return await mintHoldingLock(deps, def, credentials, account, lockedUntil);
     if (!hasOAuthClient(credentials)) throw new Error(`no OAuth client is configured for ${def.name}`);
     const token = await refreshGrant(providerFor(deps.config, def, credentials, storedParams(account.params)), deps.box.open(account.refreshTokenEncrypted!));
     const expiresAt = token.expiresIn ? new Date(Date.now() + token.expiresIn * 1000) : null;
@@ -127,6 +136,11 @@ async function refreshHoldingLock(
     });
     return { accessToken: token.accessToken, expiresAt, scopes: token.scopes.length ? token.scopes : account.scopes };
   } catch (error) {
+    // The installation is gone at the provider (uninstalled, or the app's access to it revoked).
+    if (error instanceof InstallationRefusedError && (error.status === 404 || error.status === 403)) {
+      await markReauthRequired(deps, account.id, { code: "installation_gone", message: `The provider refused a token for this installation (${error.message}).` });
+      throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
+    }
     if (error instanceof TokenResponseError && GRANT_GONE.has(error.code)) {
       await markReauthRequired(deps, account.id, { code: error.code, message: error.description ?? `The provider refused the refresh token (${error.code}).` });
       deps.logger.info({ connectedAccountId: account.id, connector: account.connector, code: error.code }, "refresh refused: account needs a new authorization");
@@ -135,6 +149,29 @@ async function refreshHoldingLock(
     await release().catch(() => {});
     throw error;
   }
+}
+
+/** APP_INSTALLATION: a new installation token, authenticated as the app, stored under the same lock a refresh holds. */
+async function mintHoldingLock(
+  deps: AccessTokenDeps,
+  def: ConnectorDefinition,
+  credentials: ResolvedCredentials,
+  account: { id: string; externalId: string; scopes: string[] },
+  lockedUntil: Date,
+): Promise<FreshToken> {
+  if (!hasApp(credentials)) throw new Error(`no app is configured for ${def.name}`);
+  const token = await mintInstallationToken(def, deps.config.connectorEnv, credentials.app, account.externalId, new Date());
+  await deps.db.connectedAccount.updateMany({
+    where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
+    data: {
+      accessTokenEncrypted: deps.box.seal(token.accessToken),
+      tokenExpiresAt: token.expiresAt,
+      ...(token.scopes.length ? { scopes: token.scopes } : {}),
+      lastRefreshedAt: new Date(),
+      refreshLockedUntil: null,
+    },
+  });
+  return { accessToken: token.accessToken, expiresAt: token.expiresAt, scopes: token.scopes.length ? token.scopes : account.scopes };
 }
 
 /** ACTIVE → REAUTH_REQUIRED; only the caller that moved the row announces it (once per lapse). */
@@ -152,7 +189,11 @@ async function markReauthRequired(deps: AccessTokenDeps, id: string, error: { co
  */
 export async function refreshExpiringTokens(deps: AccessTokenDeps): Promise<number> {
   const due = await deps.db.connectedAccount.findMany({
-    where: { status: "ACTIVE", refreshTokenEncrypted: { not: null }, tokenExpiresAt: { lt: new Date(Date.now() + REFRESH_MARGIN_MS) } },
+    where: {
+      status: "ACTIVE",
+      OR: [{ refreshTokenEncrypted: { not: null } }, { connector: { in: MINTED_CONNECTORS } }],
+      tokenExpiresAt: { lt: new Date(Date.now() + REFRESH_MARGIN_MS) },
+    },
     select: { id: true },
     take: 100,
   });

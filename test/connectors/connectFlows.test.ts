@@ -23,8 +23,8 @@ interface Fake extends FakeOAuthServer<any> {
   env(): Record<string, string>;
 }
 
-/** Every connector an end user authorizes with OAuth (API_KEY and BASIC ones: credentialFlows.test.ts; NONE ones never are). */
-const connectors = catalog.filter((def) => def.declaration.oauth);
+/** Every connector an end user authorizes with OAuth (API_KEY and BASIC ones: credentialFlows.test.ts; APP_INSTALLATION ones: githubApp.test.ts; NONE ones never are). */
+const connectors = catalog.filter((def) => def.declaration.oauth && def.authMode === "OAUTH2");
 
 /** Hand-written fakes, only for connectors whose identity reading is code. */
 const CODE_IDENTITY_FAKES: Record<string, () => Promise<{ fake: Fake; externalId: (fake: Fake) => string }>> = {

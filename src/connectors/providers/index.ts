@@ -5,6 +5,7 @@
  */
 import type { ConnectorDeclarationInput } from "../declaration.ts";
 import github from "./github/index.ts";
+import github_app from "./github_app/index.ts";
 import gmail from "./gmail/index.ts";
 import jira from "./jira/index.ts";
 import slack from "./slack/index.ts";
@@ -107,6 +108,7 @@ import sharepoint from "./sharepoint/index.ts";
 export const providers: readonly ConnectorDeclarationInput[] = [
   gmail,
   github,
+  github_app,
   jira,
   slack,
   airtable,

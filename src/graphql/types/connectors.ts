@@ -2,7 +2,7 @@ import { storedParams } from "../../connectors/params.ts";
 import { AUTH_MODES, CATEGORIES } from "../../connectors/declaration.ts";
 import { connectors, findConnector, knownConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
-import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
+import { hasApp, hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import type { CredentialsView } from "../../credentials/operatorCredentials.ts";
 import { serviceCredentials } from "../../credentials/serviceDefaults.ts";
 import type { VerificationTokenView } from "../../credentials/verificationTokens.ts";
@@ -43,7 +43,7 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
     category: t.exposeString("category", { description: `One of: ${CATEGORIES.join(", ")}.` }),
     authMode: t.field({
       type: AuthMode,
-      description: "How an end user's account is authorized. OAUTH2: signing in at the provider. API_KEY and BASIC: the end user enters the fields the connector names on the hosted connect page, checked with the provider before they are kept (no OAuth app needed). NONE: never (Switchyard's own lifecycle events); such a connector has no auth-url.",
+      description: "How an end user's account is authorized. OAUTH2: signing in at the provider. API_KEY and BASIC: the end user enters the fields the connector names on the hosted connect page, checked with the provider before they are kept (no OAuth app needed). APP_INSTALLATION: the end user installs the operator's app (a GitHub App) and Switchyard mints installation tokens with the app's private key. NONE: never (Switchyard's own lifecycle events); such a connector has no auth-url.",
       resolve: (c) => c.authMode,
     }),
     description: t.exposeString("description"),
@@ -52,8 +52,12 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
     scopes: t.stringList({ description: "The OAuth scopes asked for at connect time.", resolve: (c) => c.oauth.scopes }),
     serviceCredentialsConfigured: t.boolean({
       description:
-        "The service's own OAuth client exists (CONNECTOR_<NAME>_CLIENT_ID and _CLIENT_SECRET are set), so deployments without their own credentials can connect accounts.",
-      resolve: (c, _args, ctx) => hasOAuthClient({ ...serviceCredentials(ctx.settings.connectorEnv, c), source: "service" }),
+        "The service's own OAuth client exists (CONNECTOR_<NAME>_CLIENT_ID and _CLIENT_SECRET are set; APP_INSTALLATION connectors: the app's _APP_ID, _PRIVATE_KEY and _SLUG), so deployments without their own credentials can connect accounts.",
+      resolve: (c, _args, ctx) => {
+        const defaults = serviceCredentials(ctx.settings.connectorEnv, c);
+        const credentials = { ...defaults, source: "service" as const, app: defaults };
+        return c.authMode === "APP_INSTALLATION" ? hasApp(credentials) : hasOAuthClient(credentials);
+      },
     }),
     webhookUrlTemplate: t.string({
       nullable: true,
@@ -86,6 +90,9 @@ const ConnectorCredentials = builder.objectRef<CredentialsView>("ConnectorCreden
     clientId: t.exposeString("clientId"),
     clientSecretSet: t.exposeBoolean("clientSecretSet"),
     webhookSecretSet: t.exposeBoolean("webhookSecretSet"),
+    appId: t.exposeString("appId", { nullable: true, description: "APP_INSTALLATION connectors: the app's id or client id." }),
+    appSlug: t.exposeString("appSlug", { nullable: true, description: "APP_INSTALLATION connectors: the app's slug." }),
+    privateKeySet: t.exposeBoolean("privateKeySet", { description: "APP_INSTALLATION connectors: the app's private key is stored (it is never returned)." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
 });
@@ -110,9 +117,12 @@ const WebhookVerificationToken = builder.objectRef<VerificationTokenView>("Webho
 
 const ConnectorCredentialsInput = builder.inputType("ConnectorCredentialsInput", {
   fields: (t) => ({
-    clientId: t.string(),
-    clientSecret: t.string(),
+    clientId: t.string({ required: false, description: "Required, except for APP_INSTALLATION connectors (there: the app's optional OAuth client, for confirming installations with the installing user's authorization)." }),
+    clientSecret: t.string({ required: false, description: "Sealed, never returned. Required with clientId." }),
     webhookSecret: t.string({ required: false }),
+    appId: t.string({ required: false, description: "APP_INSTALLATION connectors (GitHub App): the app's id or client id (the JWT issuer)." }),
+    appSlug: t.string({ required: false, description: "APP_INSTALLATION connectors: the app's slug, as in https://github.com/apps/<slug>." }),
+    privateKey: t.string({ required: false, description: "APP_INSTALLATION connectors: the app's private key (PEM). Sealed, never returned." }),
   }),
 });
 

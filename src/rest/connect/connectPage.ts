@@ -29,7 +29,7 @@ export function getConnectPage(deps: ConnectFlowDeps): Route {
 <input type="hidden" name="nonce" value="${escapeHtml(formNonce(deps, session.id, "start"))}">
 <div class="actions"><button type="submit" class="primary">Continue</button></div>
 </form>
-<p class="note">${fields ? `You will enter your ${escapeHtml(fieldList(fields))}, which are checked with ${escapeHtml(def.displayName)} before anything is kept.` : `You will sign in at ${escapeHtml(def.displayName)} and choose whether to allow access.`} This link expires at ${escapeHtml(session.expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
+<p class="note">${fields ? `You will enter your ${escapeHtml(fieldList(fields))}, which are checked with ${escapeHtml(def.displayName)} before anything is kept.` : def.authMode === "APP_INSTALLATION" ? `You will install the app at ${escapeHtml(def.displayName)} and choose which repositories it may access.` : `You will sign in at ${escapeHtml(def.displayName)} and choose whether to allow access.`} This link expires at ${escapeHtml(session.expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
       );
     },
   };

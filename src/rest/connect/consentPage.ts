@@ -21,7 +21,9 @@ export function getConsentPage(deps: ConnectFlowDeps): Route {
       const fields = credentialsOf(def)?.fields;
       const described = fields
         ? [`Everything the ${fieldList(fields)} you enter next give access to at ${def.displayName}`]
-        : def.oauth.scopes.map((scope) => def.oauth.scopeDescriptions?.[scope] ?? scope);
+        : def.authMode === "APP_INSTALLATION"
+          ? [`The repositories and permissions you choose when installing the app at ${def.displayName}`]
+          : def.oauth.scopes.map((scope) => def.oauth.scopeDescriptions?.[scope] ?? scope);
       return page(
         200,
         `Allow access to ${def.displayName}`,

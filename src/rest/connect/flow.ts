@@ -5,7 +5,8 @@ import { type RedirectErrorCode, redirectLocation } from "../../connections/redi
 import { findConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../../connectors/types.ts";
 import { credentialsOf, type CredentialChecker } from "../../connect/credentials.ts";
-import { hasOAuthClient, type ResolvedCredentials } from "../../credentials/clientCredentials.ts";
+import { canConnect, hasApp, hasOAuthClient, type ResolvedCredentials } from "../../credentials/clientCredentials.ts";
+import { installUrl } from "../../oauth/appInstallation.ts";
 import { header, type HttpRequest, type HttpResponse } from "../../http/types.ts";
 import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../oauth/connectSessions.ts";
 import { authorizationUrl, oauth, providerFor } from "../../oauth/provider.ts";
@@ -90,7 +91,7 @@ export async function loadLiveSession(deps: ConnectFlowDeps, token: string): Pro
   if (!def) refuse(errorPage(404, "This connector is no longer available", `The connector "${session.connector}" is not offered any more.`));
   const credentials = await deps.clientCredentials.resolve(session.deploymentId, def);
   // API_KEY and BASIC connectors need no OAuth client: the end user brings the credentials.
-  if (!credentialsOf(def) && !hasOAuthClient(credentials)) {
+  if (!canConnect(def, credentials)) {
     refuse(errorPage(503, `${def.displayName} is not set up`, `The application has not finished setting up its ${def.displayName} connection.`, "Please tell the application's support team."));
   }
   const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
@@ -127,6 +128,7 @@ export async function readConnectForm(deps: OAuthClientDeps, request: HttpReques
 export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSession): Promise<HttpResponse> {
   // API_KEY and BASIC: the form where the end user enters what the connector names.
   if (credentialsOf(live.def)) return seeOther(`/connect/${encodeURIComponent(live.token)}/credentials`);
+  if (live.def.authMode === "APP_INSTALLATION") return redirectToInstall(deps, live);
   if (!hasOAuthClient(live.credentials)) throw new Error(`${live.def.name} has no OAuth client`);
   const provider = providerFor(deps.config, live.def, live.credentials, storedParams(live.session.params));
   const state = oauth.generateRandomState();
@@ -139,6 +141,28 @@ export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSessio
     status: 303,
     headers: {
       location,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+      "set-cookie": bindingCookie(deps, live.session.id, state, live.session.expiresAt),
+    },
+  };
+}
+
+/**
+ * APP_INSTALLATION: the app's install page at the provider, with a fresh `state` bound to the
+ * session and this browser like an OAuth attempt; the provider sends the browser back to
+ * /oauth/callback (the app's setup URL) with the installation id and that state.
+ */
+async function redirectToInstall(deps: OAuthClientDeps, live: LiveSession): Promise<HttpResponse> {
+  if (!hasApp(live.credentials)) throw new Error(`${live.def.name} has no app configured`);
+  const state = oauth.generateRandomState();
+  if (!(await bindAttempt(deps, live.session.id, state, undefined))) {
+    refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } })) ?? "unknown"));
+  }
+  return {
+    status: 303,
+    headers: {
+      location: installUrl(live.def, deps.config.connectorEnv, live.credentials.app.appSlug, state),
       "cache-control": "no-store",
       "referrer-policy": "no-referrer",
       "set-cookie": bindingCookie(deps, live.session.id, state, live.session.expiresAt),

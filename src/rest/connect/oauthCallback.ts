@@ -9,6 +9,7 @@ import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
 import { type ConnectFlowDeps, finishConnected, problemPage, refuseFlow } from "./flow.ts";
 import { errorPage, refuse } from "./page.ts";
+import { completeInstallation } from "./installCallback.ts";
 
 const RETRY = "Open the link you were given again to try once more.";
 
@@ -64,6 +65,11 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
 
       if (!(await consumeState(deps, session.id, state))) {
         return fail("state_mismatch", errorPage(400, "This sign-in could not be verified", "This response was already used.", RETRY));
+      }
+
+      // A GitHub App's installation comes back here too (its setup URL), carrying the installation instead of a code to exchange.
+      if (def.authMode === "APP_INSTALLATION" && !params.get("error")) {
+        return completeInstallation(deps, session, def, params, state, fail, clearedBindingCookie(deps, session.id));
       }
 
       const error = params.get("error");
