@@ -46,7 +46,7 @@ import { createOrganizations } from "./organizations/organizations.ts";
 import { createRateLimit } from "./ratelimit/limiter.ts";
 import { createRetentionJob, type RetentionJob, type RetentionOptions } from "./retention/prune.ts";
 import { getConnectionToken } from "./rest/getConnectionToken.ts";
-import { PROXY_PREFIX, proxyRoutes } from "./rest/proxy.ts";
+import { createProxyEndpoint, PROXY_PROBLEM_HEADERS, PROXY_ROUTE } from "./rest/proxy.ts";
 import { createConnectionTokens } from "./connections/token.ts";
 import { createProxy } from "./connections/proxy.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -191,8 +191,10 @@ export function buildApp(deps: AppDeps): App {
   const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
   const recorder = createEventRecorder({ sql, signal, bus, logger });
   // Connection lifecycle events (switchyard.connection_*), recorded and forwarded like a provider's.
-  const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: recorder.record });
+  const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: recorder.record, onChange: (id) => connectionTokens.forget(id) });
   const accessTokens = createAccessTokens({ ...oauth, clientCredentials, lifecycle });
+  // Using a connection with the API key: its token, and the authenticated proxy (connections/).
+  const connectionTokens = createConnectionTokens({ sql, box, clock, logger, accessTokens });
   const inboundEvents = createInboundEvents({
     sql,
     db,
@@ -291,8 +293,6 @@ export function buildApp(deps: AppDeps): App {
     },
   });
 
-  // Using a connection with the API key: its token, and the authenticated proxy (connections/).
-  const connectionTokens = createConnectionTokens({ sql, box, clock, logger, accessTokens });
   const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics });
 
   const routes: Route[] = [
@@ -306,9 +306,9 @@ export function buildApp(deps: AppDeps): App {
     getInboundWebhook(inboundWebhook),
     ...openApiRoutes(config),
     getConnectionToken(apiKeys, connectionTokens),
-    ...proxyRoutes(apiKeys, proxy),
   ];
   const match = createRouter(routes);
+  const serveProxy = createProxyEndpoint({ apiKeys, proxy, bodies, trustProxyHops: config.trustProxyHops });
 
   // /graphql: resolvers reach these capabilities by name (graphql/context.ts), and nothing else.
   const contexts = createContexts(
@@ -381,9 +381,7 @@ export function buildApp(deps: AppDeps): App {
       }
       return;
     }
-    // The proxy's path is matched as sent: URL parsing resolves `..` and `%2e%2e` before the proxy could refuse them.
-    const rawPath = (req.url ?? "/").split("?")[0];
-    const found = match(req.method ?? "GET", rawPath.startsWith(PROXY_PREFIX) ? rawPath : url.pathname);
+    const found = match(req.method ?? "GET", url.pathname);
     if (found) matched.route = found.pattern;
     if (found && "handler" in found) matched.problemHeaders = found.problemHeaders;
     if (!found) throw new AppError("NOT_FOUND", `Nothing is served at ${url.pathname}.`);
@@ -402,8 +400,16 @@ export function buildApp(deps: AppDeps): App {
     writeResponse(res, await found.handler(request));
   }
 
+  const proxied = { route: PROXY_ROUTE, problemHeaders: PROXY_PROBLEM_HEADERS } as const;
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const started = process.hrtime.bigint();
+    // The authenticated proxy first, on node's own request and response: its hot path (bench/proxy).
+    const proxying = draining ? undefined : serveProxy(req, res);
+    if (proxying) {
+      settle(req, res, proxying, proxied, () => (req.url ?? "/").split("?")[0], started);
+      return;
+    }
     let url: URL;
     try {
       url = new URL(req.url ?? "/", config.publicUrl);
@@ -429,19 +435,31 @@ export function buildApp(deps: AppDeps): App {
       requests.inc({ route: matched.route, status: "503" });
       return;
     }
+    settle(req, res, route(req, res, url, matched), matched, () => url.pathname, started);
+  }
+
+  /** Answers what `serving` throws (a problem, or a 500 logged), then counts the request by its route pattern. */
+  function settle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    serving: Promise<void>,
+    matched: { route: string; problemHeaders?: Record<string, string> },
+    pathname: () => string,
+    started: bigint,
+  ): void {
     let status: string | undefined;
-    route(req, res, url, matched)
+    serving
       .catch((error: unknown) => {
         if (error instanceof ClientAbortedError) {
           // Not a failure of ours: the client hung up mid-upload. Counted as nginx's 499.
-          logger.debug({ method: req.method, path: url.pathname }, "client closed the connection before its request body arrived");
+          logger.debug({ method: req.method, path: pathname() }, "client closed the connection before its request body arrived");
           status = "499";
           res.destroy();
           return;
         }
         // A database outage is not a bug: 503 with Retry-After, one warning per outage (db/outage.ts).
         const problem = asProblem(error) ?? (databaseOutage.noted(error) ? asProblem(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS)) : undefined);
-        if (!problem) logger.error({ err: error, method: req.method, path: url.pathname }, "unexpected error");
+        if (!problem) logger.error({ err: error, method: req.method, path: pathname() }, "unexpected error");
         if (res.headersSent) {
           res.destroy();
         } else {

@@ -13,7 +13,7 @@
  * The service runs on PostgreSQL in a database of its own (BENCH_DATABASE_URL).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -48,7 +48,9 @@ const CONNECTIONS = Number(args.connections);
 const STREAM_BYTES = Number(args["stream-mb"]) * 1024 * 1024;
 
 async function startServer(role: string, ...rest: string[]): Promise<{ child: Child; url: string }> {
-  const child = spawnNode(["--import", "tsx", join(here, "servers.ts"), role, ...rest], { cwd: root, env: { PATH: process.env.PATH ?? "" } });
+  // With --cpu-prof, the servers are profiled too (the bare pipe is the proxy's yardstick).
+  const profile = args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", args["cpu-prof"], "--cpu-prof-name", `${role}.cpuprofile`] : [];
+  const child = spawnNode([...profile, "--import", "tsx", join(here, "servers.ts"), role, ...rest], { cwd: root, env: { PATH: process.env.PATH ?? "" } });
   for (let i = 0; i < 300; i++) {
     const port = /listening (\d+)/.exec(child.output())?.[1];
     if (port) return { child, url: `http://127.0.0.1:${port}` };
@@ -70,6 +72,12 @@ function timedGet(url: string, headers: Record<string, string>): Promise<number>
   });
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux): the hops' cost per request, which the machine's load barely moves. */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
 /** `rate` requests a second for `seconds`, each timed; p50/p99 in ms. */
@@ -89,10 +97,27 @@ async function paced(url: string, headers: Record<string, string>, rate: number,
   return { requests: times.length, p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function maxRate(url: string, headers: Record<string, string>) {
+/**
+ * autocannon at full speed; with `cpu`, the CPU time that process spent per request meanwhile (µs),
+ * less what it spends idle (the service's own loops: delivery worker, poller), measured just before.
+ */
+async function maxRate(url: string, headers: Record<string, string>, cpu?: () => Promise<number> | number) {
+  let idlePerSecond = 0;
+  if (cpu) {
+    const idleFrom = await cpu();
+    const idleStarted = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    idlePerSecond = ((await cpu()) - idleFrom) / ((performance.now() - idleStarted) / 1000);
+  }
+  const cpuBefore = await cpu?.();
+  const started = performance.now();
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = await cpu?.();
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { requestsPerSecond: Math.round(result.requests.average), p99: result.latency.p99 };
+  const cpuMicrosPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round(((cpuAfter - cpuBefore - idlePerSecond * seconds) * 1e6) / result.requests.total);
+  return { requestsPerSecond: Math.round(result.requests.average), p99: result.latency.p99, cpuMicrosPerRequest };
 }
 
 /** Streams `bytes` through `url`, sampling `rss()` every 100 ms; the RSS before, at its highest and after, in MB. */
@@ -174,13 +199,20 @@ try {
 
   const latency: Record<string, { requests: number; p50: number; p99: number }> = {};
   for (const [name, way] of Object.entries(ways)) latency[name] = await paced(way.url, way.headers, RATE, DURATION);
-  const throughput: Record<string, { requestsPerSecond: number; p99: number }> = {};
-  for (const [name, way] of Object.entries(ways)) throughput[name] = await maxRate(way.url, way.headers);
-
-  const rssOfService = async () => {
+  const serviceMetric = async (name: string) => {
     const text = await (await fetch(`${service!.url}/metrics`)).text();
-    return Number(/^process_resident_memory_bytes (\d+)/m.exec(text)?.[1] ?? 0);
+    return Number(new RegExp(`^${name} ([\\d.e+-]+)`, "m").exec(text)?.[1] ?? 0);
   };
+  // The CPU each hop spends per request: the bare pipe's from /proc, the service's from its own /metrics.
+  const cpuOf: Record<string, (() => Promise<number> | number) | undefined> = {
+    direct: () => cpuSecondsOf(api.child.process.pid!),
+    pipe: () => cpuSecondsOf(pipe.child.process.pid!),
+    proxy: () => serviceMetric("process_cpu_seconds_total"),
+  };
+  const throughput: Record<string, { requestsPerSecond: number; p99: number; cpuMicrosPerRequest?: number }> = {};
+  for (const [name, way] of Object.entries(ways)) throughput[name] = await maxRate(way.url, way.headers, cpuOf[name]);
+
+  const rssOfService = () => serviceMetric("process_resident_memory_bytes");
   const stream = await streamRss(proxied(`large?bytes=${STREAM_BYTES}`), key, STREAM_BYTES, rssOfService);
 
   const round = (n: number) => Math.round(n * 1000) / 1000;

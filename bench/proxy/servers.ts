@@ -41,4 +41,6 @@ function pipe(apiUrl: string) {
 
 const server = role === "pipe" ? pipe(target) : api;
 server.keepAliveTimeout = 60_000;
+// A clean exit on SIGTERM, so a CPU profile (--cpu-prof) is written.
+process.once("SIGTERM", () => process.exit(0));
 server.listen(0, "127.0.0.1", () => console.log(`listening ${(server.address() as AddressInfo).port}`));

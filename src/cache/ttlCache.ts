@@ -32,6 +32,10 @@ export function createTtlCache<K, V>({ ttlMs, maxEntries, clock }: TtlCacheOptio
     delete(key: K): void {
       entries.delete(key);
     },
+    /** Drops every entry whose value matches (a rare invalidation: it walks the whole map). */
+    deleteWhere(matches: (value: V) => boolean): void {
+      for (const [key, entry] of entries) if (matches(entry.value)) entries.delete(key);
+    },
     get size() {
       return entries.size;
     },

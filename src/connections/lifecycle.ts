@@ -29,6 +29,8 @@ export interface LifecycleDeps {
   logger: Logger;
   /** forwarding/record.ts recordEvent, bound to the app's database and publisher. */
   recordEvent: (deploymentId: string, event: EventToRecord) => Promise<RecordedEvent>;
+  /** Told first of every change a lifecycle event reports (what the proxy remembers of the connection goes). */
+  onChange?: (connectedAccountId: string) => void;
 }
 
 export function createLifecycleEvents(deps: LifecycleDeps) {
@@ -39,6 +41,7 @@ export function createLifecycleEvents(deps: LifecycleDeps) {
    */
   async function emit(deploymentId: string, trigger: LifecycleTrigger, connection: Connection, error: LifecycleError | null = null): Promise<RecordedEvent | undefined> {
     const occurredAt = deps.clock.now();
+    deps.onChange?.(connection.id);
     try {
       return await deps.recordEvent(deploymentId, {
         connector: LIFECYCLE_CONNECTOR,

@@ -45,7 +45,7 @@ const NOT_SENT = new Set(["host", "x-api-key", "authorization", "cookie", "forwa
 
 export interface ProxyDeps {
   config: Pick<Config, "env" | "connectorEnv" | "proxyTimeoutMs" | "proxyMaxBodyBytes">;
-  tokens: Pick<ConnectionTokens, "find" | "token">;
+  tokens: Pick<ConnectionTokens, "findInUse" | "token">;
   logger: Logger;
   clock: Clock;
   metrics: Registry;
@@ -122,7 +122,9 @@ export function retryAfterMs(value: string | string[] | undefined, nowMs: number
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
 
 /** The header names a Connection header lists (they are hop-by-hop for this message). */
-function connectionListed(headers: Record<string, string | string[] | undefined>): Set<string> {
+const NONE_LISTED: ReadonlySet<string> = new Set();
+function connectionListed(headers: Record<string, string | string[] | undefined>): ReadonlySet<string> {
+  if (headers.connection === undefined) return NONE_LISTED;
   return new Set(
     (single(headers.connection) ?? "")
       .split(",")
@@ -201,8 +203,12 @@ export function createProxy(deps: ProxyDeps) {
     registers: [deps.metrics],
   });
 
-  /** The URL `path` names under the connection's API base. */
-  function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL {
+  // A connection's API base, worked out once per row read (connections are reused for a second: token.ts).
+  const bases = new WeakMap<UsableConnection, { base: URL; prefix: string; basePath: string }>();
+
+  function apiBase(connection: UsableConnection, api: ApiDeclaration) {
+    const known = bases.get(connection);
+    if (known) return known;
     let base: URL;
     try {
       // The connection's params fill the API URL's host (`https://{domain}.freshdesk.com/api/v2`).
@@ -212,8 +218,35 @@ export function createProxy(deps: ProxyDeps) {
       if (!(error instanceof Error)) throw error;
       throw new AppError("CONFLICT", `This ${connection.def.displayName} connection cannot be proxied: ${error.message}.`);
     }
-    const url = new URL(`${base.href.replace(/\/+$/, "")}/${confinePath(path)}${search}`);
-    const basePath = base.pathname.replace(/\/+$/, "");
+    const worked = { base, prefix: base.href.replace(/\/+$/, ""), basePath: base.pathname.replace(/\/+$/, "") };
+    bases.set(connection, worked);
+    return worked;
+  }
+
+  // prom-client hashes a label object on every call: each connector's series are looked up once
+  // (bounded: the connectors are a fixed list, plus "unknown"; five status classes).
+  const series = new Map<string, { observe(seconds: number): void }>();
+  function seriesOf(connector: string, statusClass: number) {
+    const key = `${connector} ${statusClass}`;
+    let known = series.get(key);
+    if (!known) {
+      const counted = requests.labels({ connector, status_class: `${statusClass}xx` });
+      const timed = duration.labels({ connector });
+      known = {
+        observe(seconds) {
+          counted.inc();
+          timed.observe(seconds);
+        },
+      };
+      series.set(key, known);
+    }
+    return known;
+  }
+
+  /** The URL `path` names under the connection's API base. */
+  function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL {
+    const { base, prefix, basePath } = apiBase(connection, api);
+    const url = new URL(`${prefix}/${confinePath(path)}${search}`);
     // Belt and braces: whatever the checks above missed, a URL off the base is never sent.
     if (url.origin !== base.origin || (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))) throw badPath("leaves the API base");
     return url;
@@ -233,7 +266,7 @@ export function createProxy(deps: ProxyDeps) {
     new AppError("PROVIDER_UNREACHABLE", `${connection.def.displayName}'s API could not be reached (connection refused, reset or not resolvable).`);
 
   async function send(call: ProxyCall): Promise<ProxyAnswer> {
-    const connection = await deps.tokens.find(call.deploymentId, call.connector, call.account);
+    const connection = await deps.tokens.findInUse(call.deploymentId, call.connector, call.account);
     const api = apiOf(connection.def.declaration);
     const url = target(connection, api, call.path, call.search);
 
@@ -312,8 +345,7 @@ export function createProxy(deps: ProxyDeps) {
     record(entry: { method: string; connector: string | undefined; path: string; status: number; startedAt: number; attempts?: number }) {
       const seconds = (performance.now() - entry.startedAt) / 1000;
       const connector = entry.connector ?? "unknown";
-      requests.inc({ connector, status_class: `${Math.floor(entry.status / 100)}xx` });
-      duration.observe({ connector }, seconds);
+      seriesOf(connector, Math.floor(entry.status / 100)).observe(seconds);
       deps.logger.info(
         { method: entry.method, connector, path: entry.path, status: entry.status, ms: Math.round(seconds * 1000), attempts: entry.attempts },
         "proxy request",

@@ -51,7 +51,7 @@ export function createRevocation(deps: { connectorEnv: Record<string, string | u
       }
       if (deps.production && !target.startsWith("https:")) throw new Error("the revocation URL is not https");
       let body: string | undefined;
-      if (Object.keys(fields).length > 0 || spec.method === "POST") {
+      if (spec.body !== "none" && (Object.keys(fields).length > 0 || spec.method === "POST")) {
         headers["content-type"] = spec.body === "json" ? "application/json" : "application/x-www-form-urlencoded";
         body = spec.body === "json" ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
       }

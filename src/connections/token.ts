@@ -4,6 +4,7 @@
  * The token endpoint and the proxy share this; tokens leave only through their answers, never a log.
  */
 import type { Logger } from "pino";
+import { createTtlCache } from "../cache/ttlCache.ts";
 import type { Clock } from "../clock.ts";
 import type { AuthMode } from "../connectors/declaration.ts";
 import { findConnector } from "../connectors/registry.ts";
@@ -23,8 +24,17 @@ export interface UsableConnection {
   /** The account holds a refresh token: a provider 401 can be answered by refreshing once. */
   refreshable: boolean;
   /** The token as read with the row (sealed), while it has more than REFRESH_MARGIN_MS left. */
-  stored?: { sealed: string; expiresAt: Date | null; scopes: string[] };
+  stored?: { sealed: string; expiresAt: Date | null; scopes: string[]; /** Opened once per cached row (the proxy's hot path). */ opened?: string };
 }
+
+/**
+ * How long the proxy reuses a connection row it read (status, params, sealed token) without asking
+ * the database again. A change made on this instance (deletion, reauthorization, a refresh, a
+ * failed refresh) drops the row at once; a change made by another instance sharing the database is
+ * seen within this long (docs/decisions.md).
+ */
+export const CONNECTION_IN_USE_TTL_MS = 1_000;
+const MAX_CONNECTIONS_IN_USE = 10_000;
 
 export interface ConnectionTokensDeps {
   sql: Sql;
@@ -67,6 +77,16 @@ const refreshFailed = (connector: string) =>
   new AppError("PROVIDER_UNREACHABLE", `The ${connector} token endpoint did not give a new token; try again shortly.`);
 
 export function createConnectionTokens(deps: ConnectionTokensDeps) {
+  // Only rows with a usable token are kept: a missing, disconnected or lapsed connection is read
+  // again each time, so one connected a moment ago works at once.
+  const inUse = createTtlCache<string, UsableConnection>({ ttlMs: CONNECTION_IN_USE_TTL_MS, maxEntries: MAX_CONNECTIONS_IN_USE, clock: deps.clock });
+  // Bumped by every forget: a read that started before a change must not put its row back after it.
+  let epoch = 0;
+  const forget = (connectionId: string) => {
+    epoch++;
+    inUse.deleteWhere((connection) => connection.id === connectionId);
+  };
+
   /** The connection `connector`/`account` of the deployment; 404 for anything else (another deployment's too). */
   async function find(deploymentId: string, connector: string, account: string): Promise<UsableConnection> {
     const def = findConnector(connector);
@@ -98,7 +118,9 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
   async function token(connection: UsableConnection, options: { refresh?: boolean } = {}): Promise<FreshToken> {
     const { stored } = connection;
     // Read with the status in one statement: no second read while it has time left.
-    if (stored && !(options.refresh && connection.refreshable)) return { accessToken: deps.box.open(stored.sealed), expiresAt: stored.expiresAt, scopes: stored.scopes };
+    if (stored && !(options.refresh && connection.refreshable)) return { accessToken: (stored.opened ??= deps.box.open(stored.sealed)), expiresAt: stored.expiresAt, scopes: stored.scopes };
+    // Whatever comes of it, the row changes: the next request reads it again.
+    forget(connection.id);
     try {
       return await deps.accessTokens.token(connection.id, { forceRefresh: Boolean(options.refresh && connection.refreshable) });
     } catch (error) {
@@ -110,8 +132,27 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
     }
   }
 
+  /**
+   * `find` for the proxy: the row read within the last CONNECTION_IN_USE_TTL_MS when it held a
+   * token with more than REFRESH_MARGIN_MS left (and still has), else read now.
+   */
+  async function findInUse(deploymentId: string, connector: string, account: string): Promise<UsableConnection> {
+    const key = `${deploymentId}\n${connector}\n${account}`;
+    const cached = inUse.get(key);
+    const expiresAt = cached?.stored?.expiresAt;
+    if (cached && (!expiresAt || expiresAt.getTime() - deps.clock.now().getTime() > REFRESH_MARGIN_MS)) return cached;
+    const readAt = deps.clock.now().getTime();
+    const since = epoch;
+    const connection = await find(deploymentId, connector, account);
+    if (connection.stored && since === epoch) inUse.set(key, connection, readAt);
+    return connection;
+  }
+
   return {
     find,
+    findInUse,
+    /** Drops what this instance remembers of a connection (it changed here: connections/lifecycle.ts calls it). */
+    forget,
     token,
     /** GET …/token: the token with its expiry and scopes; each read logged (key prefix and connection, never the token). */
     async read(caller: { deploymentId: string; apiKeyPrefix: string }, connector: string, account: string, options: { refresh?: boolean }) {

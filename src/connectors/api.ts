@@ -167,10 +167,14 @@ export function declaredRateLimitWaitMs(api: ApiDeclaration, headers: Record<str
  */
 export function withCredential(api: ApiDeclaration, url: URL, headers: Record<string, string | string[]>, token: string) {
   const out: Record<string, string | string[]> = { ...api.headers, ...headers };
-  const sent = new URL(url);
   if (api.auth.style === "bearer") out.authorization = `Bearer ${token}`;
   else if (api.auth.style === "basic") out.authorization = `Basic ${token}`;
   else if (api.auth.style === "header") out[api.auth.header] = `${api.auth.prefix}${token}`;
-  else sent.searchParams.set(api.auth.param, token);
-  return { url: sent, headers: out };
+  else {
+    // Only this style changes the URL: a copy, so the caller's stays without the token.
+    const sent = new URL(url);
+    sent.searchParams.set(api.auth.param, token);
+    return { url: sent, headers: out };
+  }
+  return { url, headers: out };
 }

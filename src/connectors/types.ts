@@ -75,7 +75,8 @@ export interface OAuthSpec {
 export interface RevocationSpec {
   method: "POST" | "DELETE";
   tokenParam: string;
-  body: "form" | "json";
+  /** `none`: no body and no Content-Type (Dropbox auth/token/revoke). */
+  body: "form" | "json" | "none";
   clientAuth: "client_secret_basic" | "client_secret_post" | "none" | "bearer_token";
   token: "access" | "refresh";
 }

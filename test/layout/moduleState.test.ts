@@ -21,7 +21,9 @@ const IMMUTABLE_CONSTANTS: Record<string, string[]> = {
   // Driver error codes and Prisma error kinds that mean the database is unreachable.
   "db/errors.ts": ["SOCKET_CODES", "UNAVAILABLE_KINDS"],
   // The proxy's fixed header and status lists, and the socket errors it retries.
-  "connections/proxy.ts": ["RETRYABLE_STATUS", "HOP_BY_HOP", "NOT_SENT", "CONNECTION_ERRORS"],
+  "connections/proxy.ts": ["RETRYABLE_STATUS", "HOP_BY_HOP", "NOT_SENT", "CONNECTION_ERRORS", "NONE_LISTED"],
+  // The methods the proxy serves.
+  "rest/proxy.ts": ["METHODS"],
 };
 
 const TOP_LEVEL_STATE = /^(?:export\s+)?(?:(let|var)\s+([A-Za-z_$][\w$]*)|const\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=\s*new\s+(?:Map|WeakMap|Set|WeakSet)\b)/gm;

@@ -46,6 +46,7 @@ export default declareConnector({
     '<rect width="24" height="24" rx="5" fill="#0061d5"/>' +
     '<path d="M5 8.5 12 5l7 3.5v7L12 19l-7-3.5z" fill="none" stroke="#fff" stroke-width="1.8" stroke-linejoin="round"/><path d="M5 8.5 12 12l7-3.5M12 12v7" stroke="#fff" stroke-width="1.5"/></svg>',
   docs: [
+    "https://developer.box.com/reference/post-oauth2-revoke/",
     "https://developer.box.com/guides/authentication/oauth2/",
     "https://developer.box.com/reference/get-users-me/",
     "https://developer.box.com/guides/webhooks/v2/",
@@ -63,6 +64,8 @@ export default declareConnector({
     pkce: false,
     clientAuth: "client_secret_post",
     refresh: true,
+    // POST /oauth2/revoke with client_id, client_secret and the token in the form body; an empty 200.
+    revocation: { url: "https://api.box.com/oauth2/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_post" },
   },
   identity: {
     path: "/users/me",

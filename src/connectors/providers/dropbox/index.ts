@@ -14,6 +14,7 @@ export default declareConnector({
     '<rect width="24" height="24" rx="5" fill="#0061fe"/>' +
     '<path d="M8 5 4 7.5 8 10l4-2.5zM16 5l-4 2.5 4 2.5 4-2.5zM8 10l-4 2.5L8 15l4-2.5zM16 10l-4 2.5 4 2.5 4-2.5zM8 16l4 2.5 4-2.5-4-2.5z" fill="#fff"/></svg>',
   docs: [
+    "https://www.dropbox.com/developers/documentation/http/documentation#auth-token-revoke",
     "https://developers.dropbox.com/oauth-guide",
     "https://www.dropbox.com/developers/documentation/http/documentation#oauth2-authorize",
     "https://www.dropbox.com/developers/documentation/http/documentation#users-get_current_account",
@@ -32,6 +33,9 @@ export default declareConnector({
     clientAuth: "client_secret_basic",
     extraAuthorizeParams: { token_access_type: "offline" },
     refresh: true,
+    // auth/token/revoke: an RPC endpoint without arguments, authenticated by the token itself (no
+    // body, no Content-Type); it disables that token, its refresh token and the refresh token's other access tokens.
+    revocation: { url: "https://api.dropboxapi.com/2/auth/token/revoke", method: "POST", body: "none", clientAuth: "bearer_token" },
   },
   // An RPC endpoint: a POST, sent without a body as in Dropbox's own curl example.
   identity: {

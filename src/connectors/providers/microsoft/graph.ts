@@ -33,6 +33,9 @@ export function graphOAuth(scopes: Record<string, string>): NonNullable<Connecto
     clientAuth: "client_secret_post",
     extraAuthorizeParams: { response_mode: "query" },
     refresh: true,
+    // No revocation: the Microsoft identity platform has no endpoint that revokes one app's grant
+    // with its tokens (revokeSignInSessions signs the user out of every app and needs
+    // User.RevokeSessions.All); the tokens are only forgotten and lapse at the provider.
   };
 }
 

@@ -16,6 +16,7 @@ export default declareConnector({
     '<rect width="24" height="24" rx="5" fill="#0d9dda"/>' +
     '<path d="M7 16.5a3.5 3.5 0 0 1-.4-7 4.5 4.5 0 0 1 8.4-1.2A3.7 3.7 0 1 1 17.5 16.5z" fill="#fff"/></svg>',
   docs: [
+    "https://developer.salesforce.com/docs/platform/mobile-sdk/guide/oauth-revoking-tokens.html",
     "https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_web_server_flow.htm&type=5",
     "https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_tokens_scopes.htm&type=5",
     "https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_userinfo_endpoint.htm&type=5",
@@ -36,6 +37,9 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_post",
     refresh: true,
+    // POST /services/oauth2/revoke, the token as the form field `token`, no client authentication; a
+    // refresh token revokes the access tokens issued with it too (HTTP 200, else 400 invalid_token).
+    revocation: { url: "https://login.salesforce.com/services/oauth2/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "none", token: "refresh" },
   },
   // The token answer's instance_url is where the org's REST API lives; userinfo answers on login.
   identity: {

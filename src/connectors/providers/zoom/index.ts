@@ -48,6 +48,9 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_basic",
     refresh: true,
+    // "Revoking an access token": POST /oauth/revoke, HTTP Basic client_id:client_secret, the token
+    // as the form field `token`; answers {"status":"success"}.
+    revocation: { url: "https://zoom.us/oauth/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_basic" },
   },
   identity: {
     path: "/users/me",
