@@ -161,7 +161,11 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     if (action) setAt(body, webhook.event!.actionPath!, action);
     if (webhook.routing[0]) setAt(body, webhook.routing[0], externalId);
     else headers[webhook.routingHeaders[0]] = externalId;
-    const raw = JSON.stringify(body);
+    // A batched delivery (Asana's `events`) carries the event as its one item.
+    const batch: Record<string, unknown> = {};
+    if (webhook.batch?.path) setAt(batch, webhook.batch.path, [body]);
+    const delivered: unknown = webhook.batch ? (webhook.batch.path ? batch : [body]) : body;
+    const raw = JSON.stringify(delivered);
     const secret = secretForScheme(webhook.scheme);
     const url = `${app.url}/webhooks/${ada.deploymentId}/${name}`;
     const post = (extra: Record<string, string>, payload = raw) => fetch(url, { method: "POST", headers: { ...headers, ...extra }, body: payload });
