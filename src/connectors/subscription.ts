@@ -69,6 +69,23 @@ export interface ChangeReadContext {
 /** Reads what changed; `cursor` (when given) is stored on the subscription once the events are. */
 export type ChangeReader = (ctx: ChangeReadContext) => Promise<{ events: NormalizedEvent[]; cursor?: string }>;
 
+/** What a change start is given: the subscription just made at the provider, and the account's token. */
+export interface ChangeStartContext {
+  /** As for the change reader. */
+  fetchJson: (path: string) => Promise<any>;
+  /** What the subscription watches, as declared. */
+  resource: string;
+  /** The provider's answer to the create call (Graph echoes the `resource` it watches). */
+  answer: Record<string, unknown>;
+}
+
+/**
+ * Takes the provider's current position (a drive's delta link) when the subscription is made, so
+ * the change its first notification announces is read rather than skipped. The cursor a reader
+ * starts from; undefined: the reader takes the position itself.
+ */
+export type ChangeStart = (ctx: ChangeStartContext) => Promise<string | undefined>;
+
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `must be a function (${what})` });
 
 export const subscriptionSchema = z
@@ -189,10 +206,13 @@ export const subscriptionSchema = z
       .optional(),
     /** Code: reads the changes a notification announces, with the account's token. */
     read: fn<ChangeReader>("change reader").optional(),
+    /** Code: the reader's first cursor, taken once the subscription is made (kept across re-creations). */
+    start: fn<ChangeStart>("change start").optional(),
   })
   .strict()
   .refine((s) => !(s.check && s.renew), { message: "a subscription that is renewed needs no check", path: ["check"] })
   .refine((s) => !s.notification || s.read, { message: "a notification needs a change reader (read)", path: ["read"] })
+  .refine((s) => !s.start || s.read, { message: "a change start needs a change reader (read)", path: ["start"] })
   .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] })
   .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated, answer or handshake)", path: ["webhook", "key"] })
   .refine((s) => (s.secret === "handshake") === Boolean(s.webhook?.secretHandshake), { message: "secret \"handshake\" goes with webhook.secretHandshake (and only with it)", path: ["webhook", "secretHandshake"] });

@@ -15,6 +15,7 @@ import { storedParams } from "../connectors/params.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
+import { bearerFetchJson } from "../oauth/provider.ts";
 import type { AccessTokens } from "../oauth/tokens.ts";
 import type { SubscriptionDeclaration } from "../connectors/subscription.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
@@ -143,14 +144,17 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const to = await target(work, def);
     // The provider hands the new subscription its secret while the create is in flight: room for it, once.
     if (decl.secret === "handshake" && !(await queue.awaitHandshake(work))) return;
-    const answered = readAnswer(decl, await callProvider(decl.create, vars, to));
+    const answer = await callProvider(decl.create, vars, to);
+    const answered = readAnswer(decl, answer);
     // A declared id that is not in the answer (Jira's registration errors answer 200): nothing was made.
     if (decl.answer.idPath && !answered.providerId) throw new SubscriptionCallError(`${decl.create.method} ${decl.create.path} answered without ${decl.answer.idPath}`, 200);
     const providerId = answered.providerId ?? work.id;
     // An expiry the create does not answer (Jira's webhooks: 30 days) is the lifetime asked for.
     const expiresAt = answered.expiresAt ?? (decl.answer.expiresPath ? new Date(String(vars.expiresAt)) : null);
     const kept = secret ?? answered.secret;
+    const cursor = decl.start ? await startCursor(work, decl, to, answer) : undefined;
     const recorded = await queue.recordCreated(work, {
+      cursor,
       providerId,
       providerResourceId: answered.providerResourceId ?? null,
       secretSealed: kept ? box.seal(kept) : null,
@@ -166,6 +170,16 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     log(work, operation, "success", { providerId, expiresAt: expiresAt?.toISOString() ?? null });
     if (work.providerId && work.providerId !== providerId) {
       await deleteAt(work, envVars).catch((error) => logger.warn({ subscriptionId: work.id, connector: work.connector, err: String(error) }, "could not delete the replaced provider subscription"));
+    }
+  }
+
+  /** The change reader's first position; a failure only logs: the reader then takes it at the first notification. */
+  async function startCursor(work: SubscriptionWork, decl: SubscriptionDeclaration, to: { base: URL; accessToken: string }, answer: Record<string, unknown>) {
+    try {
+      return await decl.start!({ fetchJson: bearerFetchJson(to.base.href.replace(/\/$/, ""), to.accessToken), resource: work.resource, answer });
+    } catch (error) {
+      logger.warn({ subscriptionId: work.id, connector: work.connector, err: String(error) }, "could not take the provider's current position; the first notification takes it");
+      return undefined;
     }
   }
 

@@ -1,3 +1,6 @@
+import { exampleValues } from "../../src/connectors/params.ts";
+import type { ConnectorDefinition } from "../../src/connectors/types.ts";
+import { connectedAccounts, formIn, getAuthUrl, hop, type ConnectedAccountView } from "../helpers/connectFlow.ts";
 import type { Operator } from "../helpers/operators.ts";
 import { ok, type TestApp } from "../helpers/testApp.ts";
 
@@ -42,4 +45,28 @@ export async function storedEvents(app: TestApp, operator: Pick<Operator, "token
     ),
   );
   return data.deployment.events;
+}
+
+/**
+ * An API-key or Basic connection made through the hosted flow, as an end user does: auth-url (with
+ * the connector's example params) → Continue → consent → the credentials form filled with `fields`.
+ */
+export async function connectWithCredentials(
+  app: TestApp,
+  operator: Pick<Operator, "token" | "apiKey" | "deploymentId">,
+  def: ConnectorDefinition,
+  account: string,
+  fields: Record<string, string>,
+): Promise<ConnectedAccountView> {
+  const params = Object.fromEntries(Object.entries(exampleValues(def.declaration.params)).map(([name, value]) => [`params[${name}]`, value]));
+  const start = await hop("GET", await getAuthUrl(app, operator.apiKey, def.name, account, params));
+  const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
+  const consent = await hop("GET", toConsent.location!);
+  const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
+  const form = await hop("GET", toForm.location!);
+  const done = await hop("POST", formIn(form).action, { ...formIn(form).fields, ...fields });
+  if (done.status !== 200) throw new Error(`the credentials form answered ${done.status}: ${done.body.slice(0, 300)}`);
+  const connected = (await connectedAccounts(app, operator)).find((a) => a.connector === def.name && a.account === account);
+  if (!connected) throw new Error(`no ${def.name} account "${account}" is listed after the flow`);
+  return connected;
 }

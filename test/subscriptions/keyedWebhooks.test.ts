@@ -38,7 +38,8 @@ const PROVIDERS: Record<string, { url: string; events: string; secret: string; s
   },
 };
 
-// Where the provider chooses the secret (BambooHR's privateKey in its answer), its own test covers it.
+// Secrets Switchyard generates and sends in the create call; providers that answer their own
+// (BambooHR's privateKey) have a test of their own (bamboohr.test.ts).
 const keyed = catalog.filter(
   (def) => (def.authMode === "API_KEY" || def.authMode === "BASIC") && def.declaration.subscription?.webhook?.key === "subscription" && def.declaration.subscription.secret === "generated",
 );

@@ -11,6 +11,8 @@ export interface Created {
   expiresAt: Date | null;
   /** When to look it up again where it does not expire (the declared check); null: never. */
   checkAt: Date | null;
+  /** Where the change reader starts (the declared `start`); a cursor already held is kept, so a re-creation skips nothing. */
+  cursor?: string | null;
 }
 
 /** recordCreated: PENDING/ACTIVE/FAILED (leased) → ACTIVE with the provider's new subscription, due at renewal (or its next check); false when the lease was lost (the caller deletes what it made). */
@@ -21,10 +23,10 @@ export async function recordCreated(sql: Sql, work: SubscriptionWork, created: C
        status = case when events = $9::text[] then 'ACTIVE'::"ProviderSubscriptionStatus" else 'PENDING'::"ProviderSubscriptionStatus" end,
        next_attempt_at = case when events = $9::text[] then $8::timestamp else $7::timestamp end,
        expires_at = $6::timestamp, last_renewed_at = $7::timestamp, lease_until = null,
-       last_error = null, failing_since = null, failures = 0, updated_at = $7::timestamp
+       last_error = null, failing_since = null, failures = 0, updated_at = $7::timestamp, cursor = coalesce(cursor, $10)
      where ${HELD}
      returning id`,
-    [...held(work), created.providerId, created.providerResourceId, created.secretSealed, created.expiresAt?.toISOString() ?? null, now.toISOString(), (renewAt(now, created.expiresAt) ?? created.checkAt)?.toISOString() ?? null, work.events],
+    [...held(work), created.providerId, created.providerResourceId, created.secretSealed, created.expiresAt?.toISOString() ?? null, now.toISOString(), (renewAt(now, created.expiresAt) ?? created.checkAt)?.toISOString() ?? null, work.events, created.cursor ?? null],
     "subscriptions_record_created",
   );
   return rows.length > 0;

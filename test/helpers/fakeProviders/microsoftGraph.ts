@@ -17,8 +17,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { findConnector } from "../../../src/connectors/registry.ts";
 import type { Clock } from "../../../src/clock.ts";
-import { startDeclaredProvider, type FakeDeclaredProvider } from "./declared.ts";
-import { jsonReply } from "./oauthServer.ts";
+import { startDeclaredProvider, type DeclaredIdentity, type FakeDeclaredProvider } from "./declared.ts";
+import { jsonReply, type Route } from "./oauthServer.ts";
 
 export interface GraphSubscription {
   id: string;
@@ -61,7 +61,11 @@ export interface FakeMicrosoftGraph extends FakeDeclaredProvider {
   post(url: string, body: unknown): Promise<number>;
 }
 
-export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeMs?: number }): Promise<FakeMicrosoftGraph> {
+/**
+ * `connector`: which Graph connector's sign-in and /me this fake serves (Outlook unless named:
+ * Teams, OneDrive, SharePoint share the subscription API); `routes`: its own resources under /api.
+ */
+export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeMs?: number; connector?: string; routes?: Route<DeclaredIdentity>[] }): Promise<FakeMicrosoftGraph> {
   const subscriptions: GraphSubscription[] = [];
   const validations: Validation[] = [];
   const patches: string[] = [];
@@ -94,7 +98,7 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
   const watching = (kind: Kind, changeType: string) =>
     live().filter((s) => s.changeType.split(",").includes(changeType) && (kind === "Messages" ? /messages$/i.test(s.resource) : /events$/i.test(s.resource)));
 
-  const provider = await startDeclaredProvider(findConnector("microsoft")!, {
+  const provider = await startDeclaredProvider(findConnector(opts.connector ?? "microsoft")!, {
     routes: [
       {
         method: "POST",
@@ -170,6 +174,7 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
           return item ? jsonReply(200, item) : notFound;
         },
       },
+      ...(opts.routes ?? []),
     ],
   });
 

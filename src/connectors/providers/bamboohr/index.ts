@@ -12,8 +12,9 @@ import { declareConnector } from "../../declaration.ts";
 // Signed over the body followed by the X-BambooHR-Timestamp value.
 const SCHEME = { type: "hmac", header: "x-bamboohr-signature", encoding: "hex", signedContent: "{body}{timestamp}", timestampHeader: "x-bamboohr-timestamp" } as const;
 
-const sample = (type: string, extra: Record<string, unknown>) => ({
-  id: "f3a9c1d2-5b6e-4f70-8a91-b2c3d4e5f607",
+// Each delivery has its own id (the delivery id Switchyard deduplicates by).
+const sample = (type: string, id: string, extra: Record<string, unknown>) => ({
+  id,
   type,
   timestamp: "2026-01-02T15:30:00+00:00",
   data: {
@@ -42,6 +43,7 @@ export default declareConnector({
     "https://documentation.bamboohr.com/docs/permissioned-webhooks",
     "https://documentation.bamboohr.com/reference/post-webhook",
     "https://documentation.bamboohr.com/reference/delete-webhook",
+    "https://documentation.bamboohr.com/reference/employee-created-webhook",
   ],
   authMode: "BASIC",
   params: [
@@ -94,7 +96,9 @@ export default declareConnector({
     // BambooHR webhooks do not expire; the lifetime is only when one is made afresh.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: SCHEME },
+    // The webhook is the connection's own: every delivery is its account's (the body names the
+    // company and an employee, never the key's owner the connection is identified by).
+    webhook: { scheme: SCHEME, keep: "all" },
   },
   triggers: [
     {
@@ -102,21 +106,21 @@ export default declareConnector({
       providerEvent: "employee.created",
       displayName: "Employee added",
       description: "An employee was added to the company (BambooHR's employee.created webhook event).",
-      samplePayload: sample("employee.created", { changedFields: [] }),
+      samplePayload: sample("employee.created", "f3a9c1d2-5b6e-4f70-8a91-b2c3d4e5f607", { changedFields: [] }),
     },
     {
       name: "employee_updated",
       providerEvent: "employee.updated",
       displayName: "Employee updated",
       description: "Monitored fields of an employee changed: name, job title, department, location, status, manager… (employee.updated).",
-      samplePayload: sample("employee.updated", { changedFields: ["jobTitle", "department"] }),
+      samplePayload: sample("employee.updated", "f3a9c1d2-5b6e-4f70-8a91-b2c3d4e5f608", { changedFields: ["jobTitle", "department"] }),
     },
     {
       name: "employee_deleted",
       providerEvent: "employee.deleted",
       displayName: "Employee deleted",
       description: "An employee record was deleted (employee.deleted).",
-      samplePayload: sample("employee.deleted", { changedFields: [] }),
+      samplePayload: sample("employee.deleted", "f3a9c1d2-5b6e-4f70-8a91-b2c3d4e5f609", { changedFields: [] }),
     },
   ],
 });

@@ -2,14 +2,17 @@
  * The change reader of the Graph drive connectors (OneDrive, SharePoint). A driveItem subscription
  * only says that something in the drive changed (`changeType: "updated"`, never which item); what
  * changed is read from the drive's delta (https://learn.microsoft.com/en-us/graph/api/driveitem-delta),
- * resuming at the stored `@odata.deltaLink`, following `@odata.nextLink` pages. The first
- * notification only takes the drive's current position (`?token=latest`): nothing from before is
- * forwarded. A 410 (the delta link expired: a resync is needed) takes the position again.
+ * resuming at the stored `@odata.deltaLink`, following `@odata.nextLink` pages. The drive's position
+ * is taken when the subscription is made (`startDriveDelta`: `?token=latest`, which answers no items
+ * and the delta link of the drive as it is now), so the change the first notification announces is
+ * read: nothing from before the subscription is forwarded, nothing after it is skipped. Where that
+ * failed, the first notification takes the position instead (and its change is not forwarded).
+ * A 410 (the delta link expired: a resync is needed) takes the position again.
  *
  * Files only (folders and the root are skipped): a `deleted` facet is `file_deleted`; an item whose
  * creation and last change are the same instant is `file_created`; any other is `file_updated`.
  */
-import type { ChangeReadContext } from "../../subscription.ts";
+import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asRecord, asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
@@ -17,16 +20,18 @@ const MAX_PAGES = 20;
 
 const statusOf = (error: unknown) => asRecord(error)?.status;
 
-function deltaPath(ctx: ChangeReadContext): string {
-  // The notification names the subscription's resource (`/me/drive/root`, `sites/{id}/drive/root`).
-  const resource = asString(ctx.item.resource) ?? ctx.resource;
-  return `/${resource.replace(/^\/+|\/+$/g, "")}/delta`;
-}
+const deltaPath = (resource: string) => `/${resource.replace(/^\/+|\/+$/g, "")}/delta`;
 
-async function latest(ctx: ChangeReadContext): Promise<string | undefined> {
-  const answer = asRecord(await ctx.fetchJson(`${deltaPath(ctx)}?token=latest`)) ?? {};
+async function latestAt(fetchJson: ChangeStartContext["fetchJson"], resource: string): Promise<string | undefined> {
+  const answer = asRecord(await fetchJson(`${deltaPath(resource)}?token=latest`)) ?? {};
   return asString(answer["@odata.deltaLink"]);
 }
+
+// The notification names the subscription's resource (`/me/drive/root`, `sites/{id}/drive/root`).
+const latest = (ctx: ChangeReadContext) => latestAt(ctx.fetchJson, asString(ctx.item.resource) ?? ctx.resource);
+
+/** The drive's current delta link, taken when the subscription is made; Graph answers the subscription with the resource it watches. */
+export const startDriveDelta = (ctx: ChangeStartContext): Promise<string | undefined> => latestAt(ctx.fetchJson, asString(ctx.answer.resource) ?? ctx.resource);
 
 function triggerOf(item: Record<string, unknown>): string | undefined {
   if (item.folder || item.root) return undefined;
@@ -59,7 +64,8 @@ export async function readDriveDelta(ctx: ChangeReadContext): Promise<{ events: 
     const trigger = triggerOf(item);
     const id = asString(item.id);
     if (!trigger || !id || !listed.has(trigger)) continue;
-    const version = trigger === "file_deleted" ? "deleted" : (asString(item.cTag) ?? asString(item.eTag) ?? asString(item.lastModifiedDateTime) ?? "");
+    // The eTag changes with every change to the item (content, name or place); the cTag only with its content.
+    const version = trigger === "file_deleted" ? "deleted" : (asString(item.eTag) ?? asString(item.cTag) ?? asString(item.lastModifiedDateTime) ?? "");
     const at = new Date(String(item.lastModifiedDateTime ?? ""));
     events.push({ trigger, externalIds: [ctx.externalId], dedupeKey: `${id}:${trigger}:${version}`, occurredAt: Number.isNaN(at.getTime()) ? ctx.now : at, data: item });
   }

@@ -8,7 +8,7 @@
  * https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks.
  */
 import type { ConnectorDeclarationInput } from "../../declaration.ts";
-import type { ChangeReader } from "../../subscription.ts";
+import type { ChangeReader, ChangeStart } from "../../subscription.ts";
 
 type SubscriptionInput = NonNullable<ConnectorDeclarationInput["subscription"]>;
 
@@ -54,6 +54,8 @@ export function graphSubscription(opts: {
   resources: SubscriptionInput["resources"];
   lifetimeSeconds: number;
   read: ChangeReader;
+  /** The reader's first position, taken when the subscription is made (a drive's delta link). */
+  start?: ChangeStart;
   resource?: string;
   placeholders?: Record<string, string>;
 }): SubscriptionInput {
@@ -77,5 +79,6 @@ export function graphSubscription(opts: {
       handshakes: [{ type: "graph_validation_token" }],
     },
     read: opts.read,
+    ...(opts.start ? { start: opts.start } : {}),
   };
 }

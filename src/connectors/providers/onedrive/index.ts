@@ -5,7 +5,7 @@
  * Switchyard read the drive's delta from where it stopped (microsoft/driveDelta.ts).
  */
 import { declareConnector } from "../../declaration.ts";
-import { readDriveDelta } from "../microsoft/driveDelta.ts";
+import { readDriveDelta, startDriveDelta } from "../microsoft/driveDelta.ts";
 import { graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
 
 // A driveItem as https://learn.microsoft.com/en-us/graph/api/driveitem-delta lists it.
@@ -75,6 +75,7 @@ export default declareConnector({
     resources: [{ resource: "me/drive/root", triggers: driveResourceTriggers }],
     lifetimeSeconds: 4230 * 60,
     read: readDriveDelta,
+    start: startDriveDelta,
   }),
   triggers: driveTriggers("the user's OneDrive"),
 });

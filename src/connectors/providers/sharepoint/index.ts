@@ -6,7 +6,7 @@
  * `onedrive` does (microsoft/driveDelta.ts).
  */
 import { declareConnector } from "../../declaration.ts";
-import { readDriveDelta } from "../microsoft/driveDelta.ts";
+import { readDriveDelta, startDriveDelta } from "../microsoft/driveDelta.ts";
 import { graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
 import { driveResourceTriggers, driveTriggers } from "../onedrive/index.ts";
 
@@ -36,6 +36,8 @@ export default declareConnector({
       description: "The SharePoint site's id (the GUID Graph answers as the middle part of the site's id at GET /sites/{hostname}:/sites/{name}).",
       pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
       example: "2c712604-1370-44e7-a1f5-426573fda80a",
+      // Names what the subscription watches (sites/{site_id}/drive/root), never Graph's host.
+      in: "path",
     },
   ],
   oauth: graphOAuth({ "Sites.Read.All": "Read the SharePoint sites you can open" }),
@@ -46,6 +48,7 @@ export default declareConnector({
     placeholders: { site_id: "site_id" },
     lifetimeSeconds: 4230 * 60,
     read: readDriveDelta,
+    start: startDriveDelta,
   }),
   triggers: driveTriggers("the site's document library"),
 });

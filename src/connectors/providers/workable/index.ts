@@ -93,7 +93,9 @@ export default declareConnector({
     // Workable subscriptions do not expire; the lifetime is only when one is made afresh.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
-    webhook: { scheme: { type: "hmac", header: "x-workable-signature", encoding: "hex" }, key: "access_token" },
+    // The subscription is the account's own: every delivery is the connection's (the body names the
+    // account by its subdomain, not by the id the account read answers).
+    webhook: { scheme: { type: "hmac", header: "x-workable-signature", encoding: "hex" }, key: "access_token", keep: "all" },
   },
   triggers: [
     {
