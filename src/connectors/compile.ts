@@ -94,14 +94,35 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
 
   return (req) => {
     if (!webhook) return none;
+    if (webhook.batch) {
+      let items: unknown;
+      try {
+        const parsed = JSON.parse(req.rawBody.toString("utf8")) as unknown;
+        items = webhook.batch.itemsPath ? valueAt(asRecord(parsed) ?? {}, webhook.batch.itemsPath) : parsed;
+      } catch {
+        return none;
+      }
+      if (!Array.isArray(items)) return none;
+      const events = items.flatMap((item) => {
+        const body = asRecord(item);
+        // Without a delivery id in the item, the item's own bytes stand for it (the request's are shared).
+        return body ? parseOne(req, body, `sha256:${bodyDigest(Buffer.from(JSON.stringify(body)))}`) : [];
+      });
+      return { kind: "events", events };
+    }
     const body = parseJsonObject(req.rawBody);
     if (!body) return none;
+    return { kind: "events", events: parseOne(req, body, `sha256:${bodyDigest(req.rawBody)}`) };
+  };
+
+  function parseOne(req: InboundRequest, body: Record<string, unknown>, digest: string): NormalizedEvent[] {
+    if (!webhook) return [];
     let trigger: TriggerDeclaration | undefined;
     for (const key of eventKeys(decl, req, body)) {
       trigger = byEvent.get(key)?.find((t) => matches(t, body));
       if (trigger) break;
     }
-    if (!trigger) return none;
+    if (!trigger) return [];
 
     const externalIds = [
       ...new Set(
@@ -117,13 +138,13 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
     const event: NormalizedEvent = {
       trigger: trigger.name,
       externalIds,
-      dedupeKey: delivery ?? `sha256:${bodyDigest(req.rawBody)}`,
+      dedupeKey: delivery ?? digest,
       // An unreadable or absent provider time is the receive time, never an error.
       occurredAt: firstDate(body, [...trigger.occurredAt, ...webhook.occurredAt]) ?? new Date(),
       data: trigger.shape ? trigger.shape(payload(body)) : payload(body),
     };
-    return { kind: "events", events: [event] };
-  };
+    return [event];
+  }
 }
 
 function authorization(decl: ConnectorDeclaration, oauth: OAuthDeclaration, identity: IdentityDeclaration) {

@@ -192,6 +192,12 @@ const webhookSchema = z
       .strict()
       .refine((e) => e.header || e.path, { message: "needs header or path", path: ["path"] })
       .optional(),
+    /**
+     * One request carries several events: the body is a JSON array (SendGrid's Event Webhook), or
+     * holds one at `itemsPath`; each item is parsed as an event of its own (event name, routing,
+     * delivery id and time read in the item), so its delivery id should be a path in the item.
+     */
+    batch: z.object({ itemsPath: jsonPath.optional() }).strict().optional(),
     /** Payload paths whose values are matched against ConnectedAccount.externalId, most specific first. */
     routing: z.array(jsonPath).default([]),
     /** Headers whose values are matched the same way, for providers that name the account only there (Shopify `x-shopify-shop-domain`). */
@@ -212,8 +218,7 @@ const webhookSchema = z
     fetchEvents: fn<(ctx: FetchEventsContext) => Promise<{ events: NormalizedEvent[]; cursor: string }>>("change reader").optional(),
   })
   .strict()
-  .refine((w) => w.parse || w.event, { message: "needs event (or a parse function)", path: ["event"] })
-  .refine((w) => w.parse || w.routing.length > 0 || w.routingHeaders.length > 0, { message: "needs at least one routing path (or routing header)", path: ["routing"] });
+  .refine((w) => w.parse || w.event, { message: "needs event (or a parse function)", path: ["event"] });
 
 export const connectorDeclarationSchema = z
   .object({
@@ -283,6 +288,12 @@ export const connectorDeclarationSchema = z
     }
     for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
     if (c.subscription?.webhook && !c.webhook) ctx.addIssue({ code: "custom", path: ["subscription", "webhook"], message: "needs the connector's webhook section to parse the events" });
+    if (c.webhook?.batch && c.webhook.deliveryId.header) ctx.addIssue({ code: "custom", path: ["webhook", "deliveryId", "header"], message: "a batch's events share the request's headers: name a path in each item" });
+    // Events sent to a subscription's own URL belong to its account: only webhooks shared by every account need routing.
+    const w = c.webhook;
+    if (w && !w.parse && !c.subscription?.webhook && w.routing.length === 0 && w.routingHeaders.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["webhook", "routing"], message: "needs at least one routing path (or routing header)" });
+    }
     for (const [i, r] of (c.subscription?.resources ?? []).entries()) {
       for (const name of Object.keys(r.triggers)) {
         if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["subscription", "resources", i, "triggers", name], message: `no trigger "${name}"` });

@@ -17,7 +17,9 @@
  *   {<name>}            from the environment, as `env` declares ({topic} ← CONNECTOR_GMAIL_PUBSUB_TOPIC),
  *                       or from the connection, as `placeholders` declares ({cloudId}, {form_id})
  *   {subscriptionUrl}   {notificationUrl}?subscription=<our id>: where `webhook` subscriptions are sent
- * A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number.
+ * A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number,
+ * exactly "{events?<event>}" a JSON boolean: whether the subscription's events include <event>
+ * (SendGrid takes one boolean per event type).
  *
  * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl).
  */
@@ -86,6 +88,13 @@ export const subscriptionSchema = z
       )
       .min(1),
     create: callSchema,
+    /**
+     * A second call right after create, on what create made ({providerId} is its id): SendGrid
+     * signs an Event Webhook only once signing is switched on for it, and that answer carries the
+     * public key. Its answer is read with the same `answer` paths, filling what create's left
+     * out. If it fails, what create made is deleted again and the create is retried as a whole.
+     */
+    afterCreate: callSchema.optional(),
     /** Absent: the provider cannot renew (Calendar channels): a new one is created, then the old one deleted. */
     renew: callSchema.optional(),
     delete: callSchema,

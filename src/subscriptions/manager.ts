@@ -17,7 +17,7 @@ import { randomToken, type SecretBox } from "../crypto/secrets.ts";
 import type { AccessTokens } from "../oauth/tokens.ts";
 import type { SubscriptionDeclaration } from "../connectors/subscription.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
-import { callProvider, createVars, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
+import { callProvider, createVars, mergeAnswers, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
 import type { SubscriptionQueue, SubscriptionWork, WantedEvent } from "./queue/index.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 
@@ -140,10 +140,21 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const secret = decl.secret === "generated" ? randomToken(24) : undefined;
     const vars = createVars({ ...baseVars(work, envVars), ...(secret ? { secret } : {}) }, decl, clock.now());
     const to = await target(work, def);
-    const answered = readAnswer(decl, await callProvider(decl.create, vars, to));
+    let answered = readAnswer(decl, await callProvider(decl.create, vars, to));
     // A declared id that is not in the answer (Jira's registration errors answer 200): nothing was made.
     if (decl.answer.idPath && !answered.providerId) throw new SubscriptionCallError(`${decl.create.method} ${decl.create.path} answered without ${decl.answer.idPath}`, 200);
     const providerId = answered.providerId ?? work.id;
+    if (decl.afterCreate) {
+      try {
+        answered = mergeAnswers(answered, readAnswer(decl, await callProvider(decl.afterCreate, { ...vars, providerId }, to)));
+        // The secret the provider was to answer is what verifies its events: without it the subscription is useless.
+        if (decl.secret === "answer" && !answered.secret) throw new SubscriptionCallError(`${decl.afterCreate.method} ${decl.afterCreate.path} answered without ${decl.answer.secretPath}`, 200);
+      } catch (error) {
+        // Half made: what create made must not stay behind, unsigned, at the provider.
+        await deleteAt({ ...work, providerId, providerResourceId: answered.providerResourceId ?? null }, envVars).catch(() => undefined);
+        throw error;
+      }
+    }
     // An expiry the create does not answer (Jira's webhooks: 30 days) is the lifetime asked for.
     const expiresAt = answered.expiresAt ?? (decl.answer.expiresPath ? new Date(String(vars.expiresAt)) : null);
     const kept = secret ?? answered.secret;

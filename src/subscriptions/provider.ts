@@ -37,10 +37,13 @@ function fill(text: string, vars: TemplateVars, encode: boolean): string {
 
 /**
  * Fills every string of a body template; a value that is exactly "{events[]}" becomes the events
- * as a JSON array, exactly "{providerId:number}" a JSON number (Jira's webhook ids).
+ * as a JSON array, exactly "{providerId:number}" a JSON number (Jira's webhook ids), exactly
+ * "{events?bounce}" a JSON boolean: whether the events include `bounce` (SendGrid's per-event flags).
  */
 export function fillBody(template: unknown, vars: TemplateVars): unknown {
   if (typeof template === "string") {
+    const flag = /^\{([A-Za-z][A-Za-z0-9_]*)\?([^{}]+)\}$/.exec(template);
+    if (flag) return [vars[flag[1]] ?? []].flat().includes(flag[2]);
     const list = /^\{([A-Za-z][A-Za-z0-9_]*)\[\]\}$/.exec(template);
     if (list) return [vars[list[1]] ?? []].flat();
     const number = /^\{([A-Za-z][A-Za-z0-9_]*):number\}$/.exec(template);
@@ -121,6 +124,16 @@ export function readAnswer(decl: SubscriptionDeclaration, answer: Record<string,
     providerResourceId: resourceIdPath ? asString(valueAt(answer, resourceIdPath)) : undefined,
     expiresAt,
     secret: secretPath ? asString(valueAt(answer, secretPath)) : undefined,
+  };
+}
+
+/** What a follow-up call answered, over what create answered: the follow-up's values win where it has them. */
+export function mergeAnswers(first: Answered, then: Answered): Answered {
+  return {
+    providerId: first.providerId ?? then.providerId,
+    providerResourceId: then.providerResourceId ?? first.providerResourceId,
+    expiresAt: then.expiresAt ?? first.expiresAt,
+    secret: then.secret ?? first.secret,
   };
 }
 

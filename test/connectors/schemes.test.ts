@@ -3,7 +3,8 @@
  * npm (@octokit/webhooks-methods, standardwebhooks) or the provider's documented test vectors,
  * and each refusing a wrong secret, an altered body, a stale timestamp and a missing header.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, generateKeyPairSync, sign as cryptoSign } from "node:crypto";
+import { EventWebhook } from "@sendgrid/eventwebhook";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
@@ -158,5 +159,40 @@ describe("handshakes", () => {
     for (const type of ["slack_url_verification", "asana_hook_secret", "dropbox_challenge", "zoom_url_validation", "graph_validation_token"]) {
       expect(answerHandshake(hs(type), req({}, body), "s"), type).toBeUndefined();
     }
+  });
+});
+
+describe("ecdsa (SendGrid's Signed Event Webhook)", () => {
+  // SendGrid signs with an ECDSA P-256 key and hands out the public key as base64 DER.
+  const pair = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const publicKey = pair.publicKey.export({ format: "der", type: "spki" }).toString("base64");
+  const other = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).publicKey.export({ format: "der", type: "spki" }).toString("base64");
+  const sendgrid = { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" };
+  const events = '[{"email":"example@test.com","timestamp":1513299569,"event":"delivered","sg_event_id":"e1"}]\r\n';
+  const signed = (raw: string, at = seconds, key = pair.privateKey) => ({
+    "x-twilio-email-event-webhook-signature": cryptoSign("sha256", Buffer.from(`${at}${raw}`), key).toString("base64"),
+    "x-twilio-email-event-webhook-timestamp": String(at),
+  });
+
+  it("accepts what SendGrid's own verifier (@sendgrid/eventwebhook) accepts", () => {
+    const headers = signed(events);
+    const ew = new EventWebhook();
+    expect(ew.verifySignature(ew.convertPublicKeyToECDSA(publicKey), events, headers["x-twilio-email-event-webhook-signature"], headers["x-twilio-email-event-webhook-timestamp"])).toBe(true);
+    expect(verify(sendgrid, req(headers, events), publicKey)).toEqual({ ok: true });
+    // The key in PEM form, as SendGrid's console also shows it, works the same.
+    expect(verify(sendgrid, req(headers, events), pair.publicKey.export({ format: "pem", type: "spki" }).toString())).toEqual({ ok: true });
+  });
+
+  it("refuses another key, an altered body, a stale or missing timestamp and a missing signature", () => {
+    const headers = signed(events);
+    expect(verify(sendgrid, req(headers, events), other)).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(sendgrid, req(headers, events.replace("delivered", "bounce")), publicKey)).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(sendgrid, req(signed(events, seconds - 301), events), publicKey)).toMatchObject({ ok: false, reason: "timestamp outside the 300-second window" });
+    expect(verify(sendgrid, req({ "x-twilio-email-event-webhook-signature": headers["x-twilio-email-event-webhook-signature"] }, events), publicKey)).toMatchObject({ ok: false, reason: "missing timestamp" });
+    expect(verify(sendgrid, req({ "x-twilio-email-event-webhook-timestamp": String(seconds) }, events), publicKey)).toMatchObject({ ok: false, reason: "missing signature header" });
+    // The timestamp is signed: moving it is an altered request.
+    expect(verify(sendgrid, req({ ...headers, "x-twilio-email-event-webhook-timestamp": String(seconds + 1) }, events), publicKey)).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(sendgrid, req(headers, events), "not a key")).toMatchObject({ ok: false });
+    expect(verify(sendgrid, req(headers, events), "")).toMatchObject({ ok: false, reason: "no webhook secret configured" });
   });
 });

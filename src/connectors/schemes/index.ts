@@ -14,8 +14,9 @@ import { bodyTokenScheme, verifyBodyToken } from "./bodyToken.ts";
 import { boxScheme, verifyBox } from "./box.ts";
 import { hmacBodyTimestampScheme, verifyHmacBodyTimestamp } from "./hmacBodyTimestamp.ts";
 import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
+import { ecdsaScheme, verifyEcdsa } from "./ecdsa.ts";
 
-export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme]);
+export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme, ecdsaScheme]);
 export type SchemeParams = z.infer<typeof schemeSchema>;
 export type SchemeType = SchemeParams["type"];
 
@@ -39,6 +40,8 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyBodyToken(params, input);
     case "jwt_hs256":
       return verifyJwtHs256(params, input);
+    case "ecdsa":
+      return verifyEcdsa(params, input);
   }
 }
 
@@ -58,6 +61,7 @@ export function signsTimestamp(params: SchemeParams): boolean {
     case "box":
     case "hmac_body_timestamp":
     case "jwt":
+    case "ecdsa":
       return true;
     case "token":
     case "body_token":

@@ -32,7 +32,15 @@ export interface FakeCredentialedProvider {
   close(): Promise<void>;
 }
 
-export async function startCredentialedProvider(def: ConnectorDefinition): Promise<FakeCredentialedProvider> {
+/** A provider endpoint a test adds (SendGrid's Event Webhook API), answered once the credential is right. */
+export interface CredentialedRoute {
+  method: string;
+  /** Under the API base; a RegExp's groups are passed on. */
+  path: string | RegExp;
+  handle(req: { body: unknown; url: URL }, params: string[]): { status: number; body?: unknown };
+}
+
+export async function startCredentialedProvider(def: ConnectorDefinition, options: { routes?: CredentialedRoute[] } = {}): Promise<FakeCredentialedProvider> {
   const decl = def.declaration.credentials!;
   const api = apiOf(def.declaration);
   const fields = Object.fromEntries(decl.fields.map((f) => [f.name, f.example]));
@@ -54,16 +62,37 @@ export async function startCredentialedProvider(def: ConnectorDefinition): Promi
     return url.searchParams.get(style.param) === credential;
   };
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     const ok = authorized(req, url);
     requests.push({ method: req.method ?? "GET", path: url.pathname, authorized: ok, headers: req.headers });
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
     const reply = (status: number, body: unknown) => {
+      if (body === undefined) {
+        res.writeHead(status);
+        return res.end();
+      }
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
     if (!url.pathname.startsWith(`${prefix}/`)) return reply(404, { error: "no such tenant" });
     if (!ok) return reply(401, { error: "unauthorized" });
+    const path = url.pathname.slice(prefix.length);
+    for (const route of options.routes ?? []) {
+      if (route.method !== req.method) continue;
+      const match = typeof route.path === "string" ? (route.path === path ? [path] : null) : route.path.exec(path);
+      if (!match) continue;
+      let body: unknown;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        return reply(400, { errors: [{ message: "invalid JSON" }] });
+      }
+      const answer = route.handle({ body, url }, match.slice(1));
+      return reply(answer.status, answer.body);
+    }
     if (req.method === decl.test.method && url.pathname === testPath) {
       const body: Record<string, unknown> = {};
       // A number: providers answer numeric ids (Freshdesk, Postmark) that become the string externalId.
