@@ -186,11 +186,16 @@ const webhookSchema = z
       .object({ field: z.string().regex(/^[a-z][a-z0-9_]*$/, "must be a snake_case JSON member name") })
       .strict()
       .optional(),
-    /** The provider's event name: a header, or a body path; `actionPath` appends `.<action>` when present. */
+    /** How the body is written: JSON, or application/x-www-form-urlencoded (Twilio), read as an object of its parameters. */
+    format: z.enum(["json", "form"]).default("json"),
+    /**
+     * The provider's event name: a header, a body path, or a query parameter of the URL Switchyard
+     * gave the provider (Twilio's per-number URLs; the URL is signed); `actionPath` appends `.<action>` when present.
+     */
     event: z
-      .object({ header: headerName.optional(), path: jsonPath.optional(), actionPath: jsonPath.optional() })
+      .object({ header: headerName.optional(), path: jsonPath.optional(), query: z.string().regex(/^[a-z][a-z0-9_]*$/).optional(), actionPath: jsonPath.optional() })
       .strict()
-      .refine((e) => e.header || e.path, { message: "needs header or path", path: ["path"] })
+      .refine((e) => e.header || e.path || e.query, { message: "needs header, path or query", path: ["path"] })
       .optional(),
     /**
      * One request carries several events: the body is a JSON array (SendGrid's Event Webhook), or

@@ -66,6 +66,27 @@ export interface ChangeReadContext {
   now: Date;
 }
 
+/**
+ * What a subscription hook is given: requests under the connection's API base with its credential,
+ * and the template values ({subscriptionUrl}, {events}, {providerId}, {providerResourceId}, the
+ * declared placeholders).
+ */
+export interface SubscriptionHookContext {
+  /** Sends one request; `form` is sent application/x-www-form-urlencoded. The parsed JSON answer; throws (with `status`) unless 2xx. */
+  request: (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, form?: Record<string, string>) => Promise<any>;
+  vars: Record<string, string | string[]>;
+}
+
+/**
+ * Code for a provider whose subscription is not one call (Twilio: a URL set on each of the
+ * account's phone numbers, restored on delete). `providerResourceId` is kept with the subscription
+ * and given back to `delete` (what to restore).
+ */
+export interface SubscriptionHooks {
+  create: (ctx: SubscriptionHookContext) => Promise<{ providerId: string; providerResourceId?: string }>;
+  delete: (ctx: SubscriptionHookContext) => Promise<void>;
+}
+
 /** Reads what changed; `cursor` (when given) is stored on the subscription once the events are. */
 export type ChangeReader = (ctx: ChangeReadContext) => Promise<{ events: NormalizedEvent[]; cursor?: string }>;
 
@@ -87,7 +108,8 @@ export const subscriptionSchema = z
           .strict(),
       )
       .min(1),
-    create: callSchema,
+    /** The create call; absent only where `hooks` does the work. */
+    create: callSchema.optional(),
     /**
      * A second call right after create, on what create made ({providerId} is its id): SendGrid
      * signs an Event Webhook only once signing is switched on for it, and that answer carries the
@@ -97,7 +119,9 @@ export const subscriptionSchema = z
     afterCreate: callSchema.optional(),
     /** Absent: the provider cannot renew (Calendar channels): a new one is created, then the old one deleted. */
     renew: callSchema.optional(),
-    delete: callSchema,
+    delete: callSchema.optional(),
+    /** Code, where one call per create and delete cannot say it (Twilio's phone numbers). */
+    hooks: z.custom<SubscriptionHooks>((v) => Boolean(v) && typeof (v as SubscriptionHooks).create === "function" && typeof (v as SubscriptionHooks).delete === "function", { message: "must have create and delete functions" }).optional(),
     /** Where the provider's answer to create (and renew) says what it made. */
     answer: z
       .object({
@@ -133,7 +157,8 @@ export const subscriptionSchema = z
      * events belong to the subscription's account, whatever the body names.
      */
     webhook: z
-      .object({ scheme: schemeSchema, key: z.enum(["subscription", "client_secret"]).default("subscription") })
+      // basic_password: the connection's own HTTP Basic password (Twilio signs with the account's Auth Token).
+      .object({ scheme: schemeSchema, key: z.enum(["subscription", "client_secret", "basic_password"]).default("subscription") })
       .strict()
       .optional(),
     /**
@@ -156,6 +181,7 @@ export const subscriptionSchema = z
     read: fn<ChangeReader>("change reader").optional(),
   })
   .strict()
+  .refine((s) => s.hooks || (s.create && s.delete), { message: "needs create and delete calls (or hooks)", path: ["create"] })
   .refine((s) => !s.notification || s.read, { message: "a notification needs a change reader (read)", path: ["read"] })
   .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] })
   .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated or answer)", path: ["webhook", "key"] });

@@ -15,9 +15,9 @@ import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts"
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
 import type { AccessTokens } from "../oauth/tokens.ts";
-import type { SubscriptionDeclaration } from "../connectors/subscription.ts";
+import type { SubscriptionDeclaration, SubscriptionHookContext } from "../connectors/subscription.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
-import { callProvider, createVars, mergeAnswers, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
+import { type Answered, type CallTarget, callProvider, createVars, mergeAnswers, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
 import type { SubscriptionQueue, SubscriptionWork, WantedEvent } from "./queue/index.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 
@@ -134,15 +134,25 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     );
   }
 
+  /** A hook's requests: the connection's API base and credential, as declared calls have. */
+  function hookRequest(to: CallTarget): SubscriptionHookContext["request"] {
+    return (method, path, form) => callProvider({ method, path: path.replaceAll("{", "%7B") }, {}, to, form);
+  }
+
+  async function hookCreate(decl: SubscriptionDeclaration, vars: TemplateVars, to: CallTarget): Promise<Answered> {
+    const made = await decl.hooks!.create({ request: hookRequest(to), vars });
+    return { providerId: made.providerId, providerResourceId: made.providerResourceId, expiresAt: null, secret: undefined };
+  }
+
   /** Creates a new subscription at the provider and records it; an old one (re-create) is deleted afterwards. */
   async function create(work: SubscriptionWork, operation: Operation) {
     const { def, decl, envVars } = declared.get(work.connector)!;
     const secret = decl.secret === "generated" ? randomToken(24) : undefined;
     const vars = createVars({ ...baseVars(work, envVars), ...(secret ? { secret } : {}) }, decl, clock.now());
     const to = await target(work, def);
-    let answered = readAnswer(decl, await callProvider(decl.create, vars, to));
+    let answered = decl.hooks ? await hookCreate(decl, vars, to) : readAnswer(decl, await callProvider(decl.create!, vars, to));
     // A declared id that is not in the answer (Jira's registration errors answer 200): nothing was made.
-    if (decl.answer.idPath && !answered.providerId) throw new SubscriptionCallError(`${decl.create.method} ${decl.create.path} answered without ${decl.answer.idPath}`, 200);
+    if (decl.create && decl.answer.idPath && !answered.providerId) throw new SubscriptionCallError(`${decl.create.method} ${decl.create.path} answered without ${decl.answer.idPath}`, 200);
     const providerId = answered.providerId ?? work.id;
     if (decl.afterCreate) {
       try {
@@ -182,7 +192,9 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const { def, decl } = declared.get(work.connector) ?? {};
     if (!def || !decl) return;
     try {
-      await callProvider(decl.delete, baseVars(work, envVars), await target(work, def));
+      const to = await target(work, def);
+      if (decl.hooks) await decl.hooks.delete({ request: hookRequest(to), vars: baseVars(work, envVars) });
+      else await callProvider(decl.delete!, baseVars(work, envVars), to);
     } catch (error) {
       if (!(error instanceof SubscriptionCallError && error.gone)) throw error;
     }

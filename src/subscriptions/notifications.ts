@@ -110,14 +110,25 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
 
   /** The live subscription a `{subscriptionUrl}` names, with its account. */
   async function named(deploymentId: string, connector: string, id: string) {
-    const rows = await deps.sql.query<{ secret_encrypted: string | null; external_id: string }>(
-      `select s.secret_encrypted, a.external_id
+    const rows = await deps.sql.query<{ secret_encrypted: string | null; external_id: string; connected_account_id: string }>(
+      `select s.secret_encrypted, a.external_id, s.connected_account_id
        from provider_subscription s join connected_account a on a.id = s.connected_account_id
        where s.id = $1 and s.connector = $2 and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
       [id, connector, deploymentId],
       "subscription_named",
     );
     return rows[0];
+  }
+
+  /** The password of the connection's stored HTTP Basic credential (`base64(user:password)`); undefined when it has none. */
+  async function basicPassword(connectedAccountId: string): Promise<string | undefined> {
+    try {
+      const decoded = Buffer.from(await deps.accessTokens.fresh(connectedAccountId), "base64").toString("utf8");
+      const at = decoded.indexOf(":");
+      return at < 0 ? undefined : decoded.slice(at + 1) || undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   return {
@@ -133,9 +144,11 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       const key =
         signed.key === "client_secret"
           ? sub && (await deps.clientCredentials.resolve(deploymentId, def)).clientSecret
-          : sub?.secret_encrypted
-            ? deps.box.open(sub.secret_encrypted)
-            : undefined;
+          : signed.key === "basic_password"
+            ? sub && (await basicPassword(sub.connected_account_id))
+            : sub?.secret_encrypted
+              ? deps.box.open(sub.secret_encrypted)
+              : undefined;
       const now = deps.clock.now();
       // Verified even for an unknown subscription, so timing does not tell known ids apart.
       const verified = verifyWithScheme(signed.scheme, { req, secret: key || "\u0000no subscription", now });

@@ -69,15 +69,16 @@ export interface CallTarget {
 }
 
 /** Sends one declared call; the parsed JSON answer ({} when empty); SubscriptionCallError unless 2xx. */
-export async function callProvider(call: SubscriptionCall, vars: TemplateVars, target: CallTarget): Promise<Record<string, unknown>> {
+export async function callProvider(call: SubscriptionCall, vars: TemplateVars, target: CallTarget, form?: Record<string, string>): Promise<Record<string, unknown>> {
   const path = fill(call.path, vars, true);
-  const body = call.body === undefined ? undefined : JSON.stringify(fillBody(call.body, vars));
+  const body = form ? new URLSearchParams(form).toString() : call.body === undefined ? undefined : JSON.stringify(fillBody(call.body, vars));
+  const contentType = form ? "application/x-www-form-urlencoded" : "application/json";
   let response: Response;
   try {
     const { url, headers } = withCredential(
       target.api,
       underBase(target.base, path),
-      { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": contentType }) },
       target.accessToken,
     );
     response = await fetch(url, {

@@ -46,6 +46,7 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
     // cannot be signed by headers alone; test/connectors/catalogInbound.test.ts signs them per provider.
     case "jwt":
     case "ecdsa":
+    case "hmac_form_params":
     case "jwt_hs256":
     case "hmac_body_timestamp":
     case "body_token":

@@ -15,8 +15,9 @@ import { boxScheme, verifyBox } from "./box.ts";
 import { hmacBodyTimestampScheme, verifyHmacBodyTimestamp } from "./hmacBodyTimestamp.ts";
 import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
 import { ecdsaScheme, verifyEcdsa } from "./ecdsa.ts";
+import { hmacFormParamsScheme, verifyHmacFormParams } from "./hmacFormParams.ts";
 
-export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme, ecdsaScheme]);
+export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme, ecdsaScheme, hmacFormParamsScheme]);
 export type SchemeParams = z.infer<typeof schemeSchema>;
 export type SchemeType = SchemeParams["type"];
 
@@ -42,6 +43,8 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyJwtHs256(params, input);
     case "ecdsa":
       return verifyEcdsa(params, input);
+    case "hmac_form_params":
+      return verifyHmacFormParams(params, input);
   }
 }
 
@@ -65,6 +68,8 @@ export function signsTimestamp(params: SchemeParams): boolean {
       return true;
     case "token":
     case "body_token":
+    // Twilio signs no timestamp: a captured request verifies again (the body digest is remembered).
+    case "hmac_form_params":
     // An `exp` is not documented for Jira's token: a captured delivery may verify again.
     case "jwt_hs256":
       return false;

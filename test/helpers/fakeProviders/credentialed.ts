@@ -86,7 +86,8 @@ export async function startCredentialedProvider(def: ConnectorDefinition, option
       if (!match) continue;
       let body: unknown;
       try {
-        body = raw ? JSON.parse(raw) : undefined;
+        // Twilio's API takes form-encoded bodies, SendGrid's JSON.
+        body = !raw ? undefined : req.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") ? Object.fromEntries(new URLSearchParams(raw)) : JSON.parse(raw);
       } catch {
         return reply(400, { errors: [{ message: "invalid JSON" }] });
       }
