@@ -51,7 +51,7 @@ function identityReader(decl: ConnectorDeclaration, identity: IdentityDeclaratio
 function eventKeys(decl: ConnectorDeclaration, req: InboundRequest, body: Record<string, unknown>): string[] {
   const spec = decl.webhook?.event;
   if (!spec) return [];
-  const name = spec.header ? req.headers[spec.header]?.trim() : asString(valueAt(body, spec.path!));
+  const name = spec.header ? req.headers[spec.header]?.trim() : spec.query ? req.query?.get(spec.query)?.trim() : asString(valueAt(body, spec.path!));
   if (!name) return [];
   const action = spec.actionPath ? asString(valueAt(body, spec.actionPath)) : undefined;
   // An action no trigger names falls back to the bare event: events whose actions are free-form
@@ -136,7 +136,7 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
       });
       return { kind: "events", events };
     }
-    const body = parseJsonObject(req.rawBody);
+    const body = webhook.format === "form" ? Object.fromEntries(new URLSearchParams(req.rawBody.toString("utf8"))) : parseJsonObject(req.rawBody);
     if (!body) return none;
     const event = parseOne(req, body, `sha256:${bodyDigest(req.rawBody)}`);
     return { kind: "events", events: event ? [event] : [] };

@@ -190,18 +190,23 @@ const webhookSchema = z
       .object({ field: z.string().regex(/^[a-z][a-z0-9_]*$/, "must be a snake_case JSON member name") })
       .strict()
       .optional(),
-    /** The provider's event name: a header, or a body path; `actionPath` appends `.<action>` when present. */
+    /** How the body is written: JSON, or application/x-www-form-urlencoded (Twilio), read as an object of its parameters. */
+    format: z.enum(["json", "form"]).default("json"),
+    /**
+     * The provider's event name: a header, a body path, or a query parameter of the URL Switchyard
+     * gave the provider (Twilio's per-number URLs; the URL is signed); `actionPath` appends `.<action>` when present.
+     */
     event: z
-      .object({ header: headerName.optional(), path: jsonPath.optional(), actionPath: jsonPath.optional() })
+      .object({ header: headerName.optional(), path: jsonPath.optional(), query: z.string().regex(/^[a-z][a-z0-9_]*$/).optional(), actionPath: jsonPath.optional() })
       .strict()
-      .refine((e) => e.header || e.path, { message: "needs header or path", path: ["path"] })
+      .refine((e) => e.header || e.path || e.query, { message: "needs header, path or query", path: ["path"] })
       .optional(),
     /** Payload paths whose values are matched against ConnectedAccount.externalId, most specific first. */
     routing: z.array(jsonPath).default([]),
     /** Headers whose values are matched the same way, for providers that name the account only there (Shopify `x-shopify-shop-domain`). */
     routingHeaders: z.array(headerName).default([]),
     /**
-     * One delivery, many events (Asana `{"events":[…]}`, HubSpot's top-level array): each item of the
+     * One delivery, many events (Asana `{"events":[…]}`, SendGrid's and HubSpot's top-level arrays): each item of the
      * array at `path` (absent: the body itself is the array) is an event of its own, its name,
      * routing, delivery id and time read in the item. An item without a delivery id is keyed by the
      * delivery's digest and its position, so a redelivered batch lands once.
@@ -223,8 +228,7 @@ const webhookSchema = z
     fetchEvents: fn<(ctx: FetchEventsContext) => Promise<{ events: NormalizedEvent[]; cursor: string }>>("change reader").optional(),
   })
   .strict()
-  .refine((w) => w.parse || w.event, { message: "needs event (or a parse function)", path: ["event"] })
-  .refine((w) => w.parse || w.routing.length > 0 || w.routingHeaders.length > 0, { message: "needs at least one routing path (or routing header)", path: ["routing"] });
+  .refine((w) => w.parse || w.event, { message: "needs event (or a parse function)", path: ["event"] });
 
 export const connectorDeclarationSchema = z
   .object({
@@ -303,6 +307,11 @@ export const connectorDeclarationSchema = z
     const needed = c.subscription?.onlyWithParam;
     if (needed && !c.params.some((p) => p.name === needed)) ctx.addIssue({ code: "custom", path: ["subscription", "onlyWithParam"], message: `"${needed}" is not one of the params` });
     if (c.subscription?.webhook && !c.webhook) ctx.addIssue({ code: "custom", path: ["subscription", "webhook"], message: "needs the connector's webhook section to parse the events" });
+    // Events sent to a subscription's own URL belong to its account: only webhooks shared by every account need routing.
+    const w = c.webhook;
+    if (w && !w.parse && !c.subscription?.webhook && w.routing.length === 0 && w.routingHeaders.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["webhook", "routing"], message: "needs at least one routing path (or routing header)" });
+    }
     for (const [i, r] of (c.subscription?.resources ?? []).entries()) {
       for (const name of Object.keys(r.triggers)) {
         if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["subscription", "resources", i, "triggers", name], message: `no trigger "${name}"` });

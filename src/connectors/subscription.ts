@@ -19,7 +19,7 @@
  *                       or one of the connection's params ({project_id})
  *   {subscriptionUrl}   {notificationUrl}?subscription=<our id>: where `webhook` subscriptions are sent
  * A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number,
- * exactly "{events:includes:<event>}" a JSON boolean (whether that provider event is wanted).
+ * exactly "{events:includes:<event>}" a JSON boolean (whether that provider event is wanted: GitLab's and SendGrid's per-event flags).
  *
  * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl).
  */
@@ -66,6 +66,27 @@ export interface ChangeReadContext {
   now: Date;
 }
 
+/**
+ * What a subscription hook is given: requests under the connection's API base with its credential,
+ * and the template values ({subscriptionUrl}, {events}, {providerId}, {providerResourceId}, the
+ * declared placeholders).
+ */
+export interface SubscriptionHookContext {
+  /** Sends one request; `form` is sent application/x-www-form-urlencoded. The parsed JSON answer; throws (with `status`) unless 2xx. */
+  request: (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, form?: Record<string, string>) => Promise<any>;
+  vars: Record<string, string | string[]>;
+}
+
+/**
+ * Code for a provider whose subscription is not one call (Twilio: a URL set on each of the
+ * account's phone numbers, restored on delete). `providerResourceId` is kept with the subscription
+ * and given back to `delete` (what to restore).
+ */
+export interface SubscriptionHooks {
+  create: (ctx: SubscriptionHookContext) => Promise<{ providerId: string; providerResourceId?: string }>;
+  delete: (ctx: SubscriptionHookContext) => Promise<void>;
+}
+
 /** Reads what changed; `cursor` (when given) is stored on the subscription once the events are. */
 export type ChangeReader = (ctx: ChangeReadContext) => Promise<{ events: NormalizedEvent[]; cursor?: string }>;
 
@@ -105,10 +126,18 @@ export const subscriptionSchema = z
           .strict(),
       )
       .min(1),
-    create: callSchema,
+    /** The create call; absent only where `hooks` does the work. */
+    create: callSchema.optional(),
+    /**
+     * A second call right after create, on what create made ({providerId} is its id): SendGrid
+     * signs an Event Webhook only once signing is switched on for it, and that answer carries the
+     * public key. Its answer is read with the same `answer` paths, filling what create's left
+     * out. If it fails, what create made is deleted again and the create is retried as a whole.
+     */
+    afterCreate: callSchema.optional(),
     /** Absent: the provider cannot renew (Calendar channels): a new one is created, then the old one deleted. */
     renew: callSchema.optional(),
-    delete: callSchema,
+    delete: callSchema.optional(),
     /**
      * For subscriptions that never expire (webhooks): looked up with this call every `everySeconds`
      * (a GET of the webhook); a 404/410 makes it again. Without it (and without an expiry) nothing
@@ -118,6 +147,8 @@ export const subscriptionSchema = z
       .object({ method: z.literal("GET"), path: z.string().startsWith("/", "must start with /"), everySeconds: z.number().int().positive() })
       .strict()
       .optional(),
+    /** Code, where one call per create and delete cannot say it (Twilio's phone numbers). */
+    hooks: z.custom<SubscriptionHooks>((v) => Boolean(v) && typeof (v as SubscriptionHooks).create === "function" && typeof (v as SubscriptionHooks).delete === "function", { message: "must have create and delete functions" }).optional(),
     /** Where the provider's answer to create (and renew) says what it made. */
     answer: z
       .object({
@@ -169,9 +200,10 @@ export const subscriptionSchema = z
          * subscription: the subscription's own secret; client_secret: the OAuth app's (Jira);
          * webhook_secret: the connector's webhook secret, as its ordinary webhooks (an app-wide
          * signing secret: monday's Signing Secret, Trello's application secret); access_token: the
-         * connection's own token or API key (Workable's account token).
+         * connection's own token or API key (Workable's account token); basic_password: the
+         * connection's own HTTP Basic password (Twilio signs with the account's Auth Token).
          */
-        key: z.enum(["subscription", "client_secret", "webhook_secret", "access_token"]).default("subscription"),
+        key: z.enum(["subscription", "client_secret", "webhook_secret", "access_token", "basic_password"]).default("subscription"),
         /**
          * With `secret: "handshake"`: the header in which the provider, during the create call,
          * POSTs the subscription's signing secret to {subscriptionUrl}; it is kept sealed and echoed
@@ -211,6 +243,7 @@ export const subscriptionSchema = z
   })
   .strict()
   .refine((s) => !(s.check && s.renew), { message: "a subscription that is renewed needs no check", path: ["check"] })
+  .refine((s) => s.hooks || (s.create && s.delete), { message: "needs create and delete calls (or hooks)", path: ["create"] })
   .refine((s) => !s.notification || s.read, { message: "a notification needs a change reader (read)", path: ["read"] })
   .refine((s) => !s.start || s.read, { message: "a change start needs a change reader (read)", path: ["start"] })
   .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] })

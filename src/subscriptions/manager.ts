@@ -17,9 +17,9 @@ import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
 import type { AccessTokens } from "../oauth/tokens.ts";
-import type { SubscriptionDeclaration } from "../connectors/subscription.ts";
+import type { SubscriptionDeclaration, SubscriptionHookContext } from "../connectors/subscription.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
-import { callProvider, createVars, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
+import { type Answered, type CallTarget, callProvider, createVars, mergeAnswers, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
 import type { SubscriptionQueue, SubscriptionWork, WantedEvent } from "./queue/index.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 
@@ -136,6 +136,16 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     );
   }
 
+  /** A hook's requests: the connection's API base and credential, as declared calls have. */
+  function hookRequest(to: CallTarget): SubscriptionHookContext["request"] {
+    return (method, path, form) => callProvider({ method, path: path.replaceAll("{", "%7B") }, {}, to, form);
+  }
+
+  async function hookCreate(decl: SubscriptionDeclaration, vars: TemplateVars, to: CallTarget): Promise<Answered> {
+    const made = await decl.hooks!.create({ request: hookRequest(to), vars });
+    return { providerId: made.providerId, providerResourceId: made.providerResourceId, expiresAt: null, secret: undefined };
+  }
+
   /** Creates a new subscription at the provider and records it; an old one (re-create) is deleted afterwards. */
   async function create(work: SubscriptionWork, operation: Operation) {
     const { def, decl, envVars } = declared.get(work.connector)!;
@@ -144,11 +154,22 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const to = await target(work, def);
     // The provider hands the new subscription its secret while the create is in flight: room for it, once.
     if (decl.secret === "handshake" && !(await queue.awaitHandshake(work))) return;
-    const answer = await callProvider(decl.create, vars, to);
-    const answered = readAnswer(decl, answer);
+    const answer = decl.hooks ? {} : await callProvider(decl.create!, vars, to);
+    let answered = decl.hooks ? await hookCreate(decl, vars, to) : readAnswer(decl, answer);
     // A declared id that is not in the answer (Jira's registration errors answer 200): nothing was made.
-    if (decl.answer.idPath && !answered.providerId) throw new SubscriptionCallError(`${decl.create.method} ${decl.create.path} answered without ${decl.answer.idPath}`, 200);
+    if (decl.create && decl.answer.idPath && !answered.providerId) throw new SubscriptionCallError(`${decl.create.method} ${decl.create.path} answered without ${decl.answer.idPath}`, 200);
     const providerId = answered.providerId ?? work.id;
+    if (decl.afterCreate) {
+      try {
+        answered = mergeAnswers(answered, readAnswer(decl, await callProvider(decl.afterCreate, { ...vars, providerId }, to)));
+        // The secret the provider was to answer is what verifies its events: without it the subscription is useless.
+        if (decl.secret === "answer" && !answered.secret) throw new SubscriptionCallError(`${decl.afterCreate.method} ${decl.afterCreate.path} answered without ${decl.answer.secretPath}`, 200);
+      } catch (error) {
+        // Half made: what create made must not stay behind, unsigned, at the provider.
+        await deleteAt({ ...work, providerId, providerResourceId: answered.providerResourceId ?? null }, envVars).catch(() => undefined);
+        throw error;
+      }
+    }
     // An expiry the create does not answer (Jira's webhooks: 30 days) is the lifetime asked for.
     const expiresAt = answered.expiresAt ?? (decl.answer.expiresPath ? new Date(String(vars.expiresAt)) : null);
     const kept = secret ?? answered.secret;
@@ -189,7 +210,9 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const { def, decl } = declared.get(work.connector) ?? {};
     if (!def || !decl) return;
     try {
-      await callProvider(decl.delete, baseVars(work, envVars), await target(work, def));
+      const to = await target(work, def);
+      if (decl.hooks) await decl.hooks.delete({ request: hookRequest(to), vars: baseVars(work, envVars) });
+      else await callProvider(decl.delete!, baseVars(work, envVars), to);
     } catch (error) {
       if (!(error instanceof SubscriptionCallError && error.gone)) throw error;
     }

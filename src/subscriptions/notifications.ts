@@ -133,7 +133,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
 
   /** The key a subscription's own webhook is signed with, as its declaration says (`subscription.webhook.key`). */
   async function signingKey(
-    key: "subscription" | "client_secret" | "webhook_secret" | "access_token",
+    key: "subscription" | "client_secret" | "webhook_secret" | "access_token" | "basic_password",
     sub: { connected_account_id: string; secret_encrypted: string | null },
     def: ConnectorDefinition,
     deploymentId: string,
@@ -144,6 +144,13 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
         return (await deps.clientCredentials.resolve(deploymentId, def)).clientSecret;
       case "access_token":
         return accountToken(sub.connected_account_id);
+      case "basic_password": {
+        // The stored HTTP Basic credential is base64(user:password).
+        const credential = await accountToken(sub.connected_account_id);
+        const decoded = credential ? Buffer.from(credential, "base64").toString("utf8") : "";
+        const at = decoded.indexOf(":");
+        return at < 0 ? undefined : decoded.slice(at + 1) || undefined;
+      }
       case "webhook_secret":
         return webhookSecret;
       case "subscription":

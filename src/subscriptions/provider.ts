@@ -38,7 +38,7 @@ function fill(text: string, vars: TemplateVars, encode: boolean): string {
 /**
  * Fills every string of a body template; a value that is exactly "{events[]}" becomes the events
  * as a JSON array, exactly "{providerId:number}" a JSON number (Jira's webhook ids), exactly
- * "{events:includes:push_events}" a JSON boolean: whether that event is wanted (GitLab's flags).
+ * "{events:includes:push_events}" a JSON boolean: whether that event is wanted (GitLab's and SendGrid's per-event flags).
  */
 export function fillBody(template: unknown, vars: TemplateVars): unknown {
   if (typeof template === "string") {
@@ -69,15 +69,16 @@ export interface CallTarget {
 }
 
 /** Sends one declared call; the parsed JSON answer ({} when empty); SubscriptionCallError unless 2xx. */
-export async function callProvider(call: SubscriptionCall, vars: TemplateVars, target: CallTarget): Promise<Record<string, unknown>> {
+export async function callProvider(call: SubscriptionCall, vars: TemplateVars, target: CallTarget, form?: Record<string, string>): Promise<Record<string, unknown>> {
   const path = fill(call.path, vars, true);
-  const body = call.body === undefined ? undefined : JSON.stringify(fillBody(call.body, vars));
+  const body = form ? new URLSearchParams(form).toString() : call.body === undefined ? undefined : JSON.stringify(fillBody(call.body, vars));
+  const contentType = form ? "application/x-www-form-urlencoded" : "application/json";
   let response: Response;
   try {
     const { url, headers } = withCredential(
       target.api,
       underBase(target.base, path),
-      { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": contentType }) },
       target.accessToken,
     );
     response = await fetch(url, {
@@ -124,6 +125,16 @@ export function readAnswer(decl: SubscriptionDeclaration, answer: Record<string,
     providerResourceId: resourceIdPath ? asString(valueAt(answer, resourceIdPath)) : undefined,
     expiresAt,
     secret: secretPath ? asString(valueAt(answer, secretPath)) : undefined,
+  };
+}
+
+/** What a follow-up call answered, over what create answered: the follow-up's values win where it has them. */
+export function mergeAnswers(first: Answered, then: Answered): Answered {
+  return {
+    providerId: first.providerId ?? then.providerId,
+    providerResourceId: then.providerResourceId ?? first.providerResourceId,
+    expiresAt: then.expiresAt ?? first.expiresAt,
+    secret: then.secret ?? first.secret,
   };
 }
 

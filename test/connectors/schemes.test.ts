@@ -3,7 +3,9 @@
  * npm (@octokit/webhooks-methods, standardwebhooks) or the provider's documented test vectors,
  * and each refusing a wrong secret, an altered body, a stale timestamp and a missing header.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, generateKeyPairSync, sign as cryptoSign } from "node:crypto";
+import { EventWebhook } from "@sendgrid/eventwebhook";
+import twilio from "twilio";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
@@ -198,5 +200,71 @@ describe("hmac_body_fields (Lever: the signature and what it signs are in the bo
 
   it("the declaration is validated: at least one signed path", () => {
     expect(schemeSchema.safeParse({ type: "hmac_body_fields", signaturePath: "signature", signedPaths: [] }).success).toBe(false);
+  });
+});
+
+describe("ecdsa (SendGrid's Signed Event Webhook)", () => {
+  // SendGrid signs with an ECDSA P-256 key and hands out the public key as base64 DER.
+  const pair = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const publicKey = pair.publicKey.export({ format: "der", type: "spki" }).toString("base64");
+  const other = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).publicKey.export({ format: "der", type: "spki" }).toString("base64");
+  const sendgrid = { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" };
+  const events = '[{"email":"example@test.com","timestamp":1513299569,"event":"delivered","sg_event_id":"e1"}]\r\n';
+  const signed = (raw: string, at = seconds, key = pair.privateKey) => ({
+    "x-twilio-email-event-webhook-signature": cryptoSign("sha256", Buffer.from(`${at}${raw}`), key).toString("base64"),
+    "x-twilio-email-event-webhook-timestamp": String(at),
+  });
+
+  it("accepts what SendGrid's own verifier (@sendgrid/eventwebhook) accepts", () => {
+    const headers = signed(events);
+    const ew = new EventWebhook();
+    expect(ew.verifySignature(ew.convertPublicKeyToECDSA(publicKey), events, headers["x-twilio-email-event-webhook-signature"], headers["x-twilio-email-event-webhook-timestamp"])).toBe(true);
+    expect(verify(sendgrid, req(headers, events), publicKey)).toEqual({ ok: true });
+    // The key in PEM form, as SendGrid's console also shows it, works the same.
+    expect(verify(sendgrid, req(headers, events), pair.publicKey.export({ format: "pem", type: "spki" }).toString())).toEqual({ ok: true });
+  });
+
+  it("refuses another key, an altered body, a stale or missing timestamp and a missing signature", () => {
+    const headers = signed(events);
+    expect(verify(sendgrid, req(headers, events), other)).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(sendgrid, req(headers, events.replace("delivered", "bounce")), publicKey)).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(sendgrid, req(signed(events, seconds - 301), events), publicKey)).toMatchObject({ ok: false, reason: "timestamp outside the 300-second window" });
+    expect(verify(sendgrid, req({ "x-twilio-email-event-webhook-signature": headers["x-twilio-email-event-webhook-signature"] }, events), publicKey)).toMatchObject({ ok: false, reason: "missing timestamp" });
+    expect(verify(sendgrid, req({ "x-twilio-email-event-webhook-timestamp": String(seconds) }, events), publicKey)).toMatchObject({ ok: false, reason: "missing signature header" });
+    // The timestamp is signed: moving it is an altered request.
+    expect(verify(sendgrid, req({ ...headers, "x-twilio-email-event-webhook-timestamp": String(seconds + 1) }, events), publicKey)).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(sendgrid, req(headers, events), "not a key")).toMatchObject({ ok: false });
+    expect(verify(sendgrid, req(headers, events), "")).toMatchObject({ ok: false, reason: "no webhook secret configured" });
+  });
+});
+
+describe("hmac_form_params (Twilio's X-Twilio-Signature)", () => {
+  const twilioScheme = { type: "hmac_form_params", header: "x-twilio-signature" };
+  const authToken = "12345";
+  const url = "https://switchyard.example.com/webhooks/dep_1/twilio?subscription=sub_1";
+  const params = { MessageSid: "SM0123456789abcdef0123456789abcdef", AccountSid: "AC0123456789abcdef0123456789abcdef", From: "+14155550100", To: "+14155550199", Body: "Hello there ☃ & more", NumMedia: "0", SmsStatus: "received" };
+  const form = new URLSearchParams(params).toString();
+  const signedBy = (token: string, at = url, p: Record<string, string> = params) => ({ "x-twilio-signature": twilio.getExpectedTwilioSignature(token, at, p) });
+
+  it("accepts what Twilio signs, and agrees with Twilio's own validateRequest", () => {
+    const headers = signedBy(authToken);
+    expect(twilio.validateRequest(authToken, headers["x-twilio-signature"], url, params)).toBe(true);
+    expect(verify(twilioScheme, req(headers, form, { url }), authToken)).toEqual({ ok: true });
+    // Twilio may sign the URL with its default port written out.
+    expect(verify(twilioScheme, req(signedBy(authToken, url.replace(".com/", ".com:443/")), form, { url }), authToken)).toEqual({ ok: true });
+    // Twilio's documented example (twilio.com/docs/usage/security, "Validating requests").
+    const documented = { CallSid: "CA1234567890ABCDE", Caller: "+12349013030", Digits: "1234", From: "+12349013030", To: "+18005551212" };
+    const docUrl = "https://mycompany.com/myapp.php?foo=1&bar=2";
+    expect(verify(twilioScheme, req({ "x-twilio-signature": "0/KCTR6DLpKmkAf8muzZqo1nDgQ=" }, new URLSearchParams(documented).toString(), { url: docUrl }), authToken)).toEqual({ ok: true });
+  });
+
+  it("refuses another account's token, an altered parameter, another URL and a missing signature", () => {
+    const headers = signedBy(authToken);
+    expect(verify(twilioScheme, req(headers, form, { url }), "54321")).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(twilioScheme, req(headers, form.replace("Hello", "Hallo"), { url }), authToken)).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(verify(twilioScheme, req(headers, form, { url: url.replace("sub_1", "sub_2") }), authToken)).toMatchObject({ ok: false, reason: "signature mismatch" });
+    expect(twilio.validateRequest(authToken, headers["x-twilio-signature"], url.replace("sub_1", "sub_2"), params)).toBe(false);
+    expect(verify(twilioScheme, req({}, form, { url }), authToken)).toMatchObject({ ok: false, reason: "missing signature header" });
+    expect(verify(twilioScheme, req(headers, form, { url }), "")).toMatchObject({ ok: false, reason: "no webhook secret configured" });
   });
 });

@@ -42,9 +42,11 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
       const timestamp = now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
       return { "box-delivery-timestamp": timestamp, "box-signature-primary": createHmac("sha256", secret).update(body + timestamp).digest("base64") };
     }
-    // Asymmetric keys (jwt), or the secret or timestamp lives inside the body (Linear, Figma): these
+    // Asymmetric keys (jwt, ecdsa), or the secret or timestamp lives inside the body (Linear, Figma): these
     // cannot be signed by headers alone; test/connectors/catalogInbound.test.ts signs them per provider.
     case "jwt":
+    case "ecdsa":
+    case "hmac_form_params":
     case "jwt_hs256":
     case "hmac_body_timestamp":
     case "body_token":

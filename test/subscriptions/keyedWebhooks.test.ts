@@ -58,8 +58,11 @@ let ada: Operator;
 beforeAll(async () => {
   for (const def of keyed) {
     const decl = def.declaration.subscription!;
-    const createPath = decl.create.path;
-    const deletePattern = new RegExp(`^${decl.delete.path.replace("{providerId}", "([^/]+)")}$`);
+    // Declared calls, not code hooks: the connectors this test covers say their create and delete as data.
+    const create = decl.create!;
+    const del = decl.delete!;
+    const createPath = create.path;
+    const deletePattern = new RegExp(`^${del.path.replace("{providerId}", "([^/]+)")}$`);
     registered.set(def.name, []);
     deletes.set(def.name, []);
     // The account is the one its events name (Tally's form, CircleCI's project): the id the first sample routes to.
@@ -68,7 +71,7 @@ beforeAll(async () => {
       identityId: routed === undefined ? undefined : String(routed),
       routes: [
         ({ method, path, body }) => {
-          if (method !== decl.create.method || path !== createPath) return undefined;
+          if (method !== create.method || path !== createPath) return undefined;
           const id = randomUUID();
           registered.get(def.name)!.push({ id, body: body as Record<string, unknown>, deleted: false });
           const answer: Record<string, unknown> = {};
@@ -76,7 +79,7 @@ beforeAll(async () => {
           return { status: 201, body: answer };
         },
         ({ method, path }) => {
-          const match = method === decl.delete.method ? deletePattern.exec(path) : null;
+          const match = method === del.method ? deletePattern.exec(path) : null;
           if (!match) return undefined;
           deletes.get(def.name)!.push(match[1]);
           const hook = registered.get(def.name)!.find((h) => h.id === match[1]);

@@ -15,8 +15,23 @@ import { boxScheme, verifyBox } from "./box.ts";
 import { hmacBodyTimestampScheme, verifyHmacBodyTimestamp } from "./hmacBodyTimestamp.ts";
 import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
 import { hmacBodyFieldsScheme, verifyHmacBodyFields } from "./hmacBodyFields.ts";
+import { ecdsaScheme, verifyEcdsa } from "./ecdsa.ts";
+import { hmacFormParamsScheme, verifyHmacFormParams } from "./hmacFormParams.ts";
 
-export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme, hmacBodyFieldsScheme]);
+export const schemeSchema = z.discriminatedUnion("type", [
+  hmacScheme,
+  stripeScheme,
+  tokenScheme,
+  standardWebhooksScheme,
+  jwtScheme,
+  hmacBodyTimestampScheme,
+  boxScheme,
+  bodyTokenScheme,
+  jwtHs256Scheme,
+  hmacBodyFieldsScheme,
+  ecdsaScheme,
+  hmacFormParamsScheme,
+]);
 export type SchemeParams = z.infer<typeof schemeSchema>;
 export type SchemeType = SchemeParams["type"];
 
@@ -42,6 +57,10 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyJwtHs256(params, input);
     case "hmac_body_fields":
       return verifyHmacBodyFields(params, input);
+    case "ecdsa":
+      return verifyEcdsa(params, input);
+    case "hmac_form_params":
+      return verifyHmacFormParams(params, input);
   }
 }
 
@@ -61,11 +80,14 @@ export function signsTimestamp(params: SchemeParams): boolean {
     case "box":
     case "hmac_body_timestamp":
     case "jwt":
+    case "ecdsa":
       return true;
     case "token":
     case "body_token":
     // Lever signs a token and its time, not the body, and documents no window for the time.
     case "hmac_body_fields":
+    // Twilio signs no timestamp: a captured request verifies again (the body digest is remembered).
+    case "hmac_form_params":
     // An `exp` is not documented for Jira's token: a captured delivery may verify again.
     case "jwt_hs256":
       return false;

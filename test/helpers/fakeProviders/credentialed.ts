@@ -32,8 +32,13 @@ export interface FakeCredentialedProvider {
   close(): Promise<void>;
 }
 
-/** A provider endpoint of a test's own (webhook registration): answers the authorized requests it matches, with the path under the API base. */
-export type CredentialedRoute = (req: { method: string; path: string; body: unknown }) => { status: number; body: unknown } | undefined;
+/**
+ * A provider endpoint of a test's own (webhook registration), answered once the credential is right:
+ * given the request (its path under the API base, its body read as JSON or as a form), an answer,
+ * or undefined when it is not this route's.
+ */
+export type CredentialedRoute = (req: { method: string; path: string; body: unknown; url: URL }) => CredentialedAnswer | undefined | Promise<CredentialedAnswer | undefined>;
+export type CredentialedAnswer = { status: number; body?: unknown };
 
 export async function startCredentialedProvider(def: ConnectorDefinition, options: { routes?: CredentialedRoute[]; identityId?: string } = {}): Promise<FakeCredentialedProvider> {
   const decl = def.declaration.credentials!;
@@ -65,21 +70,33 @@ export async function startCredentialedProvider(def: ConnectorDefinition, option
     const ok = authorized(req, url);
     requests.push({ method: req.method ?? "GET", path: url.pathname, authorized: ok, headers: req.headers });
     const reply = (status: number, body: unknown) => {
+      if (body === undefined) {
+        res.writeHead(status);
+        return res.end();
+      }
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
     if (!url.pathname.startsWith(`${prefix}/`)) return reply(404, { error: "no such tenant" });
     if (!ok) return reply(401, { error: "unauthorized" });
+    const path = url.pathname.slice(prefix.length);
+    let body: unknown;
+    try {
+      // Twilio's API takes form-encoded bodies, the others JSON.
+      body = !raw ? undefined : req.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") ? Object.fromEntries(new URLSearchParams(raw)) : JSON.parse(raw);
+    } catch {
+      return reply(400, { errors: [{ message: "invalid JSON" }] });
+    }
+    for (const route of options.routes ?? []) {
+      const answer = await route({ method: req.method ?? "GET", path, body, url });
+      if (answer) return reply(answer.status, answer.body);
+    }
     if (req.method === decl.test.method && url.pathname === testPath) {
       const body: Record<string, unknown> = {};
       // A number: providers answer numeric ids (Freshdesk, Postmark) that become the string externalId.
       setAt(body, decl.test.idPath, /^\d+$/.test(identity.id) ? Number(identity.id) : identity.id);
       if (decl.test.displayNamePath) setAt(body, decl.test.displayNamePath, identity.displayName);
       return reply(200, body);
-    }
-    for (const route of options.routes ?? []) {
-      const answer = route({ method: req.method ?? "GET", path: url.pathname.slice(prefix.length), body: raw ? JSON.parse(raw) : undefined });
-      if (answer) return reply(answer.status, answer.body);
     }
     return reply(200, { proxied: url.pathname.slice(prefix.length) });
   });
