@@ -18,6 +18,7 @@ import type { Clock } from "../clock.ts";
 import type { NotificationLocation } from "../connectors/subscription.ts";
 import { verifyWithScheme } from "../connectors/schemes/index.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
+import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import type { SubscriptionQueue } from "./queue/index.ts";
 
@@ -32,6 +33,8 @@ export interface SubscriptionNotificationDeps {
   metrics: Pick<SubscriptionMetrics, "operation">;
   /** For providers that sign a subscription's events with the OAuth app's client secret (Jira). */
   clientCredentials: Pick<ClientCredentials, "resolve">;
+  /** For providers that sign every webhook of an app with one app-level key (Box): the connector's webhook secret. */
+  inboundSecrets: Pick<InboundSecrets, "get">;
 }
 
 interface LiveSubscription {
@@ -133,21 +136,25 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
   return {
     /**
      * Events a provider POSTs to a subscription's own URL (`subscription.webhook`): verified with
-     * the declared scheme keyed by that subscription's secret (or the OAuth app's client secret),
+     * the declared scheme keyed by that subscription's secret (or the OAuth app's client secret, or
+     * the connector's webhook secret),
      * parsed by the connector's webhook section, and stored for the subscription's account only.
      */
     async acceptSigned(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string): Promise<InboundOutcome | Refused> {
       const signed = def.declaration.subscription?.webhook;
       if (!signed) return { refused: "the connector's subscriptions send no events of their own" };
       const sub = await named(deploymentId, def.name, subscriptionId);
-      const key =
-        signed.key === "client_secret"
-          ? sub && (await deps.clientCredentials.resolve(deploymentId, def)).clientSecret
-          : signed.key === "access_token"
-            ? sub && (await accountToken(sub.connected_account_id))
-            : sub?.secret_encrypted
-              ? deps.box.open(sub.secret_encrypted)
-              : undefined;
+      const key = !sub
+        ? undefined
+        : signed.key === "client_secret"
+          ? (await deps.clientCredentials.resolve(deploymentId, def)).clientSecret
+          : signed.key === "webhook_secret"
+            ? (await deps.inboundSecrets.get(deploymentId, def))?.webhookSecret
+            : signed.key === "access_token"
+              ? await accountToken(sub.connected_account_id)
+              : sub.secret_encrypted
+                ? deps.box.open(sub.secret_encrypted)
+                : undefined;
       const now = deps.clock.now();
       // Verified even for an unknown subscription, so timing does not tell known ids apart.
       const verified = verifyWithScheme(signed.scheme, { req, secret: key || "\u0000no subscription", now });

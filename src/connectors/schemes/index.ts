@@ -15,8 +15,9 @@ import { boxScheme, verifyBox } from "./box.ts";
 import { hmacBodyTimestampScheme, verifyHmacBodyTimestamp } from "./hmacBodyTimestamp.ts";
 import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
 import { hmacBodyFieldsScheme, verifyHmacBodyFields } from "./hmacBodyFields.ts";
+import { basicScheme, verifyBasic } from "./basic.ts";
 
-export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme, hmacBodyFieldsScheme]);
+export const schemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, standardWebhooksScheme, jwtScheme, hmacBodyTimestampScheme, boxScheme, bodyTokenScheme, jwtHs256Scheme, hmacBodyFieldsScheme, basicScheme]);
 export type SchemeParams = z.infer<typeof schemeSchema>;
 export type SchemeType = SchemeParams["type"];
 
@@ -42,6 +43,8 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyJwtHs256(params, input);
     case "hmac_body_fields":
       return verifyHmacBodyFields(params, input);
+    case "basic":
+      return verifyBasic(params, input);
   }
 }
 
@@ -64,6 +67,7 @@ export function signsTimestamp(params: SchemeParams): boolean {
       return true;
     case "token":
     case "body_token":
+    case "basic":
     // Lever signs a token and its time, not the body, and documents no window for the time.
     case "hmac_body_fields":
     // An `exp` is not documented for Jira's token: a captured delivery may verify again.
