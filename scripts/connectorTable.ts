@@ -74,7 +74,9 @@ export function setupAtProvider(c: ConnectorDefinition): string[] {
   const ways = new Set(how.values());
   if (ways.has("per-account subscription")) {
     const env = Object.values(d.subscription?.env ?? {});
-    lines.push(`- Per-account subscription: Switchyard creates it with each connection's token${env.length ? `; set ${env.map(envName).join(", ")} first (unset: no subscriptions)` : ", nothing to register"}.`);
+    // The provider signs every subscription's events with one app-level key (Box): the operator stores it.
+    const appKey = d.subscription?.webhook?.key === "webhook_secret" ? `; its events are verified as \`${d.subscription.webhook.scheme.type}\` with the app's key stored as ${envName("WEBHOOK_SECRET")} (or in the console)` : "";
+    lines.push(`- Per-account subscription: Switchyard creates it with each connection's token${env.length ? `; set ${env.map(envName).join(", ")} first (unset: no subscriptions)` : appKey ? "" : ", nothing to register"}${appKey}.`);
   }
   if (ways.has("polling")) lines.push("- Polling: Switchyard reads the account on a schedule with its token, nothing to register.");
   if (c.triggers.length === 0 && c.authMode !== "NONE") lines.push("- No triggers: connect and proxy only.");

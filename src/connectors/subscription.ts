@@ -21,7 +21,8 @@
  * A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number,
  * exactly "{events:includes:<event>}" a JSON boolean (whether that provider event is wanted: GitLab's and SendGrid's per-event flags).
  *
- * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl).
+ * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl), or
+ * to `base` resolved against it where the provider's webhooks live beside its API (Figma's /v2).
  */
 import { z } from "zod";
 import { headerName, jsonPath } from "./fields.ts";
@@ -121,11 +122,31 @@ export const subscriptionSchema = z
           .object({
             /** May name the connection's params, filled per connection: `projects/{project_id}`. */
             resource: z.string().regex(/^(?:[^{}]|\{[a-z][a-z0-9_]*\})*$/, "may hold {param} placeholders and no other braces"),
+            /**
+             * Placeholders for this resource's calls only, where one provider subscription needs
+             * several values the resource names (Pipedrive's `event_action` and `event_object`).
+             */
+            values: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.string().min(1)).default({}),
             triggers: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.array(z.string().min(1)).min(1)),
           })
           .strict(),
       )
       .min(1),
+    /**
+     * Where the calls go when not under the connection's API base: a relative path resolved against
+     * it (`../v2`: Figma's webhooks at api.figma.com/v2 beside its /v1 API), so an overridden API
+     * URL moves them too.
+     */
+    base: z
+      .string()
+      .regex(/^(?:\.\.\/)*[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/, "must be a relative path such as ../v2")
+      .optional(),
+    /**
+     * When the listed triggers change, the subscription is made again: by default the new one first,
+     * then the old one deleted; `delete_first` where the provider allows one per watched item (Box:
+     * one webhook per folder, app and user), at the cost of a moment without one.
+     */
+    replace: z.enum(["create_first", "delete_first"]).default("create_first"),
     /** The create call; absent only where `hooks` does the work. */
     create: callSchema.optional(),
     /**
@@ -251,3 +272,13 @@ export const subscriptionSchema = z
   .refine((s) => (s.secret === "handshake") === Boolean(s.webhook?.secretHandshake), { message: "secret \"handshake\" goes with webhook.secretHandshake (and only with it)", path: ["webhook", "secretHandshake"] });
 
 export type SubscriptionDeclaration = z.output<typeof subscriptionSchema>;
+
+/**
+ * The declared `values` of the resource a subscription row watches: its resource is the declared
+ * one with the connection's params filled in (`projects/{project_id}` → `projects/4242`).
+ */
+export function resourceValues(decl: Pick<SubscriptionDeclaration, "resources">, resource: string): Record<string, string> {
+  const matches = (template: string) =>
+    new RegExp(`^${template.split(/\{[a-z][a-z0-9_]*\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`).test(resource);
+  return decl.resources.find((r) => matches(r.resource))?.values ?? {};
+}

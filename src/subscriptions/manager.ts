@@ -17,7 +17,7 @@ import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
 import type { AccessTokens } from "../oauth/tokens.ts";
-import type { SubscriptionDeclaration, SubscriptionHookContext } from "../connectors/subscription.ts";
+import { resourceValues, type SubscriptionDeclaration, type SubscriptionHookContext } from "../connectors/subscription.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import { type Answered, type CallTarget, callProvider, createVars, mergeAnswers, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
 import type { SubscriptionQueue, SubscriptionWork, WantedEvent } from "./queue/index.ts";
@@ -97,7 +97,10 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
     const api = apiOf(def.declaration);
-    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv, storedParams(work.params)).apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false });
+    const apiBase = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv, storedParams(work.params)).apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false });
+    // A declared `base` (Figma's ../v2) is resolved against the API base as a directory, so an overridden API URL keeps its prefix.
+    const relative = def.declaration.subscription?.base;
+    const base = relative ? new URL(relative, apiBase.href.replace(/\/*$/, "/")) : apiBase;
     return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
   }
 
@@ -117,6 +120,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     return {
       ...envVars,
       ...(decl ? connectionVars(work, decl) : {}),
+      ...(decl ? resourceValues(decl, work.resource) : {}),
       notificationUrl,
       subscriptionUrl: `${notificationUrl}?subscription=${encodeURIComponent(work.id)}`,
       events: work.events,
@@ -147,8 +151,15 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   }
 
   /** Creates a new subscription at the provider and records it; an old one (re-create) is deleted afterwards. */
-  async function create(work: SubscriptionWork, operation: Operation) {
-    const { def, decl, envVars } = declared.get(work.connector)!;
+  async function create(replacing: SubscriptionWork, operation: Operation) {
+    const { def, decl, envVars } = declared.get(replacing.connector)!;
+    let work = replacing;
+    if (decl.replace === "delete_first" && work.providerId) {
+      // One per watched item at the provider (Box): the old one goes first (already gone is fine);
+      // should the create then fail, the row still names the old id, whose delete answers 404 next time.
+      await deleteAt(work, envVars);
+      work = { ...work, providerId: null, providerResourceId: null };
+    }
     const secret = decl.secret === "generated" ? randomToken(24) : undefined;
     const vars = createVars({ ...baseVars(work, envVars), ...(secret ? { secret } : {}) }, decl, clock.now());
     const to = await target(work, def);

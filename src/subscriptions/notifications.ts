@@ -18,6 +18,7 @@ import type { Clock } from "../clock.ts";
 import type { NotificationLocation } from "../connectors/subscription.ts";
 import { verifyWithScheme } from "../connectors/schemes/index.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
+import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import type { SubscriptionQueue } from "./queue/index.ts";
 import type { HandshakeReply } from "../connectors/schemes/index.ts";
@@ -33,6 +34,8 @@ export interface SubscriptionNotificationDeps {
   metrics: Pick<SubscriptionMetrics, "operation">;
   /** For providers that sign a subscription's events with the OAuth app's client secret (Jira). */
   clientCredentials: Pick<ClientCredentials, "resolve">;
+  /** For providers that sign every webhook of an app with one app-level key (Box): the connector's webhook secret. */
+  inboundSecrets: Pick<InboundSecrets, "get">;
 }
 
 interface LiveSubscription {
@@ -161,7 +164,8 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
   return {
     /**
      * Events a provider POSTs to a subscription's own URL (`subscription.webhook`): verified with
-     * the declared scheme keyed by that subscription's secret (or the OAuth app's client secret),
+     * the declared scheme keyed by that subscription's secret (or the OAuth app's client secret, or
+     * the connector's webhook secret),
      * parsed by the connector's webhook section, and stored for the subscription's account only.
      */
     async acceptSigned(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string, webhookSecret = ""): Promise<InboundOutcome | Refused> {

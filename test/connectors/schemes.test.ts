@@ -268,3 +268,30 @@ describe("hmac_form_params (Twilio's X-Twilio-Signature)", () => {
     expect(verify(twilioScheme, req(headers, form, { url }), "")).toMatchObject({ ok: false, reason: "no webhook secret configured" });
   });
 });
+
+describe("basic (Pipedrive: the HTTP Basic credentials given when the webhook was made)", () => {
+  const params = schemeSchema.parse({ type: "basic", user: "switchyard" });
+  const secret = "a-subscriptions-own-password";
+  const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+  const verify = (authorization: string | undefined, key = secret) =>
+    verifyWithScheme(params, { req: { headers: { authorization }, rawBody: Buffer.from("{}") } as InboundRequest, secret: key, now: new Date() });
+
+  it("accepts the declared user with the secret as the password, whatever the scheme name's case", () => {
+    expect(verify(basic("switchyard", secret))).toEqual({ ok: true });
+    expect(verify(basic("switchyard", secret).replace("Basic", "basic"))).toEqual({ ok: true });
+  });
+
+  it("refuses a wrong password or user, a missing or malformed header, another scheme, and no key", () => {
+    expect(verify(basic("switchyard", "guessed"))).toEqual({ ok: false, reason: "credentials mismatch" });
+    expect(verify(basic("someone", secret))).toEqual({ ok: false, reason: "credentials mismatch" });
+    expect(verify(undefined)).toEqual({ ok: false, reason: "missing authorization header" });
+    expect(verify(`Bearer ${secret}`)).toEqual({ ok: false, reason: "malformed authorization header" });
+    expect(verify(`Basic ${Buffer.from(secret).toString("base64")}`)).toEqual({ ok: false, reason: "malformed authorization header" });
+    expect(verify(basic("switchyard", secret), "").ok).toBe(false);
+  });
+
+  it("the declaration is validated: a user without a colon", () => {
+    expect(schemeSchema.safeParse({ type: "basic", user: "a:b" }).success).toBe(false);
+    expect(schemeSchema.safeParse({ type: "basic" }).success).toBe(false);
+  });
+});

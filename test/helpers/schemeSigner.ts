@@ -31,6 +31,8 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
     }
     case "token":
       return { [scheme.header]: `${scheme.prefix}${secret}` };
+    case "basic":
+      return { authorization: `Basic ${Buffer.from(`${scheme.user}:${secret}`).toString("base64")}` };
     case "standard_webhooks": {
       const id = `msg_${Math.random().toString(36).slice(2)}`;
       const signature = new Webhook(secret).sign(id, now, body);

@@ -17,6 +17,7 @@ import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
 import { hmacBodyFieldsScheme, verifyHmacBodyFields } from "./hmacBodyFields.ts";
 import { ecdsaScheme, verifyEcdsa } from "./ecdsa.ts";
 import { hmacFormParamsScheme, verifyHmacFormParams } from "./hmacFormParams.ts";
+import { basicScheme, verifyBasic } from "./basic.ts";
 
 export const schemeSchema = z.discriminatedUnion("type", [
   hmacScheme,
@@ -31,6 +32,7 @@ export const schemeSchema = z.discriminatedUnion("type", [
   hmacBodyFieldsScheme,
   ecdsaScheme,
   hmacFormParamsScheme,
+  basicScheme,
 ]);
 export type SchemeParams = z.infer<typeof schemeSchema>;
 export type SchemeType = SchemeParams["type"];
@@ -61,6 +63,8 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyEcdsa(params, input);
     case "hmac_form_params":
       return verifyHmacFormParams(params, input);
+    case "basic":
+      return verifyBasic(params, input);
   }
 }
 
@@ -84,6 +88,7 @@ export function signsTimestamp(params: SchemeParams): boolean {
       return true;
     case "token":
     case "body_token":
+    case "basic":
     // Lever signs a token and its time, not the body, and documents no window for the time.
     case "hmac_body_fields":
     // Twilio signs no timestamp: a captured request verifies again (the body digest is remembered).

@@ -1,8 +1,15 @@
 /**
  * Box: OAuth 2.0 (60-minute access tokens, single-use refresh tokens). V2 webhooks sign
  * `BOX-SIGNATURE-PRIMARY` / `-SECONDARY` = base64 HMAC-SHA256 over the body followed by the
- * `BOX-DELIVERY-TIMESTAMP` value, valid for ten minutes; the body `id` is stable across retries
- * (BOX-DELIVERY-ID is not). Events are routed by the user who caused them (`created_by.id`).
+ * `BOX-DELIVERY-TIMESTAMP` value, valid for ten minutes, with the app's primary and secondary keys
+ * (one pair per app: the connector's webhook secret); the body `id` is stable across retries
+ * (BOX-DELIVERY-ID is not). Switchyard makes one V2 webhook per connection, with the account's
+ * token, on the folder the connection names (`params[folder_id]`; V2 webhooks cannot watch the
+ * root folder "0"): `POST /webhooks` with `target {id, type: "folder"}`, `address` and `triggers`
+ * (the `manage_webhook` scope); looked up with `GET /webhooks/{id}` (a 404 makes it again) and
+ * deleted with `DELETE /webhooks/{id}`. Box allows one webhook per item, app and user, so a change
+ * of the listed triggers deletes the old webhook before making the new one. Webhooks cascade to
+ * subfolders; every event of the folder belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -52,14 +59,24 @@ export default declareConnector({
     "https://developer.box.com/guides/webhooks/v2/",
     "https://developer.box.com/guides/webhooks/v2/signatures-v2/",
     "https://developer.box.com/guides/webhooks/triggers/",
+    "https://developer.box.com/guides/webhooks/v2/create-v2/",
+    "https://developer.box.com/guides/webhooks/v2/limitations-v2/",
+    "https://developer.box.com/reference/post-webhooks/",
+    "https://developer.box.com/reference/get-webhooks-id/",
+    "https://developer.box.com/reference/delete-webhooks-id/",
+    "https://developer.box.com/guides/api-calls/permissions-and-errors/scopes/",
   ],
   oauth: {
     authorizeUrl: "https://account.box.com/api/oauth2/authorize",
     tokenUrl: "https://api.box.com/oauth2/token",
     apiUrl: "https://api.box.com/2.0",
-    // The app's configured application scopes apply; `root_readonly` narrows them to reading.
-    scopes: ["root_readonly"],
-    scopeDescriptions: { root_readonly: "Read all files and folders stored in your Box account" },
+    // The app's configured application scopes apply; the scope parameter narrows them: reading, and
+    // managing the webhook Switchyard adds on the watched folder ("Manage webhooks" on the app).
+    scopes: ["root_readonly", "manage_webhook"],
+    scopeDescriptions: {
+      root_readonly: "Read all files and folders stored in your Box account",
+      manage_webhook: "Add and remove webhooks (Switchyard adds one on the folder it watches for you and removes it when you disconnect)",
+    },
     scopeSeparator: " ",
     pkce: false,
     clientAuth: "client_secret_post",
@@ -67,6 +84,15 @@ export default declareConnector({
     // POST /oauth2/revoke with client_id, client_secret and the token in the form body; an empty 200.
     revocation: { url: "https://api.box.com/oauth2/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_post" },
   },
+  params: [
+    {
+      name: "folder_id",
+      description: "The id of the Box folder to watch, subfolders included (the number after /folder/ in its URL); not the root folder \"All Files\" (0), which Box webhooks cannot watch",
+      pattern: "^[1-9][0-9]{0,19}$",
+      example: "254789045123",
+      in: "path",
+    },
+  ],
   identity: {
     path: "/users/me",
     idPath: "id",
@@ -79,6 +105,36 @@ export default declareConnector({
     routing: ["created_by.id"],
     deliveryId: { path: "id" },
     occurredAt: ["created_at"],
+  },
+  // One V2 webhook per connection on its folder, for the listed triggers. V2 webhooks do not expire
+  // (Box deletes one only when its app, its tokens or its deliveries die): looked up every 6 hours.
+  subscription: {
+    resources: [
+      {
+        resource: "folders/{folder_id}",
+        triggers: {
+          file_uploaded: ["FILE.UPLOADED"],
+          file_moved: ["FILE.MOVED"],
+          file_trashed: ["FILE.TRASHED"],
+          comment_created: ["COMMENT.CREATED"],
+          folder_created: ["FOLDER.CREATED"],
+        },
+      },
+    ],
+    // One webhook per folder, app and user: a second create for the folder answers 409.
+    replace: "delete_first",
+    create: {
+      method: "POST",
+      path: "/webhooks",
+      body: { target: { id: "{folder_id}", type: "folder" }, address: "{subscriptionUrl}", triggers: "{events[]}" },
+    },
+    check: { method: "GET", path: "/webhooks/{providerId}", everySeconds: 6 * 60 * 60 },
+    delete: { method: "DELETE", path: "/webhooks/{providerId}" },
+    answer: { idPath: "id" },
+    lifetimeSeconds: 365 * 24 * 60 * 60,
+    secret: "none",
+    // Box signs with the app's keys, not per webhook: verified with the connector's webhook secret.
+    webhook: { scheme: { type: "box" }, key: "webhook_secret", keep: "all" },
   },
   triggers: [
     {

@@ -4,6 +4,14 @@
  * `passcode` in the JSON body, compared in constant time with the configured secret, then removed:
  * it is neither stored nor forwarded (the samples below are the data as forwarded, without it).
  * Events are routed by the user who triggered them (FILE_UPDATE names no user and is not offered).
+ *
+ * Switchyard makes the webhooks per connection with the account's token, on the team the connection
+ * names (`params[team_id]`; team webhooks can be made by the team's admins): one per listed event
+ * type, `POST /v2/webhooks` with `event_type`, `context: "team"`, `context_id`, `endpoint` and the
+ * subscription's own `passcode` (the `webhooks:write` scope); looked up with
+ * `GET /v2/webhooks/{id}` (`webhooks:read`; a 404 makes it again), deleted with
+ * `DELETE /v2/webhooks/{id}`. Figma sends a PING to a new webhook (no trigger: answered, not
+ * stored). Every event of the team the webhook sends belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -34,22 +42,36 @@ export default declareConnector({
     "https://developers.figma.com/docs/rest-api/users-endpoints/",
     "https://developers.figma.com/docs/rest-api/webhooks/",
     "https://developers.figma.com/docs/rest-api/webhooks-events/",
+    "https://developers.figma.com/docs/rest-api/webhooks-endpoints/",
+    "https://developers.figma.com/docs/rest-api/webhooks-types/",
   ],
   oauth: {
     authorizeUrl: "https://www.figma.com/oauth",
     tokenUrl: "https://api.figma.com/v1/oauth/token",
     apiUrl: "https://api.figma.com/v1",
-    scopes: ["current_user:read", "file_content:read", "file_comments:read"],
+    // webhooks:write and webhooks:read: the team webhooks Switchyard adds, looks up and removes.
+    scopes: ["current_user:read", "file_content:read", "file_comments:read", "webhooks:write", "webhooks:read"],
     scopeDescriptions: {
       "current_user:read": "Read your name, email and profile image",
       "file_content:read": "Read the contents of your files",
       "file_comments:read": "Read the comments on your files",
+      "webhooks:write": "Add and remove webhooks (Switchyard adds them on the team it watches for you and removes them when you disconnect)",
+      "webhooks:read": "Read the webhooks you added (Switchyard checks that its own are still there)",
     },
     scopeSeparator: ",",
     pkce: true,
     clientAuth: "client_secret_basic",
     refresh: true,
   },
+  params: [
+    {
+      name: "team_id",
+      description: "The id of the Figma team to watch (the number after /team/ in the team page's URL); the user must be an admin of the team",
+      pattern: "^[0-9]{1,30}$",
+      example: "1234567890123456789",
+      in: "path",
+    },
+  ],
   identity: {
     path: "/me",
     idPath: "id",
@@ -61,6 +83,28 @@ export default declareConnector({
     event: { path: "event_type" },
     routing: ["triggered_by.id"],
     occurredAt: ["timestamp"],
+  },
+  // One team webhook per listed event type (a webhook has one event_type). Webhooks V2 do not
+  // expire: looked up every 6 hours. Their API is /v2, beside the /v1 API base.
+  subscription: {
+    resources: [
+      { resource: "team/{team_id}/FILE_COMMENT", triggers: { file_comment: ["FILE_COMMENT"] } },
+      { resource: "team/{team_id}/FILE_VERSION_UPDATE", triggers: { file_version_update: ["FILE_VERSION_UPDATE"] } },
+      { resource: "team/{team_id}/FILE_DELETE", triggers: { file_delete: ["FILE_DELETE"] } },
+      { resource: "team/{team_id}/LIBRARY_PUBLISH", triggers: { library_publish: ["LIBRARY_PUBLISH"] } },
+    ],
+    base: "../v2",
+    create: {
+      method: "POST",
+      path: "/webhooks",
+      body: { event_type: "{events}", context: "team", context_id: "{team_id}", endpoint: "{subscriptionUrl}", passcode: "{secret}", description: "Switchyard" },
+    },
+    check: { method: "GET", path: "/webhooks/{providerId}", everySeconds: 6 * 60 * 60 },
+    delete: { method: "DELETE", path: "/webhooks/{providerId}" },
+    answer: { idPath: "id" },
+    lifetimeSeconds: 365 * 24 * 60 * 60,
+    secret: "generated",
+    webhook: { scheme: { type: "body_token", path: "passcode" }, keep: "all" },
   },
   triggers: [
     {

@@ -2,8 +2,15 @@
  * Pipedrive: OAuth 2.0 for Marketplace apps (HTTP Basic at the token endpoint, scopes chosen on the
  * app, 1-hour access tokens with refresh tokens). Webhooks v2 authenticate with the HTTP Basic
  * credentials given when the webhook was created (`http_auth_user`/`http_auth_password`): the
- * webhook secret here is base64("user:password"), compared with the `Authorization` header.
+ * app-level webhook secret here is base64("user:password"), compared with the `Authorization` header.
  * Events name the company (`meta.company_id`), which is the account's id.
+ *
+ * Switchyard makes the webhooks per connection with the account's token: one per listed
+ * action/object pair (a webhook has one `event_action` and one `event_object`), `POST /v1/webhooks`
+ * with `subscription_url`, `event_action`, `event_object`, `version: "2.0"` and Basic credentials
+ * whose password is the subscription's own secret; deleted with `DELETE /v1/webhooks/{id}`.
+ * Pipedrive checks each event against the permissions of the user whose token made the webhook;
+ * every event the webhook sends belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -52,6 +59,8 @@ export default declareConnector({
     "https://developers.pipedrive.com/docs/api/v1/Users#getCurrentUser",
     "https://pipedrive.readme.io/docs/guide-for-webhooks-v2",
     "https://developers.pipedrive.com/docs/api/v1/Webhooks#addWebhook",
+    "https://developers.pipedrive.com/docs/api/v1/Webhooks#deleteWebhook",
+    "https://pipedrive.readme.io/docs/webhooks-v2-migration-guide",
   ],
   oauth: {
     authorizeUrl: "https://oauth.pipedrive.com/oauth/authorize",
@@ -75,6 +84,33 @@ export default declareConnector({
     event: { path: "meta.action", actionPath: "meta.entity" },
     routing: ["meta.company_id"],
     occurredAt: ["meta.timestamp", "data.update_time"],
+  },
+  // One webhook per listed action/object pair. Pipedrive webhooks do not expire, and Pipedrive has no
+  // read of one webhook (only the list of all): nothing to renew or check.
+  subscription: {
+    resources: [
+      { resource: "create.deal", values: { event_action: "create", event_object: "deal" }, triggers: { deal_created: ["create.deal"] } },
+      { resource: "change.deal", values: { event_action: "change", event_object: "deal" }, triggers: { deal_changed: ["change.deal"] } },
+      { resource: "create.person", values: { event_action: "create", event_object: "person" }, triggers: { person_created: ["create.person"] } },
+      { resource: "create.lead", values: { event_action: "create", event_object: "lead" }, triggers: { lead_created: ["create.lead"] } },
+    ],
+    create: {
+      method: "POST",
+      path: "/v1/webhooks",
+      body: {
+        subscription_url: "{subscriptionUrl}",
+        event_action: "{event_action}",
+        event_object: "{event_object}",
+        http_auth_user: "switchyard",
+        http_auth_password: "{secret}",
+        version: "2.0",
+      },
+    },
+    delete: { method: "DELETE", path: "/v1/webhooks/{providerId}" },
+    answer: { idPath: "data.id" },
+    lifetimeSeconds: 365 * 24 * 60 * 60,
+    secret: "generated",
+    webhook: { scheme: { type: "basic", user: "switchyard" }, keep: "all" },
   },
   triggers: [
     {

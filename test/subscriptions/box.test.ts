@@ -1,0 +1,202 @@
+/**
+ * Box V2 webhooks, end to end against a fake that follows Box's API
+ * (developer.box.com/reference/post-webhooks/, /get-webhooks-id/, /delete-webhooks-id/,
+ * /guides/webhooks/v2/limitations-v2/): a connection names its folder (`params[folder_id]`, never
+ * the root "0"); Switchyard adds a webhook on it with the account's token (`POST /2.0/webhooks`
+ * `{target: {id, type: "folder"}, address, triggers}`), looks it up (`GET /2.0/webhooks/{id}`) and
+ * makes it again when Box answers 404, and deletes it on disconnect. Box allows one webhook per
+ * item, app and user (a second answers 409). Deliveries are signed with the app's primary and
+ * secondary keys (developer.box.com/guides/webhooks/v2/signatures-v2/): base64 HMAC-SHA256 of the
+ * body followed by BOX-DELIVERY-TIMESTAMP.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { findConnector } from "../../src/connectors/registry.ts";
+import { fakeClock } from "../helpers/clock.ts";
+import { connectAccount, requestAuthUrl } from "../helpers/connectFlow.ts";
+import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
+import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
+import { SaveForwardingSettings } from "../helpers/forwarding.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { fakeHooks } from "./fakeHooks.ts";
+import { accountSubscriptions, storedEvents } from "./helpers.ts";
+
+const FOLDER = "254789045123";
+const PRIMARY_KEY = "box-primary-signature-key";
+const SECONDARY_KEY = "box-secondary-signature-key";
+const HOUR_MS = 60 * 60_000;
+const clock = fakeClock(new Date());
+const box = fakeHooks();
+const error = (status: number, code: string, message: string) => jsonReply(status, { type: "error", status, code, message, request_id: randomUUID() });
+
+let fake: FakeDeclaredProvider;
+let app: TestApp;
+let ada: Operator;
+let accountId: string;
+let externalId: string;
+
+beforeAll(async () => {
+  fake = await startDeclaredProvider(findConnector("box")!, {
+    routes: [
+      {
+        method: "POST",
+        path: "/api/2.0/webhooks",
+        handle(req, ctx) {
+          const grant = ctx.authenticate(req);
+          const body = box.record(req, grant);
+          if (!grant) return error(401, "unauthorized", "Unauthorized");
+          const target = body.target ?? {};
+          if (!["file", "folder"].includes(target.type) || !target.id || typeof body.address !== "string" || !Array.isArray(body.triggers) || body.triggers.length === 0) {
+            return error(400, "bad_request", "Bad request");
+          }
+          if (target.id === "0") return error(400, "bad_request", "Webhooks cannot be created on the root folder");
+          if (target.id !== FOLDER) return error(404, "not_found", "Not Found");
+          // One webhook per item, application and user.
+          if (box.live().some((h) => h.owner === grant.identity.id && h.body.target.id === target.id)) return error(409, "conflict", "Webhook already exists");
+          const hook = box.add(grant.identity.id, body);
+          return jsonReply(201, { id: hook.id, type: "webhook", target, created_by: { type: "user", id: grant.identity.id }, created_at: new Date().toISOString(), address: body.address, triggers: body.triggers });
+        },
+      },
+      ...["GET", "DELETE"].map((method) => ({
+        method,
+        path: /^\/api\/2\.0\/webhooks\/([^/]+)$/,
+        handle(req: Parameters<typeof box.record>[0], ctx: { authenticate(r: unknown): any }, [id]: string[]) {
+          const grant = ctx.authenticate(req);
+          box.record(req, grant);
+          if (!grant) return error(401, "unauthorized", "Unauthorized");
+          const hook = box.hooks.get(id);
+          if (!hook || hook.owner !== grant.identity.id) return error(404, "not_found", "Not Found");
+          if (method === "GET") return jsonReply(200, { id: hook.id, type: "webhook", target: hook.body.target, address: hook.body.address, triggers: hook.body.triggers });
+          box.hooks.delete(id);
+          return { status: 204, body: "" };
+        },
+      })),
+    ],
+  });
+  app = await startTestApp({ ...fake.env(), CONNECTOR_BOX_WEBHOOK_SECRET: PRIMARY_KEY }, { clock });
+  ada = await createOperator(app);
+  await listTriggers(["file_uploaded", "comment_created"]);
+  const account = await connectAccount(app, ada, { connector: "box", account: "alice", provider: fake, params: { folder_id: FOLDER } });
+  accountId = account.id;
+  externalId = account.externalId;
+}, 180_000);
+
+afterAll(async () => {
+  await app?.close();
+  await fake?.close();
+});
+
+async function listTriggers(triggers: string[]) {
+  const input = { forwardingUrl: "https://receiver.example.com/hook", triggers: triggers.map((trigger) => ({ connector: "box", trigger })) };
+  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input }, { token: ada.token }));
+}
+
+/** A delivery as Box sends it: the primary header under `primary`, the secondary under the app's secondary key. */
+function deliver(url: string, trigger: string, primary: string | undefined, timestamp = clock.now().toISOString().replace(/\.\d{3}Z$/, "-00:00")) {
+  const body = JSON.stringify({
+    type: "webhook_event",
+    id: randomUUID(),
+    created_at: timestamp,
+    trigger,
+    webhook: { id: "1", type: "webhook" },
+    // Someone other than the connected user acted in the watched folder.
+    created_by: { type: "user", id: "99999", name: "A Collaborator", login: "collab@example.com" },
+    source: { id: "1634398574321", type: "file", name: "Q1 roadmap.pdf", parent: { type: "folder", id: FOLDER } },
+    additional_info: [],
+  });
+  const sign = (key: string) => createHmac("sha256", key).update(body + timestamp).digest("base64");
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "box-delivery-id": randomUUID(),
+    "box-delivery-timestamp": timestamp,
+    "box-signature-version": "1",
+    "box-signature-algorithm": "HmacSHA256",
+    "box-signature-secondary": sign(SECONDARY_KEY),
+    ...(primary ? { "box-signature-primary": sign(primary) } : {}),
+  };
+  return fetch(url, { method: "POST", headers, body }).then((r) => r.status);
+}
+const boxEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "box");
+
+describe("a Box connection naming its folder", () => {
+  test("the folder id is a connection parameter: required, digits only, and never the root folder 0", async () => {
+    for (const value of [undefined, "0", "All Files", "12a"]) {
+      const response = await requestAuthUrl(app, ada.apiKey, "box", "bob", value === undefined ? {} : { "params[folder_id]": value });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { code: string }).code).toBe("invalid_parameter");
+    }
+  });
+
+  test("gets one folder webhook, made with the account's token, for the listed triggers", async () => {
+    await app.app.subscriptions.runOnce(true);
+    expect(await accountSubscriptions(app, ada, accountId)).toMatchObject([{ lastError: null }]);
+    expect(box.live()).toHaveLength(1);
+    const [hook] = box.live();
+    expect(hook.owner).toBe(externalId);
+    expect(hook.body.target).toEqual({ id: FOLDER, type: "folder" });
+    expect([...hook.body.triggers].sort()).toEqual(["COMMENT.CREATED", "FILE.UPLOADED"]);
+    expect(hook.body.address).toMatch(new RegExp(`^${app.url}/webhooks/${ada.deploymentId}/box\\?subscription=psub_`));
+    const [sub] = await accountSubscriptions(app, ada, accountId);
+    expect(sub).toMatchObject({ status: "ACTIVE", resource: `folders/${FOLDER}`, providerId: hook.id, expiresAt: null });
+  });
+
+  test("an event signed with the app's key is forwarded, whoever acted in the folder; a wrong key, no signature or a stale one is refused", async () => {
+    const [hook] = box.live();
+    expect(await deliver(hook.body.address, "FILE.UPLOADED", PRIMARY_KEY)).toBe(200);
+    expect((await boxEvents()).map((e) => [e.trigger, e.account])).toEqual([["file_uploaded", "alice"]]);
+    expect(await deliver(hook.body.address, "FILE.UPLOADED", "not-the-apps-key")).toBe(401);
+    expect(await deliver(hook.body.address, "FILE.UPLOADED", undefined)).toBe(401);
+    const elevenMinutesAgo = new Date(clock.now().getTime() - 11 * 60_000).toISOString().replace(/\.\d{3}Z$/, "-00:00");
+    expect(await deliver(hook.body.address, "FILE.UPLOADED", PRIMARY_KEY, elevenMinutesAgo)).toBe(401);
+    // The app's key does not open a subscription that does not exist.
+    expect(await deliver(hook.body.address.replace(/subscription=[^&]+/, "subscription=psub_unknown"), "FILE.UPLOADED", PRIMARY_KEY)).toBe(401);
+    expect(await boxEvents()).toHaveLength(1);
+  });
+
+  test("looked up every 6 hours; made again when Box no longer has it", async () => {
+    const [hook] = box.live();
+    clock.advance(5 * HOUR_MS);
+    await app.app.subscriptions.runOnce(true);
+    expect(box.made("GET")).toHaveLength(0);
+    clock.advance(HOUR_MS);
+    await app.app.subscriptions.runOnce(true);
+    expect(box.made("GET").map((c) => [c.path, c.owner])).toEqual([[`/api/2.0/webhooks/${hook.id}`, externalId]]);
+    expect(box.live().map((h) => h.id)).toEqual([hook.id]);
+
+    // Box deletes it (its deliveries failed for 30 days, say): the next look-up makes a new one.
+    box.hooks.delete(hook.id);
+    clock.advance(6 * HOUR_MS);
+    await app.app.subscriptions.runOnce(true);
+    expect(box.live()).toHaveLength(1);
+    const [again] = box.live();
+    expect(again.id).not.toBe(hook.id);
+    expect(again.owner).toBe(externalId);
+    const [sub] = (await accountSubscriptions(app, ada, accountId)).filter((s) => s.status !== "DELETED");
+    expect(sub).toMatchObject({ status: "ACTIVE", providerId: again.id, lastError: null });
+  });
+
+  test("listing another trigger replaces the webhook: the old one is deleted first, as Box allows one per folder", async () => {
+    const [old] = box.live();
+    await listTriggers(["file_uploaded", "comment_created", "folder_created"]);
+    await app.app.subscriptions.runOnce(true);
+    expect(box.live()).toHaveLength(1);
+    const [hook] = box.live();
+    expect(hook.id).not.toBe(old.id);
+    expect([...hook.body.triggers].sort()).toEqual(["COMMENT.CREATED", "FILE.UPLOADED", "FOLDER.CREATED"]);
+    const order = box.calls.slice(-2).map((c) => [c.method, c.path]);
+    expect(order).toEqual([["DELETE", `/api/2.0/webhooks/${old.id}`], ["POST", "/api/2.0/webhooks"]]);
+    const [sub] = (await accountSubscriptions(app, ada, accountId)).filter((s) => s.status !== "DELETED");
+    expect(sub).toMatchObject({ status: "ACTIVE", providerId: hook.id, lastError: null });
+    expect(await deliver(hook.body.address, "FOLDER.CREATED", PRIMARY_KEY)).toBe(200);
+    expect((await boxEvents()).map((e) => e.trigger).sort()).toEqual(["file_uploaded", "folder_created"]);
+  });
+
+  test("deleted at Box on disconnect, with the account's token", async () => {
+    const [hook] = box.live();
+    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    expect(box.made("DELETE").slice(-1).map((c) => [c.path, c.owner])).toEqual([[`/api/2.0/webhooks/${hook.id}`, externalId]]);
+    expect(box.live()).toHaveLength(0);
+    expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);
+  });
+});
