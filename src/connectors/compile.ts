@@ -62,6 +62,7 @@ function eventKeys(decl: ConnectorDeclaration, req: InboundRequest, body: Record
 function matches(trigger: TriggerDeclaration, body: Record<string, unknown>): boolean {
   if (!trigger.when) return true;
   if (trigger.when.absent.some((path) => valuesAt(body, path).length > 0)) return false;
+  if (!trigger.when.present.every((path) => valuesAt(body, path).length > 0)) return false;
   return Object.entries(trigger.when.equals).every(([path, value]) => asString(valueAt(body, path)) === value);
 }
 

@@ -45,6 +45,11 @@ export const credentialsSchema = z
     apiUrl: z.string().refine((t) => httpsUrl.safeParse(t.replace(PLACEHOLDER, "x")).success, "must be an https:// URL (or a template of one)"),
     /** API_KEY: the field that is the key. */
     key: z.string().optional(),
+    /**
+     * API_KEY, instead of `key`: the credential made of several fields, sent after the declared
+     * auth prefix (Trello's `oauth_consumer_key="{api_key}", oauth_token="{token}"`).
+     */
+    keyTemplate: z.string().min(1).optional(),
     /** BASIC: the user name and password, as templates over the fields (Freshdesk: `{api_key}` and `X`). */
     basic: z.object({ username: z.string(), password: z.string() }).strict().optional(),
     /** The request that proves the credentials, answered 2xx with the account; a 401/403 is "refused". */
@@ -64,6 +69,10 @@ export const credentialsSchema = z
     const names = c.fields.map((f) => f.name);
     if (new Set(names).size !== names.length) ctx.addIssue({ code: "custom", path: ["fields"], message: "field names must be unique" });
     if (c.key !== undefined && !c.fields.some((f) => f.name === c.key)) ctx.addIssue({ code: "custom", path: ["key"], message: `"${c.key}" is not one of the fields` });
+    if (c.key !== undefined && c.keyTemplate !== undefined) ctx.addIssue({ code: "custom", path: ["keyTemplate"], message: "declare key or keyTemplate, not both" });
+    for (const [, name] of (c.keyTemplate ?? "").matchAll(PLACEHOLDER)) {
+      if (!names.includes(name)) ctx.addIssue({ code: "custom", path: ["keyTemplate"], message: `{${name}} is not one of the fields` });
+    }
     // A secret goes on the wire only through the credential: templates that are logged or put in URLs may name non-secret fields only.
     const secret = new Set(c.fields.filter((f) => f.secret).map((f) => f.name));
     for (const [path, template] of [["apiUrl", c.apiUrl], ["test.path", c.test.path]] as const) {
@@ -83,7 +92,7 @@ export function fillCredentialTemplate(template: string, values: Record<string, 
 
 /** The one credential sent on every call: the key, or `base64(username:password)`. */
 export function wireCredential(decl: CredentialsDeclaration, authMode: "API_KEY" | "BASIC", values: Record<string, string>): string {
-  if (authMode === "API_KEY") return values[decl.key!] ?? "";
+  if (authMode === "API_KEY") return decl.keyTemplate ? fillCredentialTemplate(decl.keyTemplate, values) : (values[decl.key!] ?? "");
   const { username, password } = decl.basic!;
   return Buffer.from(`${fillCredentialTemplate(username, values)}:${fillCredentialTemplate(password, values)}`, "utf8").toString("base64");
 }

@@ -162,9 +162,13 @@ const triggerSchema = z
     providerEvent: z.string().min(1),
     /** Exactly the `data` a forwarded event of this trigger carries (sendTestEvent sends it). */
     samplePayload: z.record(z.string(), z.unknown()),
-    /** Extra conditions on the body (Slack `message` without `subtype` is a new message). */
+    /**
+     * Extra conditions on the body (Slack `message` without `subtype` is a new message; Trello's
+     * `updateCard` with `data.listAfter` is a move). The first trigger of an event whose conditions
+     * hold is the one: a conditional trigger is declared before the event's unconditional one.
+     */
     when: z
-      .object({ absent: z.array(jsonPath).default([]), equals: z.record(jsonPath, z.string()).default({}) })
+      .object({ absent: z.array(jsonPath).default([]), present: z.array(jsonPath).default([]), equals: z.record(jsonPath, z.string()).default({}) })
       .strict()
       .optional(),
     /** Where this trigger's time is, before the connector-wide `occurredAt` paths. */
@@ -285,8 +289,8 @@ export const connectorDeclarationSchema = z
       if (c.authMode === "BASIC" && (style !== "basic" || !c.credentials?.basic || c.credentials.key)) {
         ctx.addIssue({ code: "custom", path: ["credentials", "basic"], message: "authMode BASIC needs credentials.basic (not key) and api.auth.style basic" });
       }
-      if (c.authMode === "API_KEY" && (style === "basic" || !c.credentials?.key || c.credentials.basic)) {
-        ctx.addIssue({ code: "custom", path: ["credentials", "key"], message: "authMode API_KEY needs credentials.key (not basic) and an api.auth style other than basic" });
+      if (c.authMode === "API_KEY" && (style === "basic" || !(c.credentials?.key || c.credentials?.keyTemplate) || c.credentials.basic)) {
+        ctx.addIssue({ code: "custom", path: ["credentials", "key"], message: "authMode API_KEY needs credentials.key or keyTemplate (not basic) and an api.auth style other than basic" });
       }
     } else if (c.credentials) ctx.addIssue({ code: "custom", path: ["credentials"], message: "only for authMode API_KEY or BASIC" });
     if (c.authMode !== "NONE") {

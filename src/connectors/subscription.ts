@@ -18,7 +18,8 @@
  *                       from the connection, as `placeholders` declares ({cloudId}, {organization}),
  *                       or one of the connection's params ({project_id})
  *   {subscriptionUrl}   {notificationUrl}?subscription=<our id>: where `webhook` subscriptions are sent
- * A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number,
+ * `{first|second}` is the first of those names that has a value (Trello's `{board|externalId}`: the
+ * board param, else the member). A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number,
  * exactly "{events:includes:<event>}" a JSON boolean (whether that provider event is wanted: GitLab's and SendGrid's per-event flags).
  *
  * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl), or

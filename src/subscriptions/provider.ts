@@ -24,12 +24,14 @@ export class SubscriptionCallError extends Error {
 
 export type TemplateVars = Record<string, string | string[]>;
 
-const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9_]*)\}/g;
+/** `{name}`, or `{first|second}`: the first of those that has a value (Trello's `{board|externalId}`). */
+const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9_]*(?:\|[A-Za-z][A-Za-z0-9_]*)*)\}/g;
 
 function fill(text: string, vars: TemplateVars, encode: boolean): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) => {
+  return text.replace(PLACEHOLDER, (whole, names: string) => {
+    const name = names.split("|").find((n) => vars[n] !== undefined) ?? names;
     const value = vars[name];
-    if (value === undefined) throw new Error(`the template names {${name}}, which has no value here`);
+    if (value === undefined) throw new Error(`the template names {${names}}, which has no value here`);
     const joined = Array.isArray(value) ? value.join(",") : value;
     return encode ? encodeURIComponent(joined) : joined;
   });

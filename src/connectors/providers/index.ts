@@ -97,6 +97,7 @@ import tally from "./tally/index.ts";
 import circleci from "./circleci/index.ts";
 import jotform from "./jotform/index.ts";
 import activecampaign from "./activecampaign/index.ts";
+import trello from "./trello/index.ts";
 import greenhouse from "./greenhouse/index.ts";
 import lever from "./lever/index.ts";
 import workable from "./workable/index.ts";
@@ -206,4 +207,5 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   circleci,
   jotform,
   activecampaign,
+  trello,
 ];
