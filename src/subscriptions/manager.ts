@@ -11,7 +11,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
-import { storedParams } from "../connectors/params.ts";
+import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
@@ -97,7 +97,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
     const api = apiOf(def.declaration);
     const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv, storedParams(work.params)).apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false });
-    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
+    const guardHost = !deps.allowHttpApiBase && namesTenantHost(def.declaration.params);
+    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs, guardHost };
   }
 
   /** The connection's params, then the declaration's connection placeholders (params first, then its metadata). */

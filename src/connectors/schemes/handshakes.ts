@@ -43,6 +43,12 @@ export const handshakeSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("zoom_url_validation") }),
   /** Microsoft Graph: `POST ?validationToken=…` → the token (URL-decoded) as text/plain within 10 s. */
   z.object({ type: z.literal("graph_validation_token") }),
+  /**
+   * WooCommerce: on creation a webhook POSTs, unsigned, the form body `webhook_id=<id>` and needs a
+   * 2xx, else it is not activated (WC_Webhook::deliver_ping). Answered 200 with nothing stored;
+   * it carries no event, so answering it proves nothing and forwards nothing.
+   */
+  z.object({ type: z.literal("woocommerce_ping") }),
 ]);
 export type Handshake = z.infer<typeof handshakeSchema>;
 
@@ -52,7 +58,11 @@ export const HANDSHAKE_STAGE: Record<Handshake["type"], "before_verify" | "after
   dropbox_challenge: "before_verify",
   zoom_url_validation: "after_verify",
   graph_validation_token: "before_verify",
+  woocommerce_ping: "before_verify",
 };
+
+/** The whole body of WooCommerce's ping: one form field, the webhook's numeric id. */
+const WOOCOMMERCE_PING = /^webhook_id=\d{1,20}$/;
 
 /** Zoom's plainTokens are 22 base64url characters; anything else is not one of Zoom's. */
 const ZOOM_PLAIN_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -93,5 +103,7 @@ export function answerHandshake(handshake: Handshake, req: InboundRequest, secre
       const token = req.query?.get("validationToken");
       return token ? text(token) : undefined;
     }
+    case "woocommerce_ping":
+      return method === "POST" && WOOCOMMERCE_PING.test(req.rawBody.toString("utf8")) ? text("") : undefined;
   }
 }
