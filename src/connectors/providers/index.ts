@@ -96,6 +96,8 @@ import tally from "./tally/index.ts";
 import circleci from "./circleci/index.ts";
 import jotform from "./jotform/index.ts";
 import activecampaign from "./activecampaign/index.ts";
+import bigcommerce from "./bigcommerce/index.ts";
+import woocommerce from "./woocommerce/index.ts";
 import greenhouse from "./greenhouse/index.ts";
 import lever from "./lever/index.ts";
 import workable from "./workable/index.ts";
@@ -204,4 +206,6 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   circleci,
   jotform,
   activecampaign,
+  bigcommerce,
+  woocommerce,
 ];
