@@ -33,7 +33,7 @@ export interface FakeCredentialedProvider {
 }
 
 /** A provider endpoint of a test's own (webhook registration): answers the authorized requests it matches, with the path under the API base. */
-export type CredentialedRoute = (req: { method: string; path: string; body: unknown }) => { status: number; body: unknown } | undefined;
+export type CredentialedRoute = (req: { method: string; path: string; query: URLSearchParams; body: unknown }) => { status: number; body: unknown } | undefined;
 
 export async function startCredentialedProvider(def: ConnectorDefinition, options: { routes?: CredentialedRoute[]; identityId?: string } = {}): Promise<FakeCredentialedProvider> {
   const decl = def.declaration.credentials!;
@@ -78,7 +78,7 @@ export async function startCredentialedProvider(def: ConnectorDefinition, option
       return reply(200, body);
     }
     for (const route of options.routes ?? []) {
-      const answer = route({ method: req.method ?? "GET", path: url.pathname.slice(prefix.length), body: raw ? JSON.parse(raw) : undefined });
+      const answer = route({ method: req.method ?? "GET", path: url.pathname.slice(prefix.length), query: url.searchParams, body: raw ? JSON.parse(raw) : undefined });
       if (answer) return reply(answer.status, answer.body);
     }
     return reply(200, { proxied: url.pathname.slice(prefix.length) });
