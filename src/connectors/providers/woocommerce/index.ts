@@ -132,7 +132,7 @@ export default declareConnector({
     apiUrl: "https://{store}/wp-json/wc/v3",
     // "over HTTPS … provide the Consumer Key as the username and the Consumer Secret as the password".
     basic: { username: "{consumer_key}", password: "{consumer_secret}" },
-    test: { method: "GET", path: "/system_status", idPath: "environment.home_url", displayNamePath: "environment.home_url" },
+    test: { method: "GET", path: "/system_status", idPath: "environment.home_url" },
   },
   api: { auth: { style: "basic" } },
   webhook: {
