@@ -10,7 +10,9 @@ import type { Config } from "../config.ts";
 import { apiOf, resolveApiBase, withCredential } from "../connectors/api.ts";
 import { type CredentialsDeclaration, fillCredentialTemplate, publicValues, wireCredential } from "../connectors/credentials.ts";
 import { asString, valueAt } from "../connectors/json.ts";
+import { namesTenantHost } from "../connectors/params.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
+import { checkUrlTarget } from "../net/ssrf.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
 import { storableOptional, storableText } from "../text/storable.ts";
 
@@ -67,6 +69,11 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
         throw error;
       }
       const signed = withCredential(api, url, { accept: "application/json", "user-agent": "Switchyard" }, credential);
+      // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
+      if (deps.config.env === "production" && namesTenantHost(def.declaration.params)) {
+        const refused = await checkUrlTarget(signed.url);
+        if (refused) return { ok: false, kind: "unavailable", reason: refused };
+      }
       let response: Response;
       try {
         response = await fetch(signed.url, {

@@ -26,9 +26,10 @@ import { Agent, type Dispatcher, request } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
+import { checkUrlTarget } from "../net/ssrf.ts";
 import { AppError, badInput } from "../errors.ts";
 import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase, withCredential } from "../connectors/api.ts";
-import { storedParams } from "../connectors/params.ts";
+import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 
 export const MAX_RETRIES = 5;
@@ -269,6 +270,8 @@ export function createProxy(deps: ProxyDeps) {
     const connection = await deps.tokens.findInUse(call.deploymentId, call.connector, call.account);
     const api = apiOf(connection.def.declaration);
     const url = target(connection, api, call.path, call.search);
+    // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
+    if (deps.config.env === "production" && namesTenantHost(connection.def.declaration.params) && (await checkUrlTarget(url))) throw unreachable(connection);
 
     const declared = call.headers["content-length"] === undefined ? undefined : Number(call.headers["content-length"]);
     if (declared !== undefined && declared > proxyMaxBodyBytes) throw tooLarge(proxyMaxBodyBytes);

@@ -178,6 +178,7 @@ function authorization(decl: ConnectorDeclaration, oauth: OAuthDeclaration, iden
       pkce: oauth.pkce,
       clientAuth: oauth.clientAuth,
       extraAuthorizeParams: oauth.extraAuthorizeParams,
+      callbackParams: oauth.callbackParams,
       refresh: oauth.refresh,
       ...(oauth.revocation ? { revocation: (({ url: _url, ...spec }) => spec)(oauth.revocation) } : {}),
       readTokenResponse: tokenReader(decl, oauth),

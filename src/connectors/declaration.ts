@@ -91,6 +91,14 @@ const oauthSchema = z.object({
   clientAuth: z.enum(["client_secret_post", "client_secret_basic"]),
   /** Added to the authorize URL (Google `access_type=offline`, Atlassian `audience`). */
   extraAuthorizeParams: z.record(z.string(), z.string()).default({}),
+  /**
+   * Parameters the provider adds to the redirect back to us that its token request needs as well
+   * (BigCommerce's `context`, the store, and `scope`): copied from the callback into the token
+   * request, each at most 500 characters. The code, state and redirect_uri are always handled.
+   */
+  callbackParams: z
+    .array(z.string().regex(/^[a-z][a-z0-9_]*$/).refine((n) => !["code", "state", "redirect_uri", "grant_type", "client_id", "client_secret", "code_verifier"].includes(n), "is already part of every token request"))
+    .default([]),
   /** Reading the token endpoint's answer; RFC 6749 by default (an `error` member is an error, even with HTTP 200). */
   tokenResponse: z
     .object({
@@ -272,14 +280,17 @@ export const connectorDeclarationSchema = z
   .strict()
   .superRefine((c, ctx) => {
     const hosts = new Set(c.params.filter((p) => p.in === "host" && !p.optional).map((p) => p.name));
+    const wholeHosts = new Set(c.params.filter((p) => p.in === "hostname").map((p) => p.name));
     for (const field of ["authorizeUrl", "tokenUrl", "apiUrl"] as const) {
       const template = c.oauth?.[field];
       if (!template) continue;
       const path = ["oauth", field];
-      const unknown = placeholders(template).filter((name) => !hosts.has(name));
+      const unknown = placeholders(template).filter((name) => !hosts.has(name) && !wholeHosts.has(name));
+      const host = urlHost(template);
       if (unknown.length > 0) ctx.addIssue({ code: "custom", path, message: `names {${unknown.join("}, {")}}, which params does not declare as (required) host parameters` });
-      else if (placeholders(template).length !== placeholders(urlHost(template)).length) ctx.addIssue({ code: "custom", path, message: "may name parameters only in its host" });
-      else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params))).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
+      else if (placeholders(template).length !== placeholders(host).length) ctx.addIssue({ code: "custom", path, message: "may name parameters only in its host" });
+      else if (placeholders(host).some((name) => wholeHosts.has(name)) && !/^https:\/\/\{[a-z][a-z0-9_]*\}$/.test(host)) ctx.addIssue({ code: "custom", path, message: "a hostname parameter must be the whole host (https://{store}/…)" });
+      else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params), c.params)).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
     }
     const keyed = c.authMode === "API_KEY" || c.authMode === "BASIC";
     if (keyed) {

@@ -9,8 +9,14 @@
  * allows: a value can never add a dot, a port, a path or an `@` to the provider's host. A `path`
  * parameter names something inside the account (a GitLab project id, a Bitbucket repository slug)
  * and only ever fills one path segment of a subscription call (encoded there): its value must be
- * one plain segment (letters, digits, `.`, `_`, `-`, starting with a letter or digit).
+ * one plain segment (letters, digits, `.`, `_`, `-`, starting with a letter or digit). A
+ * `hostname` parameter is a whole host the tenant runs itself (a WooCommerce store's
+ * `shop.example.com`): lower-cased, a public DNS name of at least two labels whose last is
+ * alphabetic — never an IP address, a port, a path, user information or a special-use name
+ * (`localhost`, `.internal`, …). Where the name points is checked again on every call
+ * (src/net/ssrf.ts): a public name that resolves to a private address is refused then.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
 import { anchoredPattern } from "./fields.ts";
 
@@ -20,7 +26,22 @@ const HOSTNAME_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 /** One plain path segment: what a `path` parameter's value must be, on top of its declared pattern. */
 const PATH_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-const shapeOf = (where: "host" | "path") => (where === "host" ? HOSTNAME_LABEL : PATH_SEGMENT);
+/** A DNS name of two labels or more, the last alphabetic (so never an IPv4 address in any spelling). */
+const DNS_NAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Special-use and private-network names (RFC 6761, RFC 6762, RFC 8375 and common internal zones): never a store on the internet. */
+const NOT_PUBLIC = /(?:^|\.)(?:localhost|local|internal|intranet|private|corp|lan|home|test|invalid|onion|arpa|localdomain)$/;
+
+/** A tenant's own public host name (`shop.example.com`), already lower-cased. */
+const isPublicHostname = (value: string) => DNS_NAME.test(value) && isIP(value) === 0 && !NOT_PUBLIC.test(value);
+
+const SHAPES = {
+  host: (v: string) => HOSTNAME_LABEL.test(v),
+  path: (v: string) => PATH_SEGMENT.test(v),
+  hostname: isPublicHostname,
+} as const;
+const MAX_LENGTH = { host: 63, path: 100, hostname: 253 } as const;
+type ParamKind = keyof typeof SHAPES;
 
 /** `{name}` in a URL template. */
 const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;
@@ -36,17 +57,18 @@ export const paramDeclarationSchema = z
     /** A value matching `pattern`: used to validate the declared URLs, and in the docs. */
     example: z.string().min(1),
     /**
-     * host (default): fills the oauth URLs' hosts (`https://{subdomain}.zendesk.com`); path: names
-     * what the connector's subscription watches (`/projects/{project_id}/hooks`), never a host.
+     * host (default): one label of the oauth URLs' hosts (`https://{subdomain}.zendesk.com`);
+     * hostname: the whole host of the API URL (`https://{store}/wp-json/wc/v3`), a public DNS name;
+     * path: names what the connector's subscription watches (`/projects/{project_id}/hooks`), never a host.
      */
-    in: z.enum(["host", "path"]).default("host"),
+    in: z.enum(["host", "hostname", "path"]).default("host"),
     /** May be left out (a subscription's resource, e.g. Typeform's form): then a path parameter, never in a host. */
     optional: z.boolean().default(false),
   })
   .strict()
   .refine((p) => !p.optional || p.in === "path", { message: "an optional parameter names a resource: declare it in: \"path\"", path: ["optional"] })
-  .refine((p) => new RegExp(p.pattern).test(p.example) && shapeOf(p.in).test(p.example), {
-    message: "example must match pattern and be one hostname label (a path parameter's: one path segment)",
+  .refine((p) => new RegExp(p.pattern).test(p.example) && SHAPES[p.in](p.example), {
+    message: "example must match pattern and be one hostname label (a hostname parameter's: a public DNS name; a path parameter's: one path segment)",
     path: ["example"],
   });
 
@@ -60,14 +82,16 @@ export function placeholders(template: string): string[] {
 
 /**
  * Fills `{name}` placeholders from `values`. Throws when one has no value or a value is not a
- * hostname label: stored values were validated when the auth-url was made, so this is a guard,
- * never the user-facing check.
+ * hostname label (a public host name, for the parameters `declared` as `hostname`): stored values
+ * were validated when the auth-url was made, so this is a guard, never the user-facing check.
  */
-export function fillTemplate(template: string, values: Record<string, string>): string {
+export function fillTemplate(template: string, values: Record<string, string>, declared: readonly Pick<ParamDeclaration, "name" | "in">[] = []): string {
   return template.replace(PLACEHOLDER, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`the connection has no "${name}" parameter, which its connector's URLs need`);
-    if (!HOSTNAME_LABEL.test(value)) throw new Error(`the connection's "${name}" parameter is not a hostname label`);
+    if (declared.some((p) => p.name === name && p.in === "hostname")) {
+      if (!isPublicHostname(value)) throw new Error(`the connection's "${name}" parameter is not a public host name`);
+    } else if (!HOSTNAME_LABEL.test(value)) throw new Error(`the connection's "${name}" parameter is not a hostname label`);
     return value;
   });
 }
@@ -105,14 +129,22 @@ export function readParams(declared: readonly ParamDeclaration[], query: URLSear
     if (list.length === 0 && param.optional) continue;
     if (list.length === 0) return { ok: false, name: field, message: `${field} is required: ${param.description} (e.g. ${param.example}).` };
     if (list.length > 1) return { ok: false, name: field, message: `Give ${field} once.` };
-    const value = list[0];
-    if (value.length > (param.in === "host" ? 63 : 100) || !new RegExp(param.pattern).test(value) || !shapeOf(param.in).test(value)) {
-      return { ok: false, name: field, message: `${field} must be ${param.description.replace(/\.$/, "")}: it must match ${param.pattern} (e.g. ${param.example}).` };
+    // A host name is case-insensitive: kept lower-cased, so one store is one connection parameter.
+    const value = param.in === "hostname" ? list[0].toLowerCase() : list[0];
+    if (value.length > MAX_LENGTH[param.in as ParamKind] || !new RegExp(param.pattern).test(value) || !SHAPES[param.in as ParamKind](value)) {
+      const shape = param.in === "hostname" ? " — a public host name only, without https://, a port, a path or an IP address" : "";
+      return { ok: false, name: field, message: `${field} must be ${param.description.replace(/\.$/, "")}${shape}: it must match ${param.pattern} (e.g. ${param.example}).` };
     }
     values[param.name] = value;
   }
   return { ok: true, values };
 }
+
+/**
+ * Whether a connector's API host is a name its tenant chose (a `hostname` parameter): its calls
+ * then check where that name points before each one (src/net/ssrf.ts), in production.
+ */
+export const namesTenantHost = (declared: readonly Pick<ParamDeclaration, "in">[]): boolean => declared.some((p) => p.in === "hostname");
 
 /** Stored params (a Json column) as string values; anything else is dropped. */
 export function storedParams(value: unknown): Record<string, string> {

@@ -57,7 +57,7 @@ export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, s
   const pick = (suffix: string, fallback: string) => {
     const value = env[`${prefix}${suffix}`]?.trim();
     const url = value ? value.replace(/\/+$/, "") : fallback;
-    return params ? fillTemplate(url, params) : url;
+    return params ? fillTemplate(url, params, def.declaration.params) : url;
   };
   // Only connectors that declare a JWKS use one; an override cannot add one to the others.
   const jwksUrl = def.endpoints.jwksUrl === undefined ? undefined : pick("JWKS_URL", def.endpoints.jwksUrl);

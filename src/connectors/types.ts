@@ -60,6 +60,8 @@ export interface OAuthSpec {
   clientAuth: "client_secret_post" | "client_secret_basic";
   /** e.g. Google access_type=offline&prompt=consent, Atlassian audience=api.atlassian.com */
   extraAuthorizeParams?: Record<string, string>;
+  /** Callback parameters passed on to the token request (BigCommerce's `context`). */
+  callbackParams?: string[];
   /** The provider issues refresh tokens. */
   refresh?: boolean;
   /** How a grant is revoked at the provider (declaration.ts `oauth.revocation`); absent: it is not. */

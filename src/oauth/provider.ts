@@ -131,9 +131,18 @@ export async function exchangeCode(
   codeVerifier: string | undefined,
 ): Promise<NormalizedToken> {
   const params = oauth.validateAuthResponse(provider.as, provider.client, callback, expectedState);
+  // What the provider added to the redirect and wants back (BigCommerce's `context`, the store).
+  const additionalParameters: Record<string, string> = {};
+  for (const name of provider.def.oauth.callbackParams ?? []) {
+    const value = callback.get(name);
+    if (value === null) continue;
+    if (value.length > 500) throw new TokenResponseError("invalid_request", `the callback's ${name} is too long`);
+    additionalParameters[name] = value;
+  }
   return callTokenEndpoint(provider, () =>
     oauth.authorizationCodeGrantRequest(provider.as, provider.client, provider.clientAuth, params, redirectUri(config), codeVerifier ?? oauth.nopkce, {
       ...provider.requestOptions,
+      additionalParameters,
       signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     }),
   );

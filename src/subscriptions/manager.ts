@@ -11,7 +11,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
-import { storedParams } from "../connectors/params.ts";
+import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
@@ -101,7 +101,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     // A declared `base` (Figma's ../v2) is resolved against the API base as a directory, so an overridden API URL keeps its prefix.
     const relative = def.declaration.subscription?.base;
     const base = relative ? new URL(relative, apiBase.href.replace(/\/*$/, "/")) : apiBase;
-    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs };
+    const guardHost = !deps.allowHttpApiBase && namesTenantHost(def.declaration.params);
+    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs, guardHost };
   }
 
   /** The connection's params, then the declaration's connection placeholders (params first, then its metadata). */

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { type ApiDeclaration, underBase, withCredential } from "../connectors/api.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
+import { checkUrlTarget } from "../net/ssrf.ts";
 
 /** A provider call that did not answer 2xx (`status` 0: unreachable or timed out). */
 export class SubscriptionCallError extends Error {
@@ -68,6 +69,8 @@ export interface CallTarget {
   base: URL;
   accessToken: string;
   timeoutMs: number;
+  /** The base's host is one the connection's end user named (a `hostname` parameter): refused when it resolves to a private address. */
+  guardHost?: boolean;
 }
 
 /** Sends one declared call; the parsed JSON answer ({} when empty); SubscriptionCallError unless 2xx. */
@@ -83,6 +86,8 @@ export async function callProvider(call: SubscriptionCall, vars: TemplateVars, t
       { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": contentType }) },
       target.accessToken,
     );
+    const refused = target.guardHost ? await checkUrlTarget(url) : undefined;
+    if (refused) throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${refused}`, 0);
     response = await fetch(url, {
       method: call.method,
       headers: headers as Record<string, string>,

@@ -15,6 +15,7 @@ import { connectAccount } from "../helpers/connectFlow.ts";
 import { type FakeOAuthServer, startFakeJira, startFakeSlack } from "../helpers/fakeProviders/index.ts";
 import { setAt, startDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
+import { BIGCOMMERCE_CONTEXT, startFakeBigCommerce } from "../helpers/fakeProviders/bigcommerce.ts";
 import { secretForScheme, signForScheme } from "../helpers/schemeSigner.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -78,6 +79,8 @@ const CODE_IDENTITY_FAKES: Record<string, () => Promise<{ fake: Fake; externalId
     }),
     externalId: (f) => f.getIdentity().id,
   }),
+  // BigCommerce names the store in the redirect and the token answer (context), not at an identity endpoint.
+  bigcommerce: async () => ({ fake: await startFakeBigCommerce(), externalId: () => BIGCOMMERCE_CONTEXT }),
 };
 
 const providers = new Map<string, { fake: Fake; externalId: string }>();

@@ -1,6 +1,7 @@
 /**
  * Every API-key connector whose triggers come from a webhook Switchyard registers per connection
- * with the account's key and its own generated secret (Cal.com, Tally, CircleCI), end to end
+ * with the account's key and its own generated secret (Cal.com, Tally, CircleCI, WooCommerce — one
+ * webhook per topic there), end to end
  * against a fake of the provider's webhook API built from the connector's declaration: the end
  * user connects through the hosted form; listing the triggers registers one webhook at the
  * subscription's own URL with the listed events and a secret; deliveries signed with that secret,
@@ -11,6 +12,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { valueAt } from "../../src/connectors/json.ts";
+import { exampleValues } from "../../src/connectors/params.ts";
 import { connectors as catalog } from "../../src/connectors/registry.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
@@ -36,7 +38,21 @@ const PROVIDERS: Record<string, { url: string; events: string; secret: string; s
     secret: "signing-secret",
     sign: (body, secret) => ({ "circleci-signature": `v1=${mac(secret, body, "hex")}`, "circleci-event-type": String(JSON.parse(body).type) }),
   },
+  // https://woocommerce.github.io/woocommerce-rest-api-docs/#webhooks: one topic per webhook;
+  // X-WC-Webhook-Signature: base64 HMAC-SHA256 of the body; the topic in X-WC-Webhook-Topic.
+  woocommerce: {
+    url: "delivery_url",
+    events: "topic",
+    secret: "secret",
+    sign: (body, secret) => ({ "x-wc-webhook-signature": mac(secret, body, "base64") }),
+  },
 };
+
+/** Headers a provider sends with every delivery of one webhook, whatever the body (WooCommerce names the hook's topic). */
+const HOOK_HEADERS: Record<string, (hook: Registered) => Record<string, string>> = {
+  woocommerce: (hook) => ({ "x-wc-webhook-topic": String(hook.body.topic), "x-wc-webhook-source": "https://shop.example.com/" }),
+};
+const eventsOf = (name: string, hook: Registered): string[] => [hook.body[PROVIDERS[name].events] as string | string[]].flat();
 
 // Secrets Switchyard generates and sends in the create call; providers that answer their own
 // (BambooHR's privateKey) have a test of their own (bamboohr.test.ts).
@@ -62,7 +78,10 @@ beforeAll(async () => {
     const create = decl.create!;
     const del = decl.delete!;
     const createPath = create.path;
-    const deletePattern = new RegExp(`^${del.path.replace("{providerId}", "([^/]+)")}$`);
+    const [deletePath, deleteQuery = ""] = del.path.split("?");
+    const deletePattern = new RegExp(`^${deletePath.replace("{providerId}", "([^/]+)")}$`);
+    // A query the provider requires on the delete (WooCommerce's force=true: without it a webhook is not deleted).
+    const required = [...new URLSearchParams(deleteQuery)];
     registered.set(def.name, []);
     deletes.set(def.name, []);
     // The account is the one its events name (Tally's form, CircleCI's project): the id the first sample routes to.
@@ -78,9 +97,10 @@ beforeAll(async () => {
           setAt(answer, decl.answer.idPath!, id);
           return { status: 201, body: answer };
         },
-        ({ method, path }) => {
+        ({ method, path, url }) => {
           const match = method === del.method ? deletePattern.exec(path) : null;
           if (!match) return undefined;
+          if (required.some(([key, value]) => url.searchParams.get(key) !== value)) return { status: 501, body: { code: "woocommerce_rest_trash_not_supported" } };
           deletes.get(def.name)!.push(match[1]);
           const hook = registered.get(def.name)!.find((h) => h.id === match[1]);
           if (!hook) return { status: 404, body: { error: "not found" } };
@@ -105,7 +125,8 @@ afterAll(async () => {
 /** The hosted flow: auth-url → Continue → consent → the credentials form, filled with the fake's accepted values. */
 async function connect(def: ConnectorDefinition, account: string) {
   const fake = fakes.get(def.name)!;
-  const start = await hop("GET", await getAuthUrl(app, ada.apiKey, def.name, account));
+  const params = Object.fromEntries(Object.entries(exampleValues(def.declaration.params)).map(([name, value]) => [`params[${name}]`, value]));
+  const start = await hop("GET", await getAuthUrl(app, ada.apiKey, def.name, account, params));
   const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
   const consent = await hop("GET", toConsent.location!);
   const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
@@ -120,30 +141,35 @@ describe.each(keyed.map((def) => [def.name, def] as [string, ConnectorDefinition
   let accountId: string;
   const events = async () => (await storedEvents(app, ada)).filter((e) => e.connector === name);
   const deliver = (hook: Registered, body: string, headers: Record<string, string>, url = String(hook.body[provider.url])) =>
-    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...HOOK_HEADERS[name]?.(hook), ...headers }, body });
+  /** The webhook that carries a trigger's provider event. */
+  const hookFor = (providerEvent: string) => registered.get(name)!.find((h) => eventsOf(name, h).includes(providerEvent))!;
 
   test("the provider is known to this test (where its create call carries the URL and secret, how it signs)", () => {
     expect(provider).toBeDefined();
   });
 
-  test("a freshly connected account gets one webhook at its subscription's own URL, with the listed events and a secret of its own", async () => {
+  test("a freshly connected account gets one webhook per declared resource at its subscription's own URL, with the listed events and a secret of its own", async () => {
     accountId = (await connect(def, "alice")).id;
     await app.app.subscriptions.runOnce(true);
     const hooks = registered.get(name)!;
-    expect(hooks).toHaveLength(1);
-    const [hook] = hooks;
-    expect(String(hook.body[provider.url])).toMatch(new RegExp(`^${app.url}/webhooks/${ada.deploymentId}/${name}\\?subscription=psub_`));
+    expect(hooks).toHaveLength(def.declaration.subscription!.resources.length);
+    for (const hook of hooks) {
+      expect(String(hook.body[provider.url])).toMatch(new RegExp(`^${app.url}/webhooks/${ada.deploymentId}/${name}\\?subscription=psub_`));
+      expect(String(hook.body[provider.secret])).toMatch(/^.{24,}$/);
+    }
+    expect(new Set(hooks.map((h) => String(h.body[provider.secret]))).size).toBe(hooks.length);
     const wanted = def.declaration.subscription!.resources.flatMap((r) => Object.values(r.triggers).flat());
-    expect([...(hook.body[provider.events] as string[])].sort()).toEqual([...wanted].sort());
-    expect(String(hook.body[provider.secret])).toMatch(/^.{24,}$/);
-    const [sub] = await accountSubscriptions(app, ada, accountId);
-    expect(sub).toMatchObject({ status: "ACTIVE", providerId: hook.id, lastError: null });
+    expect(hooks.flatMap((h) => eventsOf(name, h)).sort()).toEqual([...wanted].sort());
+    const subs = await accountSubscriptions(app, ada, accountId);
+    expect(subs.map((s) => s.providerId).sort()).toEqual(hooks.map((h) => h.id).sort());
+    expect(subs.every((s) => s.status === "ACTIVE" && s.lastError === null)).toBe(true);
   });
 
   test("every trigger's sample, signed with that secret, is stored once for the account; forged deliveries are refused", async () => {
-    const [hook] = registered.get(name)!;
-    const secret = String(hook.body[provider.secret]);
     for (const trigger of def.triggers) {
+      const hook = hookFor(trigger.providerEvent);
+      const secret = String(hook.body[provider.secret]);
       const body = JSON.stringify(trigger.samplePayload);
       const response = await deliver(hook, body, provider.sign(body, secret));
       expect(response.status, trigger.name).toBe(200);
@@ -154,6 +180,8 @@ describe.each(keyed.map((def) => [def.name, def] as [string, ConnectorDefinition
     expect(stored.every((e) => e.account === "alice")).toBe(true);
     expect(stored.find((e) => e.trigger === def.triggers[0].name)!.payload).toEqual(def.triggers[0].samplePayload);
 
+    const hook = hookFor(def.triggers[0].providerEvent);
+    const secret = String(hook.body[provider.secret]);
     const body = JSON.stringify({ ...def.triggers[0].samplePayload, forged: true });
     const signed = provider.sign(body, secret);
     const forged: Array<[string, Record<string, string>, string, string?]> = [
@@ -170,11 +198,11 @@ describe.each(keyed.map((def) => [def.name, def] as [string, ConnectorDefinition
     expect(await events()).toHaveLength(def.triggers.length);
   });
 
-  test("a disconnect deletes the webhook at the provider", async () => {
-    const [hook] = registered.get(name)!;
+  test("a disconnect deletes the webhooks at the provider", async () => {
+    const hooks = registered.get(name)!;
     ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
-    expect(deletes.get(name)).toEqual([hook.id]);
-    expect(hook.deleted).toBe(true);
+    expect([...deletes.get(name)!].sort()).toEqual(hooks.map((h) => h.id).sort());
+    expect(hooks.every((h) => h.deleted)).toBe(true);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);
   });
 });

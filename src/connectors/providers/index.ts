@@ -98,6 +98,8 @@ import circleci from "./circleci/index.ts";
 import jotform from "./jotform/index.ts";
 import activecampaign from "./activecampaign/index.ts";
 import trello from "./trello/index.ts";
+import bigcommerce from "./bigcommerce/index.ts";
+import woocommerce from "./woocommerce/index.ts";
 import greenhouse from "./greenhouse/index.ts";
 import lever from "./lever/index.ts";
 import workable from "./workable/index.ts";
@@ -208,4 +210,6 @@ export const providers: readonly ConnectorDeclarationInput[] = [
   jotform,
   activecampaign,
   trello,
+  bigcommerce,
+  woocommerce,
 ];

@@ -53,6 +53,12 @@ export const handshakeSchema = z.discriminatedUnion("type", [
    * (https://developer.atlassian.com/cloud/trello/guides/rest-api/webhooks/#creating-a-webhook).
    */
   z.object({ type: z.literal("trello_head") }),
+  /**
+   * WooCommerce: on creation a webhook POSTs, unsigned, the form body `webhook_id=<id>` and needs a
+   * 2xx, else it is not activated (WC_Webhook::deliver_ping). Answered 200 with nothing stored;
+   * it carries no event, so answering it proves nothing and forwards nothing.
+   */
+  z.object({ type: z.literal("woocommerce_ping") }),
 ]);
 export type Handshake = z.infer<typeof handshakeSchema>;
 
@@ -64,10 +70,14 @@ export const HANDSHAKE_STAGE: Record<Handshake["type"], "before_verify" | "after
   graph_validation_token: "before_verify",
   monday_challenge: "before_verify",
   trello_head: "before_verify",
+  woocommerce_ping: "before_verify",
 };
 
 /** monday's challenges are random tokens; anything longer or with other characters is not one of monday's. */
 const MONDAY_CHALLENGE = /^[A-Za-z0-9_.~+/=-]{1,512}$/;
+
+/** The whole body of WooCommerce's ping: one form field, the webhook's numeric id. */
+const WOOCOMMERCE_PING = /^webhook_id=\d{1,20}$/;
 
 /** Zoom's plainTokens are 22 base64url characters; anything else is not one of Zoom's. */
 const ZOOM_PLAIN_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -117,5 +127,7 @@ export function answerHandshake(handshake: Handshake, req: InboundRequest, secre
     }
     case "trello_head":
       return method === "HEAD" ? { status: 200, contentType: "text/plain; charset=utf-8", body: "" } : undefined;
+    case "woocommerce_ping":
+      return method === "POST" && WOOCOMMERCE_PING.test(req.rawBody.toString("utf8")) ? text("") : undefined;
   }
 }

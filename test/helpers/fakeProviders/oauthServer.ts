@@ -97,6 +97,11 @@ export interface FakeOAuthOptions {
   autoApprove?: boolean;
   /** When set, only these redirect URIs are accepted (exact match); otherwise any http(s) URL. */
   redirectUris?: string[];
+  /**
+   * Added to the redirect with the code, and then required unchanged in the code exchange
+   * (BigCommerce's `context` and `scope`: https://developer.bigcommerce.com/docs/integrations/apps/guide/auth).
+   */
+  callbackParams?: Record<string, string>;
 }
 
 export interface TokenRequestRecord {
@@ -305,7 +310,7 @@ export async function startFakeOAuthServer<I>(
   function approve(request: PendingAuthorization): Reply {
     const code = randomToken(`${name}_code_`);
     codes.set(code, { ...request, identity: { ...identity }, expiresAt: Date.now() + 10 * 60_000, used: false, grants: [] });
-    return redirectTo(request.redirectUri, { code, state: request.state });
+    return redirectTo(request.redirectUri, { code, ...options.callbackParams, state: request.state });
   }
 
   function authorizePost(req: FakeRequest): Reply {
@@ -368,6 +373,9 @@ export async function startFakeOAuthServer<I>(
         if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier) || computed !== code.codeChallenge) {
           return protocol.tokenError("invalid_grant", "code_verifier does not match the code_challenge", req);
         }
+      }
+      for (const [name, value] of Object.entries(options.callbackParams ?? {})) {
+        if (params[name] !== value) return protocol.tokenError("invalid_request", `${name} must be sent back as the callback gave it`, req);
       }
       code.used = true;
       const grant = issueGrant(code, "authorization_code");
