@@ -1,3 +1,4 @@
+import { createPrivateKey } from "node:crypto";
 import { knownConnector } from "../connectors/registry.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
@@ -16,6 +17,14 @@ export interface CredentialsView {
   appSlug: string | null;
   privateKeySet: boolean;
   updatedAt: Date;
+}
+
+function isRsaPrivateKey(pem: string): boolean {
+  try {
+    return createPrivateKey(pem.trim()).asymmetricKeyType === "rsa";
+  } catch {
+    return false;
+  }
 }
 
 const toView = (row: {
@@ -59,7 +68,9 @@ const appInput = z.object({
   privateKey: z
     .string()
     .max(16_384)
-    .refine((v) => /^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----\s*$/.test(v.trim()), "must be the app's private key in PEM form (-----BEGIN RSA PRIVATE KEY----- …)"),
+    .refine((v) => /^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----\s*$/.test(v.trim()), "must be the app's private key in PEM form (-----BEGIN RSA PRIVATE KEY----- …)")
+    // Said now, not at the first installation: a key that does not parse as an RSA key could never sign the app's JWT.
+    .refine(isRsaPrivateKey, "is not a readable RSA private key: paste the whole .pem file GitHub generated for the app"),
 }).refine((v) => Boolean(v.clientId) === Boolean(v.clientSecret), { message: "give both the client id and the client secret, or neither", path: ["clientSecret"] });
 
 const credentialsInput = z.object({

@@ -166,7 +166,7 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
     const catalog = page.getByRole("list", { name: "Connector catalog" });
     await catalog.getByText("GitHub", { exact: true }).waitFor();
     await check("Connectors (catalog)");
-    await catalog.getByRole("button", { name: /GitHub/ }).click();
+    await catalog.getByRole("button", { name: /^GitHub issue tracker/ }).click();
     await page.getByTestId("webhook-url-github").waitFor();
     await page.getByLabel("Account").fill("alice");
     await button("Create authorization URL").click();

@@ -1,7 +1,9 @@
+import { generateKeyPairSync } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
+import { expectNoAxeViolations } from "../helpers/axe.ts";
 import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
 import type { Operator } from "../helpers/operators.ts";
 import { ok, type TestApp } from "../helpers/testApp.ts";
@@ -65,7 +67,8 @@ test("a GitHub trigger among hundreds is picked by typing, shown with its descri
   const results = page.getByRole("list", { name: "Matching triggers" });
   const hit = results.getByRole("button", { name: /GitHub · Workflow run completed/ });
   await hit.waitFor();
-  expect(await results.getByRole("listitem").count()).toBeLessThanOrEqual(3);
+  // GitHub and the GitHub App share their triggers: a few hits of each, out of hundreds.
+  expect(await results.getByRole("listitem").count()).toBeLessThanOrEqual(6);
   await hit.click();
   const description = page.getByTestId("trigger-description");
   expect(await description.textContent()).toContain("workflow_run.completed");
@@ -83,8 +86,8 @@ test("the connector list is searchable and filterable, and says which connectors
   const page = await open(`/deployments/${ada.deploymentId}/connectors`);
   const catalog = page.getByRole("list", { name: "Connector catalog" });
   const row = (name: string) => catalog.getByRole("button", { name: new RegExp(`^${name}`) });
-  await row("GitHub").waitFor();
-  expect(await row("GitHub").textContent()).toContain("Ready");
+  await row("GitHub issue tracker").waitFor();
+  expect(await row("GitHub issue tracker").textContent()).toContain("Ready");
   expect(await row("Gmail").textContent()).toContain("Not set up");
 
   await row("Gmail").click();
@@ -109,6 +112,43 @@ test("the connector list is searchable and filterable, and says which connectors
   expect(filtered).toBeGreaterThan(0);
   expect(filtered).toBeLessThan(4);
   await screenshot(page, "catalog-03-filtered");
+});
+
+const AppCredentials = graphql(`
+  query ConsoleTestAppCredentials($id: ID!) {
+    deployment(id: $id) { id connectorCredentials { connector appId appSlug privateKeySet clientSecretSet } }
+  }
+`);
+
+test("a GitHub App is set up with its id, slug and private key (names the variables while it is not), and the key is never shown again", async () => {
+  const page = await open(`/deployments/${ada.deploymentId}/connectors`);
+  await page.getByLabel("Search connectors").fill("github app");
+  const row = page.getByRole("list", { name: "Connector catalog" }).getByRole("button", { name: /^GitHub App/ });
+  expect(await row.textContent()).toContain("Not set up");
+  await row.click();
+  const fix = page.getByTestId("setup-fix-github_app");
+  for (const variable of ["CONNECTOR_GITHUB_APP_APP_ID", "CONNECTOR_GITHUB_APP_SLUG", "CONNECTOR_GITHUB_APP_PRIVATE_KEY"]) expect(await fix.textContent()).toContain(variable);
+
+  await page.getByRole("button", { name: "Use your own app" }).click();
+  const form = page.getByRole("form", { name: "GitHub App app" });
+  await expectNoAxeViolations(page, "the GitHub App credentials form");
+  await form.getByLabel("App ID").fill("123456");
+  await form.getByLabel("App slug").fill("acme-switchyard");
+  // Something PEM-shaped that is not a key is refused on the form, nothing stored.
+  await form.getByLabel("Private key").fill("-----BEGIN RSA PRIVATE KEY-----\nnot a key\n-----END RSA PRIVATE KEY-----\n");
+  await form.getByRole("button", { name: "Save credentials" }).click();
+  await form.getByText(/not a readable RSA private key/).waitFor();
+
+  const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+  await form.getByLabel("Private key").fill(pem);
+  await form.getByRole("button", { name: "Save credentials" }).click();
+  await row.getByText("Your app").waitFor();
+  const details = page.getByText(/Your own app: id/);
+  expect(await details.textContent()).toContain("acme-switchyard");
+  expect(await page.content()).not.toContain(pem.split("\n")[1]);
+
+  const { deployment } = ok(await app.gql(AppCredentials, { id: ada.deploymentId }, { token: ada.token }));
+  expect(deployment?.connectorCredentials.find((c) => c.connector === "github_app")).toMatchObject({ appId: "123456", appSlug: "acme-switchyard", privateKeySet: true, clientSecretSet: false });
 });
 
 test("Notion's verification token, once Notion POSTs it, is shown to the owner to copy and confirm, and can be discarded", async () => {

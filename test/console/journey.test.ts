@@ -170,7 +170,7 @@ describe("the seed journey", () => {
     await sideNav("Connectors").click();
     const catalog = page.getByRole("list", { name: "Connector catalog" });
     for (const name of ["GitHub", "Gmail", "Jira", "Slack"]) await catalog.getByText(name, { exact: true }).waitFor();
-    await catalog.getByRole("button", { name: /GitHub/ }).click();
+    await catalog.getByRole("button", { name: /^GitHub issue tracker/ }).click();
     expect(await page.getByTestId("webhook-url-github").textContent()).toBe(`${app.url}/webhooks/${deploymentId}/github`);
     await page.getByText("Using the Switchyard service's credentials.").waitFor();
 

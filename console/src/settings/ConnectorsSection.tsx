@@ -1,5 +1,5 @@
 import type { ResultOf } from "@graphql-typed-document-node/core";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { CopyButton } from "../components/CopyButton.tsx";
@@ -17,14 +17,14 @@ import { categoryLabel, iconSource, matchesQuery } from "./useConnectorCatalog.t
 const ConnectorsQuery = graphql(`
   query ConsoleConnectors($id: ID!) {
     connectors { name displayName category description icon authMode scopes serviceCredentialsConfigured webhookUrlTemplate sendsVerificationToken docs triggers { name displayName } }
-    deployment(id: $id) { id connectorCredentials { connector clientId clientSecretSet webhookSecretSet updatedAt } }
+    deployment(id: $id) { id connectorCredentials { connector clientId clientSecretSet webhookSecretSet appId appSlug privateKeySet updatedAt } }
   }
 `);
 
 const SetCredentialsMutation = graphql(`
   mutation ConsoleSetConnectorCredentials($deploymentId: ID!, $connector: String!, $input: ConnectorCredentialsInput!) {
     setConnectorCredentials(deploymentId: $deploymentId, connector: $connector, input: $input) {
-      connector clientId clientSecretSet webhookSecretSet updatedAt
+      connector clientId clientSecretSet webhookSecretSet appId appSlug privateKeySet updatedAt
     }
   }
 `);
@@ -57,10 +57,10 @@ type ConnectorsResult = ResultOf<typeof ConnectorsQuery>;
 type Connector = ConnectorsResult["connectors"][number];
 type Credentials = NonNullable<ConnectorsResult["deployment"]>["connectorCredentials"][number];
 
-/** The service-wide variables that give a connector the service's own OAuth app. */
-const serviceVariables = (connector: string) => {
-  const prefix = `CONNECTOR_${connector.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`;
-  return [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
+/** The service-wide variables that give a connector the service's own OAuth app (or, for an app installation, its app). */
+const serviceVariables = (connector: Pick<Connector, "name" | "authMode">) => {
+  const prefix = `CONNECTOR_${connector.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`;
+  return connector.authMode === "APP_INSTALLATION" ? [`${prefix}APP_ID`, `${prefix}SLUG`, `${prefix}PRIVATE_KEY`] : [`${prefix}CLIENT_ID`, `${prefix}CLIENT_SECRET`];
 };
 
 /** Whether end users can connect, and through whose OAuth app. */
@@ -71,7 +71,7 @@ const keyed = (connector: Pick<Connector, "authMode">) => connector.authMode ===
 function SetupBadge({ connector, credentials }: { connector: Connector; credentials?: Credentials }) {
   // End users bring their own API key or password: nothing to set up.
   if (keyed(connector)) return <span className="badge ok">Ready</span>;
-  if (credentials) return <span className="badge ok">Your OAuth app</span>;
+  if (credentials) return <span className="badge ok">{connector.authMode === "APP_INSTALLATION" ? "Your app" : "Your OAuth app"}</span>;
   if (connector.serviceCredentialsConfigured) return <span className="badge ok">Ready</span>;
   return <span className="badge warn">Not set up</span>;
 }
@@ -215,8 +215,12 @@ function ConnectorDetails(props: { deploymentId: string; connector: Connector; c
 }
 
 function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }: { deploymentId: string; connector: Connector; credentials?: Credentials; canManage: boolean; onChanged(): void }) {
+  // An app installation (GitHub App) is set up with the app's id, slug and private key; its OAuth client is optional.
+  const installation = connector.authMode === "APP_INSTALLATION";
+  const app = installation ? "app" : "OAuth app";
   const [editing, setEditing] = useState(false);
-  const [values, setValues] = useState({ clientId: credentials?.clientId ?? "", clientSecret: "", webhookSecret: "" });
+  const blank = { clientId: credentials?.clientId ?? "", clientSecret: "", webhookSecret: "", appId: credentials?.appId ?? "", appSlug: credentials?.appSlug ?? "", privateKey: "" };
+  const [values, setValues] = useState(blank);
   const [saving, save] = useMutation(SetCredentialsMutation);
   const removal = useConfirmedMutation(DeleteCredentialsMutation, {
     variables: () => ({ deploymentId, connector: connector.name }),
@@ -225,33 +229,46 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
   });
   const toast = useToast();
   const fields = fieldErrors(saving.error);
+  const error = (name: keyof typeof values) => fields[name] ?? fields[`input.${name}`];
+  const set = (name: keyof typeof values) => (e: { target: { value: string } }) => setValues({ ...values, [name]: e.target.value });
+  const ready = installation ? values.appId.trim() && values.appSlug.trim() && values.privateKey.trim() : values.clientId.trim() && values.clientSecret;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const input = { clientId: values.clientId, clientSecret: values.clientSecret, ...(values.webhookSecret ? { webhookSecret: values.webhookSecret } : {}) };
+    const optional = (name: keyof typeof values) => (values[name] ? { [name]: values[name] } : {});
+    const input = installation
+      ? { appId: values.appId, appSlug: values.appSlug, privateKey: values.privateKey, ...optional("clientId"), ...optional("clientSecret"), ...optional("webhookSecret") }
+      : { clientId: values.clientId, clientSecret: values.clientSecret, ...optional("webhookSecret") };
     const result = await save({ deploymentId, connector: connector.name, input });
     if (result.data) {
-      toast.success(`${connector.displayName} now uses your OAuth app.`);
+      toast.success(`${connector.displayName} now uses your ${app}.`);
       setEditing(false);
-      setValues({ ...values, clientSecret: "", webhookSecret: "" });
+      setValues({ ...values, clientSecret: "", webhookSecret: "", privateKey: "" });
       onChanged();
     }
   };
   return (
     <div className="subsection">
-      <h3>OAuth app</h3>
+      <h3>{installation ? "Your app" : "OAuth app"}</h3>
       {credentials ? (
-        <p>
-          Your own app: client ID <code>{credentials.clientId}</code>, secret {credentials.clientSecretSet ? "set" : "not set"}, webhook secret{" "}
-          {credentials.webhookSecretSet ? "set" : "not set"} (updated {formatDate(credentials.updatedAt)}).
-        </p>
+        installation ? (
+          <p>
+            Your own app: id <code>{credentials.appId}</code>, slug <code>{credentials.appSlug}</code>, private key {credentials.privateKeySet ? "set" : "not set"}, webhook
+            secret {credentials.webhookSecretSet ? "set" : "not set"} (updated {formatDate(credentials.updatedAt)}).
+          </p>
+        ) : (
+          <p>
+            Your own app: client ID <code>{credentials.clientId}</code>, secret {credentials.clientSecretSet ? "set" : "not set"}, webhook secret{" "}
+            {credentials.webhookSecretSet ? "set" : "not set"} (updated {formatDate(credentials.updatedAt)}).
+          </p>
+        )
       ) : connector.serviceCredentialsConfigured ? (
         <p>Using the Switchyard service's credentials. End users see a consent page from this service before the provider's.</p>
       ) : (
         <p className="setup-fix" data-testid={`setup-fix-${connector.name}`}>
-          Not set up: end users cannot connect {connector.displayName} yet. Use your own client ID and secret below, or set{" "}
-          {serviceVariables(connector.name).map((v, i) => (
+          Not set up: end users cannot connect {connector.displayName} yet. Use your own {installation ? "app's id, slug and private key" : "client ID and secret"} below, or set{" "}
+          {serviceVariables(connector).map((v, i, all) => (
             <span key={v}>
-              {i > 0 && " and "}
+              {i > 0 && (i === all.length - 1 ? " and " : ", ")}
               <code>{v}</code>
             </span>
           ))}{" "}
@@ -261,7 +278,7 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
       {canManage && !editing && (
         <div className="actions">
           <button type="button" className="button" onClick={() => setEditing(true)}>
-            {credentials ? "Replace client ID and secret" : "Use your own client ID and secret"}
+            {installation ? (credentials ? "Replace your app" : "Use your own app") : credentials ? "Replace client ID and secret" : "Use your own client ID and secret"}
           </button>
           {credentials && (
             <button type="button" className="button" onClick={() => removal.ask()}>
@@ -271,20 +288,35 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
         </div>
       )}
       {editing && (
-        <form onSubmit={submit} aria-label={`${connector.displayName} OAuth app`}>
+        <form onSubmit={submit} aria-label={`${connector.displayName} ${app}`}>
           {saving.error && Object.keys(fields).length === 0 && (
             <div className="form-error" role="alert">
               {describeError(saving.error)}
             </div>
           )}
-          <Field label="Client ID" required value={values.clientId} onChange={(e) => setValues({ ...values, clientId: e.target.value })} error={fields.clientId ?? fields["input.clientId"]} autoComplete="off" />
+          {installation && (
+            <>
+              <Field label="App ID" required value={values.appId} onChange={set("appId")} error={error("appId")} autoComplete="off" hint="On the app's settings page (or its client ID)." />
+              <Field label="App slug" required value={values.appSlug} onChange={set("appSlug")} error={error("appSlug")} autoComplete="off" hint="As in https://github.com/apps/<slug>." />
+              <PrivateKeyField value={values.privateKey} onChange={set("privateKey")} error={error("privateKey")} />
+            </>
+          )}
           <Field
-            label="Client secret"
+            label={installation ? "Client ID (optional)" : "Client ID"}
+            required={!installation}
+            value={values.clientId}
+            onChange={set("clientId")}
+            error={error("clientId")}
+            autoComplete="off"
+            hint={installation ? "The app's OAuth client: installations are then confirmed with the installing user's authorization." : undefined}
+          />
+          <Field
+            label={installation ? "Client secret (optional)" : "Client secret"}
             type="password"
-            required
+            required={!installation}
             value={values.clientSecret}
-            onChange={(e) => setValues({ ...values, clientSecret: e.target.value })}
-            error={fields.clientSecret ?? fields["input.clientSecret"]}
+            onChange={set("clientSecret")}
+            error={error("clientSecret")}
             autoComplete="new-password"
             hint="Stored encrypted; never shown again."
           />
@@ -292,13 +324,13 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
             label="Webhook secret (optional)"
             type="password"
             value={values.webhookSecret}
-            onChange={(e) => setValues({ ...values, webhookSecret: e.target.value })}
-            error={fields.webhookSecret ?? fields["input.webhookSecret"]}
+            onChange={set("webhookSecret")}
+            error={error("webhookSecret")}
             autoComplete="new-password"
             hint="The secret the provider signs its webhooks with, if you registered the webhook URL in your own app."
           />
           <div className="actions">
-            <button type="submit" className="button primary" disabled={saving.fetching || !values.clientId.trim() || !values.clientSecret}>
+            <button type="submit" className="button primary" disabled={saving.fetching || !ready}>
               {saving.fetching ? "Saving…" : "Save credentials"}
             </button>
             <button type="button" className="button" onClick={() => setEditing(false)}>
@@ -308,8 +340,37 @@ function OAuthApp({ deploymentId, connector, credentials, canManage, onChanged }
         </form>
       )}
       <ConfirmDialog {...removal.dialog} title={`Use the service's credentials for ${connector.displayName}?`} confirmLabel="Use the service's credentials">
-        <p>Your client ID and secret are deleted. New connections go through the Switchyard service's OAuth app.</p>
+        <p>Your {installation ? "app's id, slug and private key are" : "client ID and secret are"} deleted. New connections go through the Switchyard service's {app}.</p>
       </ConfirmDialog>
+    </div>
+  );
+}
+
+/** The app's private key (PEM, several lines): a labelled text area, wired like Field. */
+function PrivateKeyField({ value, onChange, error }: { value: string; onChange(e: { target: { value: string } }): void; error?: string }) {
+  const id = useId();
+  return (
+    <div className={error ? "field invalid" : "field"}>
+      <label htmlFor={id}>Private key</label>
+      <textarea
+        id={id}
+        required
+        rows={5}
+        spellCheck={false}
+        autoComplete="off"
+        value={value}
+        onChange={onChange}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+      />
+      <div className="hint" id={`${id}-hint`}>
+        The .pem file GitHub generated for the app, pasted whole. Stored encrypted; never shown again.
+      </div>
+      {error && (
+        <div className="field-error" id={`${id}-error`}>
+          {error}
+        </div>
+      )}
     </div>
   );
 }
