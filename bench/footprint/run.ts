@@ -1,5 +1,5 @@
 /**
- * Start-up time and memory of the service as it is deployed: `node dist/main.js` (what `npm start`
+ * Start-up time and memory of the service as it is deployed: `node <flags> dist/main.js` (what `npm start`
  * runs; build it with `npm run build`), one process, on each database.
  *
  *   npm run bench:footprint                      # embedded (fresh + existing data) and PostgreSQL
@@ -135,9 +135,12 @@ const dataDir = mkdtempSync(join(tmpdir(), "sy-footprint-"));
 const benchDb = benchDatabase();
 await benchDb.create();
 try {
-  const node = [process.execPath, "dist/main.js"];
+  // The deployed command is `npm start`'s, run without npm: its node flags come from package.json.
+  const flags = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ").filter((word) => word.startsWith("--"));
+  const node = [process.execPath, ...flags, "dist/main.js"];
   results.push(await measure("embedded, first start (creates the database)", node, { ...common, DATA_DIR: dataDir }));
   results.push(await measure("embedded, next start", node, { ...common, DATA_DIR: dataDir }));
+  results.push(await measure("embedded, next start, without the start script's node flags", [process.execPath, "dist/main.js"], { ...common, DATA_DIR: dataDir }));
   results.push(await measure("PostgreSQL, first start (migrates)", node, { ...common, DATABASE_URL: benchDb.url }));
   results.push(await measure("PostgreSQL, next start", node, { ...common, DATABASE_URL: benchDb.url }));
   if (args["npm-start"]) {

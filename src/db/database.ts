@@ -50,9 +50,10 @@ const utc = "-c TimeZone=UTC";
 /**
  * PostgreSQL's settings inside PGlite. Its shared buffers live in the process's WebAssembly memory
  * and were the largest part of the embedded service's RSS: 128 MB by default, for a database that
- * reads through the OS page cache anyway (docs/benchmarks.md has what each size measured).
+ * reads through the OS page cache anyway (docs/benchmarks.md has what each size measured). 8 MB
+ * since the catalog passed 100 connectors: 16 MB left the first embedded start at ~257 MB idle.
  */
-export const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=512kB"];
+export const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB", "-c", "wal_buffers=512kB"];
 
 /**
  * An empty embedded database made at build time (`npm run build`, scripts/build-pgdata.ts). A new
