@@ -12,10 +12,9 @@ import { findConnector } from "../../src/connectors/registry.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const PROJECT = "1209876543210";
 
@@ -73,7 +72,7 @@ beforeAll(async () => {
   app = await startTestApp({ ...fake.env() });
   ada = await createOperator(app);
   const triggers = ["task_created", "task_changed", "story_added"].map((trigger) => ({ connector: "asana", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   accountId = (await connectAccount(app, ada, { connector: "asana", account: "alice", provider: fake, params: { project: PROJECT } })).id;
 }, 180_000);
 
@@ -138,7 +137,7 @@ describe("a connected Asana account with a project and task triggers listed", ()
 
   test("deleted at Asana on disconnect", async () => {
     const [hook] = webhooks.values();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(deletes).toEqual([hook.gid]);
     expect(webhooks.size).toBe(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

@@ -14,10 +14,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { fakeClock } from "../helpers/clock.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, connectWithCredentials, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, connectWithCredentials, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const def = findConnector("bamboohr")!;
 const clock = fakeClock(new Date());
@@ -61,7 +60,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   const triggers = def.triggers.map((t) => ({ connector: "bamboohr", trigger: t.name }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   accountId = (await connectWithCredentials(app, ada, def, "alice", fake.fields)).id;
 }, 180_000);
 
@@ -139,7 +138,7 @@ describe("a connected BambooHR company with the employee triggers listed", () =>
 
   test("a disconnect deletes the webhook at BambooHR", async () => {
     const [hook] = webhooks.values();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(deletes).toEqual([hook.id]);
     expect(webhooks.size).toBe(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

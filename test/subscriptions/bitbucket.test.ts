@@ -15,11 +15,10 @@ import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { fakeHooks } from "./fakeHooks.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const WORKSPACE = "acme";
 const REPO = "web_site.v2";
@@ -65,7 +64,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   const triggers = ["repo_push", "pullrequest_created"].map((trigger) => ({ connector: "bitbucket", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   const account = await connectAccount(app, ada, { connector: "bitbucket", account: "alice", provider: fake, params: { workspace: WORKSPACE, repo_slug: REPO } });
   accountId = account.id;
   externalId = account.externalId;
@@ -128,7 +127,7 @@ describe("a Bitbucket connection naming its repository", () => {
 
   test("deleted at Bitbucket on disconnect", async () => {
     const [hook] = bitbucket.live();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(bitbucket.made("DELETE").map((c) => [c.path, c.owner])).toEqual([[hookPath(uuidOf(hook.id)), externalId]]);
     expect(bitbucket.live()).toHaveLength(0);
   });

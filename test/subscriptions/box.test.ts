@@ -20,7 +20,7 @@ import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { fakeHooks } from "./fakeHooks.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect } from "./helpers.ts";
 
 const FOLDER = "254789045123";
 const PRIMARY_KEY = "box-primary-signature-key";
@@ -194,7 +194,7 @@ describe("a Box connection naming its folder", () => {
 
   test("deleted at Box on disconnect, with the account's token", async () => {
     const [hook] = box.live();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(box.made("DELETE").slice(-1).map((c) => [c.path, c.owner])).toEqual([[`/api/2.0/webhooks/${hook.id}`, externalId]]);
     expect(box.live()).toHaveLength(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

@@ -13,10 +13,9 @@ import { findConnector } from "../../src/connectors/registry.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const SIGNING_KEY = "the-oauth-apps-webhook-signing-key";
 const API = "https://api.calendly.com";
@@ -74,7 +73,7 @@ beforeAll(async () => {
   app = await startTestApp({ ...fake.env(), CONNECTOR_CALENDLY_WEBHOOK_SECRET: SIGNING_KEY });
   ada = await createOperator(app);
   const triggers = ["invitee_created", "invitee_canceled", "routing_form_submission_created"].map((trigger) => ({ connector: "calendly", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   const account = await connectAccount(app, ada, { connector: "calendly", account: "alice", provider: fake });
   accountId = account.id;
   userUri = account.externalId;
@@ -122,7 +121,7 @@ describe("a connected Calendly account with invitee triggers listed", () => {
   test("made again with a URL of its own when the listed triggers change; the old one deleted by its uuid", async () => {
     const [old] = live();
     const triggers = ["invitee_created", "invitee_canceled", "invitee_no_show_created"].map((trigger) => ({ connector: "calendly", trigger }));
-    ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+    await listTriggers(app, ada, triggers);
     await app.app.subscriptions.runOnce(true);
     expect(live()).toHaveLength(1);
     expect(live()[0].events.sort()).toEqual(["invitee.canceled", "invitee.created", "invitee_no_show.created"]);
@@ -132,7 +131,7 @@ describe("a connected Calendly account with invitee triggers listed", () => {
 
   test("deleted at Calendly on disconnect", async () => {
     const [sub] = live();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(deletes.at(-1)).toBe(sub.uri.split("/").pop());
     expect(live()).toHaveLength(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

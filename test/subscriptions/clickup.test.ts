@@ -12,11 +12,10 @@ import { findConnector } from "../../src/connectors/registry.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply, type FakeRequest } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { fakeHooks } from "./fakeHooks.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const TEAM = "9012345";
 const clickup = fakeHooks();
@@ -70,7 +69,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env());
   ada = await createOperator(app);
   const triggers = ["task_created", "task_comment_posted"].map((trigger) => ({ connector: "clickup", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   const account = await connectAccount(app, ada, { connector: "clickup", account: "alice", provider: fake, params: { team_id: TEAM } });
   accountId = account.id;
   externalId = account.externalId;
@@ -113,7 +112,7 @@ describe("a ClickUp connection naming its Workspace", () => {
 
   test("deleted at ClickUp on disconnect, with the account's token", async () => {
     const [hook] = clickup.live();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(clickup.made("DELETE").map((c) => [c.path, c.owner])).toEqual([[`/api/api/v2/webhook/${hook.id}`, externalId]]);
     expect(clickup.live()).toHaveLength(0);
   });

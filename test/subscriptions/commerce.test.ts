@@ -14,11 +14,10 @@ import { connectAccount, requestAuthUrl } from "../helpers/connectFlow.ts";
 import { BIGCOMMERCE_CONTEXT, BIGCOMMERCE_STORE_HASH, startFakeBigCommerce } from "../helpers/fakeProviders/bigcommerce.ts";
 import type { DeclaredIdentity, FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { type FakeRequest, jsonReply, type RouteContext } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { fakeHooks } from "./fakeHooks.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const bigcommerce = fakeHooks();
 let fake: FakeDeclaredProvider;
@@ -64,7 +63,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env());
   ada = await createOperator(app);
   const triggers = ["order_created", "customer_created"].map((trigger) => ({ connector: "bigcommerce", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   const account = await connectAccount(app, ada, { connector: "bigcommerce", account: "alice", provider: fake });
   accountId = account.id;
   expect(account.externalId).toBe(BIGCOMMERCE_CONTEXT);
@@ -115,7 +114,7 @@ describe("a BigCommerce store connected through the app's OAuth flow", () => {
 
   test("its hooks are deleted at BigCommerce on disconnect, with its token", async () => {
     const ids = bigcommerce.live().map((h) => h.id);
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(bigcommerce.made("DELETE").map((c) => c.path).sort()).toEqual(ids.map((id) => `/api/stores/${BIGCOMMERCE_STORE_HASH}/v3/hooks/${id}`).sort());
     expect(bigcommerce.made("DELETE").every((c) => c.owner !== null)).toBe(true);
     expect(bigcommerce.live()).toHaveLength(0);

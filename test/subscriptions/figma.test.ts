@@ -14,11 +14,10 @@ import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount, requestAuthUrl } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { fakeHooks } from "./fakeHooks.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const TEAM = "1234567890123456789";
 const HOUR_MS = 60 * 60_000;
@@ -90,7 +89,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   const triggers = ["file_comment", "library_publish"].map((trigger) => ({ connector: "figma", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   const account = await connectAccount(app, ada, { connector: "figma", account: "alice", provider: fake, params: { team_id: TEAM } });
   accountId = account.id;
   externalId = account.externalId;
@@ -191,7 +190,7 @@ describe("a Figma connection naming its team", () => {
 
   test("deleted at Figma on disconnect, with the account's token", async () => {
     const ids = figma.live().map((h) => h.id).sort();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(figma.made("DELETE").map((c) => [c.path, c.owner]).sort()).toEqual(ids.map((id) => [`/api/v2/webhooks/${id}`, externalId]));
     expect(figma.live()).toHaveLength(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

@@ -13,11 +13,10 @@ import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount, requestAuthUrl } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { fakeHooks } from "./fakeHooks.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const PROJECT = "4242";
 const HOUR_MS = 60 * 60_000;
@@ -63,7 +62,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   const triggers = ["push", "issue_opened", "issue_closed"].map((trigger) => ({ connector: "gitlab", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   const account = await connectAccount(app, ada, { connector: "gitlab", account: "alice", provider: fake, params: { project_id: PROJECT } });
   accountId = account.id;
   externalId = account.externalId;
@@ -140,7 +139,7 @@ describe("a GitLab connection naming its project", () => {
 
   test("deleted at GitLab on disconnect", async () => {
     const [hook] = gitlab.live();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(gitlab.made("DELETE").map((c) => [c.path, c.owner])).toEqual([[`/api/api/v4/projects/${PROJECT}/hooks/${hook.id}`, externalId]]);
     expect(gitlab.live()).toHaveLength(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

@@ -13,7 +13,7 @@ import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect } from "./helpers.ts";
 
 const clock = fakeClock(new Date());
 const LIFETIME_MS = 60 * 60_000;
@@ -127,7 +127,7 @@ describe("a connected Calendar account with listed triggers", () => {
     await fake.idle();
     expect(fake.live()).toHaveLength(1);
 
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(fake.live()).toHaveLength(0);
     const subs = await accountSubscriptions(app, ada, accountId);
     expect(subs.map((s) => s.status)).toEqual(["DELETED", "DELETED"]);

@@ -21,10 +21,9 @@ import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startFakeMicrosoftGraph, type FakeMicrosoftGraph } from "../helpers/fakeProviders/microsoftGraph.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const clock = fakeClock(new Date());
 const unauthorized = jsonReply(401, { error: { code: "InvalidAuthenticationToken", message: "Access token is empty." } });
@@ -123,7 +122,7 @@ beforeAll(async () => {
   app = await startTestApp(Object.assign({}, ...Object.values(fakes).map((f) => f.env())), { clock });
   ada = await createOperator(app);
   const triggers = (["microsoft_teams", "onedrive", "sharepoint"] as const).flatMap((connector) => findConnector(connector)!.triggers.map((t) => ({ connector, trigger: t.name })));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   for (const [connector, provider] of Object.entries(fakes)) accounts[connector] = (await connectAccount(app, ada, { connector, account: "alice", provider })).id;
   await app.app.subscriptions.runOnce(true);
 }, 180_000);
@@ -248,7 +247,7 @@ describe.each(["onedrive", "sharepoint"] as const)("%s", (name) => {
   });
 
   test("disconnecting deletes the Graph subscription", async () => {
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accounts[name] }, { token: ada.token }));
+    await disconnect(app, ada, accounts[name]);
     expect(fake().live()).toHaveLength(0);
     expect(fake().subscriptions.every((s) => s.deleted)).toBe(true);
   });

@@ -2,6 +2,7 @@ import { exampleValues } from "../../src/connectors/params.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { connectedAccounts, formIn, getAuthUrl, hop, type ConnectedAccountView } from "../helpers/connectFlow.ts";
 import type { Operator } from "../helpers/operators.ts";
+import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { ok, type TestApp } from "../helpers/testApp.ts";
 
 export interface SubscriptionView {
@@ -69,4 +70,14 @@ export async function connectWithCredentials(
   const connected = (await connectedAccounts(app, operator)).find((a) => a.connector === def.name && a.account === account);
   if (!connected) throw new Error(`no ${def.name} account "${account}" is listed after the flow`);
   return connected;
+}
+
+/** The operator's Forwarding Trigger List set to these triggers (the subscription manager subscribes for them). */
+export async function listTriggers(app: TestApp, operator: Pick<Operator, "token" | "deploymentId">, triggers: { connector: string; trigger: string }[]): Promise<void> {
+  ok(await app.gql(SaveForwardingSettings, { deploymentId: operator.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: operator.token }));
+}
+
+/** The console's Disconnect: the connection's provider subscriptions are deleted at the provider first. */
+export async function disconnect(app: TestApp, operator: Pick<Operator, "token">, connectedAccountId: string): Promise<void> {
+  ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: connectedAccountId }, { token: operator.token }));
 }

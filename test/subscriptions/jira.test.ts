@@ -15,7 +15,7 @@ import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const clock = fakeClock(new Date());
 const DAY_MS = 24 * 60 * 60_000;
@@ -78,7 +78,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   const triggers = ["issue_created", "issue_updated"].map((trigger) => ({ connector: "jira", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   accountId = (await connectAccount(app, ada, { connector: "jira", account: "alice", provider: fake })).id;
 }, 180_000);
 
@@ -177,7 +177,7 @@ describe("a connected Jira account with issue triggers listed", () => {
 
   test("deleted at Jira with DELETE …/webhook on disconnect", async () => {
     const [hook] = live();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(calls.filter((c) => c.method === "DELETE").at(-1)?.body).toEqual({ webhookIds: [hook.id] });
     expect(live()).toHaveLength(0);
     const subs = await accountSubscriptions(app, ada, accountId);

@@ -18,10 +18,9 @@ import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
 import { setAt } from "../helpers/fakeProviders/declared.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const mac = (secret: string, body: string, encoding: "hex" | "base64") => createHmac("sha256", secret).update(body).digest(encoding);
 
@@ -114,7 +113,7 @@ beforeAll(async () => {
   app = await startTestApp(Object.assign({}, ...[...fakes.values()].map((f) => f.env())));
   ada = await createOperator(app, "Ada");
   const triggers = keyed.flatMap((def) => def.triggers.map((t) => ({ connector: def.name, trigger: t.name })));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
 }, 120_000);
 
 afterAll(async () => {
@@ -200,7 +199,7 @@ describe.each(keyed.map((def) => [def.name, def] as [string, ConnectorDefinition
 
   test("a disconnect deletes the webhooks at the provider", async () => {
     const hooks = registered.get(name)!;
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect([...deletes.get(name)!].sort()).toEqual(hooks.map((h) => h.id).sort());
     expect(hooks.every((h) => h.deleted)).toBe(true);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

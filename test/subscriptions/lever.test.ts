@@ -12,10 +12,9 @@ import { findConnector } from "../../src/connectors/registry.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 interface LeverWebhook {
   id: string;
@@ -60,7 +59,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env());
   ada = await createOperator(app);
   const triggers = ["candidate_hired", "application_created"].map((trigger) => ({ connector: "lever", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   accountId = (await connectAccount(app, ada, { connector: "lever", account: "alice", provider: fake })).id;
 }, 180_000);
 
@@ -106,7 +105,7 @@ describe("a connected Lever account with hiring triggers listed", () => {
 
   test("disconnecting deletes both webhooks at Lever", async () => {
     const ids = [...webhooks.keys()].sort();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect([...deletes].sort()).toEqual(ids);
     expect(webhooks.size).toBe(0);
   });

@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { fakeClock } from "../helpers/clock.ts";
 import { startFakeMicrosoftGraph, type FakeMicrosoftGraph } from "../helpers/fakeProviders/microsoftGraph.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, listTriggers } from "./helpers.ts";
 
 const clock = fakeClock(new Date());
 const LIFETIME_MS = 4 * 60 * 60_000;
@@ -30,7 +29,7 @@ beforeAll(async () => {
   fake = await startFakeMicrosoftGraph({ clock, maxLifetimeMs: LIFETIME_MS });
   app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   accountId = (await connectAccount(app, ada, { connector: "microsoft", account: "alice", provider: fake })).id;
 }, 180_000);
 

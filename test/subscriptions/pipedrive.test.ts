@@ -17,7 +17,7 @@ import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { fakeHooks } from "./fakeHooks.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect } from "./helpers.ts";
 
 const pipedrive = fakeHooks();
 const ACTIONS = ["create", "change", "delete", "*"];
@@ -133,7 +133,7 @@ describe("a connected Pipedrive account with deal and lead triggers listed", () 
 
   test("deleted at Pipedrive on disconnect, with the account's token", async () => {
     const ids = pipedrive.live().map((h) => h.id).sort();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(pipedrive.made("DELETE").slice(1).map((c) => [c.path, c.owner]).sort()).toEqual(ids.map((id) => [`/api/v1/webhooks/${id}`, externalId]));
     expect(pipedrive.live()).toHaveLength(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

@@ -14,10 +14,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 interface FakeWebhook {
   id: string;
@@ -74,7 +73,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env());
   ada = await createOperator(app);
   const triggers = ["email_delivered", "email_bounced", "spam_reported"].map((trigger) => ({ connector: "sendgrid", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
 
   // The end user's walk: auth-url → Continue → consent → the API key form.
   const start = await hop("GET", await getAuthUrl(app, ada.apiKey, "sendgrid", "alice"));
@@ -174,7 +173,7 @@ describe("a connected SendGrid account with delivery triggers listed", () => {
 
   test("deleted at SendGrid on disconnect", async () => {
     const [hook] = live();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(deletes.at(-1)).toBe(hook.id);
     expect(live()).toHaveLength(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const APP_SECRET = "d1f0c3b2a59e8f7d6c5b4a3928170f6e5d4c3b2a1908f7e6d5c4b3a291807f6e";
 const MEMBER = "5e8a3c2b1f0d4a0012345678";
@@ -66,7 +65,7 @@ beforeAll(async () => {
   app = await startTestApp({ ...fake.env(), CONNECTOR_TRELLO_WEBHOOK_SECRET: APP_SECRET });
   ada = await createOperator(app, "Ada");
   const triggers = ["card_created", "card_moved", "card_updated", "comment_added"].map((trigger) => ({ connector: "trello", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
 }, 120_000);
 
 afterAll(async () => {
@@ -148,7 +147,7 @@ describe("a Trello member connected with a board and the card triggers listed", 
 
   test("deleted at Trello on disconnect; connected again without a board, the webhook watches the member", async () => {
     const [hook] = webhooks.values();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(deletes).toEqual([hook.id]);
     expect(webhooks.size).toBe(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

@@ -13,10 +13,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 interface FakeNumber {
   sid: string;
@@ -73,7 +72,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env());
   ada = await createOperator(app);
   const triggers = ["sms_received", "call_status_changed"].map((trigger) => ({ connector: "twilio", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
 
   const start = await hop("GET", await getAuthUrl(app, ada.apiKey, "twilio", "alice"));
   const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
@@ -147,7 +146,7 @@ describe("a connected Twilio account with its triggers listed", () => {
   });
 
   test("disconnecting puts back the URLs the numbers had", async () => {
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(numbers.map(({ sid, sms_url, status_callback }) => ({ sid, sms_url, status_callback }))).toEqual(original.map(({ sid, sms_url, status_callback }) => ({ sid, sms_url, status_callback })));
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);
   });

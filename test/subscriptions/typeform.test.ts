@@ -13,10 +13,9 @@ import { findConnector } from "../../src/connectors/registry.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const FORM = "lT4Z3j";
 
@@ -67,7 +66,7 @@ beforeAll(async () => {
   app = await startTestApp({ ...fake.env() });
   ada = await createOperator(app);
   const triggers = ["form_response", "form_updated"].map((trigger) => ({ connector: "typeform", trigger }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   accountId = (await connectAccount(app, ada, { connector: "typeform", account: "alice", provider: fake, params: { form_id: FORM } })).id;
 }, 180_000);
 
@@ -118,7 +117,7 @@ describe("a Typeform connection given a form, with form_response listed", () => 
 
   test("deleted at Typeform on disconnect", async () => {
     const [hook] = webhooks.values();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect(deletes).toEqual([`${FORM}/${hook.tag}`]);
     expect(webhooks.size).toBe(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);

@@ -13,10 +13,9 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, connectWithCredentials, storedEvents } from "./helpers.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, connectWithCredentials, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const def = findConnector("workable")!;
 const EVENTS = ["candidate_created", "candidate_moved", "employee_created", "employee_updated", "employee_published", "onboarding_completed", "timeoff_updated"];
@@ -62,7 +61,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env());
   ada = await createOperator(app);
   const triggers = def.triggers.map((t) => ({ connector: "workable", trigger: t.name }));
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://receiver.example.com/hook", triggers } }, { token: ada.token }));
+  await listTriggers(app, ada, triggers);
   accountId = (await connectWithCredentials(app, ada, def, "alice", fake.fields)).id;
 }, 180_000);
 
@@ -122,7 +121,7 @@ describe("a connected Workable account with the candidate triggers listed", () =
 
   test("disconnecting deletes both subscriptions at Workable", async () => {
     const ids = [...subscriptions.keys()].sort();
-    ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: accountId }, { token: ada.token }));
+    await disconnect(app, ada, accountId);
     expect([...deletes].sort()).toEqual(ids);
     expect(subscriptions.size).toBe(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);
