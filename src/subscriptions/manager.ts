@@ -166,6 +166,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const to = await target(work, def);
     // The provider hands the new subscription its secret while the create is in flight: room for it, once.
     if (decl.secret === "handshake" && !(await queue.awaitHandshake(work))) return;
+    // Code where one declared call cannot say it (Twilio's numbers), else the declared create call.
     const answer = decl.hooks ? {} : await callProvider(decl.create!, vars, to);
     let answered = decl.hooks ? await hookCreate(decl, vars, to) : readAnswer(decl, answer);
     // A declared id that is not in the answer (Jira's registration errors answer 200): nothing was made.
