@@ -58,9 +58,10 @@ export async function connectWithCredentials(
   def: ConnectorDefinition,
   account: string,
   fields: Record<string, string>,
+  params: Record<string, string> = exampleValues(def.declaration.params),
 ): Promise<ConnectedAccountView> {
-  const params = Object.fromEntries(Object.entries(exampleValues(def.declaration.params)).map(([name, value]) => [`params[${name}]`, value]));
-  const start = await hop("GET", await getAuthUrl(app, operator.apiKey, def.name, account, params));
+  const extras = Object.fromEntries(Object.entries(params).map(([name, value]) => [`params[${name}]`, value]));
+  const start = await hop("GET", await getAuthUrl(app, operator.apiKey, def.name, account, extras));
   const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
   const consent = await hop("GET", toConsent.location!);
   const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });

@@ -12,15 +12,13 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { valueAt } from "../../src/connectors/json.ts";
-import { exampleValues } from "../../src/connectors/params.ts";
 import { connectors as catalog } from "../../src/connectors/registry.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
-import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
 import { setAt } from "../helpers/fakeProviders/declared.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers, connectWithCredentials } from "./helpers.ts";
 
 const mac = (secret: string, body: string, encoding: "hex" | "base64") => createHmac("sha256", secret).update(body).digest(encoding);
 
@@ -121,20 +119,6 @@ afterAll(async () => {
   await Promise.all([...fakes.values()].map((f) => f.close()));
 });
 
-/** The hosted flow: auth-url → Continue → consent → the credentials form, filled with the fake's accepted values. */
-async function connect(def: ConnectorDefinition, account: string) {
-  const fake = fakes.get(def.name)!;
-  const params = Object.fromEntries(Object.entries(exampleValues(def.declaration.params)).map(([name, value]) => [`params[${name}]`, value]));
-  const start = await hop("GET", await getAuthUrl(app, ada.apiKey, def.name, account, params));
-  const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
-  const consent = await hop("GET", toConsent.location!);
-  const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
-  const form = await hop("GET", toForm.location!);
-  const done = await hop("POST", formIn(form).action, { ...formIn(form).fields, ...fake.fields });
-  expect(done.status, done.body.slice(0, 300)).toBe(200);
-  return (await connectedAccounts(app, ada)).find((a) => a.connector === def.name && a.account === account)!;
-}
-
 describe.each(keyed.map((def) => [def.name, def] as [string, ConnectorDefinition]))("%s", (name, def) => {
   const provider = PROVIDERS[name];
   let accountId: string;
@@ -149,7 +133,7 @@ describe.each(keyed.map((def) => [def.name, def] as [string, ConnectorDefinition
   });
 
   test("a freshly connected account gets one webhook per declared resource at its subscription's own URL, with the listed events and a secret of its own", async () => {
-    accountId = (await connect(def, "alice")).id;
+    accountId = (await connectWithCredentials(app, ada, def, "alice", fakes.get(def.name)!.fields)).id;
     await app.app.subscriptions.runOnce(true);
     const hooks = registered.get(name)!;
     expect(hooks).toHaveLength(def.declaration.subscription!.resources.length);

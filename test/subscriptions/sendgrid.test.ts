@@ -12,11 +12,10 @@ import { generateKeyPairSync, type KeyObject, randomUUID, sign } from "node:cryp
 import { EventWebhook } from "@sendgrid/eventwebhook";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
-import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers, connectWithCredentials } from "./helpers.ts";
 
 interface FakeWebhook {
   id: string;
@@ -75,15 +74,8 @@ beforeAll(async () => {
   const triggers = ["email_delivered", "email_bounced", "spam_reported"].map((trigger) => ({ connector: "sendgrid", trigger }));
   await listTriggers(app, ada, triggers);
 
-  // The end user's walk: auth-url → Continue → consent → the API key form.
-  const start = await hop("GET", await getAuthUrl(app, ada.apiKey, "sendgrid", "alice"));
-  const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
-  const consent = await hop("GET", toConsent.location!);
-  const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
-  const form = await hop("GET", toForm.location!);
-  const done = await hop("POST", formIn(form).action, { ...formIn(form).fields, ...fake.fields });
-  expect(done.status).toBe(200);
-  accountId = (await connectedAccounts(app, ada)).find((a) => a.connector === "sendgrid" && a.account === "alice")!.id;
+  // The end user's walk: auth-url → Continue → consent → the credentials form.
+  accountId = (await connectWithCredentials(app, ada, findConnector("sendgrid")!, "alice", fake.fields)).id;
 }, 180_000);
 
 afterAll(async () => {

@@ -9,11 +9,10 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
-import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers, connectWithCredentials } from "./helpers.ts";
 
 const APP_SECRET = "d1f0c3b2a59e8f7d6c5b4a3928170f6e5d4c3b2a1908f7e6d5c4b3a291807f6e";
 const MEMBER = "5e8a3c2b1f0d4a0012345678";
@@ -73,19 +72,6 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** The hosted flow: auth-url → Continue → consent → the form, filled with the key and token. */
-async function connect(account: string, params: Record<string, string>) {
-  const extras = Object.fromEntries(Object.entries(params).map(([name, value]) => [`params[${name}]`, value]));
-  const start = await hop("GET", await getAuthUrl(app, ada.apiKey, "trello", account, extras));
-  const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
-  const consent = await hop("GET", toConsent.location!);
-  const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
-  const form = await hop("GET", toForm.location!);
-  const done = await hop("POST", formIn(form).action, { ...formIn(form).fields, ...fake.fields });
-  expect(done.status, done.body.slice(0, 300)).toBe(200);
-  return (await connectedAccounts(app, ada)).find((a) => a.connector === "trello" && a.account === account)!;
-}
-
 const sign = (body: string, callbackURL: string, secret = APP_SECRET) => createHmac("sha1", secret).update(body + callbackURL).digest("base64");
 const deliver = (hook: TrelloWebhook, body: string, signature: string | undefined, url = hook.callbackURL) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(signature ? { "x-trello-webhook": signature } : {}) }, body });
@@ -96,7 +82,7 @@ describe("a Trello member connected with a board and the card triggers listed", 
   let accountId: string;
 
   test("the key and token are checked with Trello in its OAuth header; a webhook on the board is made after the HEAD check", async () => {
-    accountId = (await connect("alice", { board: BOARD })).id;
+    accountId = (await connectWithCredentials(app, ada, trello, "alice", fake.fields, { board: BOARD })).id;
     const check = fake.requests.find((r) => r.path === "/members/me")!;
     expect(check.headers.authorization).toBe(`OAuth oauth_consumer_key="${fake.fields.api_key}", oauth_token="${fake.fields.token}"`);
     expect(fake.requests.every((r) => !r.path.includes(fake.fields.token))).toBe(true);
@@ -152,7 +138,7 @@ describe("a Trello member connected with a board and the card triggers listed", 
     expect(webhooks.size).toBe(0);
     expect((await accountSubscriptions(app, ada, accountId)).every((s) => s.status === "DELETED")).toBe(true);
 
-    await connect("alice-everywhere", {});
+    await connectWithCredentials(app, ada, trello, "alice-everywhere", fake.fields, {});
     await app.app.subscriptions.runOnce(true);
     expect([...webhooks.values()].map((h) => h.idModel)).toEqual([MEMBER]);
   });

@@ -11,11 +11,10 @@ import { randomUUID } from "node:crypto";
 import twilio from "twilio";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
-import { connectedAccounts, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
+import { accountSubscriptions, storedEvents, disconnect, listTriggers, connectWithCredentials } from "./helpers.ts";
 
 interface FakeNumber {
   sid: string;
@@ -74,14 +73,8 @@ beforeAll(async () => {
   const triggers = ["sms_received", "call_status_changed"].map((trigger) => ({ connector: "twilio", trigger }));
   await listTriggers(app, ada, triggers);
 
-  const start = await hop("GET", await getAuthUrl(app, ada.apiKey, "twilio", "alice"));
-  const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
-  const consent = await hop("GET", toConsent.location!);
-  const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
-  const form = await hop("GET", toForm.location!);
-  const done = await hop("POST", formIn(form).action, { ...formIn(form).fields, ...fake.fields });
-  expect(done.status).toBe(200);
-  accountId = (await connectedAccounts(app, ada)).find((a) => a.connector === "twilio" && a.account === "alice")!.id;
+  // The end user's walk: auth-url → Continue → consent → the credentials form.
+  accountId = (await connectWithCredentials(app, ada, findConnector("twilio")!, "alice", fake.fields)).id;
 }, 180_000);
 
 afterAll(async () => {
