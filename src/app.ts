@@ -331,6 +331,7 @@ export function buildApp(deps: AppDeps): App {
       connectSettings,
       connections,
       oauth,
+      clientCredentials,
       live: { bus, revocations },
     },
     apiRateLimit,
