@@ -192,7 +192,7 @@ export function buildApp(deps: AppDeps): App {
   const recorder = createEventRecorder({ sql, signal, bus, logger });
   // Connection lifecycle events (switchyard.connection_*), recorded and forwarded like a provider's.
   const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: recorder.record, onChange: (id) => connectionTokens.forget(id) });
-  const accessTokens = createAccessTokens({ ...oauth, clientCredentials, lifecycle });
+  const accessTokens = createAccessTokens({ ...oauth, clientCredentials, lifecycle, clock });
   // Using a connection with the API key: its token, and the authenticated proxy (connections/).
   const connectionTokens = createConnectionTokens({ sql, box, clock, logger, accessTokens });
   const inboundEvents = createInboundEvents({
@@ -331,6 +331,7 @@ export function buildApp(deps: AppDeps): App {
       connectSettings,
       connections,
       oauth,
+      clientCredentials,
       live: { bus, revocations },
     },
     apiRateLimit,

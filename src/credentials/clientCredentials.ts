@@ -2,6 +2,7 @@ import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
+import { AppError } from "../errors.ts";
 import { serviceCredentials } from "./serviceDefaults.ts";
 
 /**
@@ -80,3 +81,20 @@ export function createClientCredentials({ db, box, connectorEnv }: { db: Db; box
 }
 
 export type ClientCredentials = ReturnType<typeof createClientCredentials>;
+
+/**
+ * Refuses to start a connect flow that could not finish: without the OAuth client (or, for an app
+ * installation, the app) in force for the deployment, the end user would be sent to a broken link.
+ * 409 `connector_not_configured`, naming what fixes it: the auth-url route's and
+ * createReauthorizationUrl's one answer.
+ */
+export async function requireConnectable(clientCredentials: Pick<ClientCredentials, "resolve">, deploymentId: string, def: ConnectorDefinition): Promise<void> {
+  if (canConnect(def, await clientCredentials.resolve(deploymentId, def))) return;
+  const variables = serviceVariables(def);
+  const what = def.authMode === "APP_INSTALLATION" ? "app (its id, slug and private key)" : "OAuth client";
+  throw new AppError(
+    "CONNECTOR_NOT_CONFIGURED",
+    `${def.displayName} has no ${what}: add this deployment's own in the console (deployment Settings → Connectors → ${def.displayName}), or set ${variables.slice(0, -1).join(", ")} and ${variables.at(-1)} on the service.`,
+    { problemMembers: { connector: def.name, variables, consolePage: "Settings → Connectors" } },
+  );
+}

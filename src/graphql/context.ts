@@ -8,6 +8,7 @@ import type { Revocations } from "../auth/revocations.ts";
 import type { Users } from "../auth/users.ts";
 import type { Config } from "../config.ts";
 import type { ConnectSettings } from "../connections/connectSettings.ts";
+import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
 import type { Connections } from "../connections/connections.ts";
 import type { OAuthDeps } from "../oauth/deps.ts";
@@ -77,6 +78,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   connections: Connections;
   /** What a new authorization URL is made from (oauth/connectSessions.ts), for createReauthorizationUrl. */
   oauth: OAuthDeps;
+  /** The OAuth client (or app) in force per deployment, which createReauthorizationUrl requires as auth-url does (credentials/clientCredentials.ts). */
+  clientCredentials: Pick<ClientCredentials, "resolve">;
 }
 
 export interface GraphQLContext extends ContextCapabilities {

@@ -5,14 +5,20 @@ import { connectors } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { hasApp, hasOAuthClient, type ResolvedCredentials } from "../credentials/clientCredentials.ts";
 import { InstallationRefusedError, mintInstallationToken } from "./appInstallation.ts";
+import type { Clock } from "../clock.ts";
 import type { LifecycleEvents } from "../connections/lifecycle.ts";
 import type { OAuthClientDeps } from "./deps.ts";
+import { providerFor, refreshGrant } from "./provider.ts";
 
-/** Refreshing tokens needs the OAuth client; an account that must be authorized again is announced (`switchyard.connection_reauth_required`). */
+/**
+ * Refreshing tokens needs the OAuth client; an account that must be authorized again is announced
+ * (`switchyard.connection_reauth_required`). The clock decides when a token is due, when a refresh
+ * lock runs out and when a new token expires.
+ */
 export interface AccessTokenDeps extends OAuthClientDeps {
   lifecycle: Pick<LifecycleEvents, "emitFor">;
+  clock: Clock;
 }
-import { providerFor, refreshGrant } from "./provider.ts";
 
 /** Connectors whose tokens are minted rather than refreshed (APP_INSTALLATION): they have no refresh token. */
 const MINTED_CONNECTORS = connectors.filter((def) => def.authMode === "APP_INSTALLATION").map((def) => def.name);
@@ -65,7 +71,8 @@ export async function getFreshAccessToken(deps: AccessTokenDeps, connectedAccoun
 
 /** getFreshAccessToken, with the token's expiry and scopes as stored beside it. */
 export async function getFreshToken(deps: AccessTokenDeps, connectedAccountId: string, options: { forceRefresh?: boolean } = {}): Promise<FreshToken> {
-  const deadline = Date.now() + WAIT_FOR_OTHER_REFRESH_MS;
+  // Waiting for another worker is real waiting (sleep), so its limit is measured on the wall clock, not the injected one.
+  const deadline = performance.now() + WAIT_FOR_OTHER_REFRESH_MS;
   let seenRefreshAt: number | undefined;
   for (;;) {
     const account = await deps.db.connectedAccount.findUnique({ where: { id: connectedAccountId } });
@@ -73,7 +80,7 @@ export async function getFreshToken(deps: AccessTokenDeps, connectedAccountId: s
     if (account.status !== "ACTIVE") throw new ReauthRequiredError(account.id, account.status);
     const refreshedAt = account.lastRefreshedAt?.getTime() ?? 0;
     seenRefreshAt ??= refreshedAt;
-    const now = Date.now();
+    const now = deps.clock.now().getTime();
     // Someone else refreshed since we first looked: their token is the fresh one.
     const refreshedByOther = refreshedAt > seenRefreshAt;
     const fresh = !account.tokenExpiresAt || account.tokenExpiresAt.getTime() - now > REFRESH_MARGIN_MS;
@@ -102,14 +109,14 @@ export async function getFreshToken(deps: AccessTokenDeps, connectedAccountId: s
     });
     if (count === 1) return refreshHoldingLock(deps, account, lockedUntil);
 
-    if (Date.now() > deadline) throw new Error(`connected account ${account.id}: another worker is still refreshing its token`);
+    if (performance.now() > deadline) throw new Error(`connected account ${account.id}: another worker is still refreshing its token`);
     await sleep(WAIT_STEP_MS);
   }
 }
 
 async function refreshHoldingLock(
   deps: AccessTokenDeps,
-  account: { id: string; deploymentId: string; connector: string; externalId: string; refreshTokenEncrypted: string | null; scopes: string[]; params: unknown },
+  account: { id: string; deploymentId: string; connector: string; externalId: string; refreshTokenEncrypted: string | null; scopes: string[]; params: unknown; lastRefreshedAt: Date | null },
   lockedUntil: Date,
 ): Promise<FreshToken> {
   const release = () =>
@@ -121,7 +128,8 @@ async function refreshHoldingLock(
     if (def.authMode === "APP_INSTALLATION") return await mintHoldingLock(deps, def, credentials, account, lockedUntil);
     if (!hasOAuthClient(credentials)) throw new Error(`no OAuth client is configured for ${def.name}`);
     const token = await refreshGrant(providerFor(deps.config, def, credentials, storedParams(account.params)), deps.box.open(account.refreshTokenEncrypted!));
-    const expiresAt = token.expiresIn ? new Date(Date.now() + token.expiresIn * 1000) : null;
+    const now = deps.clock.now();
+    const expiresAt = token.expiresIn ? new Date(now.getTime() + token.expiresIn * 1000) : null;
     await deps.db.connectedAccount.updateMany({
       where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
       data: {
@@ -130,7 +138,7 @@ async function refreshHoldingLock(
         ...(token.refreshToken ? { refreshTokenEncrypted: deps.box.seal(token.refreshToken) } : {}),
         tokenExpiresAt: expiresAt,
         ...(token.scopes.length ? { scopes: token.scopes } : {}),
-        lastRefreshedAt: new Date(),
+        lastRefreshedAt: refreshedAt(now, account.lastRefreshedAt),
         refreshLockedUntil: null,
       },
     });
@@ -156,23 +164,30 @@ async function mintHoldingLock(
   deps: AccessTokenDeps,
   def: ConnectorDefinition,
   credentials: ResolvedCredentials,
-  account: { id: string; externalId: string; scopes: string[] },
+  account: { id: string; externalId: string; scopes: string[]; lastRefreshedAt: Date | null },
   lockedUntil: Date,
 ): Promise<FreshToken> {
   if (!hasApp(credentials)) throw new Error(`no app is configured for ${def.name}`);
-  const token = await mintInstallationToken(def, deps.config.connectorEnv, credentials.app, account.externalId, new Date());
+  const now = deps.clock.now();
+  const token = await mintInstallationToken(def, deps.config.connectorEnv, credentials.app, account.externalId, now);
   await deps.db.connectedAccount.updateMany({
     where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
     data: {
       accessTokenEncrypted: deps.box.seal(token.accessToken),
       tokenExpiresAt: token.expiresAt,
       ...(token.scopes.length ? { scopes: token.scopes } : {}),
-      lastRefreshedAt: new Date(),
+      lastRefreshedAt: refreshedAt(now, account.lastRefreshedAt),
       refreshLockedUntil: null,
     },
   });
   return { accessToken: token.accessToken, expiresAt: token.expiresAt, scopes: token.scopes.length ? token.scopes : account.scopes };
 }
+
+/**
+ * lastRefreshedAt is also what a waiting worker watches and what the lock's update matches on, so each
+ * refresh must move it forward even when the clock has not moved (a test's clock that stands still).
+ */
+const refreshedAt = (now: Date, previous: Date | null) => new Date(Math.max(now.getTime(), (previous?.getTime() ?? 0) + 1));
 
 /** ACTIVE → REAUTH_REQUIRED; only the caller that moved the row announces it (once per lapse). */
 async function markReauthRequired(deps: AccessTokenDeps, id: string, error: { code: string; message: string }) {
@@ -192,7 +207,7 @@ export async function refreshExpiringTokens(deps: AccessTokenDeps): Promise<numb
     where: {
       status: "ACTIVE",
       OR: [{ refreshTokenEncrypted: { not: null } }, { connector: { in: MINTED_CONNECTORS } }],
-      tokenExpiresAt: { lt: new Date(Date.now() + REFRESH_MARGIN_MS) },
+      tokenExpiresAt: { lt: new Date(deps.clock.now().getTime() + REFRESH_MARGIN_MS) },
     },
     select: { id: true },
     take: 100,

@@ -3,7 +3,7 @@ import type { ConnectSettings } from "../connections/connectSettings.ts";
 import { readParams } from "../connectors/params.ts";
 import { checkRedirectUrl } from "../connections/redirects.ts";
 import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
-import { type ClientCredentials, canConnect, serviceVariables } from "../credentials/clientCredentials.ts";
+import { type ClientCredentials, requireConnectable } from "../credentials/clientCredentials.ts";
 import { AppError, badInput, unknownConnector } from "../errors.ts";
 import { json, type Route } from "../http/types.ts";
 import { createConnectSession } from "../oauth/connectSessions.ts";
@@ -69,15 +69,7 @@ export function getAuthUrl(deps: AuthUrlDeps): Route {
       const redirectUrl = await readRedirectUrl(deps, deploymentId, request.url.searchParams);
 
       // API_KEY and BASIC connectors need no OAuth client: the end user brings the credentials.
-      if (!canConnect(def, await deps.clientCredentials.resolve(deploymentId, def))) {
-        const variables = serviceVariables(def);
-        const what = def.authMode === "APP_INSTALLATION" ? "app (its id, slug and private key)" : "OAuth client";
-        throw new AppError(
-          "CONNECTOR_NOT_CONFIGURED",
-          `${def.displayName} has no ${what}: add this deployment's own in the console (deployment Settings → Connectors → ${def.displayName}), or set ${variables.slice(0, -1).join(", ")} and ${variables.at(-1)} on the service.`,
-          { problemMembers: { connector: def.name, variables, consolePage: "Settings → Connectors" } },
-        );
-      }
+      await requireConnectable(deps.clientCredentials, deploymentId, def);
 
       const session = await createConnectSession(deps, deploymentId, def.name, account, { redirectUrl, params: params.values });
       return json(

@@ -13,6 +13,18 @@ const SetCredentials = graphql(`
   }
 `);
 
+const DeleteCredentials = graphql(`
+  mutation AuthUrlDeleteCredentials($deploymentId: ID!, $connector: String!) {
+    deleteConnectorCredentials(deploymentId: $deploymentId, connector: $connector)
+  }
+`);
+
+const ReauthorizationUrl = graphql(`
+  mutation AuthUrlReauthorizationUrl($id: ID!) {
+    createReauthorizationUrl(id: $id) { authUrl expiresAt }
+  }
+`);
+
 let app: TestApp;
 let github: FakeGitHub;
 let ada: Operator;
@@ -154,6 +166,27 @@ describe("GET /api/v1/connector/service/:connector/auth-url", () => {
     const eve = await createOperator(app, "Eve");
     expect((await requestAuthUrl(app, eve.apiKey, "gmail", "alice")).status).toBe(409);
     expect((await requestAuthUrl(app, eve.apiKey, "github", "alice")).status).toBe(200);
+  });
+
+  test("createReauthorizationUrl refuses as auth-url does while the connection's connector has no OAuth app", async () => {
+    const hana = await createOperator(app, "Hana");
+    ok(await app.gql(SetCredentials, { deploymentId: hana.deploymentId, connector: "gmail", input: { clientId: "hana-google-app", clientSecret: "hana-google-secret" } }, { token: hana.token }));
+    // A Gmail connection made while the deployment had its own Google app.
+    const connection = await app.database.prisma.connectedAccount.create({
+      data: { deploymentId: hana.deploymentId, connector: "gmail", account: "alice", externalId: "alice@example.com", accessTokenEncrypted: app.app.box.seal("ya29.old"), scopes: [], status: "REAUTH_REQUIRED" },
+    });
+    const made = ok(await app.gql(ReauthorizationUrl, { id: connection.id }, { token: hana.token }));
+    expect(made.createReauthorizationUrl.authUrl).toMatch(/\/connect\/[A-Za-z0-9_-]{20,}$/);
+
+    // The app is removed: no new link the end user would find broken, and the same words as auth-url's 409.
+    ok(await app.gql(DeleteCredentials, { deploymentId: hana.deploymentId, connector: "gmail" }, { token: hana.token }));
+    const sessions = await app.database.prisma.connectSession.count({ where: { deploymentId: hana.deploymentId } });
+    const refused = await app.gql(ReauthorizationUrl, { id: connection.id }, { token: hana.token });
+    expect(refused.data?.createReauthorizationUrl ?? null).toBeNull();
+    const rest = await problem(await requestAuthUrl(app, hana.apiKey, "gmail", "alice"));
+    expect(rest.code).toBe("connector_not_configured");
+    expect(refused.errors).toMatchObject([{ message: rest.detail, extensions: { code: "CONFLICT" } }]);
+    expect(await app.database.prisma.connectSession.count({ where: { deploymentId: hana.deploymentId } })).toBe(sessions);
   });
 
   test("the session belongs to the key's deployment", async () => {

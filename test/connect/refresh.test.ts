@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ReauthRequiredError } from "../../src/oauth/tokens.ts";
+import { REFRESH_MARGIN_MS, ReauthRequiredError } from "../../src/oauth/tokens.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount, connectedAccounts } from "../helpers/connectFlow.ts";
 import { startFakeGoogle, startFakeJira, type FakeGoogle, type FakeJira } from "../helpers/fakeProviders/index.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -118,5 +119,41 @@ describe("access tokens", () => {
     const account = await connectAccount(app, ada, { connector: "jira", account: "gone", provider: jira });
     await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id } }`, { id: account.id }, { token: ada.token });
     await expect(app.app.accessTokens.fresh(account.id)).rejects.toBeInstanceOf(ReauthRequiredError);
+  });
+});
+
+describe("access tokens by the service's clock", () => {
+  const clock = fakeClock(new Date());
+  let timed: TestApp;
+  let eve: Operator;
+  beforeAll(async () => {
+    timed = await startTestApp(jira.env(), { clock });
+    eve = await createOperator(timed, "Eve");
+  });
+  afterAll(async () => {
+    await timed?.close();
+  });
+
+  test("a token is refreshed once it comes within the refresh margin of its expiry, and its new expiry counts from the clock", async () => {
+    const account = await connectAccount(timed, eve, { connector: "jira", account: "clocked", provider: jira });
+    const { tokenExpiresAt } = await timed.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id: account.id } });
+    const before = refreshRequests(jira);
+
+    // A minute before the margin: the sweep leaves it alone and the stored token is handed out.
+    clock.set(new Date(tokenExpiresAt!.getTime() - REFRESH_MARGIN_MS - 60_000));
+    expect(await timed.app.accessTokens.refreshExpiring()).toBe(0);
+    expect(grantOf(jira, await timed.app.accessTokens.fresh(account.id))?.grantType).toBe("authorization_code");
+    expect(refreshRequests(jira)).toBe(before);
+
+    // Two minutes on it is within the margin: the sweep refreshes it before anyone asks.
+    clock.advance(2 * 60_000);
+    expect(await timed.app.accessTokens.refreshExpiring()).toBe(1);
+    expect(refreshRequests(jira)).toBe(before + 1);
+    const row = await timed.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id: account.id } });
+    const token = await timed.app.accessTokens.fresh(account.id);
+    expect(grantOf(jira, token)?.grantType).toBe("refresh_token");
+    expect(row.lastRefreshedAt).toEqual(clock.now());
+    // Jira's tokens last an hour (expires_in 3600).
+    expect(row.tokenExpiresAt!.getTime() - clock.now().getTime()).toBe(3600_000);
   });
 });

@@ -17,7 +17,7 @@ import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fak
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { fakeHooks } from "./fakeHooks.ts";
+import { fakeHooks, hookRoutes } from "./fakeHooks.ts";
 import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const WORKSPACE = "acme";
@@ -35,13 +35,11 @@ let accountId: string;
 let externalId: string;
 
 beforeAll(async () => {
-  const route = (method: string) => ({
-    method,
-    path: HOOKS,
-    handle(req: Parameters<typeof bitbucket.record>[0], ctx: { authenticate(r: unknown): any }, params: string[]) {
-      const grant = ctx.authenticate(req);
-      const body = bitbucket.record(req, grant);
-      if (!grant) return jsonReply(401, { type: "error", error: { message: "Access token expired or invalid." } });
+  const routes = hookRoutes(bitbucket, {
+    methods: ["POST", "GET", "DELETE"],
+    pattern: HOOKS,
+    unauthorized: () => jsonReply(401, { type: "error", error: { message: "Access token expired or invalid." } }),
+    handle({ method, body, grant, params }) {
       const [workspace, slug, uid] = params;
       if (workspace !== WORKSPACE || slug !== REPO) return jsonReply(404, { type: "error", error: { message: "Repository not found" } });
       if (method === "POST" && !uid) {
@@ -60,7 +58,7 @@ beforeAll(async () => {
       return jsonReply(405, {});
     },
   });
-  fake = await startDeclaredProvider(findConnector("bitbucket")!, { routes: ["POST", "GET", "DELETE"].map(route) });
+  fake = await startDeclaredProvider(findConnector("bitbucket")!, { routes });
   app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   const triggers = ["repo_push", "pullrequest_created"].map((trigger) => ({ connector: "bitbucket", trigger }));

@@ -19,7 +19,7 @@ import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { fakeHooks } from "./fakeHooks.ts";
+import { fakeHooks, hookRoutes } from "./fakeHooks.ts";
 import { accountSubscriptions, storedEvents, disconnect } from "./helpers.ts";
 
 const FOLDER = "254789045123";
@@ -39,13 +39,11 @@ let externalId: string;
 beforeAll(async () => {
   fake = await startDeclaredProvider(findConnector("box")!, {
     routes: [
-      {
-        method: "POST",
-        path: "/api/2.0/webhooks",
-        handle(req, ctx) {
-          const grant = ctx.authenticate(req);
-          const body = box.record(req, grant);
-          if (!grant) return error(401, "unauthorized", "Unauthorized");
+      ...hookRoutes(box, {
+        methods: ["POST"],
+        pattern: "/api/2.0/webhooks",
+        unauthorized: () => error(401, "unauthorized", "Unauthorized"),
+        handle({ body, grant }) {
           const target = body.target ?? {};
           if (!["file", "folder"].includes(target.type) || !target.id || typeof body.address !== "string" || !Array.isArray(body.triggers) || body.triggers.length === 0) {
             return error(400, "bad_request", "Bad request");
@@ -57,21 +55,19 @@ beforeAll(async () => {
           const hook = box.add(grant.identity.id, body);
           return jsonReply(201, { id: hook.id, type: "webhook", target, created_by: { type: "user", id: grant.identity.id }, created_at: new Date().toISOString(), address: body.address, triggers: body.triggers });
         },
-      },
-      ...["GET", "DELETE"].map((method) => ({
-        method,
-        path: /^\/api\/2\.0\/webhooks\/([^/]+)$/,
-        handle(req: Parameters<typeof box.record>[0], ctx: { authenticate(r: unknown): any }, [id]: string[]) {
-          const grant = ctx.authenticate(req);
-          box.record(req, grant);
-          if (!grant) return error(401, "unauthorized", "Unauthorized");
+      }),
+      ...hookRoutes(box, {
+        methods: ["GET", "DELETE"],
+        pattern: /^\/api\/2\.0\/webhooks\/([^/]+)$/,
+        unauthorized: () => error(401, "unauthorized", "Unauthorized"),
+        handle({ method, grant, params: [id] }) {
           const hook = box.hooks.get(id);
           if (!hook || hook.owner !== grant.identity.id) return error(404, "not_found", "Not Found");
           if (method === "GET") return jsonReply(200, { id: hook.id, type: "webhook", target: hook.body.target, address: hook.body.address, triggers: hook.body.triggers });
           box.hooks.delete(id);
           return { status: 204, body: "" };
         },
-      })),
+      }),
     ],
   });
   app = await startTestApp({ ...fake.env(), CONNECTOR_BOX_WEBHOOK_SECRET: PRIMARY_KEY }, { clock });

@@ -14,7 +14,7 @@ import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fak
 import { jsonReply, type FakeRequest } from "../helpers/fakeProviders/oauthServer.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { fakeHooks } from "./fakeHooks.ts";
+import { fakeHooks, hookRoutes } from "./fakeHooks.ts";
 import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const TEAM = "9012345";
@@ -35,13 +35,12 @@ beforeAll(async () => {
   };
   fake = await startDeclaredProvider(findConnector("clickup")!, {
     routes: [
-      {
-        method: "POST",
-        path: /^\/api\/api\/v2\/team\/([^/]+)\/webhook$/,
-        handle(req, ctx, [team]) {
-          const grant = grantOf(req, ctx);
-          const body = clickup.record(req, grant);
-          if (!grant) return jsonReply(401, { err: "Token invalid", ECODE: "OAUTH_025" });
+      ...hookRoutes(clickup, {
+        methods: ["POST"],
+        pattern: /^\/api\/api\/v2\/team\/([^/]+)\/webhook$/,
+        authorized: grantOf,
+        unauthorized: () => jsonReply(401, { err: "Token invalid", ECODE: "OAUTH_025" }),
+        handle({ body, grant, params: [team] }) {
           if (team !== TEAM) return jsonReply(401, { err: "Team not authorized", ECODE: "OAUTH_027" });
           if (typeof body.endpoint !== "string" || !Array.isArray(body.events)) return jsonReply(400, { err: "Endpoint and events are required" });
           const hook = clickup.add(grant.identity.id, body);
@@ -52,18 +51,17 @@ beforeAll(async () => {
           secrets.set(id, secret);
           return jsonReply(200, { id, webhook: { id, userid: 183, team_id: Number(TEAM), endpoint: body.endpoint, client_id: "CLIENT", events: body.events, task_id: null, list_id: null, folder_id: null, space_id: null, health: { status: "active", fail_count: 0 }, secret } });
         },
-      },
-      {
-        method: "DELETE",
-        path: /^\/api\/api\/v2\/webhook\/([^/]+)$/,
-        handle(req, ctx, [id]) {
-          const grant = grantOf(req, ctx);
-          clickup.record(req, grant);
-          if (!grant) return jsonReply(401, { err: "Token invalid", ECODE: "OAUTH_025" });
+      }),
+      ...hookRoutes(clickup, {
+        methods: ["DELETE"],
+        pattern: /^\/api\/api\/v2\/webhook\/([^/]+)$/,
+        authorized: grantOf,
+        unauthorized: () => jsonReply(401, { err: "Token invalid", ECODE: "OAUTH_025" }),
+        handle({ params: [id] }) {
           if (!clickup.hooks.delete(id)) return jsonReply(404, { err: "Webhook not found" });
           return jsonReply(200, {});
         },
-      },
+      }),
     ],
   });
   app = await startTestApp(fake.env());

@@ -16,7 +16,7 @@ import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fak
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { fakeHooks } from "./fakeHooks.ts";
+import { fakeHooks, hookRoutes } from "./fakeHooks.ts";
 import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const TEAM = "1234567890123456789";
@@ -48,13 +48,11 @@ beforeAll(async () => {
   });
   fake = await startDeclaredProvider(findConnector("figma")!, {
     routes: [
-      {
-        method: "POST",
-        path: "/api/v2/webhooks",
-        handle(req, ctx) {
-          const grant = ctx.authenticate(req);
-          const body = figma.record(req, grant);
-          if (!grant) return failure(403, "Invalid token");
+      ...hookRoutes(figma, {
+        methods: ["POST"],
+        pattern: "/api/v2/webhooks",
+        unauthorized: () => failure(403, "Invalid token"),
+        handle({ body, grant }) {
           const valid =
             EVENTS.includes(body.event_type) &&
             ["team", "project", "file"].includes(body.context) &&
@@ -69,21 +67,19 @@ beforeAll(async () => {
           const hook = figma.add(grant.identity.id, body);
           return jsonReply(200, view(hook.id, body, body.passcode));
         },
-      },
-      ...["GET", "DELETE"].map((method) => ({
-        method,
-        path: /^\/api\/v2\/webhooks\/([^/]+)$/,
-        handle(req: Parameters<typeof figma.record>[0], ctx: { authenticate(r: unknown): any }, [id]: string[]) {
-          const grant = ctx.authenticate(req);
-          figma.record(req, grant);
-          if (!grant) return failure(403, "Invalid token");
+      }),
+      ...hookRoutes(figma, {
+        methods: ["GET", "DELETE"],
+        pattern: /^\/api\/v2\/webhooks\/([^/]+)$/,
+        unauthorized: () => failure(403, "Invalid token"),
+        handle({ method, params: [id] }) {
           const hook = figma.hooks.get(id);
           if (!hook) return failure(404, "Webhook does not exist or you do not have permissions to access this webhook");
           if (method === "DELETE") figma.hooks.delete(id);
           // The passcode is never read back: an empty string on GET.
           return jsonReply(200, view(hook.id, hook.body, ""));
         },
-      })),
+      }),
     ],
   });
   app = await startTestApp(fake.env(), { clock });

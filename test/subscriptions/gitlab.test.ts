@@ -15,7 +15,7 @@ import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fak
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { fakeHooks } from "./fakeHooks.ts";
+import { fakeHooks, hookRoutes } from "./fakeHooks.ts";
 import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./helpers.ts";
 
 const PROJECT = "4242";
@@ -33,13 +33,11 @@ let externalId: string;
 
 beforeAll(async () => {
   // GitLab answers 404 for a project the token cannot see, and for a hook that is not the project's.
-  const route = (method: string) => ({
-    method,
-    path: HOOKS,
-    handle(req: Parameters<typeof gitlab.record>[0], ctx: { authenticate(r: unknown): any }, params: string[]) {
-      const grant = ctx.authenticate(req);
-      const body = gitlab.record(req, grant);
-      if (!grant) return jsonReply(401, { message: "401 Unauthorized" });
+  const routes = hookRoutes(gitlab, {
+    methods: ["POST", "GET", "DELETE"],
+    pattern: HOOKS,
+    unauthorized: () => jsonReply(401, { message: "401 Unauthorized" }),
+    handle({ method, body, grant, params }) {
       const [project, hookId] = params.slice(0, 2);
       if (project !== PROJECT) return jsonReply(404, { message: "404 Project Not Found" });
       if (method === "POST" && !hookId) {
@@ -58,7 +56,7 @@ beforeAll(async () => {
       return jsonReply(405, {});
     },
   });
-  fake = await startDeclaredProvider(findConnector("gitlab")!, { routes: ["POST", "GET", "DELETE"].map(route) });
+  fake = await startDeclaredProvider(findConnector("gitlab")!, { routes });
   app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   const triggers = ["push", "issue_opened", "issue_closed"].map((trigger) => ({ connector: "gitlab", trigger }));

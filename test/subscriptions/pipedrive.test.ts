@@ -16,7 +16,7 @@ import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { fakeHooks } from "./fakeHooks.ts";
+import { fakeHooks, hookRoutes } from "./fakeHooks.ts";
 import { accountSubscriptions, storedEvents, disconnect } from "./helpers.ts";
 
 const pipedrive = fakeHooks();
@@ -32,13 +32,11 @@ let externalId: string;
 beforeAll(async () => {
   fake = await startDeclaredProvider(findConnector("pipedrive")!, {
     routes: [
-      {
-        method: "POST",
-        path: "/api/v1/webhooks",
-        handle(req, ctx) {
-          const grant = ctx.authenticate(req);
-          const body = pipedrive.record(req, grant);
-          if (!grant) return jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 });
+      ...hookRoutes(pipedrive, {
+        methods: ["POST"],
+        pattern: "/api/v1/webhooks",
+        unauthorized: () => jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 }),
+        handle({ body, grant }) {
           const valid = typeof body.subscription_url === "string" && body.version === "2.0" && ACTIONS.includes(body.event_action) && OBJECTS.includes(body.event_object);
           if (!valid) return jsonReply(400, { success: false, error: "Bad request", errorCode: 400 });
           const hook = pipedrive.add(grant.identity.id, body);
@@ -47,18 +45,16 @@ beforeAll(async () => {
             data: { id: Number(hook.id), company_id: 12882925, owner_id: 18487521, user_id: 18487521, event_action: body.event_action, event_object: body.event_object, subscription_url: body.subscription_url, version: "2.0", is_active: 1, add_time: "2026-01-01 10:00:00", type: "general", http_auth_user: body.http_auth_user ?? null, http_auth_password: body.http_auth_password ?? null },
           });
         },
-      },
-      {
-        method: "DELETE",
-        path: /^\/api\/v1\/webhooks\/([0-9]+)$/,
-        handle(req, ctx, [id]) {
-          const grant = ctx.authenticate(req);
-          pipedrive.record(req, grant);
-          if (!grant) return jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 });
+      }),
+      ...hookRoutes(pipedrive, {
+        methods: ["DELETE"],
+        pattern: /^\/api\/v1\/webhooks\/([0-9]+)$/,
+        unauthorized: () => jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 }),
+        handle({ params: [id] }) {
           if (!pipedrive.hooks.delete(id)) return jsonReply(404, { success: false, error: "Webhook not found", errorCode: 404 });
           return jsonReply(200, { success: true, data: { id: Number(id) } });
         },
-      },
+      }),
     ],
   });
   app = await startTestApp(fake.env());
