@@ -62,6 +62,8 @@ export interface ChangeReadContext {
   headers: Record<string, string | undefined>;
   /** The notification's body, or its one item when the declaration names `itemsPath`. */
   item: Record<string, unknown>;
+  /** Set when a lifecycle notification asked for the read (`notification.lifecycle`, Graph's `missed`): the item names no change. */
+  lifecycleEvent?: string;
   /** The triggers a provider event of this resource maps to (the declaration's `resources[].triggers`, inverted). */
   triggersFor: (providerEvent: string) => string[];
   /** When the notification arrived. */
@@ -255,6 +257,21 @@ export const subscriptionSchema = z
         secret: locationSchema,
         /** URL-validation requests answered before anything else (Graph's validationToken). */
         handshakes: z.array(handshakeSchema).default([]),
+        /**
+         * Notifications about the subscription itself rather than a change (Graph's lifecycle
+         * notifications: `lifecycleEvent` in an item), verified with the same secret. Each listed
+         * event does one thing: `renew` makes the subscription due now (renewed at once: Graph's
+         * reauthorizationRequired), `recreate` forgets the provider's id and makes it again (the
+         * provider removed it), `read` runs the change reader with the item (changes were missed:
+         * a reader that resumes at a cursor reads them). An unlisted event is acknowledged and logged.
+         */
+        lifecycle: z
+          .object({
+            eventPath: jsonPath,
+            events: z.record(z.string().min(1), z.enum(["renew", "recreate", "read"])),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),
