@@ -168,7 +168,26 @@ export const subscriptionSchema = z
      * notices a webhook someone deleted at the provider.
      */
     check: z
-      .object({ method: z.literal("GET"), path: z.string().startsWith("/", "must start with /"), everySeconds: z.number().int().positive() })
+      .object({
+        method: z.literal("GET"),
+        path: z.string().startsWith("/", "must start with /"),
+        everySeconds: z.number().int().positive(),
+        /**
+         * Where the provider documents no read of one webhook but lists them (ClickUp's
+         * `GET /team/{team_id}/webhook`, Pipedrive's `GET /v1/webhooks`): the GET lists, and the
+         * subscription is looked for by its provider id. Missing: made again. Listed but in a
+         * state in which the provider sends nothing (`gone`: ClickUp's `health.status`
+         * "suspended"): made again, and the listed one deleted once the new one exists.
+         */
+        list: z
+          .object({
+            itemsPath: jsonPath,
+            idPath: jsonPath,
+            gone: z.object({ path: jsonPath, values: z.array(z.string().min(1)).min(1) }).strict().optional(),
+          })
+          .strict()
+          .optional(),
+      })
       .strict()
       .optional(),
     /** Code, where one call per create and delete cannot say it (Twilio's phone numbers). */
