@@ -125,8 +125,11 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
    * A verified lifecycle item: the declared action, counted and logged (ids only). `read` runs the
    * change reader with the item, as a change notification would.
    */
-  async function lifecycleItem(deploymentId: string, def: ConnectorDefinition, sub: LiveSubscription, req: InboundRequest, item: Record<string, unknown>, event: string): Promise<InboundOutcome | undefined> {
-    const action = def.declaration.subscription!.notification!.lifecycle!.events[event];
+  async function lifecycleItem(deploymentId: string, def: ConnectorDefinition, sub: LiveSubscription, req: InboundRequest, item: Record<string, unknown>, raw: string): Promise<InboundOutcome | undefined> {
+    const declared = def.declaration.subscription!.notification!.lifecycle!.events;
+    // The provider's word, bounded for the log; only the declared events (own keys) do anything.
+    const event = raw.slice(0, 64);
+    const action = Object.hasOwn(declared, raw) ? declared[raw] : undefined;
     const fields = { subscriptionId: sub.id, deploymentId, connector: def.name, resource: sub.resource, providerId: sub.provider_id, lifecycleEvent: event, action: action ?? "none" };
     deps.metrics.lifecycle(def.name, event);
     let outcome: InboundOutcome | undefined;

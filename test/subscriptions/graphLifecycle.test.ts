@@ -110,6 +110,17 @@ describe("Graph lifecycle notifications for an Outlook subscription", () => {
     expect(await fake.receiveMessage("After the removal")).toEqual([202]);
   });
 
+  test("a lifecycle event Switchyard does not know is acknowledged (202) and changes nothing", async () => {
+    const sub = inbox();
+    const before = { row: await inboxRow(), patches: fake.patches.length, made: fake.subscriptions.length };
+    for (const lifecycleEvent of ["somethingNew", "constructor", "__proto__"]) {
+      const status = await fake.post(sub.lifecycleNotificationUrl!, { value: [{ subscriptionId: sub.id, subscriptionExpirationDateTime: sub.expirationDateTime, tenantId: "t", clientState: sub.clientState, lifecycleEvent }] });
+      expect(status).toBe(202);
+    }
+    await app.app.subscriptions.runOnce(true);
+    expect({ row: await inboxRow(), patches: fake.patches.length, made: fake.subscriptions.length }).toEqual(before);
+  });
+
   test("missed is acknowledged (202) and counted; every lifecycle event is a metric", async () => {
     expect(await fake.lifecycle(inbox().id, "missed")).toBe(202);
     const text = await (await fetch(`${app.url}/metrics`)).text();
