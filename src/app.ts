@@ -228,7 +228,7 @@ export function buildApp(deps: AppDeps): App {
       await lifecycle.emitFor(failure.connectedAccountId, "subscription_failed", { code: "subscription_failed", message: failure.error });
     },
   });
-  const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets });
+  const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets, logger, signal: subscriptionSignal });
   const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications };
 
   // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.

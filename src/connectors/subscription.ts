@@ -62,6 +62,8 @@ export interface ChangeReadContext {
   headers: Record<string, string | undefined>;
   /** The notification's body, or its one item when the declaration names `itemsPath`. */
   item: Record<string, unknown>;
+  /** Set when a lifecycle notification asked for the read (`notification.lifecycle`, Graph's `missed`): the item names no change. */
+  lifecycleEvent?: string;
   /** The triggers a provider event of this resource maps to (the declaration's `resources[].triggers`, inverted). */
   triggersFor: (providerEvent: string) => string[];
   /** When the notification arrived. */
@@ -166,7 +168,26 @@ export const subscriptionSchema = z
      * notices a webhook someone deleted at the provider.
      */
     check: z
-      .object({ method: z.literal("GET"), path: z.string().startsWith("/", "must start with /"), everySeconds: z.number().int().positive() })
+      .object({
+        method: z.literal("GET"),
+        path: z.string().startsWith("/", "must start with /"),
+        everySeconds: z.number().int().positive(),
+        /**
+         * Where the provider documents no read of one webhook but lists them (ClickUp's
+         * `GET /team/{team_id}/webhook`, Pipedrive's `GET /v1/webhooks`): the GET lists, and the
+         * subscription is looked for by its provider id. Missing: made again. Listed but in a
+         * state in which the provider sends nothing (`gone`: ClickUp's `health.status`
+         * "suspended"): made again, and the listed one deleted once the new one exists.
+         */
+        list: z
+          .object({
+            itemsPath: jsonPath,
+            idPath: jsonPath,
+            gone: z.object({ path: jsonPath, values: z.array(z.string().min(1)).min(1) }).strict().optional(),
+          })
+          .strict()
+          .optional(),
+      })
       .strict()
       .optional(),
     /** Code, where one call per create and delete cannot say it (Twilio's phone numbers). */
@@ -255,6 +276,21 @@ export const subscriptionSchema = z
         secret: locationSchema,
         /** URL-validation requests answered before anything else (Graph's validationToken). */
         handshakes: z.array(handshakeSchema).default([]),
+        /**
+         * Notifications about the subscription itself rather than a change (Graph's lifecycle
+         * notifications: `lifecycleEvent` in an item), verified with the same secret. Each listed
+         * event does one thing: `renew` makes the subscription due now (renewed at once: Graph's
+         * reauthorizationRequired), `recreate` forgets the provider's id and makes it again (the
+         * provider removed it), `read` runs the change reader with the item (changes were missed:
+         * a reader that resumes at a cursor reads them). An unlisted event is acknowledged and logged.
+         */
+        lifecycle: z
+          .object({
+            eventPath: jsonPath,
+            events: z.record(z.string().min(1), z.enum(["renew", "recreate", "read"])),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),

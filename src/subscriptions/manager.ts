@@ -11,6 +11,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
+import { asRecord, valueAt } from "../connectors/json.ts";
 import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
@@ -249,12 +250,26 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
 
   /**
    * A webhook that never expires is looked up (the declared check): still there, it is due at the
-   * next check; a 404/410 makes it again (the old id is not deleted: it is gone). Counted as a renewal.
+   * next check; a 404/410, or its absence from a declared list, makes it again (the old id is not
+   * deleted: it is gone); listed in a declared `gone` state, it is made again and the old one
+   * deleted. Counted as a renewal.
    */
   async function check(work: SubscriptionWork) {
     const { decl, envVars, def } = declared.get(work.connector)!;
+    const { path, list } = decl.check!;
     try {
-      await callProvider({ method: "GET", path: decl.check!.path }, baseVars(work, envVars), await target(work, def));
+      const answer = await callProvider({ method: "GET", path }, baseVars(work, envVars), await target(work, def));
+      if (list) {
+        const listed = valueAt(answer, list.itemsPath);
+        // An answer without the list says nothing about the webhook: a failure, never a reason to make a second one.
+        if (!Array.isArray(listed)) throw new SubscriptionCallError(`GET ${path} answered without ${list.itemsPath}`, 200);
+        const found = listed.map(asRecord).find((item) => item && String(valueAt(item, list.idPath) ?? "") === work.providerId);
+        // Not listed: gone at the provider, nothing to delete.
+        if (!found) return create({ ...work, providerId: null }, "recreate");
+        // Listed but sending nothing (ClickUp's suspended webhook): a new one, then this one deleted.
+        const state = list.gone ? valueAt(found, list.gone.path) : undefined;
+        if (list.gone && typeof state === "string" && list.gone.values.includes(state)) return create(work, "recreate");
+      }
       if (await queue.recordRenewed(work, null, nextCheck(decl))) log(work, "renew", "success", { providerId: work.providerId, checked: true });
     } catch (error) {
       if (error instanceof SubscriptionCallError && error.gone) return create({ ...work, providerId: null }, "recreate");

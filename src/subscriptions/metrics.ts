@@ -3,15 +3,28 @@ import type { Sql } from "../db/sql.ts";
 
 /**
  * `switchyard_provider_subscriptions{connector,status}` (read from the table at scrape time, so
- * every instance reports the same) and `switchyard_subscription_operations_total{connector,operation,outcome}`.
+ * every instance reports the same), `switchyard_subscription_operations_total{connector,operation,outcome}`
+ * and `switchyard_subscription_lifecycle_events_total{connector,event}`.
  */
 export function createSubscriptionMetrics(sql: Sql) {
   let operations: Counter<"connector" | "operation" | "outcome"> | undefined;
+  let lifecycle: Counter<"connector" | "event"> | undefined;
   return {
     operation(connector: string, operation: "create" | "renew" | "recreate" | "delete" | "read", outcome: "success" | "failure") {
       operations?.inc({ connector, operation, outcome });
     },
+    /** A verified lifecycle notification from the provider (Graph's reauthorizationRequired, subscriptionRemoved, missed). */
+    lifecycle(connector: string, event: string) {
+      // The label is the provider's word, bounded: only short plain names are kept apart.
+      lifecycle?.inc({ connector, event: /^[A-Za-z]{1,40}$/.test(event) ? event : "other" });
+    },
     registerOn(registry: Registry) {
+      lifecycle = new Counter({
+        name: "switchyard_subscription_lifecycle_events_total",
+        help: "Verified lifecycle notifications about provider subscriptions, by connector and event",
+        labelNames: ["connector", "event"] as const,
+        registers: [registry],
+      });
       operations = new Counter({
         name: "switchyard_subscription_operations_total",
         help: "Provider subscription operations by connector, operation (create, renew, recreate, delete, read) and outcome",

@@ -5,6 +5,9 @@
  * subscription's own before anything is read. Then the changes are read with the account's token
  * (the declared change reader, resuming at the row's cursor) and stored one event per changed item,
  * deduplicated by the reader's item id + version. One forged item refuses the whole request.
+ *
+ * Items about the subscription itself (`notification.lifecycle`: Graph's lifecycle notifications)
+ * are verified the same way, then renew it now, make it again, or read the changes it missed.
  */
 import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
 import { asRecord, asString, parseJsonObject, valueAt } from "../connectors/json.ts";
@@ -15,6 +18,8 @@ import { type InboundEvents, type InboundOutcome, UpstreamUnavailableError } fro
 import { bearerFetchJson } from "../oauth/provider.ts";
 import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
 import type { Clock } from "../clock.ts";
+import type { Logger } from "pino";
+import type { WakeSignal } from "../events/wakeSignal.ts";
 import type { NotificationLocation } from "../connectors/subscription.ts";
 import { verifyWithScheme } from "../connectors/schemes/index.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
@@ -30,8 +35,11 @@ export interface SubscriptionNotificationDeps {
   connectorEnv: Record<string, string | undefined>;
   accessTokens: Pick<AccessTokens, "fresh">;
   inboundEvents: Pick<InboundEvents, "acceptEvents">;
-  queue: Pick<SubscriptionQueue, "recordCursor" | "recordHandshakeSecret">;
-  metrics: Pick<SubscriptionMetrics, "operation">;
+  queue: Pick<SubscriptionQueue, "recordCursor" | "recordHandshakeSecret" | "renewNow" | "recordRemoved">;
+  metrics: Pick<SubscriptionMetrics, "operation" | "lifecycle">;
+  logger: Pick<Logger, "info" | "warn">;
+  /** Wakes the subscription manager: a subscription a lifecycle notification made due is worked at once. */
+  signal: Pick<WakeSignal, "notify">;
   /** For providers that sign a subscription's events with the OAuth app's client secret (Jira). */
   clientCredentials: Pick<ClientCredentials, "resolve">;
   /** For providers that sign every webhook of an app with one app-level key (Box): the connector's webhook secret. */
@@ -70,7 +78,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
     return new Map(rows.map((row) => [row.provider_id, row]));
   }
 
-  async function readItem(deploymentId: string, def: ConnectorDefinition, sub: LiveSubscription, req: InboundRequest, item: Record<string, unknown>): Promise<InboundOutcome | undefined> {
+  async function readItem(deploymentId: string, def: ConnectorDefinition, sub: LiveSubscription, req: InboundRequest, item: Record<string, unknown>, lifecycleEvent?: string): Promise<InboundOutcome | undefined> {
     const decl = def.declaration.subscription!;
     const byEvent = new Map<string, string[]>();
     for (const [trigger, events] of Object.entries(decl.resources.find((r) => r.resource === sub.resource)?.triggers ?? {})) {
@@ -94,6 +102,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
         cursor: sub.cursor ?? undefined,
         headers: req.headers,
         item,
+        ...(lifecycleEvent ? { lifecycleEvent } : {}),
         triggersFor: (event) => byEvent.get(event) ?? [],
         now: deps.clock.now(),
       });
@@ -109,6 +118,30 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       changes.events.map((event) => ({ ...event, externalIds: [sub.external_id] })),
     );
     if (changes.cursor !== undefined && changes.cursor !== sub.cursor) await deps.queue.recordCursor(sub.id, changes.cursor);
+    return outcome;
+  }
+
+  /**
+   * A verified lifecycle item: the declared action, counted and logged (ids only). `read` runs the
+   * change reader with the item, as a change notification would.
+   */
+  async function lifecycleItem(deploymentId: string, def: ConnectorDefinition, sub: LiveSubscription, req: InboundRequest, item: Record<string, unknown>, raw: string): Promise<InboundOutcome | undefined> {
+    const declared = def.declaration.subscription!.notification!.lifecycle!.events;
+    // The provider's word, bounded for the log; only the declared events (own keys) do anything.
+    const event = raw.slice(0, 64);
+    const action = Object.hasOwn(declared, raw) ? declared[raw] : undefined;
+    const fields = { subscriptionId: sub.id, deploymentId, connector: def.name, resource: sub.resource, providerId: sub.provider_id, lifecycleEvent: event, action: action ?? "none" };
+    deps.metrics.lifecycle(def.name, event);
+    let outcome: InboundOutcome | undefined;
+    let done = true;
+    if (action === "renew") done = await deps.queue.renewNow(sub.id, sub.provider_id);
+    else if (action === "recreate") done = await deps.queue.recordRemoved(sub.id, sub.provider_id);
+    else if (action === "read") outcome = await readItem(deploymentId, def, sub, req, item, event);
+    if (action === "renew" || action === "recreate") deps.signal.notify();
+    deps.logger[action ? "info" : "warn"](
+      { ...fields, applied: done },
+      action ? `provider subscription lifecycle ${event}: ${action}` : `provider subscription lifecycle ${event}: not handled`,
+    );
     return outcome;
   }
 
@@ -224,7 +257,9 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       }
       const outcome: InboundOutcome = { received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 };
       for (const p of parsed) {
-        const one = await readItem(deploymentId, def, subscriptions.get(p.providerId!)!, req, p.item);
+        const sub = subscriptions.get(p.providerId!)!;
+        const lifecycleEvent = notification.lifecycle ? asString(valueAt(p.item, notification.lifecycle.eventPath)) : undefined;
+        const one = lifecycleEvent ? await lifecycleItem(deploymentId, def, sub, req, p.item, lifecycleEvent) : await readItem(deploymentId, def, sub, req, p.item);
         if (!one) continue;
         for (const key of Object.keys(outcome) as (keyof InboundOutcome)[]) outcome[key] += one[key];
       }

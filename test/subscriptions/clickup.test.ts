@@ -5,11 +5,16 @@
  * `Authorization: <token>`, no Bearer) — `POST /team/{team_id}/webhook` with `endpoint` and
  * `events` — keeps the `webhook.secret` ClickUp answers, verifies `X-Signature` (hex HMAC-SHA256 of
  * the body) with it, and deletes the webhook (`DELETE /webhook/{webhook_id}`) on disconnect.
+ * ClickUp documents no read of one webhook; every 6 hours the Workspace's webhooks are listed
+ * (`GET /team/{team_id}/webhook`, /reference/webhooks-1: `{webhooks:[{id, …, health:{status,
+ * fail_count}}]}`, the caller's own): one that is gone, or `suspended` (ClickUp sends it nothing
+ * more, /docs/webhookhealth), is made again; a `failing` one is kept (ClickUp still sends to it).
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply, type FakeRequest } from "../helpers/fakeProviders/oauthServer.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -20,6 +25,10 @@ import { accountSubscriptions, storedEvents, disconnect, listTriggers } from "./
 const TEAM = "9012345";
 const clickup = fakeHooks();
 const secrets = new Map<string, string>();
+/** Each webhook's health as ClickUp reports it (active unless a test says otherwise). */
+const health = new Map<string, { status: "active" | "failing" | "suspended"; fail_count: number }>();
+const clock = fakeClock(new Date());
+const CHECK_MS = 6 * 60 * 60_000;
 
 let fake: FakeDeclaredProvider;
 let app: TestApp;
@@ -53,6 +62,21 @@ beforeAll(async () => {
         },
       }),
       ...hookRoutes(clickup, {
+        methods: ["GET"],
+        pattern: /^\/api\/api\/v2\/team\/([^/]+)\/webhook$/,
+        authorized: grantOf,
+        unauthorized: () => jsonReply(401, { err: "Token invalid", ECODE: "OAUTH_025" }),
+        handle({ grant, params: [team] }) {
+          if (team !== TEAM) return jsonReply(401, { err: "Team not authorized", ECODE: "OAUTH_027" });
+          // The webhooks the caller made on the Workspace.
+          const webhooks = clickup
+            .live()
+            .filter((hook) => hook.owner === grant.identity.id)
+            .map((hook) => ({ id: hook.id, userid: 183, team_id: Number(TEAM), endpoint: hook.body.endpoint, client_id: "CLIENT", events: hook.body.events, task_id: null, list_id: null, folder_id: null, space_id: null, health: health.get(hook.id) ?? { status: "active", fail_count: 0 }, secret: secrets.get(hook.id) }));
+          return jsonReply(200, { webhooks });
+        },
+      }),
+      ...hookRoutes(clickup, {
         methods: ["DELETE"],
         pattern: /^\/api\/api\/v2\/webhook\/([^/]+)$/,
         authorized: grantOf,
@@ -64,7 +88,7 @@ beforeAll(async () => {
       }),
     ],
   });
-  app = await startTestApp(fake.env());
+  app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   const triggers = ["task_created", "task_comment_posted"].map((trigger) => ({ connector: "clickup", trigger }));
   await listTriggers(app, ada, triggers);
@@ -108,10 +132,43 @@ describe("a ClickUp connection naming its Workspace", () => {
     expect(await clickupEvents()).toHaveLength(1);
   });
 
+  test("a webhook deleted at ClickUp is noticed by the next check (the Workspace's list) and made again", async () => {
+    const [old] = clickup.live();
+    clickup.hooks.delete(old.id);
+    clock.advance(CHECK_MS - 60_000);
+    await app.app.subscriptions.runOnce(true);
+    expect(clickup.live()).toHaveLength(0);
+    clock.advance(2 * 60_000);
+    await app.app.subscriptions.runOnce(true);
+    expect(clickup.made("GET").map((c) => [c.path, c.owner])).toEqual([[`/api/api/v2/team/${TEAM}/webhook`, externalId]]);
+    const [hook] = clickup.live();
+    expect(hook.id).not.toBe(old.id);
+    expect([...hook.body.events].sort()).toEqual(["taskCommentPosted", "taskCreated"]);
+    expect(await accountSubscriptions(app, ada, accountId)).toMatchObject([{ status: "ACTIVE", providerId: hook.id, lastError: null }]);
+    const body = taskCreated(hook.id);
+    expect((await deliver(hook.body.endpoint, body, sign(body, secrets.get(hook.id)!))).status).toBe(200);
+  });
+
+  test("a failing webhook is kept (ClickUp still sends to it); a suspended one is made again and the suspended one deleted", async () => {
+    const [first] = clickup.live();
+    health.set(first.id, { status: "failing", fail_count: 3 });
+    clock.advance(CHECK_MS + 60_000);
+    await app.app.subscriptions.runOnce(true);
+    expect(clickup.live().map((h) => h.id)).toEqual([first.id]);
+
+    health.set(first.id, { status: "suspended", fail_count: 100 });
+    clock.advance(CHECK_MS + 60_000);
+    await app.app.subscriptions.runOnce(true);
+    const [hook] = clickup.live();
+    expect(hook.id).not.toBe(first.id);
+    expect(clickup.made("DELETE").map((c) => c.path)).toEqual([`/api/api/v2/webhook/${first.id}`]);
+    expect(await accountSubscriptions(app, ada, accountId)).toMatchObject([{ status: "ACTIVE", providerId: hook.id, lastError: null }]);
+  });
+
   test("deleted at ClickUp on disconnect, with the account's token", async () => {
     const [hook] = clickup.live();
     await disconnect(app, ada, accountId);
-    expect(clickup.made("DELETE").map((c) => [c.path, c.owner])).toEqual([[`/api/api/v2/webhook/${hook.id}`, externalId]]);
+    expect(clickup.made("DELETE").slice(-1).map((c) => [c.path, c.owner])).toEqual([[`/api/api/v2/webhook/${hook.id}`, externalId]]);
     expect(clickup.live()).toHaveLength(0);
   });
 });

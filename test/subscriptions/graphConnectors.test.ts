@@ -153,9 +153,11 @@ describe("Microsoft Teams", () => {
     expect(fake().live()).toHaveLength(1);
     const [sub] = fake().live();
     expect(sub).toMatchObject({ resource: `users/microsoft_teams-user-1/chats/getAllMessages`, changeType: "created", notificationUrl: `${app.url}/webhooks/${ada.deploymentId}/microsoft_teams` });
-    expect(fake().validations).toEqual([expect.objectContaining({ status: 200, contentType: expect.stringMatching(/^text\/plain/) })]);
-    expect(fake().validations[0].body).toBe(fake().validations[0].token);
-    // Chat-message subscriptions over an hour need lifecycle notifications: under an hour was asked for.
+    // Both the notification URL and the lifecycle notification URL (the same one) are validated.
+    expect(sub.lifecycleNotificationUrl).toBe(sub.notificationUrl);
+    expect(fake().validations).toEqual([0, 1].map(() => expect.objectContaining({ status: 200, contentType: expect.stringMatching(/^text\/plain/) })));
+    for (const v of fake().validations) expect(v.body).toBe(v.token);
+    // Chat-message subscriptions over an hour need lifecycle notifications: under an hour is still asked for.
     expect(Date.parse(sub.expirationDateTime) - clock.now().getTime()).toBeLessThanOrEqual(60 * 60_000);
     expect((await accountSubscriptions(app, ada, accounts.microsoft_teams)).map((s) => s.status)).toEqual(["ACTIVE"]);
   });
@@ -244,6 +246,16 @@ describe.each(["onedrive", "sharepoint"] as const)("%s", (name) => {
     const response = await fetch(sub.notificationUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ value: [{ subscriptionId: sub.id, clientState: "forged", changeType: "updated", resource: drive.root }] }) });
     expect(response.status).toBe(401);
     expect(drive.deltaReads.length).toBe(reads);
+  });
+
+  test("a missed lifecycle notification reads the drive's delta from where reading stopped", async () => {
+    clock.advance(60_000);
+    drive.create("missed.docx");
+    const reads = drive.deltaReads.length;
+    const [sub] = fake().live();
+    expect(await fake().lifecycle(sub.id, "missed")).toBe(202);
+    expect(drive.deltaReads.length).toBeGreaterThan(reads);
+    expect(await triggersOf()).toContainEqual(["file_created", "missed.docx"]);
   });
 
   test("disconnecting deletes the Graph subscription", async () => {

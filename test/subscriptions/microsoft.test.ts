@@ -50,7 +50,9 @@ describe("a connected Microsoft 365 account with Outlook triggers listed", () =>
       expect(s.clientState).toMatch(/^[A-Za-z0-9_-]{20,128}$/);
     }
     expect(new Set(fake.live().map((s) => s.clientState)).size).toBe(2);
-    expect(fake.validations).toHaveLength(2);
+    // Each create's notificationUrl and lifecycleNotificationUrl (the same URL) are validated.
+    for (const s of fake.live()) expect(s.lifecycleNotificationUrl).toBe(s.notificationUrl);
+    expect(fake.validations).toHaveLength(4);
     for (const v of fake.validations) expect(v).toMatchObject({ status: 200, body: v.token, contentType: expect.stringMatching(/^text\/plain/) });
     const subs = await accountSubscriptions(app, ada, accountId);
     expect(subs.map((s) => s.status)).toEqual(["ACTIVE", "ACTIVE"]);

@@ -6,11 +6,15 @@
  * http_auth_password, version: "2.0"}`), each with its own password, and deletes them
  * (`DELETE /v1/webhooks/{id}`) when a trigger is no longer listed and on disconnect. Pipedrive sends
  * the credentials as `Authorization: Basic base64(user:password)` with every delivery.
+ * Pipedrive documents no read of one webhook; every 6 hours the webhooks are listed
+ * (`GET /v1/webhooks`: `{success, data:[{id, …, is_active}]}`) and one that is no longer there is
+ * added again.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
@@ -22,6 +26,12 @@ import { accountSubscriptions, storedEvents, disconnect } from "./helpers.ts";
 const pipedrive = fakeHooks();
 const ACTIONS = ["create", "change", "delete", "*"];
 const OBJECTS = ["activity", "deal", "lead", "note", "organization", "person", "product", "user", "*"];
+const clock = fakeClock(new Date());
+const CHECK_MS = 6 * 60 * 60_000;
+const shown = (id: string, body: Record<string, any>) => ({
+  id: Number(id), company_id: 12882925, owner_id: 18487521, user_id: 18487521, event_action: body.event_action, event_object: body.event_object, subscription_url: body.subscription_url,
+  version: "2.0", is_active: 1, add_time: "2026-01-01 10:00:00", type: "general", http_auth_user: body.http_auth_user ?? null, http_auth_password: body.http_auth_password ?? null,
+});
 
 let fake: FakeDeclaredProvider;
 let app: TestApp;
@@ -40,11 +50,15 @@ beforeAll(async () => {
           const valid = typeof body.subscription_url === "string" && body.version === "2.0" && ACTIONS.includes(body.event_action) && OBJECTS.includes(body.event_object);
           if (!valid) return jsonReply(400, { success: false, error: "Bad request", errorCode: 400 });
           const hook = pipedrive.add(grant.identity.id, body);
-          return jsonReply(201, {
-            success: true,
-            data: { id: Number(hook.id), company_id: 12882925, owner_id: 18487521, user_id: 18487521, event_action: body.event_action, event_object: body.event_object, subscription_url: body.subscription_url, version: "2.0", is_active: 1, add_time: "2026-01-01 10:00:00", type: "general", http_auth_user: body.http_auth_user ?? null, http_auth_password: body.http_auth_password ?? null },
-          });
+          return jsonReply(201, { success: true, data: shown(hook.id, body) });
         },
+      }),
+      ...hookRoutes(pipedrive, {
+        methods: ["GET"],
+        pattern: "/api/v1/webhooks",
+        unauthorized: () => jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 }),
+        // The webhooks the caller's app made for this user.
+        handle: ({ grant }) => jsonReply(200, { success: true, data: pipedrive.live().filter((h) => h.owner === grant.identity.id).map((h) => shown(h.id, h.body)) }),
       }),
       ...hookRoutes(pipedrive, {
         methods: ["DELETE"],
@@ -57,7 +71,7 @@ beforeAll(async () => {
       }),
     ],
   });
-  app = await startTestApp(fake.env());
+  app = await startTestApp(fake.env(), { clock });
   ada = await createOperator(app);
   await listTriggers(["deal_created", "deal_changed", "lead_created"]);
   const account = await connectAccount(app, ada, { connector: "pipedrive", account: "alice", provider: fake });
@@ -125,6 +139,28 @@ describe("a connected Pipedrive account with deal and lead triggers listed", () 
     expect(pipedrive.live().map((h) => `${h.body.event_action}.${h.body.event_object}`).sort()).toEqual(["create.deal", "create.lead"]);
     // Its credentials no longer open anything.
     expect(await deliver(changed.body.subscription_url, "change", "deal", basic("switchyard", changed.body.http_auth_password))).toBe(401);
+  });
+
+  test("a webhook deleted at Pipedrive is noticed by the next check (the list of webhooks) and added again", async () => {
+    const gone = hookFor("create", "lead");
+    const kept = hookFor("create", "deal");
+    pipedrive.hooks.delete(gone.id);
+    clock.advance(CHECK_MS - 60_000);
+    await app.app.subscriptions.runOnce(true);
+    expect(pipedrive.made("GET")).toHaveLength(0);
+    clock.advance(2 * 60_000);
+    await app.app.subscriptions.runOnce(true);
+    expect(pipedrive.made("GET").map((c) => [c.path, c.owner])).toEqual([0, 1].map(() => ["/api/v1/webhooks", externalId]));
+    const again = hookFor("create", "lead");
+    expect(again.id).not.toBe(gone.id);
+    expect(hookFor("create", "deal").id).toBe(kept.id);
+    expect(pipedrive.made("DELETE")).toHaveLength(1);
+    const subs = await accountSubscriptions(app, ada, accountId);
+    expect(subs.filter((s) => s.status !== "DELETED").map((s) => [s.resource, s.status, s.providerId, s.lastError]).sort()).toEqual([
+      ["create.deal", "ACTIVE", kept.id, null],
+      ["create.lead", "ACTIVE", again.id, null],
+    ]);
+    expect(await deliver(again.body.subscription_url, "create", "lead", basic("switchyard", again.body.http_auth_password))).toBe(200);
   });
 
   test("deleted at Pipedrive on disconnect, with the account's token", async () => {

@@ -22,6 +22,8 @@
  *   recordFailed   leased                       same status, due after 1 min doubling to 1 h; FAILED after 24 h of failures
  *   recordDeleted  leased                       DELETED
  *   retryNow       PENDING/ACTIVE/FAILED        due now (an operator's Retry now)
+ *   renewNow       PENDING/ACTIVE/FAILED        due now, while it names the provider id (the provider asks for a renewal: Graph's reauthorizationRequired)
+ *   recordRemoved  PENDING/ACTIVE/FAILED        PENDING, provider id forgotten, lease ended, due now (the provider removed it: Graph's subscriptionRemoved)
  *   recordCursor   any                          the same, with where change reading resumes
  *   awaitHandshake leased                       the same, secret cleared: a create whose provider hands the secret over (Asana) is about to be sent
  *   recordHandshakeSecret  leased, no secret    the same, with the secret the provider's handshake carried (once per create)
@@ -41,7 +43,9 @@ import { recordCursor } from "./recordCursor.ts";
 import { awaitHandshake, recordHandshakeSecret } from "./recordHandshakeSecret.ts";
 import { recordDeleted } from "./recordDeleted.ts";
 import { recordFailed } from "./recordFailed.ts";
+import { recordRemoved } from "./recordRemoved.ts";
 import { recordRenewed } from "./recordRenewed.ts";
+import { renewNow } from "./renewNow.ts";
 import { retryNow } from "./retryNow.ts";
 import type { SubscriptionWork } from "./row.ts";
 
@@ -63,6 +67,8 @@ export function createSubscriptionQueue({ sql, clock }: { sql: Sql; clock: Clock
     awaitHandshake: (work: SubscriptionWork) => awaitHandshake(sql, work, clock.now()),
     recordHandshakeSecret: (id: string, deploymentId: string, connector: string, secretSealed: string) => recordHandshakeSecret(sql, id, deploymentId, connector, secretSealed, clock.now()),
     retryNow: (id: string) => retryNow(sql, id, clock.now()),
+    renewNow: (id: string, providerId: string) => renewNow(sql, id, providerId, clock.now()),
+    recordRemoved: (id: string, providerId: string) => recordRemoved(sql, id, providerId, clock.now()),
   };
 }
 

@@ -7,11 +7,17 @@
  *   request failed"); then 201 with the subscription, its expiry capped at `maxLifetimeMs`
  *   (https://learn.microsoft.com/en-us/graph/api/subscription-post-subscriptions,
  *   https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks).
+ *   With `lifecycleNotificationUrl` (it may be the same URL), that endpoint is validated the same
+ *   way, each with its own token; a subscription without one gets no lifecycle notifications
+ *   (https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events).
  * - `PATCH /v1.0/subscriptions/{id}` `{expirationDateTime}` → 200; unknown (or forgotten) → 404.
  * - `DELETE /v1.0/subscriptions/{id}` → 204; unknown → 404.
  * - Changes are POSTed as `{"value":[{subscriptionId, subscriptionExpirationDateTime, changeType,
  *   resource, resourceData:{"@odata.type","@odata.id","@odata.etag",id}, clientState, tenantId}]}`;
  *   Graph wants a 2xx (202) within 3 s.
+ * - Lifecycle notifications are POSTed to `lifecycleNotificationUrl` as `{"value":[{subscriptionId,
+ *   subscriptionExpirationDateTime, tenantId, clientState, lifecycleEvent}]}`, `lifecycleEvent` one of
+ *   `reauthorizationRequired`, `subscriptionRemoved` (Graph has removed it: a PATCH then answers 404), `missed`.
  * - `GET /v1.0/Users/{user}/Messages/{id}` and `/Events/{id}` answer the item.
  */
 import { randomBytes, randomUUID } from "node:crypto";
@@ -24,6 +30,7 @@ export interface GraphSubscription {
   id: string;
   changeType: string;
   notificationUrl: string;
+  lifecycleNotificationUrl: string | undefined;
   resource: string;
   expirationDateTime: string;
   clientState: string | undefined;
@@ -59,6 +66,8 @@ export interface FakeMicrosoftGraph extends FakeDeclaredProvider {
   sent: Array<{ url: string; body: unknown }>;
   /** POSTs a body to a subscription's notificationUrl as Graph would; the status. */
   post(url: string, body: unknown): Promise<number>;
+  /** Sends a lifecycle notification for the subscription to its lifecycleNotificationUrl (subscriptionRemoved also removes it); the status. */
+  lifecycle(id: string, lifecycleEvent: "reauthorizationRequired" | "subscriptionRemoved" | "missed", clientState?: string): Promise<number>;
 }
 
 /**
@@ -111,23 +120,27 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
             if (typeof body[field] !== "string") return jsonReply(400, { error: { code: "InvalidRequest", message: `${field} is required.` } });
           }
           if (body.clientState && body.clientState.length > 128) return jsonReply(400, { error: { code: "InvalidRequest", message: "clientState is too long." } });
-          const token = `Validation: Testing client application reachability for subscription Request-Id: ${randomUUID()}`;
-          const url = new URL(body.notificationUrl);
-          url.searchParams.set("validationToken", token);
-          try {
-            const response = await fetch(url, { method: "POST", headers: { "content-type": "text/plain; charset=utf-8" }, signal: AbortSignal.timeout(10_000) });
-            const validation = { status: response.status, contentType: response.headers.get("content-type"), body: await response.text(), token };
-            validations.push(validation);
-            if (validation.status !== 200 || validation.body !== token || !validation.contentType?.startsWith("text/plain")) {
-              return jsonReply(400, { error: { code: "ValidationError", message: "Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request." } });
+          if (body.lifecycleNotificationUrl !== undefined && typeof body.lifecycleNotificationUrl !== "string") return jsonReply(400, { error: { code: "InvalidRequest", message: "lifecycleNotificationUrl must be a string." } });
+          for (const endpoint of [body.notificationUrl, body.lifecycleNotificationUrl].filter((u): u is string => typeof u === "string")) {
+            const token = `Validation: Testing client application reachability for subscription Request-Id: ${randomUUID()}`;
+            const url = new URL(endpoint);
+            url.searchParams.set("validationToken", token);
+            try {
+              const response = await fetch(url, { method: "POST", headers: { "content-type": "text/plain; charset=utf-8" }, signal: AbortSignal.timeout(10_000) });
+              const validation = { status: response.status, contentType: response.headers.get("content-type"), body: await response.text(), token };
+              validations.push(validation);
+              if (validation.status !== 200 || validation.body !== token || !validation.contentType?.startsWith("text/plain")) {
+                return jsonReply(400, { error: { code: "ValidationError", message: "Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request." } });
+              }
+            } catch {
+              return jsonReply(400, { error: { code: "ValidationError", message: "Subscription validation request timed out." } });
             }
-          } catch {
-            return jsonReply(400, { error: { code: "ValidationError", message: "Subscription validation request timed out." } });
           }
           const subscription: GraphSubscription = {
             id: randomUUID(),
             changeType: body.changeType,
             notificationUrl: body.notificationUrl,
+            lifecycleNotificationUrl: body.lifecycleNotificationUrl,
             resource: body.resource,
             expirationDateTime: capped(body.expirationDateTime),
             clientState: body.clientState,
@@ -225,5 +238,21 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
     },
     sent,
     post,
+    async lifecycle(id: string, lifecycleEvent: "reauthorizationRequired" | "subscriptionRemoved" | "missed", clientState?: string) {
+      const subscription = subscriptions.find((s) => s.id === id)!;
+      if (!subscription.lifecycleNotificationUrl) throw new Error("Graph sends lifecycle notifications only to subscriptions made with a lifecycleNotificationUrl");
+      if (lifecycleEvent === "subscriptionRemoved") subscription.deleted = true;
+      return post(subscription.lifecycleNotificationUrl, {
+        value: [
+          {
+            subscriptionId: subscription.id,
+            subscriptionExpirationDateTime: subscription.expirationDateTime,
+            tenantId: "9f4ebab6-520d-49c0-85cc-7b25c78d4a93",
+            clientState: clientState ?? subscription.clientState,
+            lifecycleEvent,
+          },
+        ],
+      });
+    },
   });
 }

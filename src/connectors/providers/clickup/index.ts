@@ -27,6 +27,8 @@ export default declareConnector({
     "https://developer.clickup.com/docs/webhooktaskpayloads",
     "https://developer.clickup.com/reference/createwebhook",
     "https://developer.clickup.com/reference/deletewebhook",
+    "https://developer.clickup.com/reference/webhooks-1",
+    "https://developer.clickup.com/docs/webhookhealth",
     "https://developer.clickup.com/reference/getauthorizedteams",
   ],
   oauth: {
@@ -73,6 +75,15 @@ export default declareConnector({
     ],
     create: { method: "POST", path: "/team/{team_id}/webhook", body: { endpoint: "{subscriptionUrl}", events: "{events[]}" } },
     delete: { method: "DELETE", path: "/webhook/{providerId}" },
+    // No read of one webhook is documented, but the caller's webhooks on the Workspace are listed;
+    // a suspended one gets nothing more until someone sets it active again (webhookhealth), so it
+    // counts as gone; a failing one is still sent to and recovers by itself.
+    check: {
+      method: "GET",
+      path: "/team/{team_id}/webhook",
+      everySeconds: 6 * 60 * 60,
+      list: { itemsPath: "webhooks", idPath: "id", gone: { path: "health.status", values: ["suspended"] } },
+    },
     answer: { idPath: "webhook.id", secretPath: "webhook.secret" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "answer",

@@ -7,7 +7,8 @@
  * and the delta link of the drive as it is now), so the change the first notification announces is
  * read: nothing from before the subscription is forwarded, nothing after it is skipped. Where that
  * failed, the first notification takes the position instead (and its change is not forwarded).
- * A 410 (the delta link expired: a resync is needed) takes the position again.
+ * A 410 (the delta link expired: a resync is needed) takes the position again. A `missed` lifecycle
+ * notification reads on from the stored position too, so the changes Graph could not announce are forwarded.
  *
  * Files only (folders and the root are skipped): a `deleted` facet is `file_deleted`; an item whose
  * creation and last change are the same instant is `file_created`; any other is `file_updated`.
@@ -41,7 +42,8 @@ function triggerOf(item: Record<string, unknown>): string | undefined {
 }
 
 export async function readDriveDelta(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
-  const listed = new Set(ctx.triggersFor(asString(ctx.item.changeType) ?? ""));
+  // A lifecycle notification (Graph's `missed`) names no change: read on as an `updated` one would (a drive's only change type).
+  const listed = new Set(ctx.triggersFor(ctx.lifecycleEvent ? "updated" : (asString(ctx.item.changeType) ?? "")));
   if (listed.size === 0) return { events: [] };
   if (!ctx.cursor) return { events: [], cursor: await latest(ctx) };
   const items: Record<string, unknown>[] = [];

@@ -1,11 +1,13 @@
 /**
  * What every Microsoft Graph connector shares (Outlook here, Teams, OneDrive and SharePoint beside
  * it): the Microsoft identity platform v2.0 sign-in, the `/me` identity, and the Graph subscription
- * calls — POST /subscriptions with our own clientState (Graph first checks the notificationUrl with
- * its validationToken request), PATCH to renew, DELETE — with notifications batched in `value[]`.
+ * calls — POST /subscriptions with our own clientState and the same URL for lifecycle notifications
+ * (Graph first checks it with its validationToken request), PATCH to renew, DELETE — with
+ * notifications batched in `value[]`, lifecycle notifications among them (`lifecycleEvent`).
  * Sources: https://learn.microsoft.com/en-us/entra/identity-platform/v2-oauth2-auth-code-flow,
  * https://learn.microsoft.com/en-us/graph/api/subscription-post-subscriptions,
- * https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks.
+ * https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks,
+ * https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events.
  */
 import type { ConnectorDeclarationInput } from "../../declaration.ts";
 import type { ChangeReader, ChangeStart } from "../../subscription.ts";
@@ -64,7 +66,16 @@ export function graphSubscription(opts: {
     create: {
       method: "POST",
       path: "/subscriptions",
-      body: { changeType: "{events}", notificationUrl: "{notificationUrl}", resource: opts.resource ?? "{resource}", expirationDateTime: "{expiresAt}", clientState: "{secret}" },
+      // Lifecycle notifications come to the same URL (Graph allows it, and validates it with the
+      // same validationToken request): told apart by their `lifecycleEvent`.
+      body: {
+        changeType: "{events}",
+        notificationUrl: "{notificationUrl}",
+        lifecycleNotificationUrl: "{notificationUrl}",
+        resource: opts.resource ?? "{resource}",
+        expirationDateTime: "{expiresAt}",
+        clientState: "{secret}",
+      },
     },
     renew: { method: "PATCH", path: "/subscriptions/{providerId}", body: { expirationDateTime: "{expiresAt}" } },
     delete: { method: "DELETE", path: "/subscriptions/{providerId}" },
@@ -77,6 +88,13 @@ export function graphSubscription(opts: {
       providerId: { path: "subscriptionId" },
       secret: { path: "clientState" },
       handshakes: [{ type: "graph_validation_token" }],
+      // https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events: renew (a PATCH
+      // with a new expiry also reauthorizes), re-create, or resync what was missed (a delta reader
+      // reads on from its cursor; Outlook's reader reads one item per notification and has no cursor).
+      lifecycle: {
+        eventPath: "lifecycleEvent",
+        events: { reauthorizationRequired: "renew", subscriptionRemoved: "recreate", missed: "read" },
+      },
     },
     read: opts.read,
     ...(opts.start ? { start: opts.start } : {}),

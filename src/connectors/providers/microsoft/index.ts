@@ -54,6 +54,7 @@ export default declareConnector({
     "https://learn.microsoft.com/en-us/graph/api/subscription-delete",
     "https://learn.microsoft.com/en-us/graph/api/resources/subscription",
     "https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks",
+    "https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events",
   ],
   oauth: graphOAuth({ "Mail.Read": "Read your mail", "Calendars.Read": "Read your calendars" }),
   identity: graphIdentity,

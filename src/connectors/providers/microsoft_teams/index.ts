@@ -61,6 +61,7 @@ export default declareConnector({
     "https://learn.microsoft.com/en-us/graph/api/subscription-post-subscriptions",
     "https://learn.microsoft.com/en-us/graph/api/resources/subscription",
     "https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks",
+    "https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events",
     "https://learn.microsoft.com/en-us/graph/api/chatmessage-get",
   ],
   oauth: graphOAuth({ "Chat.Read": "Read your Teams chat messages" }),
@@ -68,7 +69,8 @@ export default declareConnector({
   subscription: graphSubscription({
     resources: [{ resource: "chats/getAllMessages", triggers: { message_posted: ["created"] } }],
     resource: "users/{externalId}/chats/getAllMessages",
-    // Longer than an hour would need a lifecycleNotificationUrl (teams-changenotifications-chatmessage).
+    // Longer than an hour needs a lifecycleNotificationUrl (resources/subscription), which the create now sends;
+    // the hour is kept until a longer chatMessage maximum is confirmed (docs/connectors-research.md).
     lifetimeSeconds: 55 * 60,
     read: readGraphChange,
   }),

@@ -66,6 +66,7 @@ export default declareConnector({
     "https://learn.microsoft.com/en-us/graph/api/subscription-post-subscriptions",
     "https://learn.microsoft.com/en-us/graph/api/resources/subscription",
     "https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks",
+    "https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events",
     "https://learn.microsoft.com/en-us/onedrive/developer/rest-api/concepts/using-webhooks",
     "https://learn.microsoft.com/en-us/graph/api/driveitem-delta",
   ],

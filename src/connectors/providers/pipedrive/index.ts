@@ -60,6 +60,8 @@ export default declareConnector({
     "https://pipedrive.readme.io/docs/guide-for-webhooks-v2",
     "https://developers.pipedrive.com/docs/api/v1/Webhooks#addWebhook",
     "https://developers.pipedrive.com/docs/api/v1/Webhooks#deleteWebhook",
+    "https://developers.pipedrive.com/docs/api/v1/Webhooks#getWebhooks",
+    "https://pipedrive.readme.io/docs/webhooks-for-apps",
     "https://pipedrive.readme.io/docs/webhooks-v2-migration-guide",
   ],
   oauth: {
@@ -107,6 +109,9 @@ export default declareConnector({
       },
     },
     delete: { method: "DELETE", path: "/v1/webhooks/{providerId}" },
+    // No read of one webhook is documented, but the app's webhooks are listed: one missing from the
+    // list (deleted by hand, or by Pipedrive after days of failed deliveries) is added again.
+    check: { method: "GET", path: "/v1/webhooks", everySeconds: 6 * 60 * 60, list: { itemsPath: "data", idPath: "id" } },
     answer: { idPath: "data.id" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
