@@ -215,6 +215,11 @@ const webhookSchema = z
       .optional(),
     /** Payload paths whose values are matched against ConnectedAccount.externalId, most specific first. */
     routing: z.array(jsonPath).default([]),
+    /**
+     * A path in ConnectedAccount.metadata whose values route like its externalId, after it: a Xero
+     * connection holds several organisations (`tenants[].tenantId`), its externalId only the first.
+     */
+    routingMetadata: jsonPath.optional(),
     /** Headers whose values are matched the same way, for providers that name the account only there (Shopify `x-shopify-shop-domain`). */
     routingHeaders: z.array(headerName).default([]),
     /**

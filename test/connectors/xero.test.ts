@@ -22,6 +22,8 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 const xero = findConnector("xero")!;
 const TENANT = "c2cc9b6e-9458-4c7d-93cc-f02b81b0594f";
 const OTHER_TENANT = "4a1f3e2d-0c9b-4d8e-a7f6-5e4d3c2b1a09";
+/** An organisation connected to the app by someone else, not to this deployment. */
+const STRANGER = "8f7e6d5c-4b3a-4291-8f7e-6d5c4b3a2918";
 // Xero hands out a 64-byte base64 key; it is used as text, as Xero's own samples do.
 const WEBHOOK_KEY = randomBytes(64).toString("base64");
 
@@ -111,23 +113,25 @@ describe("Xero's batched deliveries", () => {
   const contactCreated = event("CONTACT", "CREATE", "4b7c1f2e-8d3a-4e6f-9a0b-1c2d3e4f5a6b");
   const contactUpdated = event("CONTACT", "UPDATE", "4b7c1f2e-8d3a-4e6f-9a0b-1c2d3e4f5a6b", TENANT, "2026-01-01T10:06:00.000");
   const otherOrganisation = event("INVOICE", "CREATE", "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b", OTHER_TENANT);
+  const stranger = event("CONTACT", "CREATE", "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", STRANGER);
 
-  test("one delivery: one forwarded event per item of the connection's organisation, routed by tenantId", async () => {
-    const body = delivery([invoiceCreated, invoiceUpdated, contactCreated, contactUpdated, otherOrganisation]);
+  test("one delivery: one forwarded event per item of the connection's organisations, routed by tenantId", async () => {
+    const body = delivery([invoiceCreated, invoiceUpdated, contactCreated, contactUpdated, otherOrganisation, stranger]);
     const response = await post(body, sign(WEBHOOK_KEY, body));
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("");
 
     const stored = await xeroEvents();
-    // The connection's other organisation is not its externalId: not routed (docs/decisions.md).
-    expect(stored.map((e) => e.type).sort()).toEqual(["xero.contact_created", "xero.contact_updated", "xero.invoice_created", "xero.invoice_updated"]);
+    // The connection's second organisation (its metadata.tenants) routes to it too; a stranger's does not.
+    expect(stored.map((e) => e.type).sort()).toEqual(["xero.contact_created", "xero.contact_updated", "xero.invoice_created", "xero.invoice_created", "xero.invoice_updated"]);
     for (const e of stored) expect(e.account).toBe("acme-books");
+    expect(stored.filter((e) => (e.payload as { tenantId: string }).tenantId === OTHER_TENANT)).toHaveLength(1);
     const updated = stored.find((e) => e.type === "xero.invoice_updated")!;
     expect(updated.payload).toEqual(invoiceUpdated);
     // eventDateUtc names no offset: it is UTC.
     expect(updated.occurredAt).toBe("2026-01-01T10:05:00.000Z");
 
-    await receiver.waitFor((requests) => requests.filter((r) => JSON.parse(r.body).type?.startsWith("xero.")).length === 4);
+    await receiver.waitFor((requests) => requests.filter((r) => JSON.parse(r.body).type?.startsWith("xero.")).length === 5);
     const forwarded = receiver.requests.map((r) => JSON.parse(r.body)).filter((b) => b.type?.startsWith("xero."));
     expect(forwarded.find((b) => b.type === "xero.contact_created")).toMatchObject({ account: "acme-books", data: contactCreated });
   });
@@ -138,7 +142,7 @@ describe("Xero's batched deliveries", () => {
     expect((await post(body, sign(WEBHOOK_KEY, body))).status).toBe(200);
     // Xero retries the very same request when it saw no 200.
     expect((await post(body, sign(WEBHOOK_KEY, body))).status).toBe(200);
-    expect(await xeroEvents()).toHaveLength(4);
+    expect(await xeroEvents()).toHaveLength(5);
   });
 
   test("an altered body or another key is refused 401 and stores nothing", async () => {
@@ -148,6 +152,6 @@ describe("Xero's batched deliveries", () => {
     expect(altered.status).toBe(401);
     expect(await altered.text()).toBe("");
     expect((await post(body, sign("another-webhook-key", body))).status).toBe(401);
-    expect(await xeroEvents()).toHaveLength(4);
+    expect(await xeroEvents()).toHaveLength(5);
   });
 });

@@ -3,7 +3,7 @@
  * rotating refresh tokens). Webhooks are the app's: the operator sets the delivery URL once in the
  * app's Webhooks tab and stores the webhook key Xero shows there as the connector's webhook secret.
  * A delivery batches events of every connected organisation in `events` (each forwarded as one
- * event, routed by `tenantId`), signed `x-xero-signature` = base64 HMAC-SHA256 of the raw body with
+ * event, routed by `tenantId` to the connection holding that organisation), signed `x-xero-signature` = base64 HMAC-SHA256 of the raw body with
  * that key. Xero's "intent to receive" check POSTs empty batches, some wrongly signed, and wants a
  * bare 200 or 401 (`emptyAnswers`). Events carry no id: one is known by its tenant, category, type,
  * resource and time together.
@@ -87,6 +87,8 @@ export default declareConnector({
     batch: { path: "events" },
     event: { path: "eventCategory", actionPath: "eventType" },
     routing: ["tenantId"],
+    // A connection may hold several organisations: each one's events are the connection's.
+    routingMetadata: "tenants[].tenantId",
     deliveryId: { paths: ["tenantId", "eventCategory", "eventType", "resourceId", "eventDateUtc"] },
     occurredAt: ["eventDateUtc"],
     // No timestamp is signed: the same body again within Xero's 24-hour retry window is a replay.
