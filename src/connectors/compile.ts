@@ -113,7 +113,8 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
     // An empty delivery id is no id: it would make every delivery a duplicate of the first.
     const delivery =
       (webhook.deliveryId.header && !webhook.batch ? deliveryId(req.headers[webhook.deliveryId.header]) : undefined) ??
-      (webhook.deliveryId.path ? deliveryId(valueAt(body, webhook.deliveryId.path)) : undefined);
+      (webhook.deliveryId.path ? deliveryId(valueAt(body, webhook.deliveryId.path)) : undefined) ??
+      (webhook.deliveryId.paths ? compositeId(body, webhook.deliveryId.paths) : undefined);
     return {
       trigger: trigger.name,
       externalIds,
@@ -142,6 +143,12 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
     const event = parseOne(req, body, `sha256:${bodyDigest(req.rawBody)}`);
     return { kind: "events", events: event ? [event] : [] };
   };
+}
+
+/** The values at `paths` joined, each escaped so that no two different lists join alike; undefined when any is missing. */
+function compositeId(body: Record<string, unknown>, paths: string[]): string | undefined {
+  const parts = paths.map((path) => deliveryId(valueAt(body, path)));
+  return parts.every((part) => part !== undefined) ? parts.map((part) => encodeURIComponent(part!)).join(":") : undefined;
 }
 
 /** At most this many events from one delivery: a larger batch is refused whole rather than cut. */

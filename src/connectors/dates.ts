@@ -14,7 +14,7 @@ export interface ProviderDateOptions {
 
 /**
  * A provider's date as a Date, or `fallback` (normally the receive time) when it is missing,
- * malformed or out of range. ISO-8601 strings are read as such; numbers only when `epoch` says
+ * malformed or out of range. ISO-8601 strings are read as such (UTC when they name no offset); numbers only when `epoch` says
  * what they count. Chain fallbacks by nesting: `providerDate(a, providerDate(b, now))`.
  */
 export function providerDate(value: unknown, fallback: Date, options: ProviderDateOptions = {}): Date {
@@ -25,7 +25,8 @@ export function providerDate(value: unknown, fallback: Date, options: ProviderDa
     if (!options.epoch) return fallback;
     ms = Number(value) * (options.epoch === "seconds" ? 1000 : 1);
   } else if (typeof value === "string" && value.length <= 64) {
-    ms = Date.parse(value);
+    // A date-time without an offset (Xero's `eventDateUtc`) is UTC, never the server's own zone.
+    ms = Date.parse(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value);
   } else {
     return fallback;
   }

@@ -215,6 +215,11 @@ const webhookSchema = z
       .optional(),
     /** Payload paths whose values are matched against ConnectedAccount.externalId, most specific first. */
     routing: z.array(jsonPath).default([]),
+    /**
+     * A path in ConnectedAccount.metadata whose values route like its externalId, after it: a Xero
+     * connection holds several organisations (`tenants[].tenantId`), its externalId only the first.
+     */
+    routingMetadata: jsonPath.optional(),
     /** Headers whose values are matched the same way, for providers that name the account only there (Shopify `x-shopify-shop-domain`). */
     routingHeaders: z.array(headerName).default([]),
     /**
@@ -224,8 +229,22 @@ const webhookSchema = z
      * delivery's digest and its position, so a redelivered batch lands once.
      */
     batch: z.object({ path: jsonPath.optional() }).strict().optional(),
-    /** Where the provider's delivery id is (stable across its retries); none, or empty ⇒ a digest of the body. */
-    deliveryId: z.object({ header: headerName.optional(), path: jsonPath.optional() }).strict().default({}),
+    /**
+     * Where the provider's delivery id is (stable across its retries); none, or empty ⇒ a digest of the body.
+     * `paths`: where no one field is unique, the fields that together are (HubSpot's eventId "is not
+     * guaranteed to be unique"; Xero's events carry no id): their values joined, absent when any is missing.
+     */
+    deliveryId: z
+      .object({ header: headerName.optional(), path: jsonPath.optional(), paths: z.array(jsonPath).min(2).optional() })
+      .strict()
+      .refine((d) => !(d.path && d.paths), { message: "path or paths, not both", path: ["paths"] })
+      .default({}),
+    /**
+     * Every answer to the provider has no body, refusals included (Xero: "there is no body in the
+     * response", and its intent-to-receive check wants a bare 200 or 401). Else the outcome as JSON
+     * and problems as problem+json.
+     */
+    emptyAnswers: z.boolean().default(false),
     /** Where the event's time is, first readable wins; unreadable or absent ⇒ the receive time. */
     occurredAt: z.array(jsonPath).default([]),
     /**

@@ -166,6 +166,7 @@ async function acceptEvents(
       connector: def.name,
       trigger: event.trigger,
       externalIds: event.externalIds,
+      routingMetadata: def.declaration.webhook?.routingMetadata,
       // Per connector, so two providers' delivery ids can never collide.
       dedupeKey: `${def.name}:${event.dedupeKey}`,
       occurredAt: event.occurredAt,

@@ -79,7 +79,22 @@ async function recordEvent(deps: EventRecorderDeps, deploymentId: string, event:
 export type EventToRoute = Omit<EventToRecord, "account" | "connectedAccountId"> & {
   /** The connector's candidate external ids, most specific first. */
   externalIds: string[];
+  /** Where else in a connection's metadata those ids route it (the declaration's `webhook.routingMetadata`). */
+  routingMetadata?: string;
 };
+
+/** A declaration path (`tenants[].tenantId`) as an SQL/JSON path (`$."tenants"[*]."tenantId"`). */
+function sqlJsonPath(path: string): string {
+  return `$${path
+    .split(".")
+    .map((step) => {
+      const array = step.endsWith("[]");
+      const name = array ? step.slice(0, -2) : step;
+      // Declaration paths hold only letters, digits and _$@-: quoted as they are.
+      return `."${name}"${array ? "[*]" : ""}`;
+    })
+    .join("")}`;
+}
 
 /**
  * Routes and records in the same one statement (one round trip per inbound event): the ACTIVE
@@ -93,7 +108,8 @@ async function recordRoutedEvent(
   event: EventToRoute,
 ): Promise<(RecordedEvent & { account: string }) | undefined> {
   if (event.externalIds.length === 0) return undefined;
-  return insertEvent(deps, deploymentId, { ...event, account: "", connectedAccountId: null }, event.externalIds, {});
+  const { routingMetadata, ...toRecord } = event;
+  return insertEvent(deps, deploymentId, { ...toRecord, account: "", connectedAccountId: null }, event.externalIds, {}, routingMetadata ? sqlJsonPath(routingMetadata) : null);
 }
 
 async function insertEvent(
@@ -102,6 +118,7 @@ async function insertEvent(
   given: EventToRecord,
   givenRouteBy: string[] | null,
   options: RecordOptions,
+  routeByMetadata: string | null = null,
 ): Promise<(RecordedEvent & { account: string }) | undefined> {
   // Everything here came from a provider (a webhook body, an API answer): a NUL or an unpaired
   // surrogate would fail the statement, and the provider would redeliver into the same failure
@@ -131,6 +148,7 @@ async function insertEvent(
     dedupeKey: event.dedupeKey,
     forwardUnlisted: options.forwardUnlisted === true,
     routeBy,
+    routeByMetadata,
   });
   // Routing found no account: nothing stored.
   if (!row || row.account === null) return undefined;

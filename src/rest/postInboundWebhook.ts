@@ -162,8 +162,11 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
   return {
     ...route,
     handler: async (request) => {
+      // A connector whose provider wants bare answers (Xero) gets the same status with no body.
+      const bare = findConnector(request.params.connector)?.declaration.webhook?.emptyAnswers === true;
       try {
-        return await route.handler(request);
+        const answer = await route.handler(request);
+        return bare ? { status: answer.status, headers: { "cache-control": "no-store" }, body: "" } : answer;
       } catch (error) {
         const problem = asProblem(error);
         if (problem) {
@@ -174,6 +177,7 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
             { deploymentId: request.params.deploymentId, connector, status: problem.status, code: problem.code, detail: problem.detail },
             "inbound webhook refused",
           );
+          if (bare) return { status: problem.status, headers: { ...problem.headers, "cache-control": "no-store" }, body: "" };
         }
         throw error;
       }

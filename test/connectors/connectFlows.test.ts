@@ -188,13 +188,16 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     for (const [label, signature, payload] of refused) {
       const response = await post(signature, payload);
       expect(response.status, label).toBe(401);
-      expect((await response.json()).code, label).toBe("invalid_signature");
+      // Xero wants bare answers: the status says it all.
+      if (webhook.emptyAnswers) expect(await response.text(), label).toBe("");
+      else expect((await response.json()).code, label).toBe("invalid_signature");
     }
     expect(await stored()).toBe(before);
 
     const accepted = await post(signForScheme(webhook.scheme, secret, raw, new Date(), url)!);
     expect(accepted.status).toBe(200);
-    expect(await accepted.json()).toMatchObject({ received: 1, recorded: 1, unrouted: 0 });
+    if (webhook.emptyAnswers) expect(await accepted.text()).toBe("");
+    else expect(await accepted.json()).toMatchObject({ received: 1, recorded: 1, unrouted: 0 });
     const [latest] = await app.database.prisma.triggerEvent.findMany({ where: { connector: name }, orderBy: { receivedAt: "desc" }, take: 1 });
     expect(latest.trigger).toBe(trigger.name);
     if (!trigger.shape) expect(latest.payload).toEqual(body);

@@ -20,8 +20,11 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
     case "hmac": {
       const key = scheme.secretEncoding === "base64" ? Buffer.from(secret, "base64") : secret;
       // Zendesk writes its timestamp as RFC 3339 (2021-03-25T05:09:27Z) and signs that text.
-      const time = scheme.timestampFormat === "rfc3339" ? now.toISOString().replace(/\.\d{3}Z$/, "Z") : seconds;
-      const content = scheme.signedContent.replaceAll("{timestamp}", time).replaceAll("{url}", url).replace("{body}", body);
+      // HubSpot writes milliseconds.
+      const time = scheme.timestampFormat === "rfc3339" ? now.toISOString().replace(/\.\d{3}Z$/, "Z") : scheme.timestampFormat === "unix_milliseconds" ? String(now.getTime()) : seconds;
+      // HubSpot signs the URI with some escapes decoded.
+      const signedUrl = scheme.urlDecode.reduce((u, escape) => u.replaceAll(escape, String.fromCharCode(parseInt(escape.slice(1), 16))), url);
+      const content = scheme.signedContent.replaceAll("{timestamp}", time).replaceAll("{url}", signedUrl).replace("{body}", body);
       const digest = createHmac(scheme.algorithm, key).update(content).digest(scheme.encoding);
       return { [scheme.header]: `${scheme.prefix}${digest}`, ...(scheme.timestampHeader ? { [scheme.timestampHeader]: time } : {}) };
     }

@@ -26,19 +26,35 @@ export const signedContentTemplate = z
   .refine((t) => t.split("{body}").length === 2, "must contain {body} exactly once")
   .refine((t) => !/\{(?!body\}|timestamp\}|url\})[^}]*\}/.test(t), "only {body}, {timestamp} and {url} may be used");
 
-/** The exact bytes a template stands for; the body is never decoded and re-encoded. */
-export function signedContent(template: string, req: InboundRequest, timestamp: string | undefined): Buffer {
+/** A percent-escape written as the provider writes it in a URL (`%3A`): upper-case hex. */
+export const percentEscape = z.string().regex(/^%[0-9A-F]{2}$/, "must be a percent-escape like %3A");
+
+/**
+ * The exact bytes a template stands for; the body is never decoded and re-encoded. `urlDecode`:
+ * percent-escapes written back as their characters in `{url}` (HubSpot signs the URI with some of
+ * them decoded), case-insensitively.
+ */
+export function signedContent(template: string, req: InboundRequest, timestamp: string | undefined, urlDecode: readonly string[] = []): Buffer {
   const [before, after] = template.split("{body}");
-  const fill = (part: string) => Buffer.from(part.replaceAll("{timestamp}", timestamp ?? "").replaceAll("{url}", req.url ?? ""), "utf8");
+  let url = req.url ?? "";
+  if (urlDecode.length > 0) {
+    const decode = new Set(urlDecode.map((e) => e.toUpperCase()));
+    url = url.replace(/%[0-9A-Fa-f]{2}/g, (escape) => (decode.has(escape.toUpperCase()) ? String.fromCharCode(parseInt(escape.slice(1), 16)) : escape));
+  }
+  const fill = (part: string) => Buffer.from(part.replaceAll("{timestamp}", timestamp ?? "").replaceAll("{url}", url), "utf8");
   return Buffer.concat([fill(before), req.rawBody, fill(after)]);
 }
 
-/** Unix-seconds timestamps only: refuses before computing anything when outside the window. */
-export function checkTimestamp(value: string | undefined, now: Date, toleranceSeconds: number): VerifyResult {
+/** Unix-seconds timestamps (or milliseconds, HubSpot's): refuses before computing anything when outside the window. */
+export function checkTimestamp(value: string | undefined, now: Date, toleranceSeconds: number, unit: "seconds" | "milliseconds" = "seconds"): VerifyResult {
   if (!value) return { ok: false, reason: "missing timestamp" };
-  if (!/^\d{1,12}$/.test(value.trim())) return { ok: false, reason: "malformed timestamp" };
-  const skew = Math.abs(Math.floor(now.getTime() / 1000) - Number(value.trim()));
-  if (skew > toleranceSeconds) return { ok: false, reason: `timestamp outside the ${toleranceSeconds}-second window` };
+  const digits = value.trim();
+  if (!(unit === "seconds" ? /^\d{1,12}$/ : /^\d{1,15}$/).test(digits)) return { ok: false, reason: "malformed timestamp" };
+  const late =
+    unit === "seconds"
+      ? Math.abs(Math.floor(now.getTime() / 1000) - Number(digits)) > toleranceSeconds
+      : Math.abs(now.getTime() - Number(digits)) > toleranceSeconds * 1000;
+  if (late) return { ok: false, reason: `timestamp outside the ${toleranceSeconds}-second window` };
   return { ok: true };
 }
 

@@ -17,6 +17,11 @@ export interface EventToEnqueue {
   forwardUnlisted: boolean;
   /** Route by these external ids (most specific first) instead of the given account; null: the given account. */
   routeBy: string[] | null;
+  /**
+   * An SQL/JSON path in the account's metadata whose values also route (after the external id
+   * itself): a Xero connection's other organisations. null: the external id alone.
+   */
+  routeByMetadata: string | null;
 }
 
 export interface EnqueuedRow {
@@ -47,6 +52,13 @@ export async function enqueue(sql: Sql, event: EventToEnqueue): Promise<Enqueued
          from connected_account a
          where $12::text[] is not null and a.deployment_id = $2 and a.connector = $4 and a.status = 'ACTIVE'
            and a.external_id = any($12::text[])
+         union all
+         -- After the external id itself: an account whose metadata names one of the ids ($13, only
+         -- for connectors that declare where; a one-time filter otherwise).
+         select a.id, a.account, cardinality($12::text[]) + 1, a.created_at
+         from connected_account a
+         where $13::jsonpath is not null and $12::text[] is not null and a.deployment_id = $2 and a.connector = $4 and a.status = 'ACTIVE'
+           and exists (select 1 from jsonb_path_query(a.metadata, $13::jsonpath) v where v #>> '{}' = any($12::text[]))
          union all
          select $3::text, $6::text, 0, null where $12::text[] is null
        ) candidates
@@ -92,6 +104,7 @@ export async function enqueue(sql: Sql, event: EventToEnqueue): Promise<Enqueued
       event.deliveryId,
       event.forwardUnlisted,
       event.routeBy,
+      event.routeByMetadata,
     ],
     "record_event",
   );
