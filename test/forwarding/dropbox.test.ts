@@ -261,6 +261,18 @@ describe("Dropbox", () => {
     expect(forwarded().at(-1)).toMatchObject({ type: "dropbox.file_changed", account: "alice", data: { path_display: "/After/reset.txt" } });
   });
 
+  test("a connection made before Dropbox triggers existed (no cursor) starts from Dropbox's latest cursor", async () => {
+    await app.database.sql.query(`update connected_account set cursor = null where connector = 'dropbox' and external_id = $1`, [BOB]);
+    writeFile(BOB, "/Photos/before-the-upgrade.jpg");
+    await notification([BOB]);
+    expect(await poller.runOnce()).toMatchObject({ polled: 1, recorded: 0 });
+    writeFile(BOB, "/Photos/after-the-upgrade.jpg");
+    await notification([BOB]);
+    expect(await poller.runOnce()).toMatchObject({ polled: 1, recorded: 1 });
+    await receiver.waitFor((requests) => requests.some((r) => r.body.includes("after-the-upgrade")));
+    expect(receiver.requests.some((r) => r.body.includes("before-the-upgrade"))).toBe(false);
+  });
+
   test("a notification for accounts nobody connected here queues nothing", async () => {
     expect(await (await notification(["dbid:AAAnobody000000000000000000000000000"])).json()).toEqual({ accounts: 1, queued: 0 });
   });
