@@ -69,6 +69,7 @@ import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
 import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
+import { nudge as nudgePolls } from "./polling/queue/index.ts";
 import { countDue } from "./polling/queue/due.ts";
 
 export interface AppDeps {
@@ -198,6 +199,7 @@ export function buildApp(deps: AppDeps): App {
   const inboundEvents = createInboundEvents({
     sql,
     db,
+    clock,
     connectorEnv,
     accessTokens,
     recordRoutedEvent: recorder.recordRouted,
@@ -229,7 +231,9 @@ export function buildApp(deps: AppDeps): App {
     },
   });
   const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets, logger, signal: subscriptionSignal });
-  const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications };
+  // A notification that only names accounts (Dropbox) makes their connections due for the poller.
+  const pollNudge = { nudge: (deploymentId: string, connector: string, externalIds: string[]) => nudgePolls(sql, deploymentId, connector, externalIds, clock.now()) };
+  const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge };
 
   // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.
   const deliveryQueue = (sql: Database["sql"]) =>

@@ -42,7 +42,13 @@ function identityReader(decl: ConnectorDeclaration, identity: IdentityDeclaratio
       if (value !== undefined) metadata[key] = value;
     }
     const result: ExternalIdentity = { externalId: identity.lowercaseId ? id.toLowerCase() : id, displayName, metadata };
-    const cursor = identity.cursorPath ? asString(valueAt(answer, identity.cursorPath)) : undefined;
+    let cursor = identity.cursorPath ? asString(valueAt(answer, identity.cursorPath)) : undefined;
+    if (identity.cursorFrom) {
+      const from = identity.cursorFrom;
+      const position = await fetchJson(from.path, { method: from.method, body: from.body, headers: from.headers });
+      cursor = asString(valueAt(position, from.cursorPath));
+      if (!cursor) throw new Error(`${decl.displayName} ${from.path} answered without ${from.cursorPath}`);
+    }
     return cursor === undefined ? result : { ...result, cursor };
   };
 }
@@ -234,6 +240,7 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
     })),
     inbound: {
       delivery: webhook ? webhook.delivery : decl.subscription?.notification ? "subscription" : "none",
+      reads: webhook?.reads ?? "inline",
       scheme: scheme?.type ?? null,
       ...(webhook && !signsTimestamp(webhook.scheme) ? { replayWindowSeconds: webhook.replayWindowSeconds } : {}),
       verify: (req, secret, now, keys) =>

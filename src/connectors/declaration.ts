@@ -154,6 +154,20 @@ const identitySchema = z
     metadata: z.record(z.string(), jsonPath).default({}),
     /** A sync position at connect time (Gmail historyId), for notification-only pushes. */
     cursorPath: jsonPath.optional(),
+    /**
+     * A sync position at connect time read by a second call, after the identity (Dropbox's
+     * `files/list_folder/get_latest_cursor`): `{apiUrl}{path}` with the new token, the position at `cursorPath`.
+     */
+    cursorFrom: z
+      .object({
+        path: z.string().startsWith("/", "must start with /"),
+        method: z.enum(["GET", "POST"]).default("GET"),
+        body: z.string().optional(),
+        headers: z.record(z.string(), z.string()).default({}),
+        cursorPath: jsonPath,
+      })
+      .strict()
+      .optional(),
     /** Code, only when one GET cannot say who it is (several calls, values from the token answer). */
     read: fn<IdentityReader>("identity reader").optional(),
   })
@@ -255,6 +269,14 @@ const webhookSchema = z
     replayWindowSeconds: z.number().int().positive().default(86_400),
     /** Code, for pushes that carry no event (Gmail): turns the body into events or a sync notification. */
     parse: fn<(req: InboundRequest) => InboundResult>("push parser").optional(),
+    /**
+     * When `fetchEvents` runs for a push. "inline": while the notification waits, its answer saying
+     * what was stored (Gmail). "queued": the notification only makes the accounts it names due for
+     * the poller at once and is answered straight away (Dropbox: answer within 10 s, one
+     * notification for many accounts); such connections are also read every POLL_INTERVAL, push
+     * secret or not, so a notification the provider gave up on is caught up later.
+     */
+    reads: z.enum(["inline", "queued"]).default("inline"),
     /** Code: reads what changed since the stored cursor, with the account's token (Gmail history). */
     fetchEvents: fn<(ctx: FetchEventsContext) => Promise<{ events: NormalizedEvent[]; cursor: string }>>("change reader").optional(),
   })

@@ -172,13 +172,22 @@ export interface SyncNotification {
   occurredAt: Date;
 }
 
-/** May be empty (an event type no trigger maps). `sync` is set for notification-only pushes. */
-export type InboundResult = { kind: "events"; events: NormalizedEvent[]; sync?: SyncNotification };
+/**
+ * May be empty (an event type no trigger maps). `sync` is set for notification-only pushes read
+ * while the push waits; `changed` for those read later by the poller (`webhook.reads: "queued"`):
+ * the external ids of every account the notification names.
+ */
+export type InboundResult = { kind: "events"; events: NormalizedEvent[]; sync?: SyncNotification; changed?: string[] };
 
 export interface FetchEventsContext {
   accessToken: string;
-  /** GETs `${apiUrl}${path}` with the bearer token; parsed JSON; throws on non-2xx. */
-  fetchJson: (path: string) => Promise<any>;
+  /**
+   * GETs (or `init.method`) `${apiUrl}${path}` with the bearer token; parsed JSON; throws a
+   * ProviderUnavailableError on non-2xx (its `status`, and the provider's parsed error `body`).
+   */
+  fetchJson: (path: string, init?: FetchInit) => Promise<any>;
+  /** The injected clock's now: the time of events the provider gives none. */
+  now: Date;
   apiUrl: string;
   /** The ConnectedAccount's externalId. */
   externalId: string;
@@ -221,6 +230,8 @@ export interface ConnectorDefinition {
      * with each subscription's own secret (src/subscriptions/notifications.ts); "none" for connectors without inbound events.
      */
     delivery: "webhook" | "push" | "subscription" | "none";
+    /** Push connectors only: "queued" when the poller reads what a notification announces (`webhook.reads`). */
+    reads: "inline" | "queued";
     /** The shared scheme verifying inbound requests (`hmac`, `stripe`, …); null without inbound events. */
     scheme: string | null;
     /**

@@ -2,6 +2,7 @@ import { resolveEndpoints } from "../connectors/registry.ts";
 import { bodyDigest } from "../connectors/signatures.ts";
 import type { ConnectorDefinition, NormalizedEvent, SyncNotification } from "../connectors/types.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
+import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
 import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
@@ -33,6 +34,7 @@ export interface InboundOutcome {
 export interface InboundDeps {
   sql: Sql;
   db: Db;
+  clock: Clock;
   connectorEnv: Record<string, string | undefined>;
   /** Tokens of connected accounts, for notification-only pushes and polls that read the changes. */
   accessTokens: Pick<AccessTokens, "fresh">;
@@ -252,6 +254,7 @@ async function fetchSince(deps: InboundDeps, def: ConnectorDefinition, account: 
       externalId: account.externalId,
       cursor: account.cursor ?? undefined,
       notification,
+      now: deps.clock.now(),
     });
   } catch (error) {
     throw new UpstreamUnavailableError(`could not read the provider's changes: ${(error as Error).message}`);

@@ -31,6 +31,8 @@ export class ProviderUnavailableError extends Error {
     super(message);
     this.name = "ProviderUnavailableError";
   }
+  /** The provider's parsed error answer, set (not enumerable) by bearerFetchJson. */
+  declare readonly body?: unknown;
 }
 
 const PROVIDER_TIMEOUT_MS = 15_000;
@@ -158,6 +160,30 @@ export async function refreshGrant(provider: Provider, refreshToken: string): Pr
 }
 
 /** GETs (or `init.method`) `${apiUrl}${path}` with the bearer token; parsed JSON; throws on non-2xx. */
+/** How much of a provider's error answer bearerFetchJson reads. */
+const ERROR_BODY_LIMIT = 16 * 1024;
+
+/** The first `limit` bytes of a body as text ("" when it cannot be read); the rest is not read. */
+async function readBounded(response: Response, limit: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    return "";
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return size > limit ? "" : Buffer.concat(chunks).toString("utf8");
+}
+
 export function bearerFetchJson(apiUrl: string, accessToken: string) {
   return async (path: string, init: FetchInit = {}): Promise<any> => {
     const url = /^https?:\/\//.test(path) ? path : `${apiUrl}${path}`;
@@ -169,8 +195,18 @@ export function bearerFetchJson(apiUrl: string, accessToken: string) {
       signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     });
     if (!response.ok) {
-      await response.body?.cancel();
-      throw new ProviderUnavailableError(`${method} ${new URL(url).pathname} answered HTTP ${response.status}`, response.status);
+      const error = new ProviderUnavailableError(`${method} ${new URL(url).pathname} answered HTTP ${response.status}`, response.status);
+      // The provider's error answer, for connectors that branch on it (Dropbox's 409 `reset`):
+      // bounded, parsed, and not enumerable, so no logger ever writes it out.
+      const text = await readBounded(response, ERROR_BODY_LIMIT);
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = undefined;
+      }
+      Object.defineProperty(error, "body", { value: body, enumerable: false });
+      throw error;
     }
     return response.json();
   };

@@ -174,10 +174,11 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
     try {
       if (target.def.declaration.polling) {
         ({ cursor, recorded } = await readDeclared(connection, target));
-      } else if ((await deps.inboundSecrets.get(connection.deploymentId, target.def))?.webhookSecret) {
+      } else if (target.def.inbound.reads !== "queued" && (await deps.inboundSecrets.get(connection.deploymentId, target.def))?.webhookSecret) {
         outcome = "skipped";
       } else {
-        // A code change reader (Gmail's history): it reads from, and moves, the account's cursor itself.
+        // A code change reader (Gmail's history, Dropbox's list_folder): it reads from, and moves, the
+        // account's cursor itself. Gmail's pushes read it themselves; Dropbox's only nudge (queue/nudge.ts).
         recorded = (await deps.inboundEvents.pollAccount(connection.deploymentId, target.def, connection)).recorded;
       }
     } catch (error) {
@@ -190,7 +191,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
       }
     }
     const next = new Date(clock.now().getTime() + target.intervalMs * (1 + Math.random() * JITTER));
-    await queue.record(connection.id, connection.leaseUntil, next, cursor);
+    await queue.record(connection.id, connection.leaseUntil, new Date(connection.leaseUntil.getTime() - leaseMs), next, cursor);
     metrics?.polled(connection.connector, outcome);
     return recorded;
   }
@@ -199,7 +200,11 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
     let recorded = 0;
     let next = 0;
     const worker = async () => {
-      while (next < claimed.length) recorded += await poll(claimed[next++]);
+      while (next < claimed.length) {
+        // Not `recorded += await …`: that reads `recorded` before the await and loses the other workers' counts.
+        const count = await poll(claimed[next++]);
+        recorded += count;
+      }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
     return recorded;

@@ -24,6 +24,11 @@ export interface InboundWebhookDeps {
   inboundSecrets: Pick<InboundSecrets, "get">;
   verificationTokens: Pick<VerificationTokens, "capture">;
   inboundEvents: Pick<InboundEvents, "acceptEvents" | "acceptSync">;
+  /**
+   * Makes the named accounts' connections due for the poller now (`webhook.reads: "queued"`,
+   * Dropbox); how many ACTIVE connections of the deployment they are.
+   */
+  pollNudge: { nudge(deploymentId: string, connector: string, externalIds: string[]): Promise<number> };
   /** Notifications of per-account provider subscriptions, verified with each subscription's own secret. */
   subscriptionNotifications: Pick<SubscriptionNotifications, "accept" | "acceptSigned" | "acceptHandshake">;
 }
@@ -72,7 +77,7 @@ const reply = (answer: HandshakeReply | HandshakeRefusal): HttpResponse => {
  * URL-verification handshakes are answered with what the provider expects and store nothing; a
  * verification token the operator must read back and confirm (connectors that declare one) is kept sealed.
  */
-export function postInboundWebhook({ config, logger, clock, metrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications }: InboundWebhookDeps): Route {
+export function postInboundWebhook({ config, logger, clock, metrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge }: InboundWebhookDeps): Route {
   const jwks = createJwksCache({ clock });
 
   const route: Route = {
@@ -127,6 +132,12 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
       if (late) return reply(late);
 
       const parsed = def.inbound.parse(inbound);
+      if (parsed.changed) {
+        // Read by the poller, after this answer: the provider waits only seconds, and one
+        // notification may name many accounts. Durable: the schedule is a column of each connection.
+        const connections = await pollNudge.nudge(deploymentId, def.name, parsed.changed);
+        return json(200, { accounts: new Set(parsed.changed).size, queued: connections });
+      }
       const outcome: InboundOutcome = await readingChanges(deploymentId, def, () =>
         parsed.sync
           ? inboundEvents.acceptSync(deploymentId, def, parsed.sync)

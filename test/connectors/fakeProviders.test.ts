@@ -301,6 +301,7 @@ describe("fake Google (Gmail)", () => {
     if (parsed.kind !== "events" || !parsed.sync) return;
 
     const result = await def.inbound.fetchEvents!({
+      now: new Date(),
       accessToken: token.accessToken,
       fetchJson: client.fetchJson(token.accessToken),
       apiUrl: client.endpoints.apiUrl,

@@ -203,6 +203,7 @@ describe("fetchGmailEvents", () => {
 
   function context(responses: Record<string, unknown>, cursor: string | undefined, calls: string[] = []): FetchEventsContext {
     return {
+      now,
       accessToken: "ya29.x",
       apiUrl: "https://gmail.googleapis.com",
       externalId: "alice@example.com",

@@ -14,6 +14,7 @@
  *                                           (REAUTH_REQUIRED, DISCONNECTED, trigger unlisted)
  *   record    in flight (own lease)         scheduled at now + interval + jitter, position stored;
  *                                           unscheduled when no longer ACTIVE
+ *   nudge     any (ACTIVE)                  due now: a notification named the account (Dropbox)
  *
  * An expired lease is due again by itself: a crashed instance's claim needs no statement. Times
  * come from the poller's clock as parameters, never the database's now(). `countDue` (due.ts)
@@ -28,6 +29,7 @@ import { record } from "./record.ts";
 import { schedule } from "./schedule.ts";
 
 export type { ClaimedConnection } from "./claim.ts";
+export { nudge } from "./nudge.ts";
 
 export interface PollQueueDeps {
   sql: Sql;
@@ -40,7 +42,7 @@ export function createPollQueue({ sql, clock, pairs }: PollQueueDeps) {
   return {
     schedule: () => schedule(sql, pairs, clock.now()),
     claim: (leaseMs: number, limit: number) => claim(sql, pairs, clock.now(), leaseMs, limit),
-    record: (id: string, leaseUntil: Date, nextPollAt: Date, cursor: string | null) => record(sql, id, leaseUntil, nextPollAt, cursor),
+    record: (id: string, leaseUntil: Date, claimedAt: Date, nextPollAt: Date, cursor: string | null) => record(sql, id, leaseUntil, claimedAt, nextPollAt, cursor),
     countDue: () => countDue(sql, clock.now()),
   };
 }

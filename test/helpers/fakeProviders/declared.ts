@@ -127,7 +127,24 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
                 return jsonReply(200, answer);
               },
             },
+            // Given routes first: a test's own fake of the sync position wins.
             ...(opts.routes ?? []),
+            // A second call for the connect-time sync position (Dropbox's get_latest_cursor).
+            ...(identity.cursorFrom
+              ? [
+                  {
+                    method: identity.cursorFrom.method,
+                    path: `${tenant.filled}/api${pathOf(oauth.apiUrl).replace(/\/$/, "")}${identity.cursorFrom.path}`,
+                    handle(req: Parameters<Route<DeclaredIdentity>["handle"]>[0], ctx: Parameters<Route<DeclaredIdentity>["handle"]>[1]) {
+                      const grant = ctx.authenticate(req);
+                      if (!grant) return jsonReply(401, { error: "invalid_token" });
+                      const answer: Record<string, unknown> = {};
+                      setAt(answer, identity.cursorFrom!.cursorPath, grant.identity.cursor);
+                      return jsonReply(200, answer);
+                    },
+                  },
+                ]
+              : []),
           ]
         : (opts.routes ?? []),
     },

@@ -1,14 +1,32 @@
 /**
  * Dropbox: OAuth 2.0 with PKCE and scoped apps; `token_access_type=offline` for a refresh token.
- * Connect only: Dropbox webhooks list the accounts whose files changed, without the change itself.
+ * File triggers from the app's webhook (one URI per app, set in the App Console): a notification
+ * only lists the accounts whose files changed; each account's changes are then read from
+ * `files/list_folder/continue` with its own token (events.ts beside this file).
  */
 import { declareConnector } from "../../declaration.ts";
+import { fetchDropboxEvents, parseDropboxNotification, type DropboxEntryData } from "./events.ts";
+
+const sampleFile: DropboxEntryData = {
+  account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc",
+  tag: "file",
+  id: "id:a4ayc_80_OEAAAAAAAAAXw",
+  name: "Prime_Numbers.txt",
+  path_lower: "/homework/math/prime_numbers.txt",
+  path_display: "/Homework/math/Prime_Numbers.txt",
+  rev: "a1c10ce0dd78",
+  size: 7212,
+  client_modified: "2015-05-12T15:50:38Z",
+  server_modified: "2015-05-12T15:50:38Z",
+  content_hash: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+};
+const noFile = { rev: null, size: null, client_modified: null, server_modified: null, content_hash: null };
 
 export default declareConnector({
   name: "dropbox",
   displayName: "Dropbox",
   category: "files",
-  description: "Read-only access to a Dropbox account's profile and file metadata.",
+  description: "Files and folders added, changed or deleted in a Dropbox account.",
   icon:
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
     '<rect width="24" height="24" rx="5" fill="#0061fe"/>' +
@@ -18,6 +36,9 @@ export default declareConnector({
     "https://developers.dropbox.com/oauth-guide",
     "https://www.dropbox.com/developers/documentation/http/documentation#oauth2-authorize",
     "https://www.dropbox.com/developers/documentation/http/documentation#users-get_current_account",
+    "https://www.dropbox.com/developers/reference/webhooks",
+    "https://www.dropbox.com/developers/documentation/http/documentation#files-list_folder-get_latest_cursor",
+    "https://www.dropbox.com/developers/documentation/http/documentation#files-list_folder-continue",
   ],
   oauth: {
     authorizeUrl: "https://www.dropbox.com/oauth2/authorize",
@@ -44,5 +65,57 @@ export default declareConnector({
     idPath: "account_id",
     displayNamePath: "name.display_name",
     metadata: { email: "email", country: "country" },
+    // The account's position at connect time, over its whole Dropbox: the first change after
+    // connecting is read from here. An RPC endpoint: POST with a JSON body.
+    cursorFrom: {
+      path: "/files/list_folder/get_latest_cursor",
+      method: "POST",
+      body: '{"path":"","recursive":true}',
+      headers: { "content-type": "application/json" },
+      cursorPath: "cursor",
+    },
   },
+  // The app's one webhook URI is this deployment's Dropbox webhook URL; its secret is the app
+  // secret (the OAuth client secret): Dropbox signs X-Dropbox-Signature with it. The URI is verified
+  // with a GET ?challenge=…, echoed as text/plain with X-Content-Type-Options: nosniff.
+  webhook: {
+    delivery: "push",
+    scheme: { type: "hmac", header: "x-dropbox-signature", algorithm: "sha256", encoding: "hex" },
+    handshakes: [{ type: "dropbox_challenge" }],
+    // Answered at once (Dropbox waits 10 s); each named account is read by the poller right after.
+    reads: "queued",
+    parse: parseDropboxNotification,
+    fetchEvents: fetchDropboxEvents,
+  },
+  triggers: [
+    {
+      name: "file_changed",
+      providerEvent: "file",
+      displayName: "File added or changed",
+      description: "A file was added, changed, or moved or renamed (list_folder/continue returned it with a new rev).",
+      samplePayload: { ...sampleFile },
+    },
+    {
+      name: "folder_created",
+      providerEvent: "folder",
+      displayName: "Folder created",
+      description: "A folder was created, or moved or renamed to a new path.",
+      samplePayload: {
+        ...sampleFile,
+        ...noFile,
+        tag: "folder",
+        id: "id:a4ayc_80_OEAAAAAAAAAXz",
+        name: "math",
+        path_lower: "/homework/math",
+        path_display: "/Homework/math",
+      },
+    },
+    {
+      name: "file_deleted",
+      providerEvent: "deleted",
+      displayName: "File or folder deleted",
+      description: "A file or folder was deleted (Dropbox's deleted entries do not say which, and carry no id).",
+      samplePayload: { ...sampleFile, ...noFile, tag: "deleted", id: null },
+    },
+  ],
 });
