@@ -37,6 +37,11 @@ const callSchema = z
     /** Under the connection's API base (the `api` section: `oauth.apiUrl` unless declared), the token in the declared style. */
     path: z.string().startsWith("/", "must start with /"),
     body: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * A 2xx answer with a value here (a non-empty list, or anything but null/false) failed: GraphQL
+     * APIs answer 200 with `errors` (monday.com's `create_webhook`).
+     */
+    errorsPath: jsonPath.optional(),
   })
   .strict();
 export type SubscriptionCall = z.infer<typeof callSchema>;
@@ -62,6 +67,8 @@ export interface ChangeReadContext {
   headers: Record<string, string | undefined>;
   /** The notification's body, or its one item when the declaration names `itemsPath`. */
   item: Record<string, unknown>;
+  /** The provider's id of the subscription the notification is for (its webhook id). */
+  providerId: string;
   /** The triggers a provider event of this resource maps to (the declaration's `resources[].triggers`, inverted). */
   triggersFor: (providerEvent: string) => string[];
   /** When the notification arrived. */
@@ -258,7 +265,11 @@ export const subscriptionSchema = z
       })
       .strict()
       .optional(),
-    /** Code: reads the changes a notification announces, with the account's token. */
+    /**
+     * Code: reads the changes a notification announces, with the account's token. With `webhook`
+     * (a signed ping to {subscriptionUrl}: Airtable's), the ping is verified with the declared scheme
+     * and then the changes are read, instead of parsing events from the body.
+     */
     read: fn<ChangeReader>("change reader").optional(),
     /** Code: the reader's first cursor, taken once the subscription is made (kept across re-creations). */
     start: fn<ChangeStart>("change start").optional(),
