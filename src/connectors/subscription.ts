@@ -286,11 +286,16 @@ export const subscriptionSchema = z
 export type SubscriptionDeclaration = z.output<typeof subscriptionSchema>;
 
 /**
- * The declared `values` of the resource a subscription row watches: its resource is the declared
- * one with the connection's params filled in (`projects/{project_id}` → `projects/4242`).
+ * The declared resource a subscription row watches: its resource is the declared one with the
+ * connection's params filled in (`projects/{project_id}` → `projects/4242`).
  */
-export function resourceValues(decl: Pick<SubscriptionDeclaration, "resources">, resource: string): Record<string, string> {
+export function declaredResource<R extends { resource: string }>(decl: { resources: R[] }, resource: string): R | undefined {
   const matches = (template: string) =>
     new RegExp(`^${template.split(/\{[a-z][a-z0-9_]*\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`).test(resource);
-  return decl.resources.find((r) => matches(r.resource))?.values ?? {};
+  return decl.resources.find((r) => matches(r.resource));
+}
+
+/** The declared `values` of the resource a subscription row watches. */
+export function resourceValues(decl: Pick<SubscriptionDeclaration, "resources">, resource: string): Record<string, string> {
+  return declaredResource(decl, resource)?.values ?? {};
 }
