@@ -36,6 +36,8 @@ export default declareConnector({
     "https://developer.monday.com/api-reference/reference/webhooks",
     "https://developer.monday.com/api-reference/docs/webhooks",
     "https://developer.monday.com/api-reference/changelog/webhooks-improvements",
+    "https://developer.monday.com/apps/docs/integration-authorization",
+    "https://developer.monday.com/apps/docs/authorization-header",
     "https://support.monday.com/hc/en-us/articles/360003540679-Webhook-integration",
   ],
   oauth: {
