@@ -37,6 +37,11 @@ const callSchema = z
     /** Under the connection's API base (the `api` section: `oauth.apiUrl` unless declared), the token in the declared style. */
     path: z.string().startsWith("/", "must start with /"),
     body: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * A 2xx answer with a value here (a non-empty list, or anything but null/false) failed: GraphQL
+     * APIs answer 200 with `errors` (monday.com's `create_webhook`).
+     */
+    errorsPath: jsonPath.optional(),
   })
   .strict();
 export type SubscriptionCall = z.infer<typeof callSchema>;
@@ -64,6 +69,8 @@ export interface ChangeReadContext {
   item: Record<string, unknown>;
   /** Set when a lifecycle notification asked for the read (`notification.lifecycle`, Graph's `missed`): the item names no change. */
   lifecycleEvent?: string;
+  /** The provider's id of the subscription the notification is for (its webhook id). */
+  providerId: string;
   /** The triggers a provider event of this resource maps to (the declaration's `resources[].triggers`, inverted). */
   triggersFor: (providerEvent: string) => string[];
   /** When the notification arrived. */
@@ -294,7 +301,11 @@ export const subscriptionSchema = z
       })
       .strict()
       .optional(),
-    /** Code: reads the changes a notification announces, with the account's token. */
+    /**
+     * Code: reads the changes a notification announces, with the account's token. With `webhook`
+     * (a signed ping to {subscriptionUrl}: Airtable's), the ping is verified with the declared scheme
+     * and then the changes are read, instead of parsing events from the body.
+     */
     read: fn<ChangeReader>("change reader").optional(),
     /** Code: the reader's first cursor, taken once the subscription is made (kept across re-creations). */
     start: fn<ChangeStart>("change start").optional(),
@@ -311,11 +322,16 @@ export const subscriptionSchema = z
 export type SubscriptionDeclaration = z.output<typeof subscriptionSchema>;
 
 /**
- * The declared `values` of the resource a subscription row watches: its resource is the declared
- * one with the connection's params filled in (`projects/{project_id}` → `projects/4242`).
+ * The declared resource a subscription row watches: its resource is the declared one with the
+ * connection's params filled in (`projects/{project_id}` → `projects/4242`).
  */
-export function resourceValues(decl: Pick<SubscriptionDeclaration, "resources">, resource: string): Record<string, string> {
+export function declaredResource<R extends { resource: string }>(decl: { resources: R[] }, resource: string): R | undefined {
   const matches = (template: string) =>
     new RegExp(`^${template.split(/\{[a-z][a-z0-9_]*\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`).test(resource);
-  return decl.resources.find((r) => matches(r.resource))?.values ?? {};
+  return decl.resources.find((r) => matches(r.resource));
+}
+
+/** The declared `values` of the resource a subscription row watches. */
+export function resourceValues(decl: Pick<SubscriptionDeclaration, "resources">, resource: string): Record<string, string> {
+  return declaredResource(decl, resource)?.values ?? {};
 }

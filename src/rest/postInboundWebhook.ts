@@ -101,7 +101,7 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
         const handshake = await subscriptionNotifications.acceptHandshake(deploymentId, def, inbound, subscriptionId);
         if (handshake && "refused" in handshake) throw new AppError("INVALID_SIGNATURE", `The request is not a ${def.displayName} handshake for this subscription (${handshake.refused}).`);
         if (handshake) return reply(handshake);
-        const accepted = await subscriptionNotifications.acceptSigned(deploymentId, def, inbound, subscriptionId, secret);
+        const accepted = await readingChanges(deploymentId, def, () => subscriptionNotifications.acceptSigned(deploymentId, def, inbound, subscriptionId, secret));
         if ("refused" in accepted) throw new AppError("INVALID_SIGNATURE", `The request is not signed by ${def.displayName} for this subscription (${accepted.refused}).`);
         countAccepted(def.name, accepted);
         return json(200, accepted);

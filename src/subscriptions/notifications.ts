@@ -20,7 +20,7 @@ import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "pino";
 import type { WakeSignal } from "../events/wakeSignal.ts";
-import type { NotificationLocation } from "../connectors/subscription.ts";
+import { declaredResource, type NotificationLocation } from "../connectors/subscription.ts";
 import { verifyWithScheme } from "../connectors/schemes/index.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
@@ -81,7 +81,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
   async function readItem(deploymentId: string, def: ConnectorDefinition, sub: LiveSubscription, req: InboundRequest, item: Record<string, unknown>, lifecycleEvent?: string): Promise<InboundOutcome | undefined> {
     const decl = def.declaration.subscription!;
     const byEvent = new Map<string, string[]>();
-    for (const [trigger, events] of Object.entries(decl.resources.find((r) => r.resource === sub.resource)?.triggers ?? {})) {
+    for (const [trigger, events] of Object.entries(declaredResource(decl, sub.resource)?.triggers ?? {})) {
       for (const event of events) byEvent.set(event, [...(byEvent.get(event) ?? []), trigger]);
     }
     let accessToken: string;
@@ -103,6 +103,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
         headers: req.headers,
         item,
         ...(lifecycleEvent ? { lifecycleEvent } : {}),
+        providerId: sub.provider_id,
         triggersFor: (event) => byEvent.get(event) ?? [],
         now: deps.clock.now(),
       });
@@ -147,8 +148,8 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
 
   /** The live subscription a `{subscriptionUrl}` names, with its account. */
   async function named(deploymentId: string, connector: string, id: string) {
-    const rows = await deps.sql.query<{ secret_encrypted: string | null; external_id: string; connected_account_id: string }>(
-      `select s.secret_encrypted, a.external_id, s.connected_account_id
+    const rows = await deps.sql.query<LiveSubscription>(
+      `select s.id, s.provider_id, s.resource, s.secret_encrypted, s.cursor, s.connected_account_id, a.external_id
        from provider_subscription s join connected_account a on a.id = s.connected_account_id
        where s.id = $1 and s.connector = $2 and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
       [id, connector, deploymentId],
@@ -210,6 +211,13 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       // Verified even for an unknown subscription, so timing does not tell known ids apart.
       const verified = verifyWithScheme(signed.scheme, { req, secret: key || "\u0000no subscription", now });
       if (!sub || !key || !verified.ok) return { refused: verified.ok ? "no such subscription" : verified.reason };
+      // A signed ping that only says "changed" (Airtable's): what changed is read with the account's token.
+      if (def.declaration.subscription?.read) {
+        if (!sub.provider_id) return { refused: "the subscription is not made yet" };
+        const body = parseJsonObject(req.rawBody);
+        if (!body) return { refused: "the notification is not a JSON object" };
+        return (await readItem(deploymentId, def, sub, req, body)) ?? { received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 };
+      }
       // The subscription's account only: where the declaration keeps the actor's events (Jira), an event whose body names other accounts is theirs.
       const events = def.inbound
         .parse(req)

@@ -100,13 +100,22 @@ export async function callProvider(call: SubscriptionCall, vars: TemplateVars, t
   }
   const text = await response.text();
   if (!response.ok) throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]} answered HTTP ${response.status}`, response.status);
-  if (!text.trim()) return {};
+  let answer: Record<string, unknown> = {};
   try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    const parsed = text.trim() ? (JSON.parse(text) as unknown) : {};
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) answer = parsed as Record<string, unknown>;
   } catch {
-    return {};
+    answer = {};
   }
+  if (call.errorsPath) {
+    const errors = valueAt(answer, call.errorsPath);
+    // The provider's own words, cut short: never the body (or anything it echoes) whole.
+    const first = asString(valueAt(Array.isArray(errors) ? { e: errors[0] } : {}, "e.message"))?.slice(0, 200);
+    if (Array.isArray(errors) ? errors.length > 0 : errors !== undefined && errors !== null && errors !== false) {
+      throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]} answered errors${first ? `: ${first}` : ""}`, response.status);
+    }
+  }
+  return answer;
 }
 
 /** What the provider's answer to create or renew says. */

@@ -1,7 +1,9 @@
 /**
  * A bearer JWT the provider signs with a shared secret (HS256): Jira's dynamic webhooks of OAuth
  * 2.0 apps carry `Authorization: Bearer <JWT>` signed with the app's client secret
- * (developer.atlassian.com/cloud/jira/platform/webhooks/#webhooks-authentication-for-oauth-2-0-apps).
+ * (developer.atlassian.com/cloud/jira/platform/webhooks/#webhooks-authentication-for-oauth-2-0-apps);
+ * monday.com sends the bare token, `Authorization: <JWT>` with no "Bearer " (`bearer: false`), signed
+ * with the app's Signing Secret (developer.monday.com/apps/docs/integration-authorization).
  * The algorithm is ours (HS256 only, never read from the token: no `none`, no key confusion); an
  * `exp` claim, when present, must not be more than 5 minutes past.
  */
@@ -15,6 +17,8 @@ import { headerName, noSecret, type SchemeInput } from "./common.ts";
 export const jwtHs256Scheme = z.object({
   type: z.literal("jwt_hs256"),
   header: headerName.default("authorization"),
+  /** The header is `Bearer <JWT>` (true), or the token alone (false: monday.com). */
+  bearer: z.boolean().default(true),
 });
 export type JwtHs256Params = z.infer<typeof jwtHs256Scheme>;
 
@@ -31,8 +35,9 @@ function segment(value: string): Record<string, unknown> | undefined {
 
 export function verifyJwtHs256(params: JwtHs256Params, { req, secret, now }: SchemeInput): VerifyResult {
   if (!secret) return noSecret;
-  const match = /^Bearer\s+(\S+)$/i.exec(req.headers[params.header]?.trim() ?? "");
-  if (!match) return { ok: false, reason: "missing bearer token" };
+  const value = req.headers[params.header]?.trim() ?? "";
+  const match = params.bearer ? /^Bearer\s+(\S+)$/i.exec(value) : /^(\S+)$/.exec(value);
+  if (!match) return { ok: false, reason: params.bearer ? "missing bearer token" : "missing token" };
   const parts = match[1].split(".");
   if (parts.length !== 3) return { ok: false, reason: "malformed token" };
   const header = segment(parts[0]);

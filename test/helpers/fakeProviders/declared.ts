@@ -23,6 +23,8 @@ export interface DeclaredProviderOptions extends FakeOAuthOptions {
   tokenExtras?: (identity: DeclaredIdentity) => Record<string, unknown>;
   /** More API routes, under `/api` (Xero's GET /connections). */
   routes?: Route<DeclaredIdentity>[];
+  /** Routes matched before the identity endpoint, each with `when` (monday's GraphQL mutations share the identity's POST /v2). */
+  before?: Route<DeclaredIdentity>[];
 }
 
 export interface FakeDeclaredProvider extends FakeOAuthServer<DeclaredIdentity> {
@@ -110,6 +112,7 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
         tokenResponse.okPath ? jsonReply(200, { ok: false, error: kind }) : jsonReply(400, { error: kind, error_description: description }),
       routes: identity.path
         ? [
+            ...(opts.before ?? []),
             {
               method: identity.method,
               path: identityPath,

@@ -59,6 +59,8 @@ export interface Route<I> {
   method: string;
   /** Exact path, or a RegExp whose groups are passed as params. */
   path: string | RegExp;
+  /** Only the requests this takes (monday's one GraphQL path serves the identity and the webhooks); others go on to the next route. */
+  when?(req: FakeRequest): boolean;
   handle(req: FakeRequest, ctx: RouteContext<I>, params: string[]): Reply | Promise<Reply>;
 }
 
@@ -402,7 +404,7 @@ export async function startFakeOAuthServer<I>(
     if (req.path === protocol.authorizePath && req.method === "POST") return authorizePost(req);
     if (req.path === protocol.tokenPath && req.method === "POST") return token(req);
     for (const route of protocol.routes) {
-      if (route.method !== req.method) continue;
+      if (route.method !== req.method || (route.when && !route.when(req))) continue;
       if (typeof route.path === "string") {
         if (route.path === req.path) return route.handle(req, routeContext, []);
       } else {
