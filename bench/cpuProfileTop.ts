@@ -2,10 +2,11 @@
  * Ranks a V8 CPU profile (a `.cpuprofile` from `--cpu-prof` or bench/forwarding/cpuProfile.mjs) by
  * self time: per function and per file or package.
  *
- *   npx tsx bench/cpuProfileTop.ts /tmp/prof/service-123.cpuprofile [--top 30] [--busiest 5]
+ *   npx tsx bench/cpuProfileTop.ts /tmp/prof/service-123.cpuprofile [--top 30] [--skip 20] [--busiest 4]
  *
- * `--busiest N` keeps only the N seconds with the fewest idle samples (a benchmark's max-rate phase,
- * not the process's start-up and shutdown). Shares are of the busy (non-idle) time in that window.
+ * `--busiest N` keeps only the N seconds with the fewest idle samples (a benchmark's max-rate phase);
+ * `--skip S` leaves out the first S seconds first (start-up, which is busy too: loading modules).
+ * Shares are of the busy (non-idle) time in that window.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -25,10 +26,10 @@ interface Profile {
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: "string", default: "30" }, busiest: { type: "string" } },
+  options: { top: { type: "string", default: "30" }, busiest: { type: "string" }, skip: { type: "string", default: "0" } },
 });
 if (positionals.length !== 1) {
-  console.error("usage: npx tsx bench/cpuProfileTop.ts <file.cpuprofile> [--top 30] [--busiest <seconds>]");
+  console.error("usage: npx tsx bench/cpuProfileTop.ts <file.cpuprofile> [--top 30] [--skip <seconds>] [--busiest <seconds>]");
   process.exit(2);
 }
 const profile = JSON.parse(readFileSync(positionals[0], "utf8")) as Profile;
@@ -42,14 +43,16 @@ let at = profile.startTime;
 for (const delta of profile.timeDeltas) times.push((at += delta));
 const weights = times.map((time, i) => (i + 1 < times.length ? times[i + 1] - time : 0));
 
-let from = 0;
+const skipUntil = profile.startTime + Number(args.skip) * 1e6;
+let from = times.findIndex((time) => time >= skipUntil);
+if (from === -1) from = times.length;
 let to = profile.samples.length;
 if (args.busiest) {
   const window = Number(args.busiest) * 1e6;
   let best = -1;
   let busy = 0;
-  let start = 0;
-  for (let end = 0; end < times.length; end++) {
+  let start = from;
+  for (let end = from; end < times.length; end++) {
     if (!isIdle(profile.samples[end])) busy += weights[end];
     while (times[end] - times[start] > window) {
       if (!isIdle(profile.samples[start])) busy -= weights[start];

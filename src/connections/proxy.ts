@@ -129,25 +129,31 @@ export function retryAfterMs(value: string | string[] | undefined, nowMs: number
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
 
-/** The header names a Connection header lists (they are hop-by-hop for this message). */
-const NONE_LISTED: ReadonlySet<string> = new Set();
-function connectionListed(headers: Record<string, string | string[] | undefined>): ReadonlySet<string> {
-  if (headers.connection === undefined) return NONE_LISTED;
-  return new Set(
-    (single(headers.connection) ?? "")
+/** Whether a header name is one a Connection header lists (hop-by-hop for this message). */
+const NONE_LISTED = (_name: string) => false;
+function connectionListed(headers: Record<string, string | string[] | undefined>): (name: string) => boolean {
+  const value = single(headers.connection);
+  if (value === undefined) return NONE_LISTED;
+  // The usual one, `keep-alive` or `close`: no set to build.
+  if (!value.includes(",")) {
+    const only = value.trim().toLowerCase();
+    return (name) => name === only;
+  }
+  const listed = new Set(
+    value
       .split(",")
       .map((name) => name.trim().toLowerCase())
       .filter(Boolean),
   );
+  return (name) => listed.has(name);
 }
 
-/** `base`'s headers first (the API's declared ones), then what the caller sent and may be sent on: one object, built once per request. */
 export function outboundHeaders(headers: IncomingHttpHeaders, base?: Record<string, string>): Record<string, string | string[]> {
   const listed = connectionListed(headers);
   const out: Record<string, string | string[]> = { ...base };
   for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || NOT_SENT.has(name) || listed.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || NOT_SENT.has(name) || listed(name)) continue;
     if (name.startsWith("x-forwarded-") || name.startsWith("x-switchyard-")) continue;
     out[name] = value;
   }
@@ -159,7 +165,7 @@ export function answerHeaders(headers: Record<string, string | string[] | undefi
   const out: Record<string, string | string[]> = {};
   for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || listed.has(name) || name === "set-cookie" || name.startsWith("x-switchyard-")) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || listed(name) || name === "set-cookie" || name.startsWith("x-switchyard-")) continue;
     out[name] = value;
   }
   return out;
