@@ -279,6 +279,19 @@ export function buildApp(deps: AppDeps): App {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [metrics],
   });
+  // prom-client hashes a label object on every call: each route's series are looked up once (bounded:
+  // routes are patterns, statuses are HTTP codes).
+  const routeSeries = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
+  function countRequest(route: string, status: string, seconds?: number): void {
+    const key = `${route} ${status}`;
+    let series = routeSeries.get(key);
+    if (!series) {
+      series = { count: requests.labels({ route, status }), time: duration.labels({ route }) };
+      routeSeries.set(key, series);
+    }
+    series.count.inc();
+    if (seconds !== undefined) series.time.observe(seconds);
+  }
 
   redisHealth.registerOn(metrics);
   const pollMetrics = registerPollMetrics(metrics, () => countDue(sql, clock.now()), (error) => databaseOutage.noted(error));
@@ -437,7 +450,7 @@ export function buildApp(deps: AppDeps): App {
           )!,
         ),
       );
-      requests.inc({ route: matched.route, status: "503" });
+      countRequest(matched.route, "503");
       return;
     }
     settle(req, res, route(req, res, url, matched), matched, () => url.pathname, started);
@@ -473,8 +486,7 @@ export function buildApp(deps: AppDeps): App {
         }
       })
       .then(() => {
-        requests.inc({ route: matched.route, status: status ?? String(res.statusCode) });
-        duration.observe({ route: matched.route }, Number(process.hrtime.bigint() - started) / 1e9);
+        countRequest(matched.route, status ?? String(res.statusCode), Number(process.hrtime.bigint() - started) / 1e9);
       });
   }
 

@@ -1,12 +1,18 @@
 // Preloaded into the service by `run.ts --cpu-prof <dir>` (NODE_OPTIONS=--import …; Node 20 refuses
-// --cpu-prof in NODE_OPTIONS): profiles the whole process and writes <dir>/service-<pid>.cpuprofile
-// when it exits. Plain JS because it loads before tsx.
-import { writeFileSync } from "node:fs";
+// --cpu-prof in NODE_OPTIONS): profiles the whole process and writes <dir>/<BENCH_CPU_PROF_NAME or
+// service-<pid>>.cpuprofile when it exits. Plain JS because it loads before tsx. The folder is made
+// now: the exit handler cannot wait, and a missing folder there lost the profile (node's own
+// --cpu-prof-dir is only made when that process exits, and the service stops first). Only the main
+// thread is profiled (node's --cpu-prof also profiles tsx's loader thread and, with a fixed
+// --cpu-prof-name, that profile overwrote the main thread's).
+import { mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { join } from "node:path";
 
 const dir = process.env.BENCH_CPU_PROF_DIR;
 if (dir) {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${process.env.BENCH_CPU_PROF_NAME ?? `service-${process.pid}`}.cpuprofile`);
   const session = new Session();
   session.connect();
   session.post("Profiler.enable");
@@ -15,7 +21,7 @@ if (dir) {
   process.once("exit", () => {
     // An in-process session answers synchronously, so this runs to the end inside the exit handler.
     session.post("Profiler.stop", (error, result) => {
-      if (!error) writeFileSync(join(dir, `service-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+      if (!error) writeFileSync(file, JSON.stringify(result.profile));
     });
   });
 }

@@ -37,7 +37,8 @@ const { values: args } = parseArgs({
     "stream-mb": { type: "string", default: "100" },
     // Runs dist/main.js (npm run build) rather than the sources through tsx.
     compiled: { type: "boolean", default: false },
-    // Writes a V8 CPU profile of the service into this folder when it stops (../forwarding/cpuProfile.mjs).
+    // Writes V8 CPU profiles of the service (service-<pid>.cpuprofile), the fake API and the pipe into
+    // this folder when they stop (../forwarding/cpuProfile.mjs); rank them with bench/cpuProfileTop.ts.
     "cpu-prof": { type: "string" },
     out: { type: "string", default: join(here, "results.json") },
   },
@@ -46,11 +47,14 @@ const RATE = Number(args.rate);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const STREAM_BYTES = Number(args["stream-mb"]) * 1024 * 1024;
+const CPU_PROFILE = join(here, "../forwarding/cpuProfile.mjs");
 
 async function startServer(role: string, ...rest: string[]): Promise<{ child: Child; url: string }> {
-  // With --cpu-prof, the servers are profiled too (the bare pipe is the proxy's yardstick).
-  const profile = args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", args["cpu-prof"], "--cpu-prof-name", `${role}.cpuprofile`] : [];
-  const child = spawnNode([...profile, "--import", "tsx", join(here, "servers.ts"), role, ...rest], { cwd: root, env: { PATH: process.env.PATH ?? "" } });
+  // With --cpu-prof, the servers are profiled too (the bare pipe is the proxy's yardstick), the same
+  // way as the service: node's own --cpu-prof would also profile tsx's loader thread.
+  const profile = args["cpu-prof"] ? ["--import", CPU_PROFILE] : [];
+  const env = { PATH: process.env.PATH ?? "", ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"], BENCH_CPU_PROF_NAME: role } : {}) };
+  const child = spawnNode([...profile, "--import", "tsx", join(here, "servers.ts"), role, ...rest], { cwd: root, env });
   for (let i = 0; i < 300; i++) {
     const port = /listening (\d+)/.exec(child.output())?.[1];
     if (port) return { child, url: `http://127.0.0.1:${port}` };
@@ -170,7 +174,7 @@ try {
       RATE_LIMIT_PER_MINUTE: "100000000",
       CONNECTOR_GITHUB_API_URL: api.url,
       PROXY_MAX_BODY: String(10 * 1024 * 1024),
-      ...(args["cpu-prof"] ? { NODE_OPTIONS: `--import ${join(here, "../forwarding/cpuProfile.mjs")}`, BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
+      ...(args["cpu-prof"] ? { NODE_OPTIONS: `--import ${CPU_PROFILE}`, BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
     },
     { compiled: args.compiled },
   );

@@ -185,7 +185,10 @@ export function createApiKeys({
    */
   async function authenticate(presented: string | undefined): Promise<{ apiKeyId: string; deploymentId: string; expiresAt: Date | null }> {
     if (!presented) throw missingApiKey();
-    const result = await check(presented);
+    // A key this instance verified within VERIFIED_KEY_TTL_MS: no promise until the rate limit (the proxy's hot path).
+    const hash = apiKeyHash(presented);
+    const cached = hash === undefined ? undefined : verified.get(hash, clock.now().getTime());
+    const result = cached ? { ok: true as const, apiKeyId: cached.apiKeyId, deploymentId: cached.deploymentId, expiresAt: cached.expiresAt } : await check(presented);
     if (!result.ok) throw invalidApiKey();
     recordUse(result.apiKeyId);
     await rateLimit.consume(result.apiKeyId);

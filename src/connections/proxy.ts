@@ -22,13 +22,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import { type Readable, Transform } from "node:stream";
 import type { Logger } from "pino";
 import { Counter, Histogram, type Registry } from "prom-client";
-import { Agent, type Dispatcher, request } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import { checkUrlTarget } from "../net/ssrf.ts";
 import { AppError, badInput } from "../errors.ts";
-import { type ApiDeclaration, ApiBaseError, apiOf, declaredRateLimitWaitMs, resolveApiBase, withCredential } from "../connectors/api.ts";
+import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRateLimitWaitMs, resolveApiBase, withCredential } from "../connectors/api.ts";
 import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 
@@ -38,6 +38,13 @@ export const MAX_RETRY_WAIT_MS = 30_000;
 /** With retries off, a body up to this size is still kept, so a provider 401 can be answered with a refresh and one more send. */
 const REPLAYABLE_BODY_BYTES = 64 * 1024;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** Plain segments (letters, digits, `-`, `_`, `~`), no `%`, `.`, `:` or leading `/`: nothing to decode, nothing that could leave the API base. */
+const PLAIN_PATH = /^[A-Za-z0-9_~-]+(?:\/[A-Za-z0-9_~-]+)*\/?$/;
+/** A URL already known to be under the API base, as origin and path (see `target`). */
+interface PlainTarget {
+  origin: string;
+  path: string;
+}
 
 /** RFC 9110 §7.6.1 and the ones every proxy drops. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"]);
@@ -46,7 +53,7 @@ const NOT_SENT = new Set(["host", "x-api-key", "authorization", "cookie", "forwa
 
 export interface ProxyDeps {
   config: Pick<Config, "env" | "connectorEnv" | "proxyTimeoutMs" | "proxyMaxBodyBytes">;
-  tokens: Pick<ConnectionTokens, "findInUse" | "token">;
+  tokens: Pick<ConnectionTokens, "findInUse" | "inUse" | "storedToken" | "token">;
   logger: Logger;
   clock: Clock;
   metrics: Registry;
@@ -122,23 +129,31 @@ export function retryAfterMs(value: string | string[] | undefined, nowMs: number
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
 
-/** The header names a Connection header lists (they are hop-by-hop for this message). */
-const NONE_LISTED: ReadonlySet<string> = new Set();
-function connectionListed(headers: Record<string, string | string[] | undefined>): ReadonlySet<string> {
-  if (headers.connection === undefined) return NONE_LISTED;
-  return new Set(
-    (single(headers.connection) ?? "")
+/** Whether a header name is one a Connection header lists (hop-by-hop for this message). */
+const NONE_LISTED = (_name: string) => false;
+function connectionListed(headers: Record<string, string | string[] | undefined>): (name: string) => boolean {
+  const value = single(headers.connection);
+  if (value === undefined) return NONE_LISTED;
+  // The usual one, `keep-alive` or `close`: no set to build.
+  if (!value.includes(",")) {
+    const only = value.trim().toLowerCase();
+    return (name) => name === only;
+  }
+  const listed = new Set(
+    value
       .split(",")
       .map((name) => name.trim().toLowerCase())
       .filter(Boolean),
   );
+  return (name) => listed.has(name);
 }
 
-export function outboundHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+export function outboundHeaders(headers: IncomingHttpHeaders, base?: Record<string, string>): Record<string, string | string[]> {
   const listed = connectionListed(headers);
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || NOT_SENT.has(name) || listed.has(name)) continue;
+  const out: Record<string, string | string[]> = { ...base };
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || NOT_SENT.has(name) || listed(name)) continue;
     if (name.startsWith("x-forwarded-") || name.startsWith("x-switchyard-")) continue;
     out[name] = value;
   }
@@ -148,8 +163,9 @@ export function outboundHeaders(headers: IncomingHttpHeaders): Record<string, st
 export function answerHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const listed = connectionListed(headers);
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || listed.has(name) || name === "set-cookie" || name.startsWith("x-switchyard-")) continue;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || listed(name) || name === "set-cookie" || name.startsWith("x-switchyard-")) continue;
     out[name] = value;
   }
   return out;
@@ -245,8 +261,11 @@ export function createProxy(deps: ProxyDeps) {
   }
 
   /** The URL `path` names under the connection's API base. */
-  function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL {
+  function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL | PlainTarget {
     const { base, prefix, basePath } = apiBase(connection, api);
+    // The common case, a path of plain segments and a query without a fragment: nothing in it can be
+    // decoded, normalized or resolved, so it is the URL as it is (no URL object, no decoding rounds).
+    if (api.auth.style !== "query" && PLAIN_PATH.test(path) && !search.includes("#")) return { origin: base.origin, path: `${basePath}/${path}${search}` };
     const url = new URL(`${prefix}/${confinePath(path)}${search}`);
     // Belt and braces: whatever the checks above missed, a URL off the base is never sent.
     if (url.origin !== base.origin || (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))) throw badPath("leaves the API base");
@@ -254,9 +273,18 @@ export function createProxy(deps: ProxyDeps) {
   }
 
   /** One send; the answer's headers are in when it resolves (none within PROXY_TIMEOUT: 504; then as long between body chunks). */
-  async function attempt(method: string, url: URL, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
+  async function attempt(method: string, url: URL | PlainTarget, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
     try {
-      return await request(url, { dispatcher, method: method as Dispatcher.HttpMethod, headers, body, headersTimeout: proxyTimeoutMs, bodyTimeout: proxyTimeoutMs });
+      // The dispatcher's own request: undici's top-level request() parses the URL again and copies the options.
+      return await dispatcher.request({
+        origin: url.origin,
+        path: url instanceof URL ? `${url.pathname}${url.search}` : url.path,
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        headersTimeout: proxyTimeoutMs,
+        bodyTimeout: proxyTimeoutMs,
+      });
     } catch (error) {
       if (errorCode(error) === "UND_ERR_HEADERS_TIMEOUT") throw new AppError("PROVIDER_TIMEOUT", `The provider did not answer within ${proxyTimeoutMs} ms (PROXY_TIMEOUT).`);
       throw error;
@@ -267,11 +295,11 @@ export function createProxy(deps: ProxyDeps) {
     new AppError("PROVIDER_UNREACHABLE", `${connection.def.displayName}'s API could not be reached (connection refused, reset or not resolvable).`);
 
   async function send(call: ProxyCall): Promise<ProxyAnswer> {
-    const connection = await deps.tokens.findInUse(call.deploymentId, call.connector, call.account);
+    const connection = deps.tokens.inUse(call.deploymentId, call.connector, call.account) ?? (await deps.tokens.findInUse(call.deploymentId, call.connector, call.account));
     const api = apiOf(connection.def.declaration);
     const url = target(connection, api, call.path, call.search);
     // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
-    if (deps.config.env === "production" && namesTenantHost(connection.def.declaration.params) && (await checkUrlTarget(url))) throw unreachable(connection);
+    if (deps.config.env === "production" && namesTenantHost(connection.def.declaration.params) && (await checkUrlTarget(url instanceof URL ? url : new URL(`${url.origin}${url.path}`)))) throw unreachable(connection);
 
     const declared = call.headers["content-length"] === undefined ? undefined : Number(call.headers["content-length"]);
     if (declared !== undefined && declared > proxyMaxBodyBytes) throw tooLarge(proxyMaxBodyBytes);
@@ -282,18 +310,21 @@ export function createProxy(deps: ProxyDeps) {
     const limiter = hasBody && !keep ? new ByteLimit(proxyMaxBodyBytes) : undefined;
     const replayable = !hasBody || keep;
 
-    const headers = outboundHeaders(call.headers);
+    const headers = outboundHeaders(call.headers, api.headers);
     if (buffered) headers["content-length"] = String(buffered.length);
     else if (declared !== undefined && hasBody) headers["content-length"] = String(declared);
 
-    let token = (await deps.tokens.token(connection)).accessToken;
+    let token = deps.tokens.storedToken(connection) ?? (await deps.tokens.token(connection)).accessToken;
     let refreshedAfter401 = false;
     let retriesLeft = Math.min(call.retries, MAX_RETRIES);
     let attempts = 0;
     for (;;) {
       attempts++;
       const body = buffered ?? (limiter ? call.stream().pipe(limiter) : undefined);
-      const signed = withCredential(api, url, headers, token);
+      // The declared headers are in `headers` already: a header credential is set on it (each attempt's token replaces the last).
+      const header = credentialHeader(api, token);
+      if (header) headers[header[0]] = header[1];
+      const signed = header ? { url, headers } : withCredential(api, url as URL, headers, token);
       let response: Dispatcher.ResponseData;
       try {
         response = await attempt(call.method, signed.url, signed.headers, body);
@@ -327,9 +358,11 @@ export function createProxy(deps: ProxyDeps) {
           continue;
         }
       }
+      const answered = answerHeaders(response.headers);
+      answered["x-switchyard-attempts"] = String(attempts);
       return {
         status: response.statusCode,
-        headers: { ...answerHeaders(response.headers), "x-switchyard-attempts": String(attempts) },
+        headers: answered,
         body: response.body,
         attempts,
       };

@@ -132,15 +132,28 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
     }
   }
 
+  /** What findInUse answers without reading, when it can (the proxy's hot path: no promise). */
+  function inUseNow(deploymentId: string, connector: string, account: string): UsableConnection | undefined {
+    const cached = inUse.get(`${deploymentId}\n${connector}\n${account}`);
+    const expiresAt = cached?.stored?.expiresAt;
+    if (cached && (!expiresAt || expiresAt.getTime() - deps.clock.now().getTime() > REFRESH_MARGIN_MS)) return cached;
+    return undefined;
+  }
+
+  /** The token read with the connection's row, opened once; undefined when `token` must be asked (nothing stored, or a refresh). */
+  function storedToken(connection: UsableConnection): string | undefined {
+    const { stored } = connection;
+    return stored ? (stored.opened ??= deps.box.open(stored.sealed)) : undefined;
+  }
+
   /**
    * `find` for the proxy: the row read within the last CONNECTION_IN_USE_TTL_MS when it held a
    * token with more than REFRESH_MARGIN_MS left (and still has), else read now.
    */
   async function findInUse(deploymentId: string, connector: string, account: string): Promise<UsableConnection> {
+    const cached = inUseNow(deploymentId, connector, account);
+    if (cached) return cached;
     const key = `${deploymentId}\n${connector}\n${account}`;
-    const cached = inUse.get(key);
-    const expiresAt = cached?.stored?.expiresAt;
-    if (cached && (!expiresAt || expiresAt.getTime() - deps.clock.now().getTime() > REFRESH_MARGIN_MS)) return cached;
     const readAt = deps.clock.now().getTime();
     const since = epoch;
     const connection = await find(deploymentId, connector, account);
@@ -151,6 +164,8 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
   return {
     find,
     findInUse,
+    inUse: inUseNow,
+    storedToken,
     /** Drops what this instance remembers of a connection (it changed here: connections/lifecycle.ts calls it). */
     forget,
     token,

@@ -160,6 +160,14 @@ export function declaredRateLimitWaitMs(api: ApiDeclaration, headers: Record<str
   return undefined;
 }
 
+/** The header that carries a connection's credential in the connector's declared style; undefined when it goes in the query. */
+export function credentialHeader(api: ApiDeclaration, token: string): [name: string, value: string] | undefined {
+  if (api.auth.style === "bearer") return ["authorization", `Bearer ${token}`];
+  if (api.auth.style === "basic") return ["authorization", `Basic ${token}`];
+  if (api.auth.style === "header") return [api.auth.header, `${api.auth.prefix}${token}`];
+  return undefined;
+}
+
 /**
  * `url` and `headers` carrying a connection's credential in the connector's declared style, with the
  * declared headers (a required API version) under the caller's own: the proxy's, the poller's, the
@@ -167,10 +175,9 @@ export function declaredRateLimitWaitMs(api: ApiDeclaration, headers: Record<str
  */
 export function withCredential(api: ApiDeclaration, url: URL, headers: Record<string, string | string[]>, token: string) {
   const out: Record<string, string | string[]> = { ...api.headers, ...headers };
-  if (api.auth.style === "bearer") out.authorization = `Bearer ${token}`;
-  else if (api.auth.style === "basic") out.authorization = `Basic ${token}`;
-  else if (api.auth.style === "header") out[api.auth.header] = `${api.auth.prefix}${token}`;
-  else {
+  const header = credentialHeader(api, token);
+  if (header) out[header[0]] = header[1];
+  else if (api.auth.style === "query") {
     // Only this style changes the URL: a copy, so the caller's stays without the token.
     const sent = new URL(url);
     sent.searchParams.set(api.auth.param, token);

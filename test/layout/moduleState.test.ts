@@ -21,7 +21,7 @@ const IMMUTABLE_CONSTANTS: Record<string, string[]> = {
   // Driver error codes and Prisma error kinds that mean the database is unreachable.
   "db/errors.ts": ["SOCKET_CODES", "UNAVAILABLE_KINDS"],
   // The proxy's fixed header and status lists, and the socket errors it retries.
-  "connections/proxy.ts": ["RETRYABLE_STATUS", "HOP_BY_HOP", "NOT_SENT", "CONNECTION_ERRORS", "NONE_LISTED"],
+  "connections/proxy.ts": ["RETRYABLE_STATUS", "HOP_BY_HOP", "NOT_SENT", "CONNECTION_ERRORS"],
   // The methods the proxy serves.
   "rest/proxy.ts": ["METHODS"],
 };

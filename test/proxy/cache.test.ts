@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { VERIFIED_KEY_TTL_MS } from "../../src/auth/apiKeys.ts";
 import { CONNECTION_IN_USE_TTL_MS } from "../../src/connections/token.ts";
 import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/github.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
-import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { createOperator, GenerateApiKey, type Operator } from "../helpers/operators.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { type FakeGitHubApi, startFakeGitHubApi } from "./fakeGitHubApi.ts";
 import { raw } from "./helpers.ts";
 
@@ -28,8 +29,8 @@ afterAll(async () => {
   await github?.close();
 });
 
-const proxied = async (account: string) => {
-  const response = await raw(`${app.url}/api/v1/proxy/github/${account}/user`, { headers: { "x-api-key": ada.apiKey } });
+const proxied = async (account: string, apiKey = ada.apiKey) => {
+  const response = await raw(`${app.url}/api/v1/proxy/github/${account}/user`, { headers: { "x-api-key": apiKey } });
   return { status: response.status, code: response.status >= 400 ? (JSON.parse(String(response.body)) as { code: string }).code : undefined };
 };
 const setStatus = async (account: string, status: "ACTIVE" | "REAUTH_REQUIRED") => {
@@ -63,5 +64,29 @@ describe("the connection rows the proxy reuses", () => {
     const seen = api.seen.length;
     expect(await proxied("bob")).toEqual({ status: 409, code: "connection_disconnected" });
     expect(api.seen.length).toBe(seen);
+  });
+});
+
+// The proxy trusts an API key it verified for up to VERIFIED_KEY_TTL_MS without asking the database.
+describe("the API keys the proxy remembers", () => {
+  test("a key replaced on this instance is refused at once; its successor works at once", async () => {
+    const kay = await createOperator(app, "Kay");
+    await connectAccount(app, kay, { connector: "github", account: "carol", provider: github });
+    for (let i = 0; i < 2; i++) expect((await proxied("carol", kay.apiKey)).status).toBe(200);
+    const { generateApiKey } = ok(await app.gql(GenerateApiKey, { deploymentId: kay.deploymentId }, { token: kay.token }));
+    expect(await proxied("carol", kay.apiKey)).toEqual({ status: 401, code: "invalid_api_key" });
+    expect((await proxied("carol", generateApiKey.apiKey)).status).toBe(200);
+  });
+
+  test("a key revoked by another instance is refused within VERIFIED_KEY_TTL_MS", async () => {
+    const lee = await createOperator(app, "Lee");
+    await connectAccount(app, lee, { connector: "github", account: "dave", provider: github });
+    expect((await proxied("dave", lee.apiKey)).status).toBe(200);
+    // As another instance sharing the database would: its own cache is dropped, not this one's.
+    await app.database.prisma.apiKey.updateMany({ where: { deploymentId: lee.deploymentId }, data: { revokedAt: clock.now() } });
+    clock.advance(VERIFIED_KEY_TTL_MS - 1);
+    expect((await proxied("dave", lee.apiKey)).status).toBe(200);
+    clock.advance(1);
+    expect(await proxied("dave", lee.apiKey)).toEqual({ status: 401, code: "invalid_api_key" });
   });
 });

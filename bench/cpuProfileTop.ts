@@ -1,0 +1,93 @@
+/**
+ * Ranks a V8 CPU profile (a `.cpuprofile` from `--cpu-prof` or bench/forwarding/cpuProfile.mjs) by
+ * self time: per function and per file or package.
+ *
+ *   npx tsx bench/cpuProfileTop.ts /tmp/prof/service-123.cpuprofile [--top 30] [--skip 20] [--busiest 4]
+ *
+ * `--busiest N` keeps only the N seconds with the fewest idle samples (a benchmark's max-rate phase);
+ * `--skip S` leaves out the first S seconds first (start-up, which is busy too: loading modules).
+ * Shares are of the busy (non-idle) time in that window.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: "string", default: "30" }, busiest: { type: "string" }, skip: { type: "string", default: "0" } },
+});
+if (positionals.length !== 1) {
+  console.error("usage: npx tsx bench/cpuProfileTop.ts <file.cpuprofile> [--top 30] [--skip <seconds>] [--busiest <seconds>]");
+  process.exit(2);
+}
+const profile = JSON.parse(readFileSync(positionals[0], "utf8")) as Profile;
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const IDLE = new Set(["(idle)", "(program)", "(garbage collector)"]);
+const isIdle = (id: number) => byId.get(id)?.callFrame.functionName === "(idle)";
+
+// Each sample's time: the delta to the next sample is what it stands for.
+const times: number[] = [];
+let at = profile.startTime;
+for (const delta of profile.timeDeltas) times.push((at += delta));
+const weights = times.map((time, i) => (i + 1 < times.length ? times[i + 1] - time : 0));
+
+const skipUntil = profile.startTime + Number(args.skip) * 1e6;
+let from = times.findIndex((time) => time >= skipUntil);
+if (from === -1) from = times.length;
+let to = profile.samples.length;
+if (args.busiest) {
+  const window = Number(args.busiest) * 1e6;
+  let best = -1;
+  let busy = 0;
+  let start = from;
+  for (let end = from; end < times.length; end++) {
+    if (!isIdle(profile.samples[end])) busy += weights[end];
+    while (times[end] - times[start] > window) {
+      if (!isIdle(profile.samples[start])) busy -= weights[start];
+      start++;
+    }
+    if (busy > best) [best, from, to] = [busy, start, end + 1];
+  }
+}
+
+const perFunction = new Map<string, number>();
+const perFile = new Map<string, number>();
+let busyTotal = 0;
+let idleTotal = 0;
+for (let i = from; i < to; i++) {
+  const frame = byId.get(profile.samples[i])!.callFrame;
+  const weight = weights[i];
+  if (frame.functionName === "(idle)") {
+    idleTotal += weight;
+    continue;
+  }
+  busyTotal += weight;
+  const url = frame.url.replace(/^file:\/\//, "");
+  const file = IDLE.has(frame.functionName) || !url ? frame.functionName || "(native)" : (/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? url.replace(/^.*\/(src|dist|bench)\//, "$1/"));
+  const name = `${frame.functionName || "(anonymous)"}  ${url ? `${url.replace(/^.*node_modules\//, "").replace(/^.*\/(src|dist|bench)\//, "$1/")}:${frame.lineNumber + 1}` : ""}`;
+  perFunction.set(name, (perFunction.get(name) ?? 0) + weight);
+  perFile.set(file, (perFile.get(file) ?? 0) + weight);
+}
+
+const top = Number(args.top);
+const show = (title: string, table: Map<string, number>) => {
+  console.log(`\n${title}`);
+  for (const [name, micros] of [...table].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`${((micros / busyTotal) * 100).toFixed(1).padStart(5)} %  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${name}`);
+  }
+};
+console.log(`window ${((times[to - 1] - times[from]) / 1e6).toFixed(1)} s: busy ${(busyTotal / 1000).toFixed(0)} ms, idle ${(idleTotal / 1000).toFixed(0)} ms`);
+show("self time by function", perFunction);
+show("self time by file or package", perFile);
