@@ -255,8 +255,10 @@ const webhookSchema = z
       .default({}),
     /**
      * Every answer to the provider has no body, refusals included (Xero: "there is no body in the
-     * response", and its intent-to-receive check wants a bare 200 or 401). Else the outcome as JSON
-     * and problems as problem+json.
+     * response", and its intent-to-receive check wants a bare 200 or 401; Airtable asks for its
+     * pings to be answered 200 with an empty body). It covers the connector's whole inbound URL,
+     * a subscription's own URL (`?subscription=`) included. Else the outcome as JSON and problems
+     * as problem+json.
      */
     emptyAnswers: z.boolean().default(false),
     /** Where the event's time is, first readable wins; unreadable or absent ⇒ the receive time. */

@@ -172,12 +172,17 @@ export const subscriptionSchema = z
     /**
      * For subscriptions that never expire (webhooks): looked up with this call every `everySeconds`
      * (a GET of the webhook); a 404/410 makes it again. Without it (and without an expiry) nothing
-     * notices a webhook someone deleted at the provider.
+     * notices a webhook someone deleted at the provider. A POST with a `body` only where the
+     * provider's read is one (a GraphQL query: monday.com's `webhooks(board_id)`), with
+     * `errorsPath` as on the other calls: an answer carrying errors is a failure, never a reason
+     * to make the webhook again.
      */
     check: z
       .object({
-        method: z.literal("GET"),
+        method: z.enum(["GET", "POST"]),
         path: z.string().startsWith("/", "must start with /"),
+        body: z.record(z.string(), z.unknown()).optional(),
+        errorsPath: jsonPath.optional(),
         everySeconds: z.number().int().positive(),
         /**
          * Where the provider documents no read of one webhook but lists them (ClickUp's
@@ -196,6 +201,7 @@ export const subscriptionSchema = z
           .optional(),
       })
       .strict()
+      .refine((c) => c.method === "POST" || c.body === undefined, { message: "a GET check sends no body", path: ["body"] })
       .optional(),
     /** Code, where one call per create and delete cannot say it (Twilio's phone numbers). */
     hooks: z.custom<SubscriptionHooks>((v) => Boolean(v) && typeof (v as SubscriptionHooks).create === "function" && typeof (v as SubscriptionHooks).delete === "function", { message: "must have create and delete functions" }).optional(),

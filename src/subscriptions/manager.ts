@@ -256,13 +256,13 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
    */
   async function check(work: SubscriptionWork) {
     const { decl, envVars, def } = declared.get(work.connector)!;
-    const { path, list } = decl.check!;
+    const { method, path, body, errorsPath, list } = decl.check!;
     try {
-      const answer = await callProvider({ method: "GET", path }, baseVars(work, envVars), await target(work, def));
+      const answer = await callProvider({ method, path, body, errorsPath }, baseVars(work, envVars), await target(work, def));
       if (list) {
         const listed = valueAt(answer, list.itemsPath);
         // An answer without the list says nothing about the webhook: a failure, never a reason to make a second one.
-        if (!Array.isArray(listed)) throw new SubscriptionCallError(`GET ${path} answered without ${list.itemsPath}`, 200);
+        if (!Array.isArray(listed)) throw new SubscriptionCallError(`${method} ${path} answered without ${list.itemsPath}`, 200);
         const found = listed.map(asRecord).find((item) => item && String(valueAt(item, list.idPath) ?? "") === work.providerId);
         // Not listed: gone at the provider, nothing to delete.
         if (!found) return create({ ...work, providerId: null }, "recreate");

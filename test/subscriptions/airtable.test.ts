@@ -8,7 +8,8 @@
  * disconnect. A notification is a ping `{base, webhook, timestamp}` signed
  * `X-Airtable-Content-MAC: hmac-sha256=<hex>` with the base64-decoded MAC secret; the changes are
  * then read from the webhook's payloads (`?cursor=N`, `{payloads, cursor, mightHaveMore}`) and
- * forwarded one event per changed record, never twice.
+ * forwarded one event per changed record, never twice. Airtable asks for a ping to be answered 200
+ * or 204 with an empty body: every answer is bare, refusals keeping their status.
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -40,6 +41,8 @@ const state = new Map<string, Webhook>();
 const payloadReads: Array<{ hook: string; cursor: string | null }> = [];
 const refreshes: string[] = [];
 let transaction = 100;
+/** When set, listing payloads fails as Airtable's servers do when unavailable (503). */
+let payloadsDown = false;
 
 let fake: FakeDeclaredProvider;
 let app: TestApp;
@@ -93,6 +96,7 @@ beforeAll(async () => {
         handle(req, ctx, [, id]) {
           const grant = ctx.authenticate(req);
           if (!grant) return failure(401, "AUTHENTICATION_REQUIRED", "Authentication required");
+          if (payloadsDown) return failure(503, "SERVICE_UNAVAILABLE", "Service unavailable");
           const webhook = state.get(id);
           if (!webhook) return jsonReply(404, { error: "NOT_FOUND" });
           const given = req.query.get("cursor");
@@ -175,7 +179,7 @@ describe("an Airtable connection naming its base", () => {
     expect(sub).toMatchObject({ status: "ACTIVE", resource: `bases/${BASE}`, providerId: hook.id, expiresAt: webhook.expirationTime, lastError: null });
   });
 
-  test("a signed ping makes Switchyard read the payloads and forward one event per changed record of a listed trigger", async () => {
+  test("a signed ping is answered 200 with an empty body; Switchyard reads the payloads and forwards one event per changed record of a listed trigger", async () => {
     const { hook, webhook } = only();
     webhook.payloads.push(
       change({ createdRecordsById: { recAAAAAAAAAAAAAA1: { createdTime: clock.now().toISOString(), cellValuesByFieldId: { fldName0000000001: "First" } } } }),
@@ -188,7 +192,8 @@ describe("an Airtable connection naming its base", () => {
     );
     const response = await ping(hook.body.notificationUrl, hook.id, webhook.secret);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ received: 4, recorded: 4, duplicates: 0, forwarded: 3, unrouted: 0 });
+    expect(await response.text()).toBe("");
+    expect(response.headers.get("content-type")).toBeNull();
     // Three payloads at two a page: read on while mightHaveMore.
     expect(payloadReads.map((r) => r.cursor)).toEqual(["1", "3"]);
     const events = await airtableEvents();
@@ -198,6 +203,9 @@ describe("an Airtable connection naming its base", () => {
       ["record_deleted", "alice", "recAAAAAAAAAAAAAA2"],
       ["record_updated", "alice", "recAAAAAAAAAAAAAA1"],
     ]);
+    // The listed triggers' events are forwarded; record_deleted is only kept.
+    const forwarded = await app.database.prisma.delivery.findMany({ where: { event: { connector: "airtable" } }, select: { event: { select: { trigger: true } } } });
+    expect(forwarded.map((d) => d.event.trigger).sort()).toEqual(["record_created", "record_created", "record_updated"]);
     const updated = events.find((e) => e.trigger === "record_updated")!.payload as Record<string, unknown>;
     expect(updated).toMatchObject({ baseId: BASE, tableId: TABLE, baseTransactionNumber: 102, current: { cellValuesByFieldId: { fldName0000000001: "First, renamed" } } });
   });
@@ -220,18 +228,33 @@ describe("an Airtable connection naming its base", () => {
     expect(await airtableEvents()).toHaveLength(5);
   });
 
-  test("a ping signed with another secret, or not signed, is refused and reads nothing", async () => {
+  test("a ping signed with another secret, or not signed, is refused (401, no body) and reads nothing", async () => {
     const { hook, webhook } = only();
     const reads = payloadReads.length;
     for (const secret of [randomBytes(32).toString("base64"), undefined]) {
       const response = await ping(hook.body.notificationUrl, hook.id, secret);
       expect(response.status).toBe(401);
-      expect(((await response.json()) as { code: string }).code).toBe("invalid_signature");
+      expect(await response.text()).toBe("");
     }
     // The webhook's own secret does not open another subscription's URL.
     expect((await ping(hook.body.notificationUrl.replace(/subscription=[^&]+/, "subscription=psub_unknown"), hook.id, webhook.secret)).status).toBe(401);
     expect(payloadReads).toHaveLength(reads);
     expect(await airtableEvents()).toHaveLength(5);
+  });
+
+  test("a ping whose payloads cannot be read just now is answered 503 with Retry-After and no body, so Airtable pings again", async () => {
+    const { hook, webhook } = only();
+    webhook.payloads.push(change({ createdRecordsById: { recAAAAAAAAAAAAAA4: { createdTime: clock.now().toISOString(), cellValuesByFieldId: {} } } }));
+    payloadsDown = true;
+    const response = await ping(hook.body.notificationUrl, hook.id, webhook.secret);
+    payloadsDown = false;
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("30");
+    expect(await response.text()).toBe("");
+    expect(await airtableEvents()).toHaveLength(5);
+    const again = await ping(hook.body.notificationUrl, hook.id, webhook.secret);
+    expect([again.status, await again.text()]).toEqual([200, ""]);
+    expect(await airtableEvents()).toHaveLength(6);
   });
 
   test("refreshed before its 7 days run out", async () => {

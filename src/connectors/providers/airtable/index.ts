@@ -11,6 +11,8 @@
  * is a ping `{base: {id}, webhook: {id}, timestamp}` signed `X-Airtable-Content-MAC:
  * hmac-sha256=<hex>`, an HMAC-SHA256 of the body keyed by the base64-decoded `macSecretBase64`;
  * what changed is then read from the webhook's payloads (payloads.ts) and forwarded one event per record.
+ * Airtable asks for a ping to be answered 200 (or 204) with an empty body: every answer is bare
+ * (`emptyAnswers`), refusals keeping their status.
  */
 import { declareConnector } from "../../declaration.ts";
 import { readAirtablePayloads } from "./payloads.ts";
@@ -80,6 +82,7 @@ export default declareConnector({
   webhook: {
     scheme: signature,
     parse: () => ({ kind: "events", events: [] }),
+    emptyAnswers: true,
   },
   subscription: {
     resources: [{ resource: "bases/{base_id}", triggers: { record_created: ["tableData"], record_updated: ["tableData"], record_deleted: ["tableData"] } }],

@@ -9,9 +9,10 @@
  * mutation fails: an answer carrying `errors` is a failure. monday checks the URL with an unsigned
  * POST `{"challenge": "…"}` answered with the same JSON. Webhooks made with an app's OAuth token
  * carry `Authorization: <JWT>` (no "Bearer "), HS256-signed with the app's Signing Secret: the
- * connector's webhook secret. The body is `{event: {type, boardId, pulseId, userId, …}}`; monday's
- * webhooks do not expire, and are looked up with a `webhooks(board_id)` query only where monday
- * answers one (not declared: made again only when the triggers change).
+ * connector's webhook secret. The body is `{event: {type, boardId, pulseId, userId, …}}`. monday's
+ * webhooks do not expire: every 6 hours the board's webhooks are listed with the `webhooks(board_id)`
+ * query (`{data: {webhooks: [{id event board_id config}]}}`), and one no longer listed (someone
+ * removed it from the board's integrations) is made again.
  */
 import { declareConnector } from "../../declaration.ts";
 
@@ -104,6 +105,16 @@ export default declareConnector({
       path: "/v2",
       body: { ...graphql("mutation ($id: ID!) { delete_webhook (id: $id) { id board_id } }"), variables: { id: "{providerId}" } },
       errorsPath: "errors",
+    },
+    // monday documents no read of one webhook; the board's are listed. An answer carrying GraphQL
+    // `errors` (a board gone, a token revoked) is a failure, never a reason to make a second webhook.
+    check: {
+      method: "POST",
+      path: "/v2",
+      body: { ...graphql("query ($board: ID!) { webhooks (board_id: $board) { id event board_id config } }"), variables: { board: "{board_id}" } },
+      errorsPath: "errors",
+      everySeconds: 6 * 60 * 60,
+      list: { itemsPath: "data.webhooks", idPath: "id" },
     },
     answer: { idPath: "data.create_webhook.id" },
     // monday's webhooks do not expire; the lifetime is only what a re-creation would ask for.
