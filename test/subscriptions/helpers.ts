@@ -1,6 +1,7 @@
+import { expect } from "vitest";
 import { exampleValues } from "../../src/connectors/params.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
-import { connectedAccounts, formIn, getAuthUrl, hop, type ConnectedAccountView } from "../helpers/connectFlow.ts";
+import { connectedAccounts, formIn, getAuthUrl, hop, requestAuthUrl, type ConnectedAccountView } from "../helpers/connectFlow.ts";
 import type { Operator } from "../helpers/operators.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { ok, type TestApp } from "../helpers/testApp.ts";
@@ -81,4 +82,13 @@ export async function listTriggers(app: TestApp, operator: Pick<Operator, "token
 /** The console's Disconnect: the connection's provider subscriptions are deleted at the provider first. */
 export async function disconnect(app: TestApp, operator: Pick<Operator, "token">, connectedAccountId: string): Promise<void> {
   ok(await app.gql(`mutation($id: ID!) { disconnectAccount(id: $id) { id status } }`, { id: connectedAccountId }, { token: operator.token }));
+}
+
+/** The auth-url refuses each value (undefined: the parameter left out) with 400 `invalid_parameter`. */
+export async function expectParamRefused(app: TestApp, apiKey: string, connector: string, param: string, values: (string | undefined)[]): Promise<void> {
+  for (const value of values) {
+    const response = await requestAuthUrl(app, apiKey, connector, "bob", value === undefined ? {} : { [`params[${param}]`]: value });
+    expect(response.status, String(value)).toBe(400);
+    expect(((await response.json()) as { code: string }).code).toBe("invalid_parameter");
+  }
 }
