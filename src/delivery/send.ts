@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { Agent, type Dispatcher, request } from "undici";
 import type { Config } from "../config.ts";
 import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../net/ssrf.ts";
+import { readCapped } from "../net/readCapped.ts";
 import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
@@ -74,24 +75,6 @@ export async function send(dispatcher: Dispatcher, guarded: boolean, outbound: O
   } catch (error) {
     return done({ statusCode: null, error: describe(error, timeoutMs), responseBody: null, retryAfter: null });
   }
-}
-
-async function readCapped(body: Dispatcher.ResponseData["body"], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buffer = chunk as Buffer;
-      chunks.push(buffer.subarray(0, limit - size));
-      size += Math.min(buffer.length, limit - size);
-      if (size >= limit) break;
-    }
-  } catch {
-    // A receiver that hangs up mid-body still answered with its status; keep what arrived.
-  } finally {
-    body.destroy();
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** A short, secret-free description for the attempt log. */

@@ -5,6 +5,7 @@ import type { ConnectorDefinition, ExternalIdentity, FetchInit, NormalizedToken,
 import type { OAuthClientCredentials } from "../credentials/clientCredentials.ts";
 import type { Config } from "../config.ts";
 import { storableJson, storableOptional, storableText } from "../text/storable.ts";
+import { readCapped } from "../net/readCapped.ts";
 
 /**
  * One connector's OAuth 2.0 authorization server as oauth4webapi sees it, built from the
@@ -159,31 +160,10 @@ export async function refreshGrant(provider: Provider, refreshToken: string): Pr
   );
 }
 
-/** GETs (or `init.method`) `${apiUrl}${path}` with the bearer token; parsed JSON; throws on non-2xx. */
 /** How much of a provider's error answer bearerFetchJson reads. */
 const ERROR_BODY_LIMIT = 16 * 1024;
 
-/** The first `limit` bytes of a body as text ("" when it cannot be read); the rest is not read. */
-async function readBounded(response: Response, limit: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    return "";
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return size > limit ? "" : Buffer.concat(chunks).toString("utf8");
-}
-
+/** GETs (or `init.method`) `${apiUrl}${path}` with the bearer token; parsed JSON; throws on non-2xx. */
 export function bearerFetchJson(apiUrl: string, accessToken: string) {
   return async (path: string, init: FetchInit = {}): Promise<any> => {
     const url = /^https?:\/\//.test(path) ? path : `${apiUrl}${path}`;
@@ -198,10 +178,12 @@ export function bearerFetchJson(apiUrl: string, accessToken: string) {
       const error = new ProviderUnavailableError(`${method} ${new URL(url).pathname} answered HTTP ${response.status}`, response.status);
       // The provider's error answer, for connectors that branch on it (Dropbox's 409 `reset`):
       // bounded, parsed, and not enumerable, so no logger ever writes it out.
-      const text = await readBounded(response, ERROR_BODY_LIMIT);
+      // One byte over the limit read: a longer answer is not parsed (no body). Node's web streams
+      // are async iterable; TypeScript's DOM typing of Response.body does not say so.
+      const text = await readCapped(response.body as AsyncIterable<Uint8Array> | null, ERROR_BODY_LIMIT + 1);
       let body: unknown;
       try {
-        body = text ? JSON.parse(text) : undefined;
+        body = text && Buffer.byteLength(text) <= ERROR_BODY_LIMIT ? JSON.parse(text) : undefined;
       } catch {
         body = undefined;
       }
