@@ -49,7 +49,8 @@ export interface InboundDeps {
 
 export type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };
 
-const emptyOutcome = (): InboundOutcome => ({ received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 });
+/** Nothing received: the sum of a request that carried no events. */
+export const emptyOutcome = (): InboundOutcome => ({ received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 });
 
 async function findAccounts(deps: InboundDeps, deploymentId: string, connector: string, externalIds: string[]): Promise<Account[]> {
   if (externalIds.length === 0) return [];

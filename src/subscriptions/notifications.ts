@@ -14,7 +14,7 @@ import { asRecord, asString, parseJsonObject, valueAt } from "../connectors/json
 import type { ConnectorDefinition, InboundRequest } from "../connectors/types.ts";
 import { safeEqual, type SecretBox } from "../crypto/secrets.ts";
 import type { Sql } from "../db/sql.ts";
-import { type InboundEvents, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
+import { emptyOutcome, type InboundEvents, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
 import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
 import type { Clock } from "../clock.ts";
@@ -216,7 +216,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
         if (!sub.provider_id) return { refused: "the subscription is not made yet" };
         const body = parseJsonObject(req.rawBody);
         if (!body) return { refused: "the notification is not a JSON object" };
-        return (await readItem(deploymentId, def, sub, req, body)) ?? { received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 };
+        return (await readItem(deploymentId, def, sub, req, body)) ?? emptyOutcome();
       }
       // The subscription's account only: where the declaration keeps the actor's events (Jira), an event whose body names other accounts is theirs.
       const events = def.inbound
@@ -263,7 +263,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
         const matches = safeEqual(expected ?? "\u0000no subscription", p.secret!);
         if (!sub || !expected || !matches) return { refused: "the notification's secret does not match its subscription" };
       }
-      const outcome: InboundOutcome = { received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 0 };
+      const outcome = emptyOutcome();
       for (const p of parsed) {
         const sub = subscriptions.get(p.providerId!)!;
         const lifecycleEvent = notification.lifecycle ? asString(valueAt(p.item, notification.lifecycle.eventPath)) : undefined;

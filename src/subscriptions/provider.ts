@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { type ApiDeclaration, underBase, withCredential } from "../connectors/api.ts";
-import { asString, valueAt } from "../connectors/json.ts";
+import { asRecord, asString, valueAt } from "../connectors/json.ts";
 import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
 import { checkUrlTarget } from "../net/ssrf.ts";
 
@@ -102,18 +102,15 @@ export async function callProvider(call: SubscriptionCall, vars: TemplateVars, t
   if (!response.ok) throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]} answered HTTP ${response.status}`, response.status);
   let answer: Record<string, unknown> = {};
   try {
-    const parsed = text.trim() ? (JSON.parse(text) as unknown) : {};
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) answer = parsed as Record<string, unknown>;
+    answer = asRecord(text.trim() ? JSON.parse(text) : undefined) ?? {};
   } catch {
-    answer = {};
+    // Not JSON: an answer that says nothing.
   }
-  if (call.errorsPath) {
-    const errors = valueAt(answer, call.errorsPath);
+  const errors = call.errorsPath ? valueAt(answer, call.errorsPath) : undefined;
+  if (Array.isArray(errors) ? errors.length > 0 : errors !== undefined && errors !== null && errors !== false) {
     // The provider's own words, cut short: never the body (or anything it echoes) whole.
-    const first = asString(valueAt(Array.isArray(errors) ? { e: errors[0] } : {}, "e.message"))?.slice(0, 200);
-    if (Array.isArray(errors) ? errors.length > 0 : errors !== undefined && errors !== null && errors !== false) {
-      throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]} answered errors${first ? `: ${first}` : ""}`, response.status);
-    }
+    const first = Array.isArray(errors) ? asString(asRecord(errors[0])?.message)?.slice(0, 200) : undefined;
+    throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]} answered errors${first ? `: ${first}` : ""}`, response.status);
   }
   return answer;
 }
