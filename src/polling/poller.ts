@@ -191,7 +191,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
       }
     }
     const next = new Date(clock.now().getTime() + target.intervalMs * (1 + Math.random() * JITTER));
-    await queue.record(connection.id, connection.leaseUntil, new Date(connection.leaseUntil.getTime() - leaseMs), next, cursor);
+    await queue.record(connection.id, connection.leaseUntil, connection.claimedAt, next, cursor);
     metrics?.polled(connection.connector, outcome);
     return recorded;
   }

@@ -16,6 +16,8 @@ export interface ClaimedConnection {
   createdAt: Date;
   /** The polled triggers its deployment lists now: what this poll reads. */
   triggers: string[];
+  /** When it was claimed: a next poll time set after this is a nudge (record.ts keeps it). */
+  claimedAt: Date;
   leaseUntil: Date;
 }
 
@@ -83,6 +85,7 @@ export async function claim(sql: Sql, pairs: PolledPairs, now: Date, leaseMs: nu
       metadata: row.metadata,
       createdAt: new Date(row.created_at),
       triggers: row.triggers ?? [],
+      claimedAt: now,
       leaseUntil,
     }));
   return { claimed, unscheduled: rows.length - claimed.length };
