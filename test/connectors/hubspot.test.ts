@@ -120,6 +120,7 @@ describe("HubSpot's batched, v3-signed deliveries", () => {
     expect((await post(body.replace("201", "202"), signV3(clientSecret, inboundUrl(), body, now))).status).toBe(401);
     expect((await post(body, signV3(clientSecret, `${inboundUrl()}x`, body, now))).status).toBe(401);
     expect((await post(body, { ...signV3(clientSecret, inboundUrl(), body, now), "x-hubspot-request-timestamp": String(now + 1) })).status).toBe(401);
+    expect((await post(body, { ...signV3(clientSecret, inboundUrl(), body, now), "x-hubspot-request-timestamp": "yesterday" })).status).toBe(401);
 
     // Signed now, delivered five minutes and a second later.
     const signed = signV3(clientSecret, inboundUrl(), body, now);

@@ -141,7 +141,9 @@ let appSecret: string;
 
 const webhookUrl = () => `${app.url}/webhooks/${ada.deploymentId}/dropbox`;
 function notification(accountIds: string[], secret = appSecret) {
-  const body = JSON.stringify({ list_folder: { accounts: accountIds }, delta: { users: accountIds.map((_, i) => 12345 + i) } });
+  return signedPost(JSON.stringify({ list_folder: { accounts: accountIds }, delta: { users: accountIds.map((_, i) => 12345 + i) } }), secret);
+}
+function signedPost(body: string, secret = appSecret) {
   return fetch(webhookUrl(), {
     method: "POST",
     headers: { "content-type": "application/json", "x-dropbox-signature": createHmac("sha256", secret).update(body).digest("hex"), "user-agent": "DropboxWebhooks/1.0" },
@@ -271,6 +273,19 @@ describe("Dropbox", () => {
     expect(await poller.runOnce()).toMatchObject({ polled: 1, recorded: 1 });
     await receiver.waitFor((requests) => requests.some((r) => r.body.includes("after-the-upgrade")));
     expect(receiver.requests.some((r) => r.body.includes("before-the-upgrade"))).toBe(false);
+  });
+
+  test("a signed body that is not Dropbox's notification (not JSON, no account list, ids that are not Dropbox's) queues nothing and reads nothing", async () => {
+    writeFile(ALICE, "/Odd/bodies.txt");
+    const calls = continueCalls.length;
+    for (const body of ["not json", "[]", JSON.stringify({ list_folder: { accounts: "dbid:x" } }), JSON.stringify({ list_folder: { accounts: [42, { id: ALICE }, "alice@example.com", `${ALICE}/../x`] } })]) {
+      const response = await signedPost(body);
+      // Acknowledged (Dropbox would only retry it), nothing queued.
+      expect(response.status, body).toBe(200);
+      expect(((await response.json()) as { queued?: number }).queued ?? 0, body).toBe(0);
+    }
+    expect(await poller.runOnce()).toMatchObject({ polled: 0 });
+    expect(continueCalls.length).toBe(calls);
   });
 
   test("a notification for accounts nobody connected here queues nothing", async () => {
