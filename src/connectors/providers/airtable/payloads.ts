@@ -13,6 +13,7 @@
  * `record_updated`, `record_deleted`, deduplicated by record id and transaction.
  */
 import type { ChangeReadContext } from "../../subscription.ts";
+import { providerDate } from "../../dates.ts";
 import { asRecord } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
@@ -31,7 +32,7 @@ export async function readAirtablePayloads(ctx: ChangeReadContext): Promise<{ ev
       const payload = asRecord(raw);
       if (!payload) continue;
       const transaction = String(payload.baseTransactionNumber ?? "");
-      const at = new Date(String(payload.timestamp ?? ""));
+      const at = providerDate(payload.timestamp, ctx.now);
       const common = { baseId: ctx.resource.replace(/^bases\//, ""), timestamp: payload.timestamp, baseTransactionNumber: payload.baseTransactionNumber, actionMetadata: payload.actionMetadata };
       const push = (trigger: string, tableId: string, recordId: string, data: Record<string, unknown>) => {
         if (!listed.has(trigger)) return;
@@ -39,7 +40,7 @@ export async function readAirtablePayloads(ctx: ChangeReadContext): Promise<{ ev
           trigger,
           externalIds: [ctx.externalId],
           dedupeKey: `${recordId}:${trigger}:${transaction}`,
-          occurredAt: Number.isNaN(at.getTime()) ? ctx.now : at,
+          occurredAt: at,
           data: { ...common, tableId, recordId, ...data },
         });
       };
