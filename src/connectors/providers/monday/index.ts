@@ -19,7 +19,6 @@ import { declareConnector } from "../../declaration.ts";
 // The board and item of the samples, as monday's webhook payloads name them.
 const where = { app: "monday", boardId: 1234567890, pulseId: 9876543210, userId: 55512345, originalTriggerUuid: null, triggerUuid: "6f1c2b0e9d8a7c6b5a4f3e2d1c0b9a88" };
 const signature = { type: "jwt_hs256", header: "authorization", bearer: false } as const;
-const graphql = (query: string) => ({ query });
 
 export default declareConnector({
   name: "monday",
@@ -95,7 +94,7 @@ export default declareConnector({
       method: "POST",
       path: "/v2",
       body: {
-        ...graphql("mutation ($board: ID!, $url: String!, $event: WebhookEventType!) { create_webhook (board_id: $board, url: $url, event: $event) { id board_id } }"),
+        query: "mutation ($board: ID!, $url: String!, $event: WebhookEventType!) { create_webhook (board_id: $board, url: $url, event: $event) { id board_id } }",
         variables: { board: "{board_id}", url: "{subscriptionUrl}", event: "{events}" },
       },
       errorsPath: "errors",
@@ -103,7 +102,7 @@ export default declareConnector({
     delete: {
       method: "POST",
       path: "/v2",
-      body: { ...graphql("mutation ($id: ID!) { delete_webhook (id: $id) { id board_id } }"), variables: { id: "{providerId}" } },
+      body: { query: "mutation ($id: ID!) { delete_webhook (id: $id) { id board_id } }", variables: { id: "{providerId}" } },
       errorsPath: "errors",
     },
     // monday documents no read of one webhook; the board's are listed. An answer carrying GraphQL
@@ -111,7 +110,7 @@ export default declareConnector({
     check: {
       method: "POST",
       path: "/v2",
-      body: { ...graphql("query ($board: ID!) { webhooks (board_id: $board) { id event board_id config } }"), variables: { board: "{board_id}" } },
+      body: { query: "query ($board: ID!) { webhooks (board_id: $board) { id event board_id config } }", variables: { board: "{board_id}" } },
       errorsPath: "errors",
       everySeconds: 6 * 60 * 60,
       list: { itemsPath: "data.webhooks", idPath: "id" },
