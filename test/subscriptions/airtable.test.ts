@@ -156,7 +156,7 @@ function ping(url: string, hookId: string, secretBase64: string | undefined) {
   const headers: Record<string, string> = { "content-type": "application/json", ...(secretBase64 === undefined ? {} : { "x-airtable-content-mac": mac(secretBase64, body) }) };
   return fetch(url, { method: "POST", headers, body });
 }
-const airtableEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "airtable");
+const airtableEvents = () => storedEvents(app, ada, "airtable");
 
 describe("an Airtable connection naming its base", () => {
   test("the base id is a connection parameter: required, app… only", async () => {

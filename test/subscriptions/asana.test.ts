@@ -82,7 +82,7 @@ afterAll(async () => {
 });
 
 const signed = (body: string, secret: string) => ({ "content-type": "application/json", "x-hook-signature": createHmac("sha256", secret).update(body).digest("hex") });
-const asanaEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "asana");
+const asanaEvents = () => storedEvents(app, ada, "asana");
 const batch = (...events: Array<[string, string, string]>) =>
   JSON.stringify({
     events: events.map(([type, action, gid]) => ({

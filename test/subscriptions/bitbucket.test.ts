@@ -77,7 +77,7 @@ const push = () => JSON.stringify({ actor: { type: "user", uuid: "{someone-else}
 const sign = (body: string, secret: string) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 const deliver = (url: string, body: string, signature?: string) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-event-key": "repo:push", "x-request-uuid": randomUUID(), ...(signature ? { "x-hub-signature": signature } : {}) }, body });
-const bitbucketEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "bitbucket");
+const bitbucketEvents = () => storedEvents(app, ada, "bitbucket");
 const hookPath = (uuid: string) => `/api/2.0/repositories/${WORKSPACE}/${encodeURIComponent(REPO)}/hooks/${encodeURIComponent(uuid)}`;
 
 describe("a Bitbucket connection naming its repository", () => {

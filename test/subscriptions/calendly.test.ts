@@ -89,7 +89,7 @@ function signed(body: string, key = SIGNING_KEY, at = new Date()) {
   return { "content-type": "application/json", "calendly-webhook-signature": `t=${t},v1=${createHmac("sha256", key).update(`${t}.${body}`).digest("hex")}` };
 }
 const live = () => [...subscriptions.values()];
-const calendlyEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "calendly");
+const calendlyEvents = () => storedEvents(app, ada, "calendly");
 const invitee = (event: string) =>
   JSON.stringify({ created_at: new Date().toISOString(), created_by: userUri, event, payload: { uri: `${API}/scheduled_events/E/invitees/${randomUUID()}`, name: "John Doe", scheduled_event: { event_memberships: [{ user: userUri }] } } });
 

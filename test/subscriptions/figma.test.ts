@@ -115,7 +115,7 @@ const comment = (webhookId: string, passcode: string | undefined) =>
     webhook_id: webhookId,
   });
 const deliver = (url: string, body: string) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.status);
-const figmaEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "figma");
+const figmaEvents = () => storedEvents(app, ada, "figma");
 
 describe("a Figma connection naming its team", () => {
   test("the team id is a connection parameter: required, digits only", async () => {

@@ -132,7 +132,7 @@ afterAll(async () => {
   await Promise.all(Object.values(fakes).map((f) => f?.close()));
 });
 
-const eventsOf = async (connector: string) => (await storedEvents(app, ada)).filter((e) => e.connector === connector);
+const eventsOf = (connector: string) => storedEvents(app, ada, connector);
 const notify = (fake: FakeMicrosoftGraph, items: Array<Record<string, unknown>>) => {
   const [sub] = fake.live();
   return fake.post(sub.notificationUrl, { value: items.map((item) => ({ subscriptionId: sub.id, subscriptionExpirationDateTime: sub.expirationDateTime, clientState: sub.clientState, tenantId: "9f4ebab6-520d-49c0-85cc-7b25c78d4a93", ...item })) });

@@ -38,7 +38,8 @@ export interface StoredEvent {
   payload: unknown;
 }
 
-export async function storedEvents(app: TestApp, operator: Pick<Operator, "token" | "deploymentId">): Promise<StoredEvent[]> {
+/** The deployment's newest 100 stored events; only one connector's when it is named. */
+export async function storedEvents(app: TestApp, operator: Pick<Operator, "token" | "deploymentId">, connector?: string): Promise<StoredEvent[]> {
   const data = ok(
     await app.gql<{ deployment: { events: StoredEvent[] } }, { id: string }>(
       `query($id: ID!) { deployment(id: $id) { events(limit: 100) { id connector trigger account payload } } }`,
@@ -46,7 +47,7 @@ export async function storedEvents(app: TestApp, operator: Pick<Operator, "token
       { token: operator.token },
     ),
   );
-  return data.deployment.events;
+  return connector === undefined ? data.deployment.events : data.deployment.events.filter((e) => e.connector === connector);
 }
 
 /**

@@ -122,7 +122,7 @@ afterAll(async () => {
 describe.each(keyed.map((def) => [def.name, def] as [string, ConnectorDefinition]))("%s", (name, def) => {
   const provider = PROVIDERS[name];
   let accountId: string;
-  const events = async () => (await storedEvents(app, ada)).filter((e) => e.connector === name);
+  const events = () => storedEvents(app, ada, name);
   const deliver = (hook: Registered, body: string, headers: Record<string, string>, url = String(hook.body[provider.url])) =>
     fetch(url, { method: "POST", headers: { "content-type": "application/json", ...HOOK_HEADERS[name]?.(hook), ...headers }, body });
   /** The webhook that carries a trigger's provider event. */

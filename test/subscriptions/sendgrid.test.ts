@@ -84,7 +84,7 @@ afterAll(async () => {
 });
 
 const live = () => [...webhooks.values()];
-const sendgridEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "sendgrid");
+const sendgridEvents = () => storedEvents(app, ada, "sendgrid");
 
 /** What SendGrid posts: the raw JSON array, signed over timestamp + body with the webhook's private key. */
 function post(hook: FakeWebhook, events: unknown[], opts: { key?: KeyObject; at?: number; alter?: boolean; unsigned?: boolean } = {}) {

@@ -76,7 +76,7 @@ const sign = (body: string, callbackURL: string, secret = APP_SECRET) => createH
 const deliver = (hook: TrelloWebhook, body: string, signature: string | undefined, url = hook.callbackURL) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(signature ? { "x-trello-webhook": signature } : {}) }, body });
 const sample = (trigger: string) => JSON.stringify(trello.triggers.find((t) => t.name === trigger)!.samplePayload);
-const trelloEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "trello");
+const trelloEvents = () => storedEvents(app, ada, "trello");
 
 describe("a Trello member connected with a board and the card triggers listed", () => {
   let accountId: string;

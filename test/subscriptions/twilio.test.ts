@@ -82,7 +82,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const twilioEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "twilio");
+const twilioEvents = () => storedEvents(app, ada, "twilio");
 
 /** What Twilio sends: form parameters signed with the account's Auth Token over the URL it calls (the twilio package's own signing). */
 function post(url: string, params: Record<string, string>, opts: { token?: string; alter?: boolean; unsigned?: boolean } = {}) {

@@ -76,7 +76,7 @@ afterAll(async () => {
 });
 
 const signed = (body: string, secret: string) => ({ "content-type": "application/json", "typeform-signature": `sha256=${createHmac("sha256", secret).update(body).digest("base64")}` });
-const typeformEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "typeform");
+const typeformEvents = () => storedEvents(app, ada, "typeform");
 const response = () =>
   JSON.stringify({
     event_id: randomUUID(),

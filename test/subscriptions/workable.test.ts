@@ -73,7 +73,7 @@ afterAll(async () => {
 const sign = (body: string, key: string) => createHmac("sha256", key).update(body).digest("hex");
 const deliver = (url: string, body: string, headers: Record<string, string>) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
-const workableEvents = async () => (await storedEvents(app, ada)).filter((e) => e.connector === "workable");
+const workableEvents = () => storedEvents(app, ada, "workable");
 const subscriptionFor = (event: string) => [...subscriptions.values()].find((s) => s.event === event)!;
 
 describe("a connected Workable account with the candidate triggers listed", () => {
