@@ -47,7 +47,9 @@ import { createRateLimit } from "./ratelimit/limiter.ts";
 import { createRetentionJob, type RetentionJob, type RetentionOptions } from "./retention/prune.ts";
 import { getConnectionToken } from "./rest/getConnectionToken.ts";
 import { createProxyEndpoint, PROXY_PROBLEM_HEADERS, PROXY_ROUTE } from "./rest/proxy.ts";
-import { createConnectionTokens } from "./connections/token.ts";
+import { createConnectionsInUse, createConnectionTokens } from "./connections/token.ts";
+import { createConnectionStore, createPollSchedule } from "./connections/store/index.ts";
+import { authModeOf } from "./connections/authModes/index.ts";
 import { createProxy } from "./connections/proxy.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { type ClientCredentials, createClientCredentials } from "./credentials/clientCredentials.ts";
@@ -56,7 +58,7 @@ import { createOperatorCredentials } from "./credentials/operatorCredentials.ts"
 import { createVerificationTokens } from "./credentials/verificationTokens.ts";
 import { createInboundEvents, type InboundEvents } from "./forwarding/inbound.ts";
 import { createEventRecorder, type EventRecorder } from "./forwarding/record.ts";
-import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
+import { type AccessTokens, createAccessTokens } from "./connections/accessTokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
 import { connectors } from "./connectors/registry.ts";
@@ -69,8 +71,8 @@ import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
 import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
-import { nudge as nudgePolls } from "./polling/queue/index.ts";
-import { countDue } from "./polling/queue/due.ts";
+import { createPollingHealth } from "./polling/health.ts";
+import { polledPairs, pollTargets } from "./polling/targets.ts";
 
 export interface AppDeps {
   config: Config;
@@ -183,31 +185,27 @@ export function buildApp(deps: AppDeps): App {
   });
   const organizations = createOrganizations({ db, box, revocations, creation: config.organizationCreation });
 
-  // Connectors' credentials and inbound events: each a capability of what it needs (credentials/, oauth/, forwarding/inbound.ts).
+  // Connectors' credentials and inbound events: each a capability of what it needs (credentials/, forwarding/inbound.ts).
   const { connectorEnv } = config;
-  const oauth = { config, db, box, logger };
+  const connectDeps = { config, db, box, logger };
   const inboundSecrets = createInboundSecrets({ sql, box, connectorEnv, clock });
   const clientCredentials = createClientCredentials({ db, box, connectorEnv });
-  const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets });
+  const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets, clientOf: (def) => authModeOf(def).operatorClient });
   const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
   const recorder = createEventRecorder({ sql, signal, bus, logger });
-  // Connection lifecycle events (switchyard.connection_*), recorded and forwarded like a provider's.
-  const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: recorder.record, onChange: (id) => connectionTokens.forget(id) });
-  const accessTokens = createAccessTokens({ ...oauth, clientCredentials, lifecycle, clock });
+  // The connected account (connections/): its store (every write of its row), what this instance
+  // remembers of rows in use, its polling health (read from the poller's table), lifecycle events
+  // (switchyard.*, recorded and forwarded like a provider's), and its tokens.
+  const store = createConnectionStore({ db, sql, box });
+  const inUse = createConnectionsInUse(clock);
+  const polled = polledPairs(pollTargets(connectors, config.pollIntervalMs));
+  const pollingHealth = createPollingHealth({ sql, pairs: polled });
+  // The poll schedule's statements on the request pool: nudges and the due gauge (the poller builds its own on the worker's pool).
+  const pollSchedule = createPollSchedule({ sql, pairs: polled });
+  const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: recorder.record, onChange: inUse.forget, pollingHealth: pollingHealth.read });
+  const accessTokens = createAccessTokens({ config, db, box, logger, clientCredentials, store, lifecycle, clock });
   // Using a connection with the API key: its token, and the authenticated proxy (connections/).
-  const connectionTokens = createConnectionTokens({ sql, box, clock, logger, accessTokens });
-  const inboundEvents = createInboundEvents({
-    sql,
-    db,
-    clock,
-    connectorEnv,
-    accessTokens,
-    recordRoutedEvent: recorder.recordRouted,
-    // `connections` is built below; this runs only when an event arrives, long after.
-    disconnect: async (deploymentId, connector, account) => {
-      await connections.disconnect(deploymentId, { connector, account });
-    },
-  });
+  const connectionTokens = createConnectionTokens({ sql, box, clock, logger, accessTokens, inUse });
 
   // Per-account provider subscriptions (subscriptions/): the queue, the manager loop, their notifications.
   const subscriptionQueue = createSubscriptionQueue({ sql, clock });
@@ -230,9 +228,34 @@ export function buildApp(deps: AppDeps): App {
       await lifecycle.emitFor(failure.connectedAccountId, "subscription_failed", { code: "subscription_failed", message: failure.error });
     },
   });
+  const connectSettings = createConnectSettings({ db });
+  const connectFlow = { ...connectDeps, clientCredentials, connectSettings, lifecycle, store, credentialCheck: createCredentialCheck({ config }) };
+  const connections = createConnections({
+    db,
+    store,
+    box,
+    clock,
+    logger,
+    revoke: createRevocation({ connectorEnv, production: config.env === "production", clientCredentials, logger }),
+    lifecycle,
+    // Its provider subscriptions go first, while its token still works.
+    releaseSubscriptions: (connectedAccountId) => subscriptions.deleteForConnection(connectedAccountId),
+    pollingHealth: pollingHealth.read,
+  });
+  const inboundEvents = createInboundEvents({
+    sql,
+    clock,
+    connectorEnv,
+    accessTokens,
+    moveCursor: store.moveCursor,
+    recordRoutedEvent: recorder.recordRouted,
+    disconnect: async (deploymentId, connector, account) => {
+      await connections.disconnect(deploymentId, { connector, account });
+    },
+  });
   const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets, logger, signal: subscriptionSignal });
   // A notification that only names accounts (Dropbox) makes their connections due for the poller.
-  const pollNudge = { nudge: (deploymentId: string, connector: string, externalIds: string[]) => nudgePolls(sql, deploymentId, connector, externalIds, clock.now()) };
+  const pollNudge = { nudge: (deploymentId: string, connector: string, externalIds: string[]) => pollSchedule.nudge(deploymentId, connector, externalIds, clock.now()) };
   const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge };
 
   // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.
@@ -247,19 +270,6 @@ export function buildApp(deps: AppDeps): App {
     deliveries,
     recorder,
     allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
-  });
-  const connectSettings = createConnectSettings({ db });
-  const connectFlow = { ...oauth, clientCredentials, connectSettings, lifecycle, credentialCheck: createCredentialCheck({ config }) };
-  const connections = createConnections({
-    db,
-    sql,
-    box,
-    clock,
-    logger,
-    revoke: createRevocation({ connectorEnv, production: config.env === "production", clientCredentials, logger }),
-    lifecycle,
-    // Its provider subscriptions go first, while its token still works.
-    releaseSubscriptions: (connectedAccountId) => subscriptions.deleteForConnection(connectedAccountId),
   });
 
   const metrics = new Registry();
@@ -294,7 +304,7 @@ export function buildApp(deps: AppDeps): App {
   }
 
   redisHealth.registerOn(metrics);
-  const pollMetrics = registerPollMetrics(metrics, () => countDue(sql, clock.now()), (error) => databaseOutage.noted(error));
+  const pollMetrics = registerPollMetrics(metrics, () => pollSchedule.countDue(clock.now()), (error) => databaseOutage.noted(error));
   let draining = false;
   const bodies = createBodyGate({
     maxInFlight: config.bodyMaxInFlight,
@@ -347,7 +357,8 @@ export function buildApp(deps: AppDeps): App {
       subscriptions,
       connectSettings,
       connections,
-      oauth,
+      connectSessions: connectDeps,
+      pollingHealth: pollingHealth.read,
       clientCredentials,
       live: { bus, revocations },
     },
@@ -530,9 +541,10 @@ export function buildApp(deps: AppDeps): App {
           inboundEvents,
           inboundSecrets,
           databaseOutage,
+          lifecycle,
           metrics: pollMetrics,
         },
-        { intervalMs: config.pollIntervalMs },
+        { intervalMs: config.pollIntervalMs, failedAfterMs: config.pollingFailedAfterMs },
       ),
     createRetentionJob: (options) => createRetentionJob({ sql, retentionDays: config.retentionDays, logger, clock }, options),
     handle,

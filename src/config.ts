@@ -42,6 +42,7 @@ const schema = z.object({
   CONNECT_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
   DELIVERY_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h,10h"),
   POLL_INTERVAL: z.string().default("60s"),
+  POLLING_FAILED_AFTER: z.string().default("24h"),
   FORWARDING_DISABLE_AFTER: z.string().default("5d"),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
@@ -116,6 +117,8 @@ export type Config = {
   deliveryMaxInFlightPerUrl: number;
   /** How often providers that are read rather than pushed (Gmail without Pub/Sub) are polled. */
   pollIntervalMs: number;
+  /** How long a connection's polls may all fail before switchyard.polling_failed is emitted (once per run of failures). */
+  pollingFailedAfterMs: number;
   forwardingAllowPrivate: boolean;
   /** How long every attempt to a forwarding URL may fail, with no success, before forwarding is DISABLED. */
   forwardingDisableAfterMs: number;
@@ -223,6 +226,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  POLL_INTERVAL: ${(error as Error).message}`);
   }
+  let pollingFailedAfterMs: number;
+  try {
+    pollingFailedAfterMs = parseDuration(values.POLLING_FAILED_AFTER);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  POLLING_FAILED_AFTER: ${(error as Error).message}`);
+  }
   let wsAnonymousTimeoutMs: number;
   try {
     wsAnonymousTimeoutMs = parseDuration(values.WS_ANONYMOUS_TIMEOUT);
@@ -282,6 +291,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deliveryTimeoutMs: values.DELIVERY_TIMEOUT_MS,
     deliveryMaxInFlightPerUrl: values.DELIVERY_MAX_IN_FLIGHT_PER_URL,
     pollIntervalMs,
+    pollingFailedAfterMs,
     forwardingAllowPrivate: values.FORWARDING_ALLOW_PRIVATE,
     forwardingDisableAfterMs,
     retentionDays: values.RETENTION_DAYS,

@@ -33,6 +33,7 @@ test.each([
   [{ DATABASE_URL: "mysql://nope" }, /DATABASE_URL: must be a postgresql:\/\/ connection string/],
   [{ DELIVERY_RETRY_SCHEDULE: "5s,soon" }, /DELIVERY_RETRY_SCHEDULE: "soon" is not a duration/],
   [{ POLL_INTERVAL: "often" }, /POLL_INTERVAL: "often" is not a duration/],
+  [{ POLLING_FAILED_AFTER: "a day" }, /POLLING_FAILED_AFTER: "a day" is not a duration/],
   [{ SUBSCRIPTION_ACCESS_RECHECK: "10" }, /SUBSCRIPTION_ACCESS_RECHECK: "10" is not a duration/],
   [{ PUBLIC_URL: "not a url" }, /PUBLIC_URL/],
 ])("a bad value stops start-up naming the variable: %o", (env, message) => {

@@ -47,6 +47,7 @@ const poller = createPoller(
     inboundEvents: { acceptEvents: unused, pollAccount: unused },
     inboundSecrets: { get: unused },
     databaseOutage: { noted: () => false },
+    lifecycle: { emitFor: unused },
   },
   { intervalMs: INTERVAL_MS },
 );

@@ -7,6 +7,7 @@
  * Nothing here stores or logs a credential.
  */
 import type { Config } from "../config.ts";
+import { authModeOf } from "../connections/authModes/index.ts";
 import { apiOf, resolveApiBase, withCredential } from "../connectors/api.ts";
 import { type CredentialsDeclaration, fillCredentialTemplate, publicValues, wireCredential } from "../connectors/credentials.ts";
 import { asString, valueAt } from "../connectors/json.ts";
@@ -28,7 +29,7 @@ export type CredentialCheck =
 
 /** The declaration of a connector the form serves (API_KEY or BASIC), else undefined. */
 export function credentialsOf(def: ConnectorDefinition): CredentialsDeclaration | undefined {
-  return def.authMode === "API_KEY" || def.authMode === "BASIC" ? def.declaration.credentials : undefined;
+  return authModeOf(def).credentialFields(def);
 }
 
 /** Each declared field from the form: present, not too long, matching its pattern. */
@@ -56,7 +57,7 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
 
       const params = { ...sessionParams, ...publicValues(decl, values) };
       const api = apiOf(def.declaration);
-      const credential = wireCredential(decl, def.authMode as "API_KEY" | "BASIC", values);
+      const credential = wireCredential(decl, authModeOf(def).mode as "API_KEY" | "BASIC", values);
       let url: URL;
       try {
         const apiUrl = resolveEndpoints(def, deps.config.connectorEnv, params).apiUrl;

@@ -45,6 +45,20 @@ export interface ProviderSubscriptionView {
   nextAttemptAt: string | null;
 }
 
+/**
+ * How a connection's polls have gone lately (read from the poller's table by src/polling/health.ts):
+ * null when nothing of it is polled.
+ */
+export interface PollingHealthView {
+  lastPolledAt: string | null;
+  lastSucceededAt: string | null;
+  lastError: string | null;
+  consecutiveFailures: number;
+}
+
+/** Reads the polling health of connections by id (injected: the poller's table is not this folder's). */
+export type ReadPollingHealth = (connectionIds: readonly string[]) => Promise<Map<string, PollingHealthView | null>>;
+
 export interface Connection {
   id: string;
   connector: string;
@@ -59,6 +73,8 @@ export interface Connection {
   lastRefreshedAt: string | null;
   lastEventAt: string | null;
   subscriptions: ProviderSubscriptionView[];
+  /** Polling health; null when nothing of the connection is polled. */
+  polling: PollingHealthView | null;
 }
 
 /** Prisma `select` for a ConnectionRow. */
@@ -113,7 +129,7 @@ export function toSubscriptionView(row: SubscriptionRow): ProviderSubscriptionVi
   };
 }
 
-export function toConnection(row: ConnectionRow, subscriptions: readonly SubscriptionRow[] = []): Connection {
+export function toConnection(row: ConnectionRow, subscriptions: readonly SubscriptionRow[] = [], polling: PollingHealthView | null = null): Connection {
   return {
     id: row.id,
     connector: row.connector,
@@ -128,5 +144,6 @@ export function toConnection(row: ConnectionRow, subscriptions: readonly Subscri
     lastRefreshedAt: iso(row.lastRefreshedAt),
     lastEventAt: iso(row.lastEventAt),
     subscriptions: subscriptions.map(toSubscriptionView),
+    polling,
   };
 }

@@ -3,13 +3,13 @@ import type { Clock } from "../clock.ts";
 import { findConnector } from "../connectors/registry.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
-import type { Sql } from "../db/sql.ts";
 import { AppError, badInput, connectionNotFound } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { type Connection, connectionSelect, subscriptionSelect, toConnection } from "./connection.ts";
+import { type Connection, connectionSelect, type ReadPollingHealth, subscriptionSelect, toConnection } from "./connection.ts";
 import type { ConnectionFilter } from "./filter.ts";
 import type { LifecycleEvents } from "./lifecycle.ts";
 import type { Revoke } from "./revoke.ts";
+import type { ConnectionStore } from "./store/index.ts";
 
 /**
  * The deployment's connections as its operator uses them: listed (offset pages for REST, keyset
@@ -19,7 +19,7 @@ import type { Revoke } from "./revoke.ts";
  */
 export interface ConnectionsDeps {
   db: Db;
-  sql: Sql;
+  store: Pick<ConnectionStore, "disconnect">;
   box: SecretBox;
   clock: Clock;
   logger: Logger;
@@ -30,6 +30,8 @@ export interface ConnectionsDeps {
    * still works; called before the tokens are forgotten.
    */
   releaseSubscriptions: (connectedAccountId: string) => Promise<void>;
+  /** Each connection's polling health (src/polling/health.ts). */
+  pollingHealth: ReadPollingHealth;
 }
 
 /** Which connection: by connector and account (REST), or by id (GraphQL's disconnectAccount). */
@@ -45,7 +47,7 @@ const liveSubscriptions = {
 export const withSubscriptions = { ...connectionSelect, ...liveSubscriptions } as const;
 
 type LoadedConnection = Prisma.ConnectedAccountGetPayload<{ select: typeof withSubscriptions }>;
-const asConnection = (row: LoadedConnection): Connection => toConnection(row, row.providerSubscriptions);
+const asConnection = (row: LoadedConnection, health: Map<string, Connection["polling"]>): Connection => toConnection(row, row.providerSubscriptions, health.get(row.id) ?? null);
 
 function where(deploymentId: string, filter: ConnectionFilter): Prisma.ConnectedAccountWhereInput {
   // Prisma passes `contains` to ILIKE as is: LIKE's own wildcards are escaped so they match themselves.
@@ -75,6 +77,12 @@ function decodeConnectionCursor(cursor: string): { createdAt: Date; id: string }
 }
 
 export function createConnections(deps: ConnectionsDeps) {
+  const asConnections = async (rows: LoadedConnection[]) => {
+    const health = await deps.pollingHealth(rows.map((row) => row.id));
+    return rows.map((row) => asConnection(row, health));
+  };
+  const one = async (row: LoadedConnection) => (await asConnections([row]))[0];
+
   const find = (deploymentId: string, key: ConnectionKey) =>
     deps.db.connectedAccount.findFirst({
       where: "id" in key ? { deploymentId, id: key.id } : { deploymentId, connector: key.connector, account: key.account },
@@ -95,24 +103,13 @@ export function createConnections(deps: ConnectionsDeps) {
   async function disconnect(deploymentId: string, key: ConnectionKey): Promise<{ connection: Connection; disconnected: boolean }> {
     const row = await find(deploymentId, key);
     if (!row) throw notFound(key);
-    if (row.status === "DISCONNECTED") return { connection: asConnection(row), disconnected: false };
+    if (row.status === "DISCONNECTED") return { connection: await one(row), disconnected: false };
 
     await deps.releaseSubscriptions(row.id);
-    // The old sealed tokens come back from the row as it was before this statement (the `old`
-    // subquery holds the row lock), so they can be revoked after the commit — never inside it.
-    const [old] = await deps.sql.query<{ access_token_encrypted: string; refresh_token_encrypted: string | null }>(
-      `update connected_account a
-         set status = 'DISCONNECTED', access_token_encrypted = '', refresh_token_encrypted = null, token_expires_at = null,
-             refresh_locked_until = null, next_poll_at = null, poll_lease_until = null, updated_at = $2::timestamp
-       from (select id, access_token_encrypted, refresh_token_encrypted from connected_account
-             where id = $1 and status <> 'DISCONNECTED' for update) old
-       where a.id = old.id
-       returning old.access_token_encrypted, old.refresh_token_encrypted`,
-      [row.id, deps.clock.now().toISOString()],
-      "disconnect_connection",
-    );
+    // The old sealed tokens come back from the statement, to be revoked after its commit.
+    const old = await deps.store.disconnect(row.id, deps.clock.now());
     const now = await find(deploymentId, { id: row.id });
-    const connection = asConnection(now ?? row);
+    const connection = await one(now ?? row);
     if (!old) return { connection, disconnected: false };
 
     deps.logger.info({ deploymentId, connector: row.connector, connectedAccountId: row.id }, "connection deleted");
@@ -137,7 +134,7 @@ export function createConnections(deps: ConnectionsDeps) {
         deps.db.connectedAccount.count({ where: where(deploymentId, filter) }),
         deps.db.connectedAccount.findMany({ where: where(deploymentId, filter), select: withSubscriptions, orderBy: newestFirst, skip: offset, take: limit }),
       ]);
-      return { total, connections: rows.map(asConnection) };
+      return { total, connections: await asConnections(rows) };
     },
 
     /**
@@ -164,7 +161,7 @@ export function createConnections(deps: ConnectionsDeps) {
     async get(deploymentId: string, key: ConnectionKey): Promise<Connection> {
       const row = await find(deploymentId, key);
       if (!row) throw notFound(key);
-      return asConnection(row);
+      return one(row);
     },
 
     disconnect,

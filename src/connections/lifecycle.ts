@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
-import type { EventToRecord, RecordedEvent } from "../forwarding/record.ts";
-import { type Connection, toConnection } from "./connection.ts";
+import { type Connection, type ReadPollingHealth, toConnection } from "./connection.ts";
 import { withSubscriptions } from "./connections.ts";
 
 /**
@@ -16,7 +15,28 @@ import { withSubscriptions } from "./connections.ts";
  */
 export const LIFECYCLE_CONNECTOR = "switchyard";
 
-export type LifecycleTrigger = "connection_created" | "connection_reauthorized" | "connection_reauth_required" | "connection_deleted" | "subscription_failed";
+export type LifecycleTrigger = "connection_created" | "connection_reauthorized" | "connection_reauth_required" | "connection_deleted" | "subscription_failed" | "polling_failed";
+
+/**
+ * What a lifecycle event hands the event recorder (forwarding/record.ts's recordEvent, as far as a
+ * lifecycle event fills it), and what comes back. Named here: forwarding/ calls connections/ (tokens),
+ * so connections/ knows forwarding/ only through what app.ts passes in.
+ */
+export interface LifecycleEventToRecord {
+  connector: string;
+  trigger: string;
+  account: string;
+  connectedAccountId: string;
+  dedupeKey: string;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  eventId: string;
+  /** The queued delivery, when the trigger is listed. */
+  deliveryId: string | null;
+}
 
 export interface LifecycleError {
   code: string;
@@ -28,9 +48,11 @@ export interface LifecycleDeps {
   clock: Clock;
   logger: Logger;
   /** forwarding/record.ts recordEvent, bound to the app's database and publisher. */
-  recordEvent: (deploymentId: string, event: EventToRecord) => Promise<RecordedEvent>;
+  recordEvent: (deploymentId: string, event: LifecycleEventToRecord) => Promise<RecordedEvent>;
   /** Told first of every change a lifecycle event reports (what the proxy remembers of the connection goes). */
   onChange?: (connectedAccountId: string) => void;
+  /** The connection's polling health, shown in the event's connection like everywhere else. */
+  pollingHealth?: ReadPollingHealth;
 }
 
 export function createLifecycleEvents(deps: LifecycleDeps) {
@@ -70,7 +92,8 @@ export function createLifecycleEvents(deps: LifecycleDeps) {
           return null;
         });
       if (!row) return undefined;
-      return emit(row.deploymentId, trigger, toConnection(row, row.providerSubscriptions), error);
+      const polling = (await deps.pollingHealth?.([row.id]).catch(() => undefined))?.get(row.id) ?? null;
+      return emit(row.deploymentId, trigger, toConnection(row, row.providerSubscriptions, polling), error);
     },
   };
 }

@@ -6,13 +6,13 @@
 import type { Logger } from "pino";
 import { createTtlCache } from "../cache/ttlCache.ts";
 import type { Clock } from "../clock.ts";
-import type { AuthMode } from "../connectors/declaration.ts";
 import { findConnector } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Sql } from "../db/sql.ts";
 import { AppError, connectionNotFound, unknownConnector } from "../errors.ts";
-import { type AccessTokens, type FreshToken, REFRESH_MARGIN_MS, ReauthRequiredError } from "../oauth/tokens.ts";
+import { type AccessTokens, type FreshToken, REFRESH_MARGIN_MS, ReauthRequiredError } from "./accessTokens.ts";
+import { authModeOf } from "./authModes/index.ts";
 
 /** What the token endpoint and the proxy need of the connected_account row (no token columns). */
 export interface UsableConnection {
@@ -42,6 +42,7 @@ export interface ConnectionTokensDeps {
   clock: Clock;
   logger: Logger;
   accessTokens: Pick<AccessTokens, "token">;
+  inUse: ConnectionsInUse;
 }
 
 interface ConnectionRow {
@@ -76,16 +77,32 @@ export const connectionDisconnected = (connector: string, account: string) =>
 const refreshFailed = (connector: string) =>
   new AppError("PROVIDER_UNREACHABLE", `The ${connector} token endpoint did not give a new token; try again shortly.`);
 
+/**
+ * The connection rows the proxy reuses (CONNECTION_IN_USE_TTL_MS), built before anything that
+ * changes a connection so each can drop what it changed (lifecycle.ts's onChange) without reaching
+ * for a capability built later.
+ */
+export function createConnectionsInUse(clock: Clock) {
+  const rows = createTtlCache<string, UsableConnection>({ ttlMs: CONNECTION_IN_USE_TTL_MS, maxEntries: MAX_CONNECTIONS_IN_USE, clock });
+  // Bumped by every forget: a read that started before a change must not put its row back after it.
+  let epoch = 0;
+  return {
+    rows,
+    epoch: () => epoch,
+    /** Drops what this instance remembers of a connection (it changed here). */
+    forget(connectionId: string) {
+      epoch++;
+      rows.deleteWhere((connection) => connection.id === connectionId);
+    },
+  };
+}
+
+export type ConnectionsInUse = ReturnType<typeof createConnectionsInUse>;
+
 export function createConnectionTokens(deps: ConnectionTokensDeps) {
   // Only rows with a usable token are kept: a missing, disconnected or lapsed connection is read
   // again each time, so one connected a moment ago works at once.
-  const inUse = createTtlCache<string, UsableConnection>({ ttlMs: CONNECTION_IN_USE_TTL_MS, maxEntries: MAX_CONNECTIONS_IN_USE, clock: deps.clock });
-  // Bumped by every forget: a read that started before a change must not put its row back after it.
-  let epoch = 0;
-  const forget = (connectionId: string) => {
-    epoch++;
-    inUse.deleteWhere((connection) => connection.id === connectionId);
-  };
+  const { rows: inUse, forget } = deps.inUse;
 
   /** The connection `connector`/`account` of the deployment; 404 for anything else (another deployment's too). */
   async function find(deploymentId: string, connector: string, account: string): Promise<UsableConnection> {
@@ -103,8 +120,8 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
       account,
       params: row.params,
       metadata: row.metadata,
-      // An app installation's token is minted anew with the app's key whenever needed.
-      refreshable: row.refreshable || def.authMode === "APP_INSTALLATION",
+      // A refresh token, or a mode that renews without one (an app installation's key mints a new token).
+      refreshable: authModeOf(def).renewable(row.refreshable),
       ...(fresh ? { stored: { sealed: row.access_token_encrypted, expiresAt, scopes: row.scopes } } : {}),
     };
   }
@@ -155,9 +172,9 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
     if (cached) return cached;
     const key = `${deploymentId}\n${connector}\n${account}`;
     const readAt = deps.clock.now().getTime();
-    const since = epoch;
+    const since = deps.inUse.epoch();
     const connection = await find(deploymentId, connector, account);
-    if (connection.stored && since === epoch) inUse.set(key, connection, readAt);
+    if (connection.stored && since === deps.inUse.epoch()) inUse.set(key, connection, readAt);
     return connection;
   }
 
@@ -177,16 +194,9 @@ export function createConnectionTokens(deps: ConnectionTokensDeps) {
         { apiKeyPrefix: caller.apiKeyPrefix, connectionId: connection.id, connector, refresh: Boolean(options.refresh) },
         "connection token read",
       );
-      return { accessToken: fresh.accessToken, tokenType: TOKEN_TYPES[connection.def.authMode], expiresAt: fresh.expiresAt?.toISOString() ?? null, scopes: fresh.scopes };
+      return { accessToken: fresh.accessToken, tokenType: authModeOf(connection.def).tokenType, expiresAt: fresh.expiresAt?.toISOString() ?? null, scopes: fresh.scopes };
     },
   };
 }
-
-/**
- * What the token endpoint calls a connection's credential: an OAuth access token is "Bearer"; an
- * API key is "ApiKey" (sent in the connector's declared style); a BASIC credential is "Basic", the
- * `base64(user:password)` that follows `Authorization: Basic`.
- */
-const TOKEN_TYPES: Record<AuthMode, "Bearer" | "ApiKey" | "Basic"> = { OAUTH2: "Bearer", APP_INSTALLATION: "Bearer", NONE: "Bearer", API_KEY: "ApiKey", BASIC: "Basic" };
 
 export type ConnectionTokens = ReturnType<typeof createConnectionTokens>;

@@ -2,6 +2,8 @@ import { createPrivateKey } from "node:crypto";
 import { knownConnector } from "../connectors/registry.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
+import type { ConnectorDefinition } from "../connectors/types.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
 import { parseInput } from "../errors.ts";
 import { z } from "zod";
 import type { InboundSecrets } from "./inboundSecrets.ts";
@@ -84,12 +86,53 @@ const credentialsInput = z.object({
     .transform((value) => (value ? value : undefined)),
 });
 
+/** What the operator stores, per kind of client (the connector's auth mode says which: connections/authModes/). */
+const STORED: Record<OperatorClient, (input: CredentialsInput, box: SecretBox) => Omit<Prisma.ConnectorCredentialsUncheckedCreateInput, "deploymentId" | "connector">> = {
+  app(input, box) {
+    const values = parseInput(appInput, input);
+    return {
+      // Without an OAuth client the columns hold empty strings, read back as "not set".
+      clientId: values.clientId ?? "",
+      clientSecretEncrypted: values.clientSecret ? box.seal(values.clientSecret) : "",
+      webhookSecretEncrypted: values.webhookSecret ? box.seal(values.webhookSecret) : null,
+      appId: values.appId,
+      appSlug: values.appSlug,
+      privateKeyEncrypted: box.seal(values.privateKey.trim()),
+    };
+  },
+  oauthClient(input, box) {
+    const values = parseInput(credentialsInput, input);
+    return {
+      clientId: values.clientId,
+      clientSecretEncrypted: box.seal(values.clientSecret),
+      webhookSecretEncrypted: values.webhookSecret ? box.seal(values.webhookSecret) : null,
+      appId: null,
+      appSlug: null,
+      privateKeyEncrypted: null,
+    };
+  },
+};
+
+/** An OAuth client (id and secret), or an app (APP_INSTALLATION: id, slug, private key, optional OAuth client). */
+export type OperatorClient = "oauthClient" | "app";
+
 /**
  * A deployment's own OAuth app and webhook secret per connector (ConnectorCredentials, secrets
  * sealed): stored, replaced, deleted and listed by owners and admins. Changes drop this
  * instance's inbound-secret entry at once (inboundSecrets.ts).
  */
-export function createOperatorCredentials({ db, box, inboundSecrets }: { db: Db; box: SecretBox; inboundSecrets: Pick<InboundSecrets, "invalidate"> }) {
+export function createOperatorCredentials({
+  db,
+  box,
+  inboundSecrets,
+  clientOf,
+}: {
+  db: Db;
+  box: SecretBox;
+  inboundSecrets: Pick<InboundSecrets, "invalidate">;
+  /** Which kind of client a connector's operator stores (its auth mode's strategy says). */
+  clientOf: (def: ConnectorDefinition) => OperatorClient;
+}) {
   return {
     async list(deploymentId: string): Promise<CredentialsView[]> {
       const rows = await db.connectorCredentials.findMany({ where: { deploymentId }, orderBy: { connector: "asc" } });
@@ -99,29 +142,7 @@ export function createOperatorCredentials({ db, box, inboundSecrets }: { db: Db;
     /** Stores (replaces) the operator's own OAuth app for a connector. */
     async set(deploymentId: string, connectorName: string, input: CredentialsInput): Promise<CredentialsView> {
       const def = knownConnector(connectorName);
-      let data;
-      if (def.authMode === "APP_INSTALLATION") {
-        const values = parseInput(appInput, input);
-        data = {
-          // Without an OAuth client the columns hold empty strings, read back as "not set".
-          clientId: values.clientId ?? "",
-          clientSecretEncrypted: values.clientSecret ? box.seal(values.clientSecret) : "",
-          webhookSecretEncrypted: values.webhookSecret ? box.seal(values.webhookSecret) : null,
-          appId: values.appId,
-          appSlug: values.appSlug,
-          privateKeyEncrypted: box.seal(values.privateKey.trim()),
-        };
-      } else {
-        const values = parseInput(credentialsInput, input);
-        data = {
-          clientId: values.clientId,
-          clientSecretEncrypted: box.seal(values.clientSecret),
-          webhookSecretEncrypted: values.webhookSecret ? box.seal(values.webhookSecret) : null,
-          appId: null,
-          appSlug: null,
-          privateKeyEncrypted: null,
-        };
-      }
+      const data = STORED[clientOf(def)](input, box);
       const row = await db.connectorCredentials.upsert({
         where: { deploymentId_connector: { deploymentId, connector: def.name } },
         create: { deploymentId, connector: def.name, ...data },

@@ -3,9 +3,8 @@ import { bodyDigest } from "../connectors/signatures.ts";
 import type { ConnectorDefinition, NormalizedEvent, SyncNotification } from "../connectors/types.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
-import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
+import { type AccessTokens, ReauthRequiredError } from "../connections/accessTokens.ts";
 import type { EventRecorder } from "./record.ts";
 
 /**
@@ -33,11 +32,12 @@ export interface InboundOutcome {
 /** What accepting inbound events is built from. */
 export interface InboundDeps {
   sql: Sql;
-  db: Db;
   clock: Clock;
   connectorEnv: Record<string, string | undefined>;
   /** Tokens of connected accounts, for notification-only pushes and polls that read the changes. */
   accessTokens: Pick<AccessTokens, "fresh">;
+  /** Moves a code change reader's position on the account (the connection store's moveCursor). */
+  moveCursor: (connectedAccountId: string, cursor: string) => Promise<void>;
   /** Records one event and its delivery in one statement (forwarding/record.ts). */
   recordRoutedEvent: EventRecorder["recordRouted"];
   /**
@@ -232,7 +232,7 @@ async function readChanges(
     fetched.events.map((event) => ({ ...event, externalIds: [account.externalId] })),
   );
   if (fetched.cursor !== account.cursor) {
-    await deps.db.connectedAccount.update({ where: { id: account.id }, data: { cursor: fetched.cursor } });
+    await deps.moveCursor(account.id, fetched.cursor);
   }
   return outcome;
 }

@@ -11,7 +11,8 @@ import type { ConnectSettings } from "../connections/connectSettings.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
 import type { Connections } from "../connections/connections.ts";
-import type { OAuthDeps } from "../oauth/deps.ts";
+import type { ReadPollingHealth } from "../connections/connection.ts";
+import type { OAuthDeps } from "../connect/deps.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
@@ -76,8 +77,10 @@ export interface ContextCapabilities extends AuthCapabilities {
   connectSettings: ConnectSettings;
   /** The deployment's connections: listing, keyset pages, deletion (connections/connections.ts). */
   connections: Connections;
-  /** What a new authorization URL is made from (oauth/connectSessions.ts), for createReauthorizationUrl. */
-  oauth: OAuthDeps;
+  /** What a new authorization URL is made from (connect/sessions.ts), for createReauthorizationUrl. */
+  connectSessions: OAuthDeps;
+  /** Connections' polling health (polling/health.ts), for ConnectedAccount.polling. */
+  pollingHealth: ReadPollingHealth;
   /** The OAuth client (or app) in force per deployment, which createReauthorizationUrl requires as auth-url does (credentials/clientCredentials.ts). */
   clientCredentials: Pick<ClientCredentials, "resolve">;
 }

@@ -9,11 +9,16 @@ import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts"
 import { asString, valueAt } from "../connectors/json.ts";
 import type { InstallationDeclaration } from "../connectors/installation.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
-import type { AppCredentials } from "../credentials/clientCredentials.ts";
 import { ProviderUnavailableError, storableIdentity } from "./provider.ts";
 import { storableText } from "../text/storable.ts";
 
 const TIMEOUT_MS = 15_000;
+
+/** A GitHub App as the service authenticates as it: the JWT's issuer and the PEM key signing it. */
+export interface AppKey {
+  appId: string;
+  privateKey: string;
+}
 /** GitHub's advice: iat 60 s in the past, against clock drift. */
 const IAT_SKEW_SECONDS = 60;
 
@@ -37,7 +42,7 @@ export function installationOf(def: ConnectorDefinition): InstallationDeclaratio
 const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
 
 /** The app's JWT: RS256, iss the app id or client id, iat 60 s ago, exp within the provider's 10 minutes. */
-export function appJwt(app: Pick<AppCredentials, "appId" | "privateKey">, now: Date, lifetimeSeconds: number): string {
+export function appJwt(app: AppKey, now: Date, lifetimeSeconds: number): string {
   const iat = Math.floor(now.getTime() / 1000) - IAT_SKEW_SECONDS;
   const header = b64url(JSON.stringify({ alg: "RS256", typ: "JWT" }));
   const payload = b64url(JSON.stringify({ iat, exp: iat + lifetimeSeconds, iss: app.appId }));
@@ -93,7 +98,7 @@ export interface InstallationToken {
 export async function mintInstallationToken(
   def: ConnectorDefinition,
   env: Record<string, string | undefined>,
-  app: AppCredentials,
+  app: AppKey,
   installationId: string,
   now: Date,
 ): Promise<InstallationToken> {
@@ -120,7 +125,7 @@ export async function mintInstallationToken(
 export async function readInstallation(
   def: ConnectorDefinition,
   env: Record<string, string | undefined>,
-  app: AppCredentials,
+  app: AppKey,
   installationId: string,
   now: Date,
 ): Promise<{ identity: ExternalIdentity; createdAt: Date | undefined }> {

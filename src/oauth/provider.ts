@@ -2,7 +2,6 @@ import * as oauth from "oauth4webapi";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition, ExternalIdentity, FetchInit, NormalizedToken, ProviderEndpoints } from "../connectors/types.ts";
-import type { OAuthClientCredentials } from "../credentials/clientCredentials.ts";
 import type { Config } from "../config.ts";
 import { storableJson, storableOptional, storableText } from "../text/storable.ts";
 import { readCapped } from "../net/readCapped.ts";
@@ -38,8 +37,14 @@ export class ProviderUnavailableError extends Error {
 
 const PROVIDER_TIMEOUT_MS = 15_000;
 
+/** The OAuth client a flow or a refresh runs as: both halves present. */
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
 /** `params`: the connect session's or connection's parameters, filling the connector's URL placeholders. */
-export function providerFor(config: Config, def: ConnectorDefinition, credentials: OAuthClientCredentials, params: Record<string, string>): Provider {
+export function providerFor(config: Config, def: ConnectorDefinition, credentials: OAuthClient, params: Record<string, string>): Provider {
   const endpoints = resolveEndpoints(def, config.connectorEnv, params);
   const insecure = config.env !== "production" && [endpoints.authorizeUrl, endpoints.tokenUrl].some((u) => u.startsWith("http:"));
   return {

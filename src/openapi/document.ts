@@ -455,7 +455,7 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
         Connection: {
           type: "object",
           description: "A connected account as the operator's server sees it. It never carries a token.",
-          required: ["id", "connector", "account", "externalId", "displayName", "status", "scopes", "params", "metadata", "createdAt", "lastRefreshedAt", "lastEventAt", "subscriptions"],
+          required: ["id", "connector", "account", "externalId", "displayName", "status", "scopes", "params", "metadata", "createdAt", "lastRefreshedAt", "lastEventAt", "subscriptions", "polling"],
           properties: {
             id: { type: "string" },
             connector: { type: "string" },
@@ -470,6 +470,23 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
             lastRefreshedAt: nullableTime,
             lastEventAt: { ...nullableTime, description: "When the newest event of this connection was recorded." },
             subscriptions: { type: "array", items: { $ref: "#/components/schemas/ProviderSubscription" } },
+            polling: {
+              oneOf: [{ $ref: "#/components/schemas/PollingHealth" }, { type: "null" }],
+              description: "How the connection's polls have gone lately; null when nothing of it is polled (no polled trigger of its connector is listed).",
+            },
+          },
+          additionalProperties: false,
+        },
+        PollingHealth: {
+          type: "object",
+          description:
+            "A polled connection's health. switchyard.polling_failed is emitted once when every poll has failed for POLLING_FAILED_AFTER (default 24h); a successful poll ends the run.",
+          required: ["lastPolledAt", "lastSucceededAt", "lastError", "consecutiveFailures"],
+          properties: {
+            lastPolledAt: { ...nullableTime, description: "The last poll attempt." },
+            lastSucceededAt: { ...nullableTime, description: "The last poll that succeeded." },
+            lastError: { type: ["string", "null"], description: "Why the last poll failed (a message); null once one succeeds." },
+            consecutiveFailures: { type: "integer", minimum: 0, description: "Polls failed in a row (0 after a success)." },
           },
           additionalProperties: false,
         },

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Revocations } from "../auth/revocations.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -8,6 +7,14 @@ import { randomToken, sha256Hex } from "../crypto/secrets.ts";
 import { AppError, forbidden, notFound, parseInput } from "../errors.ts";
 import type { Invitation, Prisma, Role } from "../generated/prisma/client.ts";
 import { displayName, UNPRINTABLE, UNPRINTABLE_MESSAGE } from "./names.ts";
+
+/**
+ * Where a removed membership is announced, so that member's live subscriptions on this instance end
+ * (auth/revocations.ts implements it; named here so organizations/ knows nothing of auth/).
+ */
+export interface MembershipRevocations {
+  announce(revocation: { kind: "membership"; userId: string; organizationId: string }): void;
+}
 
 export const DEFAULT_DEPLOYMENTS = ["development", "production"] as const;
 
@@ -72,7 +79,7 @@ export async function createDeployment(db: Db, box: SecretBox, organizationId: s
  * manage the organization. `actorRole` is the remover's role here. Once it is committed, the removed
  * user's live subscriptions on this instance are told (src/auth/revocations.ts).
  */
-export async function removeMember(db: Db, revocations: Revocations, organizationId: string, userId: string, actorRole: Role | undefined) {
+export async function removeMember(db: Db, revocations: MembershipRevocations, organizationId: string, userId: string, actorRole: Role | undefined) {
   const removed = await db.$transaction(async (tx) => {
     // Removals in one organization take turns: two owners removing each other at once must not
     // both see "two owners left" and leave none.
@@ -203,7 +210,7 @@ export function invitationsFor(db: Db, email: string) {
  * `removeMember` are reached only through the `organizationAdmin` auth scope (graphql/builder.ts),
  * which asks the access guard (auth/access.ts) about that organization; `actorRole` is its answer.
  */
-export function createOrganizations({ db, box, revocations, creation }: { db: Db; box: SecretBox; revocations: Revocations; creation: OrganizationCreation }) {
+export function createOrganizations({ db, box, revocations, creation }: { db: Db; box: SecretBox; revocations: MembershipRevocations; creation: OrganizationCreation }) {
   return {
     create: (userId: string, name: string) => createOrganization(db, box, userId, name, creation),
     createDeployment: (organizationId: string, name: string) => createDeployment(db, box, organizationId, name),

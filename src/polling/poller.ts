@@ -1,9 +1,10 @@
 /**
  * The polling loop: each tick schedules connections that became polled, claims the due ones
- * (queue/), reads each with its connector's reader — the declared one (reader.ts) or a code change
+ * (the store's poll statements), reads each with its connector's reader — the declared one (reader.ts) or a code change
  * reader (Gmail's history, through the inbound path) — records the events through the webhook
  * path's recording (deduplicated, forwarded when listed) and schedules the next read. The loop only
- * loops: what moves rows is in queue/, what reads a provider is in reader.ts.
+ * loops: what moves rows is the connection store's poll statements (connections/store/poll*.ts),
+ * what reads a provider is in reader.ts.
  */
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
@@ -17,8 +18,10 @@ import type { Sql } from "../db/sql.ts";
 import type { InboundEvents } from "../forwarding/inbound.ts";
 import { apiOf, fillPath, resolveApiBase } from "../connectors/api.ts";
 import { ProviderUnavailableError } from "../oauth/provider.ts";
-import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
-import { type ClaimedConnection, createPollQueue } from "./queue/index.ts";
+import { type AccessTokens, ReauthRequiredError } from "../connections/accessTokens.ts";
+import type { LifecycleEvents } from "../connections/lifecycle.ts";
+import { storableText } from "../text/storable.ts";
+import { type ClaimedConnection, createPollSchedule, type PollAttempt } from "../connections/store/index.ts";
 import { apiFetch, type PollFetch, readPolledTrigger } from "./reader.ts";
 import { polledPairs, type PollTarget, pollTargets } from "./targets.ts";
 
@@ -65,6 +68,8 @@ export interface PollerDeps {
   /** Whether a deployment has a push secret for a code-read connector (then the push drives the reads). */
   inboundSecrets: Pick<InboundSecrets, "get">;
   databaseOutage: Pick<DatabaseOutage, "noted">;
+  /** Where switchyard.polling_failed is emitted (connections/lifecycle.ts). */
+  lifecycle: Pick<LifecycleEvents, "emitFor">;
   metrics?: PollMetrics;
   /** The catalog (tests pass their own). */
   connectors?: readonly ConnectorDefinition[];
@@ -73,6 +78,8 @@ export interface PollerDeps {
 export interface PollerOptions {
   /** POLL_INTERVAL: how often each connection is read (raised to its connector's declared minimum). */
   intervalMs: number;
+  /** POLLING_FAILED_AFTER: how long a run of failed polls lasts before switchyard.polling_failed (default 24 h). */
+  failedAfterMs?: number;
   /** Connections claimed per statement. */
   batchSize?: number;
   /** How long a claimed connection is this instance's; longer than a poll of maxPages slow pages. */
@@ -105,6 +112,10 @@ const JITTER = 0.1;
 const MAX_BATCHES_PER_ROUND = 20;
 const DEFAULT_LEASE_MS = 5 * 60_000;
 
+const DEFAULT_FAILED_AFTER_MS = 24 * 3_600_000;
+/** How much of a failure's message the polling health keeps. */
+const ERROR_MESSAGE_LIMIT = 500;
+
 /** The stored positions of a connection's declared readers: trigger → position (connected_account.cursor, JSON). */
 function positions(cursor: string | null): Record<string, string> {
   try {
@@ -118,10 +129,12 @@ function positions(cursor: string | null): Record<string, string> {
 export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   const { clock, logger, metrics } = deps;
   const targets = pollTargets(deps.connectors ?? catalog, options.intervalMs);
-  const queue = createPollQueue({ sql: deps.sql, clock, pairs: polledPairs(targets) });
+  // The schedule's statements are the connection store's (connections/store/poll*.ts): the poller moves no row itself.
+  const queue = createPollSchedule({ sql: deps.sql, pairs: polledPairs(targets) });
   const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const concurrency = options.concurrency ?? 4;
+  const failedAfterMs = options.failedAfterMs ?? DEFAULT_FAILED_AFTER_MS;
   const tickMs = options.tickMs ?? Math.min(10_000, Math.max(25, Math.round(options.intervalMs / 6)));
 
   /**
@@ -171,6 +184,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
     let outcome: PollOutcome = "ok";
     let cursor: string | null = null;
     let recorded = 0;
+    let failure: string | null = null;
     try {
       if (target.def.declaration.polling) {
         ({ cursor, recorded } = await readDeclared(connection, target));
@@ -178,10 +192,11 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
         outcome = "skipped";
       } else {
         // A code change reader (Gmail's history, Dropbox's list_folder): it reads from, and moves, the
-        // account's cursor itself. Gmail's pushes read it themselves; Dropbox's only nudge (queue/nudge.ts).
+        // account's cursor itself. Gmail's pushes read it themselves; Dropbox's only nudge (connections/store/pollNudge.ts).
         recorded = (await deps.inboundEvents.pollAccount(connection.deploymentId, target.def, connection)).recorded;
       }
     } catch (error) {
+      failure = storableText((error as Error)?.message || String(error)).slice(0, ERROR_MESSAGE_LIMIT);
       if (error instanceof ReauthRequiredError) outcome = "reauth_required";
       else {
         outcome = "error";
@@ -190,9 +205,16 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
         }
       }
     }
-    const next = new Date(clock.now().getTime() + target.intervalMs * (1 + Math.random() * JITTER));
-    await queue.record(connection.id, connection.leaseUntil, connection.claimedAt, next, cursor);
+    const now = clock.now();
+    const next = new Date(now.getTime() + target.intervalMs * (1 + Math.random() * JITTER));
+    // A skipped read is no attempt: the provider pushes instead, and the health keeps what it had.
+    const attempt: PollAttempt = outcome === "skipped" ? null : { at: now, error: failure };
+    const { announce } = await queue.record(connection.id, connection, next, cursor, attempt, new Date(now.getTime() - failedAfterMs));
     metrics?.polled(connection.connector, outcome);
+    if (announce) {
+      logger.warn({ connectedAccountId: connection.id, connector: connection.connector, failedAfterMs }, "polling a connection has failed for POLLING_FAILED_AFTER");
+      await deps.lifecycle.emitFor(connection.id, "polling_failed", { code: "polling_failed", message: failure! });
+    }
     return recorded;
   }
 
@@ -211,9 +233,9 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   }
 
   async function round(): Promise<RoundResult> {
-    const result: RoundResult = { scheduled: await queue.schedule(), polled: 0, recorded: 0 };
+    const result: RoundResult = { scheduled: await queue.schedule(clock.now()), polled: 0, recorded: 0 };
     for (let batch = 0; batch < MAX_BATCHES_PER_ROUND; batch++) {
-      const { claimed, unscheduled } = await queue.claim(leaseMs, batchSize);
+      const { claimed, unscheduled } = await queue.claim(clock.now(), leaseMs, batchSize);
       result.recorded += await pollAll(claimed);
       result.polled += claimed.length;
       if (claimed.length + unscheduled < batchSize) break;

@@ -3,6 +3,7 @@
  * change reader (`webhook.fetchEvents`, Gmail: all its triggers, read from one history). Derived
  * once from the catalog; the queue's statements take it as parameters.
  */
+import type { PolledPairs } from "../connections/store/index.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 
 export interface PollTarget {
@@ -13,12 +14,7 @@ export interface PollTarget {
   intervalMs: number;
 }
 
-/** The (connector, trigger, interval) rows the queue's statements join on, as parallel arrays. */
-export interface PolledPairs {
-  connectors: string[];
-  triggers: string[];
-  intervalsMs: number[];
-}
+export type { PolledPairs } from "../connections/store/index.ts";
 
 export function pollTargets(connectors: readonly ConnectorDefinition[], pollIntervalMs: number): Map<string, PollTarget> {
   const targets = new Map<string, PollTarget>();

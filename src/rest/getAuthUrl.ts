@@ -3,11 +3,12 @@ import type { ConnectSettings } from "../connections/connectSettings.ts";
 import { readParams } from "../connectors/params.ts";
 import { checkRedirectUrl } from "../connections/redirects.ts";
 import { connectorEnvPrefix, findConnector } from "../connectors/registry.ts";
-import { type ClientCredentials, requireConnectable } from "../credentials/clientCredentials.ts";
+import type { ClientCredentials } from "../credentials/clientCredentials.ts";
+import { authModeOf, requireConnectable } from "../connections/authModes/index.ts";
 import { AppError, badInput, unknownConnector } from "../errors.ts";
 import { json, type Route } from "../http/types.ts";
-import { createConnectSession } from "../oauth/connectSessions.ts";
-import type { OAuthDeps } from "../oauth/deps.ts";
+import { createConnectSession } from "../connect/sessions.ts";
+import type { OAuthDeps } from "../connect/deps.ts";
 import type { ApiKeys } from "../auth/apiKeys.ts";
 import { authenticateApiKey } from "./apiKeyAuth.ts";
 
@@ -54,7 +55,7 @@ export function getAuthUrl(deps: AuthUrlDeps): Route {
       const name = request.params.connector_name;
       const def = findConnector(name);
       // A connector that is never authorized (Switchyard's own events) has no authorization URL.
-      if (!def || def.authMode === "NONE") throw unknownConnector(name);
+      if (!def || authModeOf(def).connect === null) throw unknownConnector(name);
 
       const values = request.url.searchParams.getAll("account");
       if (values.length > 1) throw accountProblem("Give account once.");

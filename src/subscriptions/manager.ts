@@ -17,7 +17,7 @@ import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts"
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
-import type { AccessTokens } from "../oauth/tokens.ts";
+import type { AccessTokens } from "../connections/accessTokens.ts";
 import { resourceValues, type SubscriptionDeclaration, type SubscriptionHookContext } from "../connectors/subscription.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import { type Answered, type CallTarget, callProvider, createVars, mergeAnswers, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";

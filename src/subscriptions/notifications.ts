@@ -16,7 +16,7 @@ import { safeEqual, type SecretBox } from "../crypto/secrets.ts";
 import type { Sql } from "../db/sql.ts";
 import { emptyOutcome, type InboundEvents, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
-import { type AccessTokens, ReauthRequiredError } from "../oauth/tokens.ts";
+import { type AccessTokens, ReauthRequiredError } from "../connections/accessTokens.ts";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "pino";
 import type { WakeSignal } from "../events/wakeSignal.ts";

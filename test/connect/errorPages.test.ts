@@ -3,7 +3,7 @@ import { connectAccount, connectedAccounts, CookieJar, formIn, getAuthUrl, hop, 
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fakeProviders/index.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { createConnectSession } from "../../src/oauth/connectSessions.ts";
+import { createConnectSession } from "../../src/connect/sessions.ts";
 
 let app: TestApp;
 let github: FakeGitHub;

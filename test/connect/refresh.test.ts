@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REFRESH_MARGIN_MS, ReauthRequiredError } from "../../src/oauth/tokens.ts";
+import { REFRESH_MARGIN_MS, ReauthRequiredError } from "../../src/connections/accessTokens.ts";
 import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount, connectedAccounts } from "../helpers/connectFlow.ts";
 import { startFakeGoogle, startFakeJira, type FakeGoogle, type FakeJira } from "../helpers/fakeProviders/index.ts";

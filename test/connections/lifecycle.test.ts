@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ReauthRequiredError } from "../../src/oauth/tokens.ts";
+import { ReauthRequiredError } from "../../src/connections/accessTokens.ts";
 import { connectAccount, requestAuthUrl } from "../helpers/connectFlow.ts";
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
 import { DeploymentEvents, SaveForwardingSettings, SigningSecret } from "../helpers/forwarding.ts";
@@ -120,7 +120,7 @@ describe("lifecycle events", () => {
     expect(connector).toEqual({
       authMode: "NONE",
       category: "other",
-      triggers: [...LISTED, "subscription_failed"].map((name) => ({ name })),
+      triggers: [...LISTED, "subscription_failed", "polling_failed"].map((name) => ({ name })),
     });
     const response = await requestAuthUrl(app, ada.apiKey, "switchyard", "alice");
     expect(response.status).toBe(404);

@@ -9,7 +9,7 @@ import { sourceFiles } from "./sourceFiles.ts";
  */
 const IMMUTABLE_CONSTANTS: Record<string, string[]> = {
   // The OAuth error codes that mean a refresh token is gone for good.
-  "oauth/tokens.ts": ["GRANT_GONE"],
+  "oauth/refresh.ts": ["GRANT_GONE"],
   // The parameter names of a GraphQL-over-HTTP request.
   "graphql/jsonPost.ts": ["PARAM_NAMES"],
   // Headers the service sets itself.

@@ -22,6 +22,12 @@ export interface FakeSpotify {
   refreshesTo(refreshToken: string, accessToken: string): void;
   /** Forget a token, as when it expires at Spotify: its reads are answered 401. */
   expire(token: string): void;
+  /**
+   * Spotify's Web API answers 503 Service Unavailable while it is down (the Web API's documented
+   * response status codes, developer.spotify.com/documentation/web-api/concepts/api-calls): every read
+   * of this token is so answered until `outage(token, false)`.
+   */
+  outage(token: string, down: boolean): void;
   /** Who has played what: token → plays (any order). */
   play(token: string, trackId: string, playedAt: Date): void;
   /** Requests served, with the token they carried. */
@@ -37,6 +43,7 @@ export async function startFakeSpotify(): Promise<FakeSpotify> {
   const requests: FakeSpotify["requests"] = [];
   const refreshes: FakeSpotify["refreshes"] = [];
   const refreshTokens = new Map<string, string>();
+  const down = new Set<string>();
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     if (url.pathname === "/api/token" && req.method === "POST") {
@@ -59,6 +66,7 @@ export async function startFakeSpotify(): Promise<FakeSpotify> {
       res.end(JSON.stringify(body));
     };
     if (url.pathname !== "/v1/me/player/recently-played") return answer(404, { error: { status: 404, message: "Service not found" } });
+    if (down.has(token)) return answer(503, { error: { status: 503, message: "Service unavailable" } });
     if (!plays.has(token)) return answer(401, { error: { status: 401, message: "Invalid access token" } });
     const after = url.searchParams.get("after");
     const limit = Math.min(50, Number(url.searchParams.get("limit") ?? 20));
@@ -87,6 +95,10 @@ export async function startFakeSpotify(): Promise<FakeSpotify> {
     apiUrl: `http://127.0.0.1:${port}/v1`,
     tokenUrl: `http://127.0.0.1:${port}/api/token`,
     refreshes,
+    outage(token, isDown) {
+      if (isDown) down.add(token);
+      else down.delete(token);
+    },
     refreshesTo(refreshToken, accessToken) {
       refreshTokens.set(refreshToken, accessToken);
       if (!plays.has(accessToken)) plays.set(accessToken, []);

@@ -32,6 +32,7 @@ const ConnectionDetailQuery = graphql(`
         nodes {
           id params metadata recentEvents(first: 10) { id type receivedAt }
           subscriptions { id resource events status providerId expiresAt lastRenewedAt lastError nextAttemptAt }
+          polling { lastPolledAt lastSucceededAt lastError consecutiveFailures }
         }
       }
     }
@@ -197,6 +198,12 @@ function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentI
           </>
         )}
       </dl>
+      {detail?.polling && detail.polling.consecutiveFailures > 0 && (
+        <p className="polling-status" role="status">
+          Polling failing: {detail.polling.consecutiveFailures} {detail.polling.consecutiveFailures === 1 ? "poll" : "polls"} in a row, last at{" "}
+          {formatDate(detail.polling.lastPolledAt)} ({detail.polling.lastError}); last succeeded {formatDate(detail.polling.lastSucceededAt)}.
+        </p>
+      )}
       {connection.status === "REAUTH_REQUIRED" && canManage && (
         <div className="reauthorize">
           <p>The provider refused to refresh this connection: send {connection.account} a new authorization URL.</p>

@@ -2,7 +2,7 @@ import { storedParams } from "../../connectors/params.ts";
 import { AUTH_MODES, CATEGORIES } from "../../connectors/declaration.ts";
 import { connectors, findConnector, knownConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
-import { hasApp, hasOAuthClient, requireConnectable } from "../../credentials/clientCredentials.ts";
+import { authModeOf, hasClient, requireConnectable } from "../../connections/authModes/index.ts";
 import type { CredentialsView } from "../../credentials/operatorCredentials.ts";
 import { serviceCredentials } from "../../credentials/serviceDefaults.ts";
 import type { VerificationTokenView } from "../../credentials/verificationTokens.ts";
@@ -10,7 +10,7 @@ import { metadataOf, paramsOf } from "../../connections/connection.ts";
 import { CONNECTIONS_MAX_PAGE } from "../../connections/connections.ts";
 import { parseConnectionFilter } from "../../connections/filter.ts";
 import { unknownConnector } from "../../errors.ts";
-import { createConnectSession } from "../../oauth/connectSessions.ts";
+import { createConnectSession } from "../../connect/sessions.ts";
 import type { GraphQLContext } from "../context.ts";
 import { builder } from "../builder.ts";
 
@@ -57,7 +57,7 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
       resolve: (c, _args, ctx) => {
         const defaults = serviceCredentials(ctx.settings.connectorEnv, c);
         const credentials = { ...defaults, source: "service" as const, app: defaults };
-        return c.authMode === "APP_INSTALLATION" ? hasApp(credentials) : hasOAuthClient(credentials);
+        return hasClient(c, credentials);
       },
     }),
     webhookUrlTemplate: t.string({
@@ -282,10 +282,10 @@ builder.mutationFields((t) => ({
       const found = await ctx.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { deploymentId: true, connector: true, account: true, params: true } });
       const connection = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "create authorization URLs" });
       const def = findConnector(connection.connector);
-      if (!def || def.authMode === "NONE") throw unknownConnector(connection.connector);
+      if (!def || authModeOf(def).connect === null) throw unknownConnector(connection.connector);
       // The same refusal as auth-url's: no link the end user would find broken.
       await requireConnectable(ctx.clientCredentials, connection.deploymentId, def);
-      const session = await createConnectSession(ctx.oauth, connection.deploymentId, connection.connector, connection.account, { params: storedParams(connection.params) });
+      const session = await createConnectSession(ctx.connectSessions, connection.deploymentId, connection.connector, connection.account, { params: storedParams(connection.params) });
       return { authUrl: session.authUrl, expiresAt: session.expiresAt };
     },
   }),

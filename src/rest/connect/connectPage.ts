@@ -1,8 +1,9 @@
+import { authModeOf } from "../../connections/authModes/index.ts";
 import type { Route } from "../../http/types.ts";
-import { formNonce } from "../../oauth/connectSessions.ts";
+import { formNonce } from "../../connect/sessions.ts";
 import { type ConnectFlowDeps, loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
 import { credentialsOf } from "../../connect/credentials.ts";
-import { brand, escapeHtml, fieldList, page } from "./page.ts";
+import { brand, escapeHtml, page } from "./page.ts";
 
 /** GET /connect/:token — who is asking to connect what, and a Continue button. */
 export function getConnectPage(deps: ConnectFlowDeps): Route {
@@ -13,7 +14,6 @@ export function getConnectPage(deps: ConnectFlowDeps): Route {
       const live = await loadLiveSession(deps, request.params.token);
       const { session, def, organizationName } = live;
       const action = `/connect/${encodeURIComponent(request.params.token)}`;
-      const fields = credentialsOf(def)?.fields;
       return page(
         200,
         `Connect ${def.displayName}`,
@@ -29,7 +29,7 @@ export function getConnectPage(deps: ConnectFlowDeps): Route {
 <input type="hidden" name="nonce" value="${escapeHtml(formNonce(deps, session.id, "start"))}">
 <div class="actions"><button type="submit" class="primary">Continue</button></div>
 </form>
-<p class="note">${fields ? `You will enter your ${escapeHtml(fieldList(fields))}, which are checked with ${escapeHtml(def.displayName)} before anything is kept.` : def.authMode === "APP_INSTALLATION" ? `You will install the app at ${escapeHtml(def.displayName)} and choose which repositories it may access.` : `You will sign in at ${escapeHtml(def.displayName)} and choose whether to allow access.`} This link expires at ${escapeHtml(session.expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
+<p class="note">${escapeHtml(authModeOf(def).connectNote(def))} This link expires at ${escapeHtml(session.expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
       );
     },
   };

@@ -1,5 +1,6 @@
+import { authModeOf } from "../../connections/authModes/index.ts";
 import type { Route } from "../../http/types.ts";
-import { cancelSession, formNonce } from "../../oauth/connectSessions.ts";
+import { cancelSession, formNonce } from "../../connect/sessions.ts";
 import { type ConnectFlowDeps, endFlow, loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
 import { credentialsOf } from "../../connect/credentials.ts";
 import { brand, escapeHtml, fieldList, page } from "./page.ts";
@@ -21,9 +22,7 @@ export function getConsentPage(deps: ConnectFlowDeps): Route {
       const fields = credentialsOf(def)?.fields;
       const described = fields
         ? [`Everything the ${fieldList(fields)} you enter next give access to at ${def.displayName}`]
-        : def.authMode === "APP_INSTALLATION"
-          ? [`The repositories and permissions you choose when installing the app at ${def.displayName}`]
-          : def.oauth.scopes.map((scope) => def.oauth.scopeDescriptions?.[scope] ?? scope);
+        : authModeOf(def).consentItems(def);
       return page(
         200,
         `Allow access to ${def.displayName}`,

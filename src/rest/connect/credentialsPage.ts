@@ -2,8 +2,7 @@ import { credentialsOf } from "../../connect/credentials.ts";
 import type { CredentialsDeclaration } from "../../connectors/credentials.ts";
 import { storedParams } from "../../connectors/params.ts";
 import type { HttpResponse, Route } from "../../http/types.ts";
-import { formNonce } from "../../oauth/connectSessions.ts";
-import { saveConnection } from "../../oauth/connectedAccounts.ts";
+import { formNonce } from "../../connect/sessions.ts";
 import { type ConnectFlowDeps, finishConnected, type LiveSession, loadLiveSession, problemPage, readConnectForm } from "./flow.ts";
 import { brand, errorPage, escapeHtml, page } from "./page.ts";
 
@@ -57,7 +56,7 @@ export function postCredentialsPage(deps: ConnectFlowDeps): Route {
       const token = { accessToken: result.credential, scopes: [], raw: {} };
       let saved;
       try {
-        saved = await saveConnection(deps, { ...session, params: result.params }, token, result.identity, []);
+        saved = await deps.store.save(new Date(), { ...session, params: result.params }, token, result.identity, []);
       } catch (err) {
         deps.logger.error({ err, connector: def.name }, "could not save a connection");
         return errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, "Open the link you were given again to try once more.");

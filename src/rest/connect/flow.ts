@@ -5,16 +5,20 @@ import { type RedirectErrorCode, redirectLocation } from "../../connections/redi
 import { findConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../../connectors/types.ts";
 import { credentialsOf, type CredentialChecker } from "../../connect/credentials.ts";
-import { canConnect, hasApp, hasOAuthClient, type ResolvedCredentials } from "../../credentials/clientCredentials.ts";
+import { hasApp, hasOAuthClient, type ResolvedCredentials } from "../../credentials/clientCredentials.ts";
+import { authModeOf } from "../../connections/authModes/index.ts";
 import { installUrl } from "../../oauth/appInstallation.ts";
 import { header, type HttpRequest, type HttpResponse } from "../../http/types.ts";
-import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../oauth/connectSessions.ts";
+import { bindAttempt, bindingCookie, checkFormNonce, findSessionByToken, sessionProblem, type ConnectSessionRow, type SessionProblem } from "../../connect/sessions.ts";
 import { authorizationUrl, oauth, providerFor } from "../../oauth/provider.ts";
-import type { OAuthClientDeps } from "../../oauth/deps.ts";
+import type { OAuthClientDeps } from "../../connect/deps.ts";
+import type { ConnectionStore } from "../../connections/store/index.ts";
 import { brand, errorPage, escapeHtml, page, refuse } from "./page.ts";
 
 /** The connect flow's dependencies: the OAuth client's, where it may send end users back, and the lifecycle events a completed flow emits. */
 export interface ConnectFlowDeps extends OAuthClientDeps {
+  /** Stores the connection a completed flow made (connections/store/). */
+  store: Pick<ConnectionStore, "save">;
   connectSettings: ConnectSettings;
   lifecycle: Pick<LifecycleEvents, "emitFor">;
   /** API_KEY and BASIC: the declared test request that proves what the end user typed. */
@@ -91,7 +95,7 @@ export async function loadLiveSession(deps: ConnectFlowDeps, token: string): Pro
   if (!def) refuse(errorPage(404, "This connector is no longer available", `The connector "${session.connector}" is not offered any more.`));
   const credentials = await deps.clientCredentials.resolve(session.deploymentId, def);
   // API_KEY and BASIC connectors need no OAuth client: the end user brings the credentials.
-  if (!canConnect(def, credentials)) {
+  if (!authModeOf(def).canConnect(credentials)) {
     refuse(errorPage(503, `${def.displayName} is not set up`, `The application has not finished setting up its ${def.displayName} connection.`, "Please tell the application's support team."));
   }
   const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
@@ -127,8 +131,9 @@ export async function readConnectForm(deps: OAuthClientDeps, request: HttpReques
  */
 export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSession): Promise<HttpResponse> {
   // API_KEY and BASIC: the form where the end user enters what the connector names.
-  if (credentialsOf(live.def)) return seeOther(`/connect/${encodeURIComponent(live.token)}/credentials`);
-  if (live.def.authMode === "APP_INSTALLATION") return redirectToInstall(deps, live);
+  const { connect } = authModeOf(live.def);
+  if (connect === "credentials") return seeOther(`/connect/${encodeURIComponent(live.token)}/credentials`);
+  if (connect === "install") return redirectToInstall(deps, live);
   if (!hasOAuthClient(live.credentials)) throw new Error(`${live.def.name} has no OAuth client`);
   const provider = providerFor(deps.config, live.def, live.credentials, storedParams(live.session.params));
   const state = oauth.generateRandomState();

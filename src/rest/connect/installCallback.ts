@@ -4,8 +4,7 @@ import { TokenResponseError } from "../../connectors/tokenResponse.ts";
 import { hasApp, hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import type { HttpResponse } from "../../http/types.ts";
 import { INSTALLATION_ID, InstallationRefusedError, mintInstallationToken, readInstallation, userReachesInstallation } from "../../oauth/appInstallation.ts";
-import { saveConnection } from "../../oauth/connectedAccounts.ts";
-import type { ConnectSessionRow } from "../../oauth/connectSessions.ts";
+import type { ConnectSessionRow } from "../../connect/sessions.ts";
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor } from "../../oauth/provider.ts";
 import { type ConnectFlowDeps, finishConnected, problemPage } from "./flow.ts";
 import { errorPage, refuse } from "./page.ts";
@@ -86,7 +85,7 @@ export async function completeInstallation(
     }
     const token = await mintInstallationToken(def, env, credentials.app, installationId, new Date());
     const expiresIn = token.expiresAt ? Math.max(1, Math.floor((token.expiresAt.getTime() - Date.now()) / 1000)) : undefined;
-    const saved = await saveConnection(deps, { ...session, params: {} }, { accessToken: token.accessToken, expiresIn, scopes: token.scopes, raw: {} }, identity, []).catch((err: unknown) => {
+    const saved = await deps.store.save(new Date(), { ...session, params: {} }, { accessToken: token.accessToken, expiresIn, scopes: token.scopes, raw: {} }, identity, []).catch((err: unknown) => {
       deps.logger.error({ err, connector: def.name }, "could not save a connection");
       return fail("identity_error", errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} installation. Nothing was connected.`, RETRY));
     });

@@ -1,11 +1,11 @@
+import { authModeOf } from "../../connections/authModes/index.ts";
 import { findConnector } from "../../connectors/registry.ts";
 import { TokenResponseError } from "../../connectors/tokenResponse.ts";
 import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import { header, type HttpResponse, type Route } from "../../http/types.ts";
 import { storedParams } from "../../connectors/params.ts";
 import type { RedirectErrorCode } from "../../connections/redirects.ts";
-import { saveConnection } from "../../oauth/connectedAccounts.ts";
-import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem } from "../../oauth/connectSessions.ts";
+import { checkBrowserBinding, clearedBindingCookie, consumeState, sessionProblem } from "../../connect/sessions.ts";
 import { exchangeCode, oauth, ProviderUnavailableError, providerFor, readIdentity } from "../../oauth/provider.ts";
 import { type ConnectFlowDeps, finishConnected, problemPage, refuseFlow } from "./flow.ts";
 import { errorPage, refuse } from "./page.ts";
@@ -68,7 +68,7 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
       }
 
       // A GitHub App's installation comes back here too (its setup URL), carrying the installation instead of a code to exchange.
-      if (def.authMode === "APP_INSTALLATION" && !params.get("error")) {
+      if (authModeOf(def).connect === "install" && !params.get("error")) {
         return completeInstallation(deps, session, def, params, state, fail, clearedBindingCookie(deps, session.id));
       }
 
@@ -105,7 +105,7 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
         return fail("identity_error", errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY));
       });
 
-      const saved = await saveConnection(deps, { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes).catch((err: unknown) => {
+      const saved = await deps.store.save(new Date(), { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes).catch((err: unknown) => {
         // The identity is made storable when read (oauth/provider.ts); whatever still fails to save
         // is answered with a page like every other failure here, never a bare 500.
         deps.logger.error({ err, connector: def.name }, "could not save a connection");

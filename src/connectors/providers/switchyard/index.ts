@@ -4,10 +4,10 @@
  * through the same pipeline as a provider's events. Each carries the Connection and, for a failure,
  * the error.
  */
-import type { Connection } from "../../../connections/connection.ts";
 import { declareConnector } from "../../declaration.ts";
 
-const connection: Connection = {
+/** A Connection as GET /api/v1/connections shows it (src/connections/connection.ts), for the samples. */
+const connection = {
   id: "cm5abc123def456ghi789jkl0",
   connector: "github",
   account: "alice",
@@ -21,6 +21,7 @@ const connection: Connection = {
   lastRefreshedAt: null,
   lastEventAt: null,
   subscriptions: [],
+  polling: null as Record<string, unknown> | null,
 };
 
 const lifecycle = (name: string, displayName: string, description: string, sample: Record<string, unknown>) => ({
@@ -36,7 +37,7 @@ export default declareConnector({
   name: "switchyard",
   displayName: "Switchyard",
   category: "other",
-  description: "Switchyard's own events about your end users' connections: created, authorized again, needing a new authorization, deleted, a provider subscription failing.",
+  description: "Switchyard's own events about your end users' connections: created, authorized again, needing a new authorization, deleted, a provider subscription failing, polling failing.",
   icon:
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">' +
     '<rect width="24" height="24" rx="5" fill="#1f4e8c"/>' +
@@ -60,5 +61,17 @@ export default declareConnector({
       connection,
       error: { code: "subscription_failed", message: "The provider kept refusing to renew the subscription." },
     }),
+    lifecycle(
+      "polling_failed",
+      "Polling failed",
+      "Every poll of the connection has failed for POLLING_FAILED_AFTER (default 24 hours). Sent once per run of failures; a successful poll ends it.",
+      {
+        connection: {
+          ...connection,
+          polling: { lastPolledAt: "2026-01-02T00:05:00.000Z", lastSucceededAt: "2026-01-01T00:00:00.000Z", lastError: "GET /user/starred answered HTTP 503", consecutiveFailures: 289 },
+        },
+        error: { code: "polling_failed", message: "GET /user/starred answered HTTP 503" },
+      },
+    ),
   ],
 });

@@ -1,6 +1,6 @@
 import type { Sql } from "../../db/sql.ts";
-import type { PolledPairs } from "../targets.ts";
-import { POLLED } from "./fragments.ts";
+import type { PolledPairs } from "./pollFragments.ts";
+import { POLLED } from "./pollFragments.ts";
 
 /** A connection claimed for one poll, until `leaseUntil`. */
 export interface ClaimedConnection {
@@ -16,7 +16,7 @@ export interface ClaimedConnection {
   createdAt: Date;
   /** The polled triggers its deployment lists now: what this poll reads. */
   triggers: string[];
-  /** When it was claimed: a next poll time set after this is a nudge (record.ts keeps it). */
+  /** When it was claimed: a next poll time set after this is a nudge (pollRecord.ts keeps it). */
   claimedAt: Date;
   leaseUntil: Date;
 }
@@ -29,7 +29,7 @@ export interface Claim {
 }
 
 /**
- * claim: due → in flight (a lease, `poll_lease_until`), or due → unscheduled when the connection is
+ * pollClaim: due → in flight (a lease, `poll_lease_until`), or due → unscheduled when the connection is
  * no longer polled (not ACTIVE, or no polled trigger listed any more: cleared here, when it comes
  * due, so no statement ever has to read every scheduled row). Up to `limit` due rows, oldest due
  * first; `FOR UPDATE SKIP LOCKED` and the lease let any number of instances share the schedule
@@ -37,7 +37,7 @@ export interface Claim {
  * out (a crashed instance) makes the row due again by itself. One indexed range scan on
  * next_poll_at: when nothing is due, it reads nothing.
  */
-export async function claim(sql: Sql, pairs: PolledPairs, now: Date, leaseMs: number, limit: number): Promise<Claim> {
+export async function pollClaim(sql: Sql, pairs: PolledPairs, now: Date, leaseMs: number, limit: number): Promise<Claim> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
   const rows = await sql.query<{
     polled: boolean;

@@ -4,7 +4,7 @@ import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 
-/** What the OAuth modules (connect sessions, stored accounts, token refresh) are built from. */
+/** What the connect flow (its sessions, pages and callbacks) is built from. */
 export interface OAuthDeps {
   config: Config;
   db: Db;
@@ -12,7 +12,7 @@ export interface OAuthDeps {
   logger: Logger;
 }
 
-/** The connect flow's and token refresh's: the above, and the OAuth client in force per deployment. */
+/** The connect flow's pages and callbacks: the above, and the OAuth client (or app) in force per deployment. */
 export interface OAuthClientDeps extends OAuthDeps {
   clientCredentials: ClientCredentials;
 }

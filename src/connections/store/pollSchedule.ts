@@ -1,15 +1,15 @@
 import type { Sql } from "../../db/sql.ts";
-import type { PolledPairs } from "../targets.ts";
-import { POLLED } from "./fragments.ts";
+import type { PolledPairs } from "./pollFragments.ts";
+import { POLLED } from "./pollFragments.ts";
 
 /**
- * schedule: unscheduled → scheduled. Every ACTIVE connection with a listed polled trigger and no
+ * pollSchedule: unscheduled → scheduled. Every ACTIVE connection with a listed polled trigger and no
  * next_poll_at gets one at a random point within its interval from `now`, so connections made or
  * listed together are read spread over the interval rather than all at once. Reads only rows
  * without a schedule (the next_poll_at index holds nulls too): the scheduled ones cost nothing here.
  * Returns how many were scheduled.
  */
-export async function schedule(sql: Sql, pairs: PolledPairs, now: Date): Promise<number> {
+export async function pollSchedule(sql: Sql, pairs: PolledPairs, now: Date): Promise<number> {
   if (pairs.connectors.length === 0) return 0;
   const rows = await sql.query<{ scheduled: number | string }>(
     `with s as (

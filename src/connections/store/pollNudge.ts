@@ -1,14 +1,14 @@
 import type { Sql } from "../../db/sql.ts";
 
 /**
- * nudge: a notification said these accounts changed (Dropbox), so their connections are due now,
+ * pollNudge: a notification said these accounts changed (Dropbox), so their connections are due now,
  * whatever their schedule. A connection read at this moment (in flight) gets the new time too, and
- * `record` keeps it (a time after the claim is a nudge), so a change announced during a read is
+ * `pollRecord` keeps it (a time after the claim is a nudge), so a change announced during a read is
  * read again right after it. One not polled (no listed trigger) is unscheduled again when claimed.
  * Rows already due and not in flight are left alone. Returns how many ACTIVE connections of the
  * deployment the external ids name.
  */
-export async function nudge(sql: Sql, deploymentId: string, connector: string, externalIds: string[], now: Date): Promise<number> {
+export async function pollNudge(sql: Sql, deploymentId: string, connector: string, externalIds: string[], now: Date): Promise<number> {
   if (externalIds.length === 0) return 0;
   const rows = await sql.query<{ matched: number | string }>(
     `with matched as (

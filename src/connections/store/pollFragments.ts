@@ -1,8 +1,16 @@
 /**
- * SQL fragments the poll queue's statements share, evaluated against a `connected_account` row
- * aliased `a`. The polled (connector, trigger) pairs are the statement's parameters $P_CONNECTORS and
- * $P_TRIGGERS (text[] of one length, targets.ts `polledPairs`).
+ * SQL fragments the poll schedule's statements (poll*.ts) and the polling health read share,
+ * evaluated against a `connected_account` row aliased `a`. The polled (connector, trigger) pairs are
+ * the statement's parameters $P_CONNECTORS and $P_TRIGGERS (text[] of one length, polling/targets.ts
+ * `polledPairs`).
  */
+
+/** The (connector, trigger, interval) rows the poll statements join on, as parallel arrays. */
+export interface PolledPairs {
+  connectors: string[];
+  triggers: string[];
+  intervalsMs: number[];
+}
 
 /** The row's deployment lists at least one polled trigger of the row's connector. */
 export const LISTED = (connectors: string, triggers: string) => `exists (

@@ -1,27 +1,32 @@
-import { storedParams } from "../connectors/params.ts";
-import { findConnector } from "../connectors/registry.ts";
-import { TokenResponseError } from "../connectors/tokenResponse.ts";
-import { connectors } from "../connectors/registry.ts";
-import type { ConnectorDefinition } from "../connectors/types.ts";
-import { hasApp, hasOAuthClient, type ResolvedCredentials } from "../credentials/clientCredentials.ts";
-import { InstallationRefusedError, mintInstallationToken } from "./appInstallation.ts";
+import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
-import type { LifecycleEvents } from "../connections/lifecycle.ts";
-import type { OAuthClientDeps } from "./deps.ts";
-import { providerFor, refreshGrant } from "./provider.ts";
+import type { Config } from "../config.ts";
+import { storedParams } from "../connectors/params.ts";
+import { connectors, findConnector } from "../connectors/registry.ts";
+import type { SecretBox } from "../crypto/secrets.ts";
+import type { ClientCredentials } from "../credentials/clientCredentials.ts";
+import type { Db } from "../db/database.ts";
+import { authModeOf } from "./authModes/index.ts";
+import type { LifecycleEvents } from "./lifecycle.ts";
+import type { ConnectionStore } from "./store/index.ts";
 
 /**
- * Refreshing tokens needs the OAuth client; an account that must be authorized again is announced
+ * A connection's tokens: the stored one while it is good, else renewed by its auth mode's strategy
+ * (an OAuth refresh, an installation token minted) under the account's refresh lock; an account that
+ * must be authorized again is moved to REAUTH_REQUIRED and announced
  * (`switchyard.connection_reauth_required`). The clock decides when a token is due, when a refresh
  * lock runs out and when a new token expires.
  */
-export interface AccessTokenDeps extends OAuthClientDeps {
+export interface AccessTokenDeps {
+  config: Config;
+  db: Db;
+  box: SecretBox;
+  logger: Logger;
+  clientCredentials: Pick<ClientCredentials, "resolve">;
+  store: Pick<ConnectionStore, "lockRefresh" | "storeToken" | "releaseRefresh" | "requireReauth">;
   lifecycle: Pick<LifecycleEvents, "emitFor">;
   clock: Clock;
 }
-
-/** Connectors whose tokens are minted rather than refreshed (APP_INSTALLATION): they have no refresh token. */
-const MINTED_CONNECTORS = connectors.filter((def) => def.authMode === "APP_INSTALLATION").map((def) => def.name);
 
 /** Refresh this long before the provider's expiry, so a token handed out is good for a while. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -29,13 +34,6 @@ export const REFRESH_MARGIN_MS = 5 * 60_000;
 export const REFRESH_LOCK_MS = 30_000;
 const WAIT_FOR_OTHER_REFRESH_MS = 20_000;
 const WAIT_STEP_MS = 100;
-
-/**
- * The refresh-token error codes that mean "this grant is gone; a person must authorize again"
- * (RFC 6749 invalid_grant — Google, Atlassian; GitHub's bad_refresh_token; Slack's
- * invalid_refresh_token / token_revoked / token_expired). Anything else is treated as transient.
- */
-const GRANT_GONE = new Set(["invalid_grant", "bad_refresh_token", "invalid_refresh_token", "token_revoked", "token_expired", "invalid_token"]);
 
 /** The account cannot give a token until someone reconnects it (status REAUTH_REQUIRED or DISCONNECTED). */
 export class ReauthRequiredError extends Error {
@@ -87,9 +85,9 @@ export async function getFreshToken(deps: AccessTokenDeps, connectedAccountId: s
     const stored = () => ({ accessToken: deps.box.open(account.accessTokenEncrypted), expiresAt: account.tokenExpiresAt, scopes: account.scopes });
     if (refreshedByOther || (fresh && !options.forceRefresh)) return stored();
 
-    // An app installation needs no refresh token: a new installation token is minted with the app's key.
-    const minted = findConnector(account.connector)?.authMode === "APP_INSTALLATION";
-    if (!account.refreshTokenEncrypted && !minted) {
+    const def = findConnector(account.connector);
+    // Renewable without the user: an OAuth refresh token, or an app installation's key.
+    if (!def || !authModeOf(def).renewable(Boolean(account.refreshTokenEncrypted))) {
       if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > now && !options.forceRefresh) return stored();
       await markReauthRequired(deps, account.id, { code: "token_expired", message: "The access token expired and the provider gave no refresh token." });
       throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
@@ -98,89 +96,50 @@ export async function getFreshToken(deps: AccessTokenDeps, connectedAccountId: s
     const lockedUntil = new Date(now + REFRESH_LOCK_MS);
     // The lock is taken only if nobody refreshed since this read: otherwise the refresh token read
     // here has already been spent (Atlassian rotates it) and using it would look like a revoked grant.
-    const { count } = await deps.db.connectedAccount.updateMany({
-      where: {
-        id: account.id,
-        status: "ACTIVE",
-        lastRefreshedAt: account.lastRefreshedAt,
-        OR: [{ refreshLockedUntil: null }, { refreshLockedUntil: { lt: new Date(now) } }],
-      },
-      data: { refreshLockedUntil: lockedUntil },
-    });
-    if (count === 1) return refreshHoldingLock(deps, account, lockedUntil);
+    const locked = await deps.store.lockRefresh(account.id, account.lastRefreshedAt, new Date(now), lockedUntil);
+    if (locked) return renewHoldingLock(deps, account, lockedUntil);
 
     if (performance.now() > deadline) throw new Error(`connected account ${account.id}: another worker is still refreshing its token`);
     await sleep(WAIT_STEP_MS);
   }
 }
 
-async function refreshHoldingLock(
+async function renewHoldingLock(
   deps: AccessTokenDeps,
   account: { id: string; deploymentId: string; connector: string; externalId: string; refreshTokenEncrypted: string | null; scopes: string[]; params: unknown; lastRefreshedAt: Date | null },
   lockedUntil: Date,
 ): Promise<FreshToken> {
-  const release = () =>
-    deps.db.connectedAccount.updateMany({ where: { id: account.id, refreshLockedUntil: lockedUntil }, data: { refreshLockedUntil: null } });
   try {
     const def = findConnector(account.connector);
     if (!def) throw new Error(`connector ${account.connector} is no longer available`);
-    const credentials = await deps.clientCredentials.resolve(account.deploymentId, def);
-    if (def.authMode === "APP_INSTALLATION") return await mintHoldingLock(deps, def, credentials, account, lockedUntil);
-    if (!hasOAuthClient(credentials)) throw new Error(`no OAuth client is configured for ${def.name}`);
-    const token = await refreshGrant(providerFor(deps.config, def, credentials, storedParams(account.params)), deps.box.open(account.refreshTokenEncrypted!));
     const now = deps.clock.now();
-    const expiresAt = token.expiresIn ? new Date(now.getTime() + token.expiresIn * 1000) : null;
-    await deps.db.connectedAccount.updateMany({
-      where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
-      data: {
-        accessTokenEncrypted: deps.box.seal(token.accessToken),
-        // Providers that do not rotate (Google) send no new refresh token: keep the old one.
-        ...(token.refreshToken ? { refreshTokenEncrypted: deps.box.seal(token.refreshToken) } : {}),
-        tokenExpiresAt: expiresAt,
-        ...(token.scopes.length ? { scopes: token.scopes } : {}),
-        lastRefreshedAt: refreshedAt(now, account.lastRefreshedAt),
-        refreshLockedUntil: null,
-      },
+    const renewal = await authModeOf(def).renew({
+      def,
+      config: deps.config,
+      credentials: await deps.clientCredentials.resolve(account.deploymentId, def),
+      externalId: account.externalId,
+      refreshToken: account.refreshTokenEncrypted ? deps.box.open(account.refreshTokenEncrypted) : null,
+      params: storedParams(account.params),
+      now,
     });
-    return { accessToken: token.accessToken, expiresAt, scopes: token.scopes.length ? token.scopes : account.scopes };
+    if (renewal.kind === "refused") {
+      await markReauthRequired(deps, account.id, { code: renewal.code, message: renewal.message });
+      deps.logger.info({ connectedAccountId: account.id, connector: account.connector, code: renewal.code }, "refresh refused: account needs a new authorization");
+      throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
+    }
+    await deps.store.storeToken(account.id, lockedUntil, {
+      accessTokenEncrypted: deps.box.seal(renewal.accessToken),
+      // Providers that do not rotate (Google) send no new refresh token: the old one is kept.
+      ...(renewal.refreshToken ? { refreshTokenEncrypted: deps.box.seal(renewal.refreshToken) } : {}),
+      tokenExpiresAt: renewal.expiresAt,
+      scopes: renewal.scopes,
+      lastRefreshedAt: refreshedAt(now, account.lastRefreshedAt),
+    });
+    return { accessToken: renewal.accessToken, expiresAt: renewal.expiresAt, scopes: renewal.scopes.length ? renewal.scopes : account.scopes };
   } catch (error) {
-    // The installation is gone at the provider (uninstalled, or the app's access to it revoked).
-    if (error instanceof InstallationRefusedError && (error.status === 404 || error.status === 403)) {
-      await markReauthRequired(deps, account.id, { code: "installation_gone", message: `The provider refused a token for this installation (${error.message}).` });
-      throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
-    }
-    if (error instanceof TokenResponseError && GRANT_GONE.has(error.code)) {
-      await markReauthRequired(deps, account.id, { code: error.code, message: error.description ?? `The provider refused the refresh token (${error.code}).` });
-      deps.logger.info({ connectedAccountId: account.id, connector: account.connector, code: error.code }, "refresh refused: account needs a new authorization");
-      throw new ReauthRequiredError(account.id, "REAUTH_REQUIRED");
-    }
-    await release().catch(() => {});
+    if (!(error instanceof ReauthRequiredError)) await deps.store.releaseRefresh(account.id, lockedUntil).catch(() => {});
     throw error;
   }
-}
-
-/** APP_INSTALLATION: a new installation token, authenticated as the app, stored under the same lock a refresh holds. */
-async function mintHoldingLock(
-  deps: AccessTokenDeps,
-  def: ConnectorDefinition,
-  credentials: ResolvedCredentials,
-  account: { id: string; externalId: string; scopes: string[]; lastRefreshedAt: Date | null },
-  lockedUntil: Date,
-): Promise<FreshToken> {
-  if (!hasApp(credentials)) throw new Error(`no app is configured for ${def.name}`);
-  const now = deps.clock.now();
-  const token = await mintInstallationToken(def, deps.config.connectorEnv, credentials.app, account.externalId, now);
-  await deps.db.connectedAccount.updateMany({
-    where: { id: account.id, refreshLockedUntil: lockedUntil, status: "ACTIVE" },
-    data: {
-      accessTokenEncrypted: deps.box.seal(token.accessToken),
-      tokenExpiresAt: token.expiresAt,
-      ...(token.scopes.length ? { scopes: token.scopes } : {}),
-      lastRefreshedAt: refreshedAt(now, account.lastRefreshedAt),
-      refreshLockedUntil: null,
-    },
-  });
-  return { accessToken: token.accessToken, expiresAt: token.expiresAt, scopes: token.scopes.length ? token.scopes : account.scopes };
 }
 
 /**
@@ -191,11 +150,7 @@ const refreshedAt = (now: Date, previous: Date | null) => new Date(Math.max(now.
 
 /** ACTIVE → REAUTH_REQUIRED; only the caller that moved the row announces it (once per lapse). */
 async function markReauthRequired(deps: AccessTokenDeps, id: string, error: { code: string; message: string }) {
-  const { count } = await deps.db.connectedAccount.updateMany({
-    where: { id, status: "ACTIVE" },
-    data: { status: "REAUTH_REQUIRED", refreshLockedUntil: null },
-  });
-  if (count === 1) await deps.lifecycle.emitFor(id, "connection_reauth_required", { code: error.code, message: error.message.slice(0, 500) });
+  if (await deps.store.requireReauth(id)) await deps.lifecycle.emitFor(id, "connection_reauth_required", { code: error.code, message: error.message.slice(0, 500) });
 }
 
 /**
@@ -206,7 +161,8 @@ export async function refreshExpiringTokens(deps: AccessTokenDeps): Promise<numb
   const due = await deps.db.connectedAccount.findMany({
     where: {
       status: "ACTIVE",
-      OR: [{ refreshTokenEncrypted: { not: null } }, { connector: { in: MINTED_CONNECTORS } }],
+      // A refresh token, or a connector whose strategy renews without one (an app installation's).
+      OR: [{ refreshTokenEncrypted: { not: null } }, { connector: { in: connectors.filter((def) => authModeOf(def).renewable(false)).map((def) => def.name) } }],
       tokenExpiresAt: { lt: new Date(deps.clock.now().getTime() + REFRESH_MARGIN_MS) },
     },
     select: { id: true },
