@@ -1,7 +1,6 @@
 import { storedParams } from "../connectors/params.ts";
-import { findConnector } from "../connectors/registry.ts";
+import { allConnectors, findConnector } from "../connectors/registry.ts";
 import { TokenResponseError } from "../connectors/tokenResponse.ts";
-import { connectors } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { hasApp, hasOAuthClient, type ResolvedCredentials } from "../credentials/clientCredentials.ts";
 import { InstallationRefusedError, mintInstallationToken } from "./appInstallation.ts";
@@ -21,7 +20,8 @@ export interface AccessTokenDeps extends OAuthClientDeps {
 }
 
 /** Connectors whose tokens are minted rather than refreshed (APP_INSTALLATION): they have no refresh token. */
-const MINTED_CONNECTORS = connectors.filter((def) => def.authMode === "APP_INSTALLATION").map((def) => def.name);
+/** Connectors whose tokens are minted (app installations), not refreshed; read from the catalog when first needed. */
+const mintedConnectors = () => allConnectors().filter((def) => def.authMode === "APP_INSTALLATION").map((def) => def.name);
 
 /** Refresh this long before the provider's expiry, so a token handed out is good for a while. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -206,7 +206,7 @@ export async function refreshExpiringTokens(deps: AccessTokenDeps): Promise<numb
   const due = await deps.db.connectedAccount.findMany({
     where: {
       status: "ACTIVE",
-      OR: [{ refreshTokenEncrypted: { not: null } }, { connector: { in: MINTED_CONNECTORS } }],
+      OR: [{ refreshTokenEncrypted: { not: null } }, { connector: { in: mintedConnectors() } }],
       tokenExpiresAt: { lt: new Date(deps.clock.now().getTime() + REFRESH_MARGIN_MS) },
     },
     select: { id: true },

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Clock } from "../clock.ts";
 import { storedParams } from "../connectors/params.ts";
-import { connectors as catalog, resolveEndpoints } from "../connectors/registry.ts";
+import { allConnectors, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition, NormalizedEvent } from "../connectors/types.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
@@ -117,7 +117,7 @@ function positions(cursor: string | null): Record<string, string> {
 
 export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   const { clock, logger, metrics } = deps;
-  const targets = pollTargets(deps.connectors ?? catalog, options.intervalMs);
+  const targets = pollTargets(deps.connectors ?? allConnectors(), options.intervalMs);
   const queue = createPollQueue({ sql: deps.sql, clock, pairs: polledPairs(targets) });
   const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
