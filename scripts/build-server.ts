@@ -17,7 +17,7 @@
  *
  * `tsc` still type-checks everything (`npm run typecheck`); it no longer emits.
  */
-import { readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 import { loadConnectors } from "../src/connectors/registry.ts";
 import { providers } from "../src/connectors/providers/index.ts";
@@ -41,6 +41,7 @@ const external = [
 loadConnectors(providers);
 
 // A clean dist/ but for the embedded database's template (scripts/build-pgdata.ts builds it once).
+mkdirSync("dist", { recursive: true });
 for (const stale of readdirSync("dist", { withFileTypes: true })) {
   if (!stale.name.startsWith("pgdata-template")) rmSync(`dist/${stale.name}`, { recursive: true, force: true });
 }
