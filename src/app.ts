@@ -64,7 +64,7 @@ import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
 import { createPollingHealth } from "./polling/health.ts";
-import { polledPairs, pollTargets } from "./polling/targets.ts";
+import { type PolledPairs, polledPairs, pollTargets } from "./polling/targets.ts";
 
 export interface AppDeps {
   config: Config;
@@ -174,7 +174,8 @@ export function buildApp(deps: AppDeps): App {
   // (switchyard.*, recorded and forwarded like a provider's), and its tokens.
   const store = createConnectionStore({ db, sql, box });
   const inUse = createConnectionsInUse(clock);
-  const polled = polledPairs(pollTargets(allConnectors(), config.pollIntervalMs));
+  let polledOnce: PolledPairs | undefined;
+  const polled = () => (polledOnce ??= polledPairs(pollTargets(allConnectors(), config.pollIntervalMs)));
   const pollingHealth = createPollingHealth({ sql, pairs: polled });
   // The poll schedule's statements on the request pool: nudges and the due gauge (the poller builds its own on the worker's pool).
   const pollSchedule = createPollSchedule({ sql, pairs: polled });

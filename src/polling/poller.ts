@@ -130,7 +130,8 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   const { clock, logger, metrics } = deps;
   const targets = pollTargets(deps.connectors ?? allConnectors(), options.intervalMs);
   // The schedule's statements are the connection store's (connections/store/poll*.ts): the poller moves no row itself.
-  const queue = createPollSchedule({ sql: deps.sql, pairs: polledPairs(targets) });
+  const pairs = polledPairs(targets);
+  const queue = createPollSchedule({ sql: deps.sql, pairs: () => pairs });
   const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const concurrency = options.concurrency ?? 4;
