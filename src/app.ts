@@ -65,6 +65,8 @@ import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
 import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
 import { createSubscriptionQueue } from "./subscriptions/queue/index.ts";
 import { createConnections } from "./connections/connections.ts";
+import { createResourceStore } from "./connections/resources/index.ts";
+import { createResources } from "./connections/resources/resources.ts";
 import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
@@ -249,7 +251,9 @@ export function buildApp(deps: AppDeps): App {
     allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
   });
   const connectSettings = createConnectSettings({ db });
-  const connectFlow = { ...oauth, clientCredentials, connectSettings, lifecycle, credentialCheck: createCredentialCheck({ config }) };
+  // What each connection watches (connections/resources/): rows the subscription manager plans from.
+  const resources = createResources({ db, store: createResourceStore({ sql }), clock, maxPerConnection: config.maxResourcesPerConnection, changed: () => subscriptions.changed() });
+  const connectFlow = { ...oauth, clientCredentials, connectSettings, lifecycle, resources, credentialCheck: createCredentialCheck({ config }) };
   const connections = createConnections({
     db,
     sql,
@@ -315,7 +319,7 @@ export function buildApp(deps: AppDeps): App {
   const routes: Route[] = [
     ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
     getData({ sql, publicUrl: config.publicUrl, apiKeys }),
-    ...connectionRoutes({ apiKeys, connections, publicUrl: config.publicUrl }),
+    ...connectionRoutes({ apiKeys, connections, resources, publicUrl: config.publicUrl }),
     ...consoleRoutes(db),
     getAuthUrl({ ...connectFlow, apiKeys }),
     ...connectRoutes(connectFlow),
@@ -347,6 +351,7 @@ export function buildApp(deps: AppDeps): App {
       subscriptions,
       connectSettings,
       connections,
+      resources,
       oauth,
       clientCredentials,
       live: { bus, revocations },

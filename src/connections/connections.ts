@@ -6,7 +6,7 @@ import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
 import { AppError, badInput, connectionNotFound } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { type Connection, connectionSelect, subscriptionSelect, toConnection } from "./connection.ts";
+import { type Connection, connectionSelect, subscriptionSelect, toConnection, watchedResourceSelect } from "./connection.ts";
 import type { ConnectionFilter } from "./filter.ts";
 import type { LifecycleEvents } from "./lifecycle.ts";
 import type { Revoke } from "./revoke.ts";
@@ -39,13 +39,14 @@ export const CONNECTIONS_MAX_PAGE = 100;
 
 const liveSubscriptions = {
   providerSubscriptions: { where: { status: { not: "DELETED" } }, select: subscriptionSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+  watchedResources: { select: watchedResourceSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
 } as const satisfies Prisma.ConnectedAccountSelect;
 
 /** Prisma `select` for a Connection: its row and its live (not DELETED) provider subscriptions. */
 export const withSubscriptions = { ...connectionSelect, ...liveSubscriptions } as const;
 
 type LoadedConnection = Prisma.ConnectedAccountGetPayload<{ select: typeof withSubscriptions }>;
-const asConnection = (row: LoadedConnection): Connection => toConnection(row, row.providerSubscriptions);
+const asConnection = (row: LoadedConnection): Connection => toConnection(row, row.providerSubscriptions, row.watchedResources);
 
 function where(deploymentId: string, filter: ConnectionFilter): Prisma.ConnectedAccountWhereInput {
   // Prisma passes `contains` to ILIKE as is: LIKE's own wildcards are escaped so they match themselves.

@@ -70,7 +70,7 @@ export function createLifecycleEvents(deps: LifecycleDeps) {
           return null;
         });
       if (!row) return undefined;
-      return emit(row.deploymentId, trigger, toConnection(row, row.providerSubscriptions), error);
+      return emit(row.deploymentId, trigger, toConnection(row, row.providerSubscriptions, row.watchedResources), error);
     },
   };
 }

@@ -11,6 +11,7 @@ import type { ConnectSettings } from "../connections/connectSettings.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
 import type { Connections } from "../connections/connections.ts";
+import type { Resources } from "../connections/resources/resources.ts";
 import type { OAuthDeps } from "../oauth/deps.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
@@ -76,6 +77,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   connectSettings: ConnectSettings;
   /** The deployment's connections: listing, keyset pages, deletion (connections/connections.ts). */
   connections: Connections;
+  /** What each connection watches (connections/resources/resources.ts). */
+  resources: Resources;
   /** What a new authorization URL is made from (oauth/connectSessions.ts), for createReauthorizationUrl. */
   oauth: OAuthDeps;
   /** The OAuth client (or app) in force per deployment, which createReauthorizationUrl requires as auth-url does (credentials/clientCredentials.ts). */

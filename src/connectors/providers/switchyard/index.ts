@@ -21,6 +21,8 @@ const connection: Connection = {
   lastRefreshedAt: null,
   lastEventAt: null,
   subscriptions: [],
+  resources: [],
+  watching: "ACCOUNT" as const,
 };
 
 const lifecycle = (name: string, displayName: string, description: string, sample: Record<string, unknown>) => ({
