@@ -51,9 +51,7 @@ export function createResources(deps: ResourcesDeps) {
     }
     const inserted = await deps.store.insert(found.id, checked.values, deps.clock.now(), deps.maxPerConnection);
     if ("limited" in inserted) {
-      throw new AppError("LIMIT_EXCEEDED", `This connection watches ${deps.maxPerConnection} resources already, the most one may (MAX_RESOURCES_PER_CONNECTION); delete one first.`, {
-        problemMembers: { limit: deps.maxPerConnection },
-      });
+      throw new AppError("LIMIT_EXCEEDED", `This connection watches ${deps.maxPerConnection} resources already, the most one may (MAX_RESOURCES_PER_CONNECTION); delete one first.`);
     }
     if (inserted.created) deps.changed();
     const [resource] = await views(found.id, [inserted.resource.id]);
