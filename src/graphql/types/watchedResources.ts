@@ -1,6 +1,8 @@
 import { watchingFor } from "../../connections/connection.ts";
+import { type ParamDeclaration, resourceParamsOf } from "../../connectors/params.ts";
 import { AppError } from "../../errors.ts";
 import { builder } from "../builder.ts";
+import { Connector } from "./connectors.ts";
 
 /**
  * The resources a connection watches (§13): each with its own provider subscription. Read by the
@@ -14,6 +16,25 @@ export const Watching = builder.enumType("Watching", {
     "a webhook registered by hand still works). ACCOUNT: account-wide subscriptions, app-level webhooks, polling, or optional resources none of which is named.",
   values: ["RESOURCES", "NONE", "ACCOUNT"] as const,
 });
+
+const ResourceParam = builder.objectRef<ParamDeclaration>("ResourceParam").implement({
+  description: "A parameter every watched resource of the connector names (a GitLab project's `project_id`).",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    description: t.exposeString("description"),
+    pattern: t.exposeString("pattern", { description: "The anchored regular expression a value must match." }),
+    example: t.exposeString("example"),
+    optional: t.exposeBoolean("optional", { description: "Whether a connection naming no resource still watches the account (Trello's member boards)." }),
+  }),
+});
+
+builder.objectFields(Connector, (t) => ({
+  resourceParams: t.field({
+    type: [ResourceParam],
+    description: "What one watched resource names; empty when the connector's subscriptions watch no resource (`watchResource` then refuses).",
+    resolve: (connector) => resourceParamsOf(connector.declaration.params),
+  }),
+}));
 
 /** A resource's subscription when it has several live ones: the one most in need of attention. */
 const ATTENTION = { FAILED: 0, PENDING: 1, ACTIVE: 2, DELETED: 3 } as const;
