@@ -9,7 +9,8 @@
  * allows: a value can never add a dot, a port, a path or an `@` to the provider's host. A `path`
  * parameter names something inside the account (a GitLab project id, a Bitbucket repository slug)
  * and only ever fills one path segment of a subscription call (encoded there): its value must be
- * one plain segment (letters, digits, `.`, `_`, `-`, starting with a letter or digit). A
+ * one plain segment (letters, digits, `.`, `_`, `-`, `@` — a Google calendar's id is an address —,
+ * starting with a letter or digit). A
  * `hostname` parameter is a whole host the tenant runs itself (a WooCommerce store's
  * `shop.example.com`): lower-cased, a public DNS name of at least two labels whose last is
  * alphabetic — never an IP address, a port, a path, user information or a special-use name
@@ -24,7 +25,7 @@ import { anchoredPattern } from "./fields.ts";
 const HOSTNAME_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 /** One plain path segment: what a `path` parameter's value must be, on top of its declared pattern. */
-const PATH_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const PATH_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/;
 
 /** A DNS name of two labels or more, the last alphabetic (so never an IPv4 address in any spelling). */
 const DNS_NAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
