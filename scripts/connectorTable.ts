@@ -27,6 +27,16 @@ function arrivals(c: ConnectorDefinition): Map<string, Arrival> {
   return new Map(c.triggers.map((t) => [t.name, subscribed.has(t.name) ? "per-account subscription" : polled.has(t.name) ? "polling" : other]));
 }
 
+/**
+ * The "resources" cell: the resource parameters a watched resource names (a GitLab project's
+ * `project_id`), "optional" where the connector also watches the account without one; "—" for none.
+ */
+export function resourcesCell(c: ConnectorDefinition): string {
+  const names = (c.declaration.params ?? []).filter((p) => p.in === "path");
+  if (names.length === 0) return "—";
+  return `${names.map((p) => `\`${p.name}\``).join(" + ")}${names.every((p) => p.optional) ? " (optional)" : ""}`;
+}
+
 /** The "how events arrive" cell: every way one of its triggers arrives, in a fixed order; "none" without triggers. */
 export function howEventsArrive(c: ConnectorDefinition): string {
   const ways = new Set(arrivals(c).values());
@@ -66,7 +76,10 @@ export function setupAtProvider(c: ConnectorDefinition): string[] {
     const fields = d.credentials.fields.map((f) => `${f.label} (\`${f.name}\`${f.secret ? ", secret" : ""})`).join(", ");
     lines.push(`- Nothing to register: each end user enters ${fields} in Switchyard's form; where to find it: ${d.credentials.whereToFind}.`);
   }
-  for (const p of d.params ?? []) lines.push(`- Connection parameter \`params[${p.name}]\` on the auth-url: ${p.description}`);
+  for (const p of d.params ?? []) {
+    if (p.in === "path") lines.push(`- Resource parameter \`${p.name}\` (a watched resource: \`params[${p.name}]\` on the auth-url names the first, \`POST …/resources\` adds more): ${p.description}`);
+    else lines.push(`- Connection parameter \`params[${p.name}]\` on the auth-url: ${p.description}`);
+  }
   const byWebhook = c.triggers.filter((t) => how.get(t.name) === "app-level webhook");
   if (byWebhook.length > 0 && c.inbound.scheme) {
     const events = [...new Set(byWebhook.map((t) => `\`${t.providerEvent}\``))];
@@ -98,7 +111,7 @@ export function renderConnectorTable(): string {
     .map((c) => {
       const scheme = c.inbound.scheme ? `\`${c.inbound.scheme}\`${c.inbound.delivery === "push" ? " (push)" : ""}` : "—";
       const docs = c.docs.map((url, i) => `[${i + 1}](${url})`).join(" ");
-      return `| \`${c.name}\` | ${cell(c.displayName)} | ${c.category} | ${AUTH_MODE[c.authMode]} | ${c.triggers.length} | ${howEventsArrive(c)} | ${scheme} | ${docs} |`;
+      return `| \`${c.name}\` | ${cell(c.displayName)} | ${c.category} | ${AUTH_MODE[c.authMode]} | ${c.triggers.length} | ${howEventsArrive(c)} | ${resourcesCell(c)} | ${scheme} | ${docs} |`;
     });
   const triggers = connectors.reduce((n, c) => n + c.triggers.length, 0);
   return [
@@ -106,10 +119,10 @@ export function renderConnectorTable(): string {
     "",
     `${connectors.length} connectors, ${connectors.filter((c) => c.triggers.length > 0).length} with inbound triggers, ${triggers} triggers in all.`,
     "",
-    "How events arrive: **per-account subscription** — Switchyard subscribes with each connection's token, renews and deletes it (nothing to do at the provider beyond the OAuth app); **app-level webhook** — the operator registers one webhook for the whole app once (below); **polling** — Switchyard reads the provider on a schedule; **none** — connect only.",
+    "How events arrive: **per-account subscription** — Switchyard subscribes with each connection's token, renews and deletes it (nothing to do at the provider beyond the OAuth app); **app-level webhook** — the operator registers one webhook for the whole app once (below); **polling** — Switchyard reads the provider on a schedule; **none** — connect only. **Resources**: what one watched resource names (a connection watches zero or more, each with its own subscription: `GET|POST /api/v1/connections/{connector}/{account}/resources`); required ones mean a connection naming none subscribes to nothing (`watching: NONE`); \"optional\" ones mean it watches the whole account until one is named.",
     "",
-    "| Connector | Name | Category | Auth mode | Triggers | How events arrive | Webhook scheme | Provider documentation |",
-    "|---|---|---|---|---|---|---|---|",
+    "| Connector | Name | Category | Auth mode | Triggers | How events arrive | Resources | Webhook scheme | Provider documentation |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "### App-level webhooks: what the operator registers once, provider-wide",

@@ -60,6 +60,8 @@ import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
 import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
 import { createSubscriptionQueue } from "./subscriptions/queue/index.ts";
 import { createConnections } from "./connections/connections.ts";
+import { createResourceStore } from "./connections/resources/index.ts";
+import { createResources } from "./connections/resources/resources.ts";
 import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
@@ -197,7 +199,9 @@ export function buildApp(deps: AppDeps): App {
     },
   });
   const connectSettings = createConnectSettings({ db });
-  const connectFlow = { ...connectDeps, clientCredentials, connectSettings, lifecycle, store, credentialCheck: createCredentialCheck({ config }) };
+  // What each connection watches (connections/resources/): rows the subscription manager plans from.
+  const resources = createResources({ db, store: createResourceStore({ sql }), clock, maxPerConnection: config.maxResourcesPerConnection, changed: () => subscriptions.changed() });
+  const connectFlow = { ...connectDeps, clientCredentials, connectSettings, lifecycle, store, resources, credentialCheck: createCredentialCheck({ config }) };
   const connections = createConnections({
     db,
     store,
@@ -260,7 +264,7 @@ export function buildApp(deps: AppDeps): App {
   const routes: Route[] = [
     ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
     getData({ sql, publicUrl: config.publicUrl, apiKeys }),
-    ...connectionRoutes({ apiKeys, connections, publicUrl: config.publicUrl }),
+    ...connectionRoutes({ apiKeys, connections, resources, publicUrl: config.publicUrl }),
     ...consoleRoutes(db),
     getAuthUrl({ ...connectFlow, apiKeys }),
     ...connectRoutes(connectFlow),
@@ -298,6 +302,7 @@ export function buildApp(deps: AppDeps): App {
       connections,
       connectSessions: connectDeps,
       pollingHealth: pollingHealth.read,
+      resources,
       clientCredentials,
       live: { bus, revocations },
     },

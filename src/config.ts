@@ -79,6 +79,7 @@ const schema = z.object({
   BODY_TIMEOUT: z.string().default("10s"),
   PROXY_TIMEOUT: z.string().default("30s"),
   PROXY_MAX_BODY: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
+  MAX_RESOURCES_PER_CONNECTION: z.coerce.number().int().min(1).default(100),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -119,6 +120,8 @@ export type Config = {
   pollIntervalMs: number;
   /** How long a connection's polls may all fail before switchyard.polling_failed is emitted (once per run of failures). */
   pollingFailedAfterMs: number;
+  /** How many resources one connection may watch (POST …/resources past it: 409 limit_exceeded). */
+  maxResourcesPerConnection: number;
   forwardingAllowPrivate: boolean;
   /** How long every attempt to a forwarding URL may fail, with no success, before forwarding is DISABLED. */
   forwardingDisableAfterMs: number;
@@ -324,6 +327,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyTimeoutMs,
     proxyTimeoutMs,
     proxyMaxBodyBytes: values.PROXY_MAX_BODY,
+    maxResourcesPerConnection: values.MAX_RESOURCES_PER_CONNECTION,
     connectorEnv,
   };
 }

@@ -28,6 +28,10 @@ export const errorCodes = {
   CONNECTOR_NOT_CONFIGURED: { status: 409, problem: "connector_not_configured", graphql: "CONFLICT" },
   /** A connection (connected account) by that connector and account, in the caller's deployment. */
   CONNECTION_NOT_FOUND: { status: 404, problem: "connection_not_found", graphql: "NOT_FOUND" },
+  /** A resource the connection watches, by id (DELETE …/resources/{id}, unwatchResource). */
+  RESOURCE_NOT_FOUND: { status: 404, problem: "resource_not_found", graphql: "NOT_FOUND" },
+  /** A per-connection limit was reached (MAX_RESOURCES_PER_CONNECTION). */
+  LIMIT_EXCEEDED: { status: 409, problem: "limit_exceeded", graphql: "LIMIT_EXCEEDED" },
   /** The provider refused the refresh: the end user must authorize again (a new auth-url). */
   REAUTH_REQUIRED: { status: 409, problem: "reauth_required", graphql: "REAUTH_REQUIRED" },
   /** The connection was deleted; its tokens are gone. */

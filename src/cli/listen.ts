@@ -56,6 +56,8 @@ interface ForwardedEvent {
   account: string;
   occurredAt: string;
   payload: unknown;
+  /** The watched resource's params; null when the event is not tied to a resource. */
+  resource?: Record<string, string> | null;
   delivery: { status: string; attempts: number; lastStatusCode: number | null } | null;
 }
 
@@ -69,7 +71,7 @@ interface DeliveryUpdate {
 
 const FORWARDED_EVENTS = `subscription ListenForwardedEvents($deploymentId: ID!, $after: ID) {
   forwardedEvents(deploymentId: $deploymentId, after: $after) {
-    id type connector trigger account occurredAt payload delivery { status attempts lastStatusCode }
+    id type connector trigger account resource occurredAt payload delivery { status attempts lastStatusCode }
   }
 }`;
 const DELIVERY_UPDATES = `subscription ListenDeliveryUpdates($deploymentId: ID!) {
@@ -227,7 +229,9 @@ function eventLine(event: ForwardedEvent): string {
   const delivery = event.delivery
     ? `delivery ${event.delivery.status}${event.delivery.attempts ? ` (${event.delivery.attempts} attempt${event.delivery.attempts === 1 ? "" : "s"}${event.delivery.lastStatusCode ? `, HTTP ${event.delivery.lastStatusCode}` : ""})` : ""}`
     : "no delivery";
-  return `${stamp(new Date(event.occurredAt))}  --> ${inline(event.type)}  account=${inline(event.account)}  [${inline(event.id)}]  ${inline(delivery)}`;
+  // The resource as name=value pairs (project_id=278964), only for events of a watched resource.
+  const resource = event.resource ? `  resource=${inline(Object.entries(event.resource).map(([name, value]) => `${name}=${value}`).join(","))}` : "";
+  return `${stamp(new Date(event.occurredAt))}  --> ${inline(event.type)}  account=${inline(event.account)}${resource}  [${inline(event.id)}]  ${inline(delivery)}`;
 }
 
 function deliveryLine(update: DeliveryUpdate): string {

@@ -4,6 +4,9 @@
  * Built from rows only, so it can never carry a token: the row type below has no token columns.
  */
 
+import { resourceParamsOf, type Watching, watchingOf } from "../connectors/params.ts";
+import { findConnector } from "../connectors/registry.ts";
+
 /** The connected_account columns a Connection shows (never the token columns). */
 export interface ConnectionRow {
   id: string;
@@ -31,6 +34,23 @@ export interface SubscriptionRow {
   lastRenewedAt: Date | null;
   lastError: string | null;
   nextAttemptAt: Date | null;
+  /** The watched resource it is for; null: account-wide. */
+  watchedResourceId: string | null;
+}
+
+/** The watched_resource columns a Connection shows. */
+export interface WatchedResourceRow {
+  id: string;
+  params: unknown;
+  createdAt: Date;
+}
+
+/** A resource the connection watches, with its provider subscription (§13 `Resource`). */
+export interface ResourceView {
+  id: string;
+  params: Record<string, string>;
+  subscription: ProviderSubscriptionView | null;
+  createdAt: string;
 }
 
 export interface ProviderSubscriptionView {
@@ -75,6 +95,8 @@ export interface Connection {
   subscriptions: ProviderSubscriptionView[];
   /** Polling health; null when nothing of the connection is polled. */
   polling: PollingHealthView | null;
+  resources: ResourceView[];
+  watching: Watching;
 }
 
 /** Prisma `select` for a ConnectionRow. */
@@ -104,7 +126,11 @@ export const subscriptionSelect = {
   lastRenewedAt: true,
   lastError: true,
   nextAttemptAt: true,
+  watchedResourceId: true,
 } as const;
+
+/** Prisma `select` for a WatchedResourceRow. */
+export const watchedResourceSelect = { id: true, params: true, createdAt: true } as const;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 /** The metadata column as an object ({} when unset). */
@@ -129,7 +155,28 @@ export function toSubscriptionView(row: SubscriptionRow): ProviderSubscriptionVi
   };
 }
 
-export function toConnection(row: ConnectionRow, subscriptions: readonly SubscriptionRow[] = [], polling: PollingHealthView | null = null): Connection {
+/** A resource's subscription when it has several live ones (a monday board: one per event): the one most in need of attention. */
+const ATTENTION = { FAILED: 0, PENDING: 1, ACTIVE: 2, DELETED: 3 } as const;
+
+export function toResourceView(row: WatchedResourceRow, subscriptions: readonly SubscriptionRow[]): ResourceView {
+  const own = subscriptions.filter((s) => s.watchedResourceId === row.id && s.status !== "DELETED");
+  own.sort((a, b) => ATTENTION[a.status] - ATTENTION[b.status]);
+  return { id: row.id, params: paramsOf(row.params), subscription: own[0] ? toSubscriptionView(own[0]) : null, createdAt: row.createdAt.toISOString() };
+}
+
+/** RESOURCES, NONE or ACCOUNT for a connection of this connector with this many resources. */
+export function watchingFor(connector: string, resourceCount: number): Watching {
+  const def = findConnector(connector);
+  if (!def) return resourceCount > 0 ? "RESOURCES" : "ACCOUNT";
+  return watchingOf(def.declaration.params, resourceCount, Boolean(def.declaration.subscription));
+}
+
+/** Whether the connector's subscriptions name resources (it takes `params` on POST …/resources). */
+export const takesResources = (connector: string): boolean => resourceParamsOf(findConnector(connector)?.declaration.params ?? []).length > 0;
+
+export function toConnection(row: ConnectionRow, subscriptions: readonly SubscriptionRow[] = [], resources: readonly WatchedResourceRow[] = [],
+  polling: PollingHealthView | null = null,
+): Connection {
   return {
     id: row.id,
     connector: row.connector,
@@ -145,5 +192,7 @@ export function toConnection(row: ConnectionRow, subscriptions: readonly Subscri
     lastEventAt: iso(row.lastEventAt),
     subscriptions: subscriptions.map(toSubscriptionView),
     polling,
+    resources: resources.map((resource) => toResourceView(resource, subscriptions)),
+    watching: watchingFor(row.connector, resources.length),
   };
 }

@@ -5,7 +5,7 @@ import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { AppError, badInput, connectionNotFound } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { type Connection, connectionSelect, type ReadPollingHealth, subscriptionSelect, toConnection } from "./connection.ts";
+import { type Connection, connectionSelect, type ReadPollingHealth, subscriptionSelect, toConnection, watchedResourceSelect } from "./connection.ts";
 import type { ConnectionFilter } from "./filter.ts";
 import type { LifecycleEvents } from "./lifecycle.ts";
 import type { Revoke } from "./revoke.ts";
@@ -41,13 +41,15 @@ export const CONNECTIONS_MAX_PAGE = 100;
 
 const liveSubscriptions = {
   providerSubscriptions: { where: { status: { not: "DELETED" } }, select: subscriptionSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+  watchedResources: { select: watchedResourceSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
 } as const satisfies Prisma.ConnectedAccountSelect;
 
 /** Prisma `select` for a Connection: its row and its live (not DELETED) provider subscriptions. */
 export const withSubscriptions = { ...connectionSelect, ...liveSubscriptions } as const;
 
 type LoadedConnection = Prisma.ConnectedAccountGetPayload<{ select: typeof withSubscriptions }>;
-const asConnection = (row: LoadedConnection, health: Map<string, Connection["polling"]>): Connection => toConnection(row, row.providerSubscriptions, health.get(row.id) ?? null);
+const asConnection = (row: LoadedConnection, health: Map<string, Connection["polling"]>): Connection =>
+  toConnection(row, row.providerSubscriptions, row.watchedResources, health.get(row.id) ?? null);
 
 function where(deploymentId: string, filter: ConnectionFilter): Prisma.ConnectedAccountWhereInput {
   // Prisma passes `contains` to ILIKE as is: LIKE's own wildcards are escaped so they match themselves.

@@ -93,7 +93,7 @@ export function createLifecycleEvents(deps: LifecycleDeps) {
         });
       if (!row) return undefined;
       const polling = (await deps.pollingHealth?.([row.id]).catch(() => undefined))?.get(row.id) ?? null;
-      return emit(row.deploymentId, trigger, toConnection(row, row.providerSubscriptions, polling), error);
+      return emit(row.deploymentId, trigger, toConnection(row, row.providerSubscriptions, row.watchedResources, polling), error);
     },
   };
 }

@@ -9,7 +9,8 @@
  * allows: a value can never add a dot, a port, a path or an `@` to the provider's host. A `path`
  * parameter names something inside the account (a GitLab project id, a Bitbucket repository slug)
  * and only ever fills one path segment of a subscription call (encoded there): its value must be
- * one plain segment (letters, digits, `.`, `_`, `-`, starting with a letter or digit). A
+ * one plain segment (letters, digits, `.`, `_`, `-`, `@` — a Google calendar's id is an address —,
+ * starting with a letter or digit). A
  * `hostname` parameter is a whole host the tenant runs itself (a WooCommerce store's
  * `shop.example.com`): lower-cased, a public DNS name of at least two labels whose last is
  * alphabetic — never an IP address, a port, a path, user information or a special-use name
@@ -24,7 +25,7 @@ import { anchoredPattern } from "./fields.ts";
 const HOSTNAME_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 /** One plain path segment: what a `path` parameter's value must be, on top of its declared pattern. */
-const PATH_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const PATH_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/;
 
 /** A DNS name of two labels or more, the last alphabetic (so never an IPv4 address in any spelling). */
 const DNS_NAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -64,6 +65,8 @@ export const paramDeclarationSchema = z
     in: z.enum(["host", "hostname", "path"]).default("host"),
     /** May be left out (a subscription's resource, e.g. Typeform's form): then a path parameter, never in a host. */
     optional: z.boolean().default(false),
+    /** What an optional resource parameter means when no resource names it (Google Calendar's `primary`). */
+    default: z.string().min(1).optional(),
   })
   .strict()
   .refine((p) => !p.optional || p.in === "path", { message: "an optional parameter names a resource: declare it in: \"path\"", path: ["optional"] })
@@ -126,7 +129,8 @@ export function readParams(declared: readonly ParamDeclaration[], query: URLSear
   for (const param of declared) {
     const list = given.get(param.name) ?? [];
     const field = `params[${param.name}]`;
-    if (list.length === 0 && param.optional) continue;
+    // A resource (a path parameter) is never needed to connect: given, it is the first watched resource.
+    if (list.length === 0 && (param.optional || param.in === "path")) continue;
     if (list.length === 0) return { ok: false, name: field, message: `${field} is required: ${param.description} (e.g. ${param.example}).` };
     if (list.length > 1) return { ok: false, name: field, message: `Give ${field} once.` };
     // A host name is case-insensitive: kept lower-cased, so one store is one connection parameter.
@@ -150,4 +154,62 @@ export const namesTenantHost = (declared: readonly Pick<ParamDeclaration, "in">[
 export function storedParams(value: unknown): Record<string, string> {
   if (!value || typeof value !== "object" || Array.isArray(value)) return {};
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
+/**
+ * Resource parameters: the `path` parameters, naming what a subscription watches (a GitLab
+ * project, a Trello board). A connection watches zero or more resources, each a value for every one
+ * of them; none is needed to connect.
+ */
+export const resourceParamsOf = (declared: readonly ParamDeclaration[]): ParamDeclaration[] => declared.filter((p) => p.in === "path");
+
+/** What a connection watches: RESOURCES (it names some), NONE (its subscriptions need one and it names none), ACCOUNT otherwise. */
+export type Watching = "RESOURCES" | "NONE" | "ACCOUNT";
+
+export function watchingOf(declared: readonly ParamDeclaration[], resourceCount: number, subscribes: boolean): Watching {
+  if (resourceCount > 0) return "RESOURCES";
+  return subscribes && resourceParamsOf(declared).some((p) => !p.optional) ? "NONE" : "ACCOUNT";
+}
+
+/** One resource's params as a stable key (sorted `name=value` pairs): one resource per (connection, key). */
+export const resourceKey = (params: Record<string, string>): string =>
+  Object.keys(params)
+    .sort()
+    .map((name) => `${name}=${params[name]}`)
+    .join("&");
+
+/**
+ * A resource's params as given to the API (`{"project_id":"278964"}`): an object naming every
+ * resource parameter of the connector once and nothing else, each value a string (a JSON number is
+ * taken as its decimal string) matching its declared pattern. The first problem names the parameter.
+ */
+export function readResourceParams(declared: readonly ParamDeclaration[], given: unknown): ParamsCheck {
+  const resources = resourceParamsOf(declared);
+  if (resources.length === 0) return { ok: false, name: "params", message: "This connector watches no resources: it takes no resource parameters." };
+  if (!given || typeof given !== "object" || Array.isArray(given)) {
+    return { ok: false, name: "params", message: `params must be an object naming ${resources.map((p) => p.name).join(", ")}.` };
+  }
+  const known = resources.map((p) => p.name).join(", ");
+  for (const name of Object.keys(given)) {
+    if (!resources.some((p) => p.name === name)) return { ok: false, name: `params.${name}`, message: `params.${name} is not a resource parameter of this connector (it takes ${known}).` };
+  }
+  const values: Record<string, string> = {};
+  for (const param of resources) {
+    const field = `params.${param.name}`;
+    const raw = (given as Record<string, unknown>)[param.name];
+    if (raw === undefined || raw === null) return { ok: false, name: field, message: `${field} is required: ${param.description} (e.g. ${param.example}).` };
+    const value = typeof raw === "number" && Number.isFinite(raw) ? String(raw) : raw;
+    if (typeof value !== "string" || value.length > MAX_LENGTH.path || !new RegExp(param.pattern).test(value) || !SHAPES.path(value)) {
+      return { ok: false, name: field, message: `${field} must be ${param.description.replace(/\.$/, "")}: it must match ${param.pattern} (e.g. ${param.example}).` };
+    }
+    values[param.name] = value;
+  }
+  return { ok: true, values };
+}
+
+/** The params a connection's own calls use: its tenant params, without any resource parameter (those come from a watched resource). */
+export function tenantParams(declared: readonly ParamDeclaration[], stored: unknown): Record<string, string> {
+  const all = storedParams(stored);
+  for (const param of resourceParamsOf(declared)) delete all[param.name];
+  return all;
 }

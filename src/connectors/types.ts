@@ -156,6 +156,8 @@ export interface NormalizedEvent {
   occurredAt: Date;
   /** The event data forwarded to the operator: a documented subset (see each connector's events.ts). */
   data: Record<string, unknown>;
+  /** The watched resource whose subscription brought it (§13), set by the subscription's notification handling. */
+  resource?: Record<string, string> | null;
 }
 
 /**

@@ -8,9 +8,11 @@ export interface ForwardedEventFields {
   account: string;
   occurredAt: Date | string;
   payload: unknown;
+  /** The watched resource's params (§13); null or absent: not tied to a resource. */
+  resource?: Record<string, string> | null;
 }
 
-/** The forwarded body, exactly SPEC §3's fields in this order. */
+/** The forwarded body, exactly SPEC §3's fields in this order, `resource` beside `account` (§13). */
 export function forwardedBody(event: ForwardedEventFields, deploymentId: string): string {
   return JSON.stringify({
     id: event.id,
@@ -18,6 +20,7 @@ export function forwardedBody(event: ForwardedEventFields, deploymentId: string)
     connector: event.connector,
     trigger: event.trigger,
     account: event.account,
+    resource: event.resource ?? null,
     deploymentId,
     occurredAt: typeof event.occurredAt === "string" ? event.occurredAt : event.occurredAt.toISOString(),
     data: event.payload,

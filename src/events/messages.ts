@@ -21,6 +21,8 @@ export interface ForwardedEventMessage {
   account: string;
   occurredAt: string; // ISO-8601
   payload: unknown;
+  /** The watched resource's params (§13); null: not tied to a resource. */
+  resource?: Record<string, string> | null;
   delivery: DeliverySummary | null;
 }
 

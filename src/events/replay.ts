@@ -40,6 +40,7 @@ export async function eventsAfter(
     account: string;
     occurred_at: Date | string;
     payload: unknown;
+    resource: unknown;
     delivery_id: string;
     status: DeliverySummary["status"];
     attempts: number;
@@ -48,7 +49,7 @@ export async function eventsAfter(
   }>(
     // Newest first so LIMIT keeps the newest; the window count (taken before LIMIT) gives the total.
     `with anchor as (select received_at, id from trigger_event where id = $2 and deployment_id = $1)
-     select e.id, e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload,
+     select e.id, e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload, e.resource,
             d.id as delivery_id, d.status::text as status, d.attempts, d.last_status_code, count(*) over () as total
      from trigger_event e
      cross join anchor
@@ -71,6 +72,7 @@ export async function eventsAfter(
       account: row.account,
       occurredAt: new Date(row.occurred_at).toISOString(),
       payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+      resource: (typeof row.resource === "string" ? JSON.parse(row.resource) : row.resource) as Record<string, string> | null,
       delivery: { id: row.delivery_id, status: row.status, attempts: row.attempts, lastStatusCode: row.last_status_code },
     }),
   );

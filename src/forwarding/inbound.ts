@@ -173,6 +173,7 @@ async function acceptEvents(
       // Per connector, so two providers' delivery ids can never collide.
       dedupeKey: `${def.name}:${event.dedupeKey}`,
       occurredAt: event.occurredAt,
+      resource: event.resource ?? null,
       data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
     });
     if (!recorded) {

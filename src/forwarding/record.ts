@@ -18,6 +18,8 @@ export interface EventToRecord {
   dedupeKey: string;
   occurredAt: Date;
   data: Record<string, unknown>;
+  /** The watched resource's params when the event came from a resource's subscription (§13). */
+  resource?: Record<string, string> | null;
 }
 
 export interface RecordedEvent {
@@ -144,6 +146,7 @@ async function insertEvent(
     trigger: event.trigger,
     account: event.account,
     payload,
+    resource: event.resource ? JSON.stringify(event.resource) : null,
     occurredAt: event.occurredAt,
     dedupeKey: event.dedupeKey,
     forwardUnlisted: options.forwardUnlisted === true,
@@ -191,6 +194,7 @@ function publishForwardedEvent(deps: EventRecorderDeps, deploymentId: string, ev
     account: event.account,
     occurredAt: event.occurredAt.toISOString(),
     payload: event.data,
+    resource: event.resource ?? null,
     delivery: recorded.deliveryId ? { id: recorded.deliveryId, status: "PENDING", attempts: 0, lastStatusCode: null } : null,
   };
   try {

@@ -12,6 +12,7 @@ import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
 import type { Connections } from "../connections/connections.ts";
 import type { ReadPollingHealth } from "../connections/connection.ts";
+import type { Resources } from "../connections/resources/resources.ts";
 import type { OAuthDeps } from "../connect/deps.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
@@ -81,6 +82,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   connectSessions: OAuthDeps;
   /** Connections' polling health (polling/health.ts), for ConnectedAccount.polling. */
   pollingHealth: ReadPollingHealth;
+  /** What each connection watches (connections/resources/resources.ts). */
+  resources: Resources;
   /** The OAuth client (or app) in force per deployment, which createReauthorizationUrl requires as auth-url does (credentials/clientCredentials.ts). */
   clientCredentials: Pick<ClientCredentials, "resolve">;
 }

@@ -7,6 +7,7 @@ import "./types/dataItem.ts";
 import "./types/connectors.ts";
 import "./types/providerSubscriptions.ts";
 import "./types/pollingHealth.ts";
+import "./types/watchedResources.ts";
 import "./types/subscriptions.ts";
 import "./types/forwarding.ts";
 import "./types/connectSettings.ts";

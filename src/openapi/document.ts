@@ -333,6 +333,65 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
           responses: { "200": { description: "OpenAPI 3.1.", content: { "application/json": { schema: { type: "object" } } } } },
         },
       },
+      "/api/v1/connections/{connector}/{account}/resources": {
+        get: {
+          tags: ["Connections"],
+          operationId: "getResources",
+          summary: "The resources the connection watches, oldest first",
+          security: [{ apiKey: [] }],
+          parameters: connectionParameters,
+          responses: {
+            "200": { description: "Its resources, each with its provider subscription.", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Resource" } } } } },
+            "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "404": problem("`connection_not_found` (also for another deployment's connection)."),
+            "429": problem("`rate_limited`.", retryAfter),
+          },
+        },
+        post: {
+          tags: ["Connections"],
+          operationId: "postResource",
+          summary: "Watch a resource (a project, a board, a calendar) with the connection",
+          description:
+            "One provider subscription per resource, made within seconds when one of its triggers is listed. The same params again answer the " +
+            "existing resource with 200. Param values are strings (a JSON number is taken as its decimal string), checked by the connector's declared patterns.",
+          security: [{ apiKey: [] }],
+          parameters: connectionParameters,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["params"], properties: { params: { type: "object", additionalProperties: { type: ["string", "number"] }, examples: [{ project_id: "278964" }] } } },
+              },
+            },
+          },
+          responses: {
+            "200": { description: "It was watched already: the existing resource.", content: { "application/json": { schema: { $ref: "#/components/schemas/Resource" } } } },
+            "201": { description: "Watched.", content: { "application/json": { schema: { $ref: "#/components/schemas/Resource" } } } },
+            "400": problem("`invalid_parameter`, naming the parameter; also for a connector without resource parameters."),
+            "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "404": problem("`connection_not_found` (also for another deployment's connection)."),
+            "409": problem("`limit_exceeded` (MAX_RESOURCES_PER_CONNECTION) or `connection_disconnected`."),
+            "413": problem("`payload_too_large`."),
+            "429": problem("`rate_limited`.", retryAfter),
+          },
+        },
+      },
+      "/api/v1/connections/{connector}/{account}/resources/{id}": {
+        delete: {
+          tags: ["Connections"],
+          operationId: "deleteResource",
+          summary: "Stop watching a resource",
+          description: "204 at once; its provider subscription is deleted at the provider within seconds (retried on failure). Again: 404 `resource_not_found`.",
+          security: [{ apiKey: [] }],
+          parameters: [...connectionParameters, { name: "id", in: "path", required: true, description: "The resource's id (`res_…`).", schema: { type: "string" } }],
+          responses: {
+            "204": { description: "No longer watched." },
+            "401": problem("`missing_api_key` or `invalid_api_key`."),
+            "404": problem("`connection_not_found` or `resource_not_found`."),
+            "429": problem("`rate_limited`.", retryAfter),
+          },
+        },
+      },
       "/api/v1/connections/{connector}/{account}/token": {
         get: {
           tags: ["Connections"],
@@ -455,7 +514,7 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
         Connection: {
           type: "object",
           description: "A connected account as the operator's server sees it. It never carries a token.",
-          required: ["id", "connector", "account", "externalId", "displayName", "status", "scopes", "params", "metadata", "createdAt", "lastRefreshedAt", "lastEventAt", "subscriptions", "polling"],
+          required: ["id", "connector", "account", "externalId", "displayName", "status", "scopes", "params", "metadata", "createdAt", "lastRefreshedAt", "lastEventAt", "subscriptions", "resources", "watching", "polling"],
           properties: {
             id: { type: "string" },
             connector: { type: "string" },
@@ -470,10 +529,27 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
             lastRefreshedAt: nullableTime,
             lastEventAt: { ...nullableTime, description: "When the newest event of this connection was recorded." },
             subscriptions: { type: "array", items: { $ref: "#/components/schemas/ProviderSubscription" } },
+            resources: { type: "array", items: { $ref: "#/components/schemas/Resource" }, description: "What it watches, oldest first (empty for connectors without resource parameters)." },
+            watching: {
+              enum: ["RESOURCES", "NONE", "ACCOUNT"],
+              description: "RESOURCES: at least one resource. NONE: its subscriptions need a resource and it names none (nothing subscribed). ACCOUNT: account-wide, app-level, polling, or optional resources none named.",
+            },
             polling: {
               oneOf: [{ $ref: "#/components/schemas/PollingHealth" }, { type: "null" }],
               description: "How the connection's polls have gone lately; null when nothing of it is polled (no polled trigger of its connector is listed).",
             },
+          },
+          additionalProperties: false,
+        },
+        Resource: {
+          type: "object",
+          description: "A resource the connection watches, with its own provider subscription (null before it is planned or when no listed trigger needs it).",
+          required: ["id", "params", "subscription", "createdAt"],
+          properties: {
+            id: { type: "string", description: "`res_…`" },
+            params: { type: "object", additionalProperties: { type: "string" } },
+            subscription: { oneOf: [{ $ref: "#/components/schemas/ProviderSubscription" }, { type: "null" }] },
+            createdAt: { type: "string", format: "date-time" },
           },
           additionalProperties: false,
         },

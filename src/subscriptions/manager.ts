@@ -5,14 +5,17 @@
  * and the statements moving rows between them are in queue/index.ts.
  *
  * No transaction is open during a provider call: the claim is a lease, and every recording is
- * guarded by it. A connection, a disconnection or a trigger-list change is seen at the next plan:
- * at once when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
+ * guarded by it. The plan reads only what changed (queue/changes.ts: rows database triggers leave
+ * for a connection, a watched resource or a trigger list written anywhere), so an idle pass costs
+ * two index look-ups however many connections and resources there are; the whole table is planned
+ * once, at start-up (declarations or their environment may have changed). A change is seen at once
+ * when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
  */
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
 import { asRecord, valueAt } from "../connectors/json.ts";
-import { namesTenantHost, storedParams } from "../connectors/params.ts";
+import { namesTenantHost, resourceParamsOf, storedParams, tenantParams } from "../connectors/params.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
@@ -21,7 +24,7 @@ import type { AccessTokens } from "../connections/accessTokens.ts";
 import { resourceValues, type SubscriptionDeclaration, type SubscriptionHookContext } from "../connectors/subscription.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
 import { type Answered, type CallTarget, callProvider, createVars, mergeAnswers, readAnswer, SubscriptionCallError, type TemplateVars } from "./provider.ts";
-import type { SubscriptionQueue, SubscriptionWork, WantedEvent } from "./queue/index.ts";
+import type { ResourceParams, SubscriptionQueue, SubscriptionWork, WantedEvent } from "./queue/index.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 
 /** What `onFailed` is told when a subscription has failed for 24 h (SPEC: `switchyard.subscription_failed`). */
@@ -92,10 +95,11 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   const callTimeoutMs = options.callTimeoutMs ?? 10_000;
   // Read from the catalog on first use, not when the app is built: a start validates no declaration it does not need.
   let declaredOnce: ReturnType<typeof subscribable> | undefined;
+  const catalog = () => (declaredOnce ??= subscribable(deps.connectors, deps.connectorEnv));
   const declared = {
-    get: (connector: string) => (declaredOnce ??= subscribable(deps.connectors, deps.connectorEnv)).get(connector),
-    has: (connector: string) => (declaredOnce ??= subscribable(deps.connectors, deps.connectorEnv)).has(connector),
-    values: () => (declaredOnce ??= subscribable(deps.connectors, deps.connectorEnv)).values(),
+    get: (connector: string) => catalog().get(connector),
+    has: (connector: string) => catalog().has(connector),
+    values: () => catalog().values(),
   };
   let wantedOnce: WantedEvent[] | undefined;
   const wanted = () =>
@@ -104,6 +108,18 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
         Object.entries(triggers).flatMap(([trigger, events]) => events.map((event) => ({ connector: def.name, trigger, resource, event, param: decl.onlyWithParam ?? "" }))),
       ),
     ));
+  let resourceParamsOnce: ResourceParams | undefined;
+  const resourceParams = () =>
+    (resourceParamsOnce ??= Object.fromEntries(
+      [...declared.values()].map(({ def }) => [def.name, resourceParamsOf(def.declaration.params).map((p) => ({ name: p.name, optional: p.optional, ...(p.default ? { default: p.default } : {}) }))]),
+    ));
+
+  /** The row as its calls see it: the connection's tenant params, then its watched resource's (`{project_id}`). */
+  function effective(row: SubscriptionWork): SubscriptionWork {
+    const def = declared.get(row.connector)?.def;
+    if (!def) return row;
+    return { ...row, params: { ...tenantParams(def.declaration.params, row.params), ...(row.resourceParams ?? {}) } };
+  }
 
   /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
@@ -242,7 +258,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     }
   }
 
-  async function remove(work: SubscriptionWork) {
+  async function remove(claimed: SubscriptionWork) {
+    const work = effective(claimed);
     let error: string | null = null;
     try {
       await deleteAt(work, declared.get(work.connector)?.envVars ?? {});
@@ -303,7 +320,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     }
   }
 
-  async function work(row: SubscriptionWork) {
+  async function work(claimed: SubscriptionWork) {
+    const row = effective(claimed);
     if (!declared.has(row.connector) || row.events.length === 0 || row.accountStatus !== "ACTIVE") return remove(row);
     const operation: Operation = !row.providerId ? "create" : row.status === "PENDING" ? "recreate" : "renew";
     try {
@@ -329,14 +347,42 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     }
   }
 
+  const PLAN_BATCH = 500;
+  /** Every connection, a page at a time; what changed before it began is covered by it. */
+  async function planAll() {
+    const upTo = await queue.lastChange();
+    for (let after = ""; ; ) {
+      const ids = await queue.accountsAfter(after, PLAN_BATCH);
+      if (ids.length === 0) break;
+      await queue.plan(wanted(), resourceParams(), ids);
+      after = ids[ids.length - 1];
+    }
+    await queue.forgetChangesUpTo(upTo);
+  }
+
+  /** The connections that changed since the last plan, and only those. */
+  async function planChanged() {
+    for (let round = 0; round < 100; round++) {
+      const changes = await queue.pendingChanges(PLAN_BATCH);
+      if (changes.length === 0) return;
+      const ids = await queue.accountsChanged(changes);
+      for (let i = 0; i < ids.length; i += PLAN_BATCH) await queue.plan(wanted(), resourceParams(), ids.slice(i, i + PLAN_BATCH));
+      await queue.forgetChanges(changes.map((c) => c.id));
+    }
+  }
+
   let lastPlan = 0;
   let planWanted = true;
+  let plannedAll = false;
   async function runOnce(force = false): Promise<number> {
     const now = clock.now().getTime();
     if (force || planWanted || now - lastPlan >= planIntervalMs) {
       planWanted = false;
       lastPlan = now;
-      await queue.plan(wanted());
+      if (!plannedAll) {
+        await planAll();
+        plannedAll = true;
+      } else await planChanged();
     }
     let done = 0;
     for (let round = 0; round < 50; round++) {

@@ -54,7 +54,15 @@ interface LiveSubscription {
   cursor: string | null;
   connected_account_id: string;
   external_id: string;
+  /** The watched resource's params (§13): its events carry them as `resource`. */
+  resource_params: unknown;
 }
+
+/** The `resource` a subscription's events carry: its watched resource's params, else null. */
+const resourceOf = (sub: LiveSubscription): Record<string, string> | null => {
+  const value = typeof sub.resource_params === "string" ? JSON.parse(sub.resource_params) : sub.resource_params;
+  return value && typeof value === "object" ? (value as Record<string, string>) : null;
+};
 
 /** Refused: not the provider's, or for no subscription of this deployment. Nothing was read. */
 export interface Refused {
@@ -69,7 +77,7 @@ const read = (location: NotificationLocation, req: InboundRequest, item: Record<
 export function createSubscriptionNotifications(deps: SubscriptionNotificationDeps) {
   async function live(deploymentId: string, connector: string, providerIds: string[]): Promise<Map<string, LiveSubscription>> {
     const rows = await deps.sql.query<LiveSubscription>(
-      `select s.id, s.provider_id, s.resource, s.secret_encrypted, s.cursor, s.connected_account_id, a.external_id
+      `select s.id, s.provider_id, s.resource, s.secret_encrypted, s.cursor, s.connected_account_id, a.external_id, s.resource_params
        from provider_subscription s join connected_account a on a.id = s.connected_account_id
        where s.connector = $1 and s.provider_id = any($2::text[]) and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
       [connector, providerIds, deploymentId],
@@ -116,7 +124,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
     const outcome = await deps.inboundEvents.acceptEvents(
       deploymentId,
       def,
-      changes.events.map((event) => ({ ...event, externalIds: [sub.external_id] })),
+      changes.events.map((event) => ({ ...event, externalIds: [sub.external_id], resource: resourceOf(sub) })),
     );
     if (changes.cursor !== undefined && changes.cursor !== sub.cursor) await deps.queue.recordCursor(sub.id, changes.cursor);
     return outcome;
@@ -149,7 +157,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
   /** The live subscription a `{subscriptionUrl}` names, with its account. */
   async function named(deploymentId: string, connector: string, id: string) {
     const rows = await deps.sql.query<LiveSubscription>(
-      `select s.id, s.provider_id, s.resource, s.secret_encrypted, s.cursor, s.connected_account_id, a.external_id
+      `select s.id, s.provider_id, s.resource, s.secret_encrypted, s.cursor, s.connected_account_id, a.external_id, s.resource_params
        from provider_subscription s join connected_account a on a.id = s.connected_account_id
        where s.id = $1 and s.connector = $2 and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
       [id, connector, deploymentId],
@@ -222,7 +230,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       const events = def.inbound
         .parse(req)
         .events.filter((event) => signed.keep === "all" || event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
-        .map((event) => ({ ...event, externalIds: [sub.external_id] }));
+        .map((event) => ({ ...event, externalIds: [sub.external_id], resource: resourceOf(sub) }));
       return deps.inboundEvents.acceptEvents(deploymentId, def, events, { rawBody: req.rawBody, now });
     },
 

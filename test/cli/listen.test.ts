@@ -86,6 +86,7 @@ describe("switchyard listen", () => {
       connector: "github",
       trigger: "issue_opened",
       account: "test",
+      resource: null,
       deploymentId: ada.deploymentId,
       occurredAt: fired.occurredAt,
       data: fired.payload,

@@ -90,13 +90,15 @@ describe("a GitHub issue reaches the operator's server", () => {
     expect(request.headers["x-operator-token"]).toBe("op-secret-123");
 
     const body = JSON.parse(request.body);
-    expect(Object.keys(body)).toEqual(["id", "type", "connector", "trigger", "account", "deploymentId", "occurredAt", "data"]);
+    expect(Object.keys(body)).toEqual(["id", "type", "connector", "trigger", "account", "resource", "deploymentId", "occurredAt", "data"]);
     expect(body).toMatchObject({
       id: event.id,
       type: "github.issue_opened",
       connector: "github",
       trigger: "issue_opened",
       account: "alice",
+      // A GitHub app-level webhook is not tied to a watched resource.
+      resource: null,
       deploymentId: ada.deploymentId,
       occurredAt: event.occurredAt,
     });

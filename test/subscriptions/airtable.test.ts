@@ -159,8 +159,8 @@ function ping(url: string, hookId: string, secretBase64: string | undefined) {
 const airtableEvents = () => storedEvents(app, ada, "airtable");
 
 describe("an Airtable connection naming its base", () => {
-  test("the base id is a connection parameter: required, app… only", async () => {
-    await expectParamRefused(app, ada.apiKey, "airtable", "base_id", [undefined, "tblQ1w2E3r4T5y6U7", "app123"]);
+  test("the base id is a resource parameter: optional at connect (it names the first watched resource), app… only", async () => {
+    await expectParamRefused(app, ada.apiKey, "airtable", "base_id", ["tblQ1w2E3r4T5y6U7", "app123"]);
   });
 
   test("gets one webhook on the base for record changes, made with the account's token, its MAC secret kept", async () => {

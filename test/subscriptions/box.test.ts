@@ -116,8 +116,8 @@ function deliver(url: string, trigger: string, primary: string | undefined, time
 const boxEvents = () => storedEvents(app, ada, "box");
 
 describe("a Box connection naming its folder", () => {
-  test("the folder id is a connection parameter: required, digits only, and never the root folder 0", async () => {
-    await expectParamRefused(app, ada.apiKey, "box", "folder_id", [undefined, "0", "All Files", "12a"]);
+  test("the folder id is a resource parameter: optional at connect (it names the first watched resource), digits only, and never the root folder 0", async () => {
+    await expectParamRefused(app, ada.apiKey, "box", "folder_id", ["0", "All Files", "12a"]);
   });
 
   test("gets one folder webhook, made with the account's token, for the listed triggers", async () => {

@@ -118,8 +118,8 @@ const deliver = (url: string, body: string) => fetch(url, { method: "POST", head
 const figmaEvents = () => storedEvents(app, ada, "figma");
 
 describe("a Figma connection naming its team", () => {
-  test("the team id is a connection parameter: required, digits only", async () => {
-    await expectParamRefused(app, ada.apiKey, "figma", "team_id", [undefined, "acme", "12 34"]);
+  test("the team id is a resource parameter: optional at connect (it names the first watched resource), digits only", async () => {
+    await expectParamRefused(app, ada.apiKey, "figma", "team_id", ["acme", "12 34"]);
   });
 
   test("gets one team webhook per listed event type, made with the account's token, each with its own passcode", async () => {

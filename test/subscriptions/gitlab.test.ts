@@ -78,8 +78,8 @@ const deliver = (url: string, body: string, token?: string) =>
 const gitlabEvents = () => storedEvents(app, ada, "gitlab");
 
 describe("a GitLab connection naming its project", () => {
-  test("the project id is a connection parameter: required, and only digits", async () => {
-    await expectParamRefused(app, ada.apiKey, "gitlab", "project_id", [undefined, "group/project", "12.5"]);
+  test("the project id is a resource parameter: optional at connect (it names the first watched resource), and only digits", async () => {
+    await expectParamRefused(app, ada.apiKey, "gitlab", "project_id", ["group/project", "12.5"]);
   });
 
   test("gets one project webhook, made with the account's token, for the listed triggers' event kinds", async () => {

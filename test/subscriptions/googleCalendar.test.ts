@@ -32,7 +32,7 @@ beforeAll(async () => {
   app = await startTestApp(fake.env(), { clock, worker: true });
   ada = await createOperator(app);
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: receiver.url, triggers } }, { token: ada.token }));
-  accountId = (await connectAccount(app, ada, { connector: "google_calendar", account: "alice", provider: fake })).id;
+  accountId = (await connectAccount(app, ada, { connector: "google_calendar", account: "alice", provider: fake, params: {} })).id;
 }, 180_000);
 
 afterAll(async () => {

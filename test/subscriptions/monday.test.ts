@@ -134,8 +134,8 @@ const deliver = (url: string, body: string, authorization?: string) =>
 const mondayEvents = () => storedEvents(app, ada, "monday");
 
 describe("a monday.com connection naming its board", () => {
-  test("the board id is a connection parameter: required, digits only", async () => {
-    await expectParamRefused(app, ada.apiKey, "monday", "board_id", [undefined, "launch-plan", "12 34"]);
+  test("the board id is a resource parameter: optional at connect (it names the first watched resource), digits only", async () => {
+    await expectParamRefused(app, ada.apiKey, "monday", "board_id", ["launch-plan", "12 34"]);
   });
 
   test("gets one board webhook per listed event type, made with the account's token once monday's challenge is answered", async () => {

@@ -9,6 +9,7 @@ import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { AccountStatus } from "../generated/graphql.ts";
+import { ConnectionResources } from "./ConnectionResources.tsx";
 import { ConnectionSubscriptions } from "./ConnectionSubscriptions.tsx";
 import type { SectionProps } from "./types.ts";
 
@@ -218,6 +219,7 @@ function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentI
           )}
         </div>
       )}
+      <ConnectionResources deploymentId={deploymentId} connection={connection} canManage={canManage} />
       {detail && <ConnectionSubscriptions account={connection.account} subscriptions={detail.subscriptions} canManage={canManage} reload={reload} />}
       <h3>Recent events</h3>
       {error && <p role="alert">Could not load the subscriptions and events.</p>}

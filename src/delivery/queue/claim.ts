@@ -20,6 +20,8 @@ export interface ClaimedDelivery {
     account: string;
     occurredAt: Date;
     payload: unknown;
+    /** The watched resource's params when the event came from a resource's subscription (§13). */
+    resource: Record<string, string> | null;
   };
   /** The operator's header as the settings hold it now (the value still sealed). */
   headerKey: string | null;
@@ -95,6 +97,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
     account: string;
     occurred_at: Date | string;
     payload: unknown;
+    resource: unknown;
     header_key: string | null;
     header_value_encrypted: string | null;
     signing_secrets: string[] | null;
@@ -136,7 +139,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
                  due.give_up as given_up, delivery.status::text as status, delivery.last_status_code, delivery.last_error
      )
      select c.id, c.deployment_id, c.url, c.attempts, c.cycle_start, c.event_id, c.given_up, c.status, c.last_status_code, c.last_error,
-            e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload,
+            e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload, e.resource,
             s.header_key, s.header_value_encrypted,
             (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
              from signing_secret k
@@ -172,6 +175,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
       account: row.account,
       occurredAt: new Date(row.occurred_at),
       payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+      resource: (typeof row.resource === "string" ? JSON.parse(row.resource) : row.resource) as Record<string, string> | null,
     },
     headerKey: row.header_key,
     headerValueSealed: row.header_value_encrypted,

@@ -11,6 +11,8 @@ export interface EventToEnqueue {
   account: string;
   /** The event's data as JSON text. */
   payload: string;
+  /** The watched resource's params as JSON text (§13); null: not tied to a resource. */
+  resource?: string | null;
   occurredAt: Date;
   dedupeKey: string;
   /** Queue a delivery even when the trigger is not in the Forwarding Trigger List (sendTestEvent). */
@@ -65,8 +67,8 @@ export async function enqueue(sql: Sql, event: EventToEnqueue): Promise<Enqueued
        order by rank, created_at, id
        limit 1
      ), ins as (
-       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key)
-       select $1, $2, acct.id, $4, $5, acct.account, $7::jsonb, $8::timestamp, $9 from acct
+       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource)
+       select $1, $2, acct.id, $4, $5, acct.account, $7::jsonb, $8::timestamp, $9, $14::jsonb from acct
        on conflict (deployment_id, dedupe_key) do nothing
        returning id, received_at
      ), seen as (
@@ -105,6 +107,7 @@ export async function enqueue(sql: Sql, event: EventToEnqueue): Promise<Enqueued
       event.forwardUnlisted,
       event.routeBy,
       event.routeByMetadata,
+      event.resource ?? null,
     ],
     "record_event",
   );

@@ -37,7 +37,7 @@ const Trigger = builder.objectRef<TriggerDefinition>("Trigger").implement({
 
 const AuthMode = builder.enumType("AuthMode", { values: AUTH_MODES });
 
-const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement({
+export const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement({
   description: "A third-party service Switchyard can connect to.",
   fields: (t) => ({
     name: t.exposeString("name"),

@@ -75,6 +75,7 @@ builder.prismaObject("TriggerEvent", {
     occurredAt: t.expose("occurredAt", { type: "DateTime" }),
     receivedAt: t.expose("receivedAt", { type: "DateTime" }),
     payload: t.expose("payload", { type: "JSON", description: "The `data` of the forwarded body." }),
+    resource: t.expose("resource", { type: "JSON", nullable: true, description: "The watched resource's params when a resource's subscription brought it (the forwarded body's `resource`); null otherwise." }),
     deliveries: t.relation("deliveries", {
       description: "Empty when the trigger was not in the Forwarding Trigger List when the event arrived.",
       query: { orderBy: { createdAt: "asc" } },

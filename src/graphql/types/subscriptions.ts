@@ -39,6 +39,7 @@ const ForwardedEvent = builder.objectRef<ForwardedEventMessage>("ForwardedEvent"
     account: t.exposeString("account"),
     occurredAt: t.field({ type: "DateTime", resolve: (event) => new Date(event.occurredAt) }),
     payload: t.field({ type: "JSON", description: "The `data` of the forwarded body.", resolve: (event) => event.payload }),
+    resource: t.field({ type: "JSON", nullable: true, description: "The watched resource's params (the forwarded body's `resource`); null when not tied to a resource.", resolve: (event) => event.resource ?? null }),
     delivery: t.field({ type: DeliverySummaryRef, nullable: true, resolve: (event) => event.delivery }),
   }),
 });

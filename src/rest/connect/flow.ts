@@ -1,4 +1,5 @@
 import type { LifecycleEvents } from "../../connections/lifecycle.ts";
+import type { Resources } from "../../connections/resources/resources.ts";
 import type { ConnectSettings } from "../../connections/connectSettings.ts";
 import { storedParams } from "../../connectors/params.ts";
 import { type RedirectErrorCode, redirectLocation } from "../../connections/redirects.ts";
@@ -21,6 +22,8 @@ export interface ConnectFlowDeps extends OAuthClientDeps {
   store: Pick<ConnectionStore, "save">;
   connectSettings: ConnectSettings;
   lifecycle: Pick<LifecycleEvents, "emitFor">;
+  /** Resource params the auth-url named become the connection's first watched resource. */
+  resources: Pick<Resources, "adopt">;
   /** API_KEY and BASIC: the declared test request that proves what the end user typed. */
   credentialCheck: CredentialChecker;
 }
@@ -190,6 +193,7 @@ export async function finishConnected(
   identity: ExternalIdentity,
   cookie?: string,
 ): Promise<HttpResponse> {
+  await deps.resources.adopt(saved.account.id, def.name, session.params);
   await deps.lifecycle.emitFor(saved.account.id, saved.created ? "connection_created" : "connection_reauthorized");
   const deployment = await deps.db.deployment.findUnique({ where: { id: session.deploymentId }, select: { organization: { select: { name: true } } } });
   const done = page(

@@ -12,7 +12,7 @@
  *   DELETED   deleted at the provider (or its account's token is gone): history only, never due
  *
  * Statement        from                         to
- *   plan           —                            PENDING, due now (wanted: ACTIVE connection × listed trigger)
+ *   plan           —                            PENDING, due now (wanted: ACTIVE connection × watched resource × listed trigger)
  *                  PENDING/ACTIVE/FAILED        PENDING, due now (other events wanted)
  *                  PENDING/ACTIVE/FAILED        events '{}', due now (no longer wanted)
  *   claim          due, no lease in force       leased (lease_until); an expired lease is due again by itself
@@ -37,7 +37,8 @@ import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
 import { claim } from "./claim.ts";
 import { claimLive } from "./claimLive.ts";
-import { plan, type WantedEvent } from "./plan.ts";
+import { plan, type ResourceParams, type WantedEvent } from "./plan.ts";
+import { accountsAfter, accountsChanged, forgetChanges, forgetChangesUpTo, lastChange, pendingChanges, type PlanChange } from "./changes.ts";
 import { type Created, recordCreated } from "./recordCreated.ts";
 import { recordCursor } from "./recordCursor.ts";
 import { awaitHandshake, recordHandshakeSecret } from "./recordHandshakeSecret.ts";
@@ -50,13 +51,19 @@ import { retryNow } from "./retryNow.ts";
 import type { SubscriptionWork } from "./row.ts";
 
 export type { SubscriptionWork } from "./row.ts";
-export type { WantedEvent } from "./plan.ts";
+export type { ResourceParams, WantedEvent } from "./plan.ts";
 export type { Created } from "./recordCreated.ts";
 export { FAILED_AFTER_MS, renewAt, retryDelayMs } from "./policy.ts";
 
 export function createSubscriptionQueue({ sql, clock }: { sql: Sql; clock: Clock }) {
   return {
-    plan: (wanted: WantedEvent[]) => plan(sql, wanted, clock.now()),
+    plan: (wanted: WantedEvent[], resourceParams: ResourceParams, accountIds: string[]) => plan(sql, wanted, resourceParams, accountIds, clock.now()),
+    pendingChanges: (limit: number) => pendingChanges(sql, limit),
+    accountsChanged: (changes: PlanChange[]) => accountsChanged(sql, changes),
+    forgetChanges: (ids: string[]) => forgetChanges(sql, ids),
+    forgetChangesUpTo: (upToId: string) => forgetChangesUpTo(sql, upToId),
+    lastChange: () => lastChange(sql),
+    accountsAfter: (afterId: string, limit: number) => accountsAfter(sql, afterId, limit),
     claim: (leaseMs: number, limit: number) => claim(sql, clock.now(), leaseMs, limit),
     claimForAccount: (connectedAccountId: string, leaseMs: number) => claimLive(sql, connectedAccountId, clock.now(), leaseMs),
     recordCreated: (work: SubscriptionWork, created: Created) => recordCreated(sql, work, created, clock.now()),

@@ -6,6 +6,9 @@ export interface SubscriptionWork {
   connector: string;
   /** What is watched ("" for the whole account). */
   resource: string;
+  /** The watched resource it is for (null: account-wide), and its params when planned: they fill `{project_id}` in its calls. */
+  watchedResourceId: string | null;
+  resourceParams: Record<string, string> | null;
   /** The provider events wanted; empty: no listed trigger needs it any more (to delete). */
   events: string[];
   status: "PENDING" | "ACTIVE" | "FAILED" | "DELETED";
@@ -31,6 +34,8 @@ export interface RawWork {
   connected_account_id: string;
   connector: string;
   resource: string;
+  watched_resource_id: string | null;
+  resource_params: unknown;
   events: string[];
   status: SubscriptionWork["status"];
   provider_id: string | null;
@@ -46,7 +51,7 @@ export interface RawWork {
 }
 
 /** The columns every statement returning work selects (`s` the subscription, `a` its account). */
-export const WORK_COLUMNS = `s.id, s.deployment_id, s.connected_account_id, s.connector, s.resource, s.events, s.status::text as status,
+export const WORK_COLUMNS = `s.id, s.deployment_id, s.connected_account_id, s.connector, s.resource, s.watched_resource_id, s.resource_params, s.events, s.status::text as status,
   s.provider_id, s.provider_resource_id, s.secret_encrypted, s.expires_at at time zone 'UTC' as expires_at, s.failures,
   a.status::text as account_status, a.account, a.external_id, a.params, a.metadata`;
 
@@ -56,6 +61,8 @@ export const toWork = (row: RawWork, leaseUntil: Date): SubscriptionWork => ({
   connectedAccountId: row.connected_account_id,
   connector: row.connector,
   resource: row.resource,
+  watchedResourceId: row.watched_resource_id,
+  resourceParams: (typeof row.resource_params === "string" ? JSON.parse(row.resource_params) : row.resource_params) as Record<string, string> | null,
   events: row.events ?? [],
   status: row.status,
   providerId: row.provider_id,

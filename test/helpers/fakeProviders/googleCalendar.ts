@@ -42,6 +42,8 @@ interface CalendarEvent {
 export interface FakeGoogleCalendar extends FakeDeclaredProvider {
   channels: Channel[];
   watchBodies: Array<Record<string, unknown>>;
+  /** The calendar id of each events.watch call, in order ("primary", or a watched calendar's id). */
+  watchedCalendars: string[];
   /** events.list calls received (their query strings). */
   listCalls: string[];
   live(): Channel[];
@@ -59,6 +61,7 @@ export interface FakeGoogleCalendar extends FakeDeclaredProvider {
 export async function startFakeGoogleCalendar(opts: { clock: Clock; maxLifetimeMs?: number }): Promise<FakeGoogleCalendar> {
   const channels: Channel[] = [];
   const watchBodies: Array<Record<string, unknown>> = [];
+  const watchedCalendars: string[] = [];
   const listCalls: string[] = [];
   const events = new Map<string, CalendarEvent>();
   let seq = 0;
@@ -106,11 +109,12 @@ export async function startFakeGoogleCalendar(opts: { clock: Clock; maxLifetimeM
     routes: [
       {
         method: "POST",
-        path: "/api/calendar/v3/calendars/primary/events/watch",
-        handle(req, ctx) {
+        path: /^\/api\/calendar\/v3\/calendars\/([^/]+)\/events\/watch$/,
+        handle(req, ctx, params = []) {
           if (!ctx.authenticate(req)) return jsonReply(401, { error: { code: 401, message: "Invalid Credentials", status: "UNAUTHENTICATED" } });
           const body = JSON.parse(req.rawBody.toString() || "{}") as Record<string, unknown>;
           watchBodies.push(body);
+          watchedCalendars.push(params[0] ?? "");
           if (body.type !== "web_hook" || typeof body.id !== "string" || typeof body.address !== "string") {
             return jsonReply(400, { error: { code: 400, message: "Invalid channel", status: "INVALID_ARGUMENT" } });
           }
@@ -151,7 +155,7 @@ export async function startFakeGoogleCalendar(opts: { clock: Clock; maxLifetimeM
       },
       {
         method: "GET",
-        path: "/api/calendar/v3/calendars/primary/events",
+        path: /^\/api\/calendar\/v3\/calendars\/([^/]+)\/events$/,
         handle(req, ctx) {
           if (!ctx.authenticate(req)) return jsonReply(401, { error: { code: 401, message: "Invalid Credentials", status: "UNAUTHENTICATED" } });
           listCalls.push(req.query.toString());
@@ -177,6 +181,7 @@ export async function startFakeGoogleCalendar(opts: { clock: Clock; maxLifetimeM
   return Object.assign(provider, {
     channels,
     watchBodies,
+    watchedCalendars,
     listCalls,
     live,
     async createEvent(summary: string) {

@@ -27,7 +27,8 @@ async function list(ctx: ChangeReadContext, syncToken: string | undefined): Prom
   let pageToken: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const query = new URLSearchParams({ maxResults: "250", ...(syncToken ? { syncToken } : { showDeleted: "false" }), ...(pageToken ? { pageToken } : {}) });
-    const answer = (await ctx.fetchJson(`/calendar/v3/calendars/primary/events?${query}`)) as EventsPage;
+    // The calendar the subscription watches ("primary", or a watched calendar's id).
+    const answer = (await ctx.fetchJson(`/calendar/v3/calendars/${encodeURIComponent(ctx.resource || "primary")}/events?${query}`)) as EventsPage;
     items.push(...(answer.items ?? []));
     if (answer.nextSyncToken) return { items, syncToken: answer.nextSyncToken };
     pageToken = answer.nextPageToken;

@@ -1,6 +1,7 @@
 /**
  * Google Calendar: Google's OAuth 2.0 for web server apps (offline access for a refresh token), and
- * per-account push channels on the primary calendar's events: made with events.watch (a `web_hook`
+ * push channels on the events of each calendar the connection watches (`calendar_id` resources;
+ * the primary calendar when it names none): made with events.watch (a `web_hook`
  * channel to the deployment's inbound URL with its own `token`), never renewable (a new channel is
  * made before the old one expires, then the old one stopped with channels.stop). Notifications only
  * say "changed"; changes.ts reads them with events.list and a sync token.
@@ -63,6 +64,19 @@ export default declareConnector({
     // revokes the whole grant (its access tokens too).
     revocation: { url: "https://oauth2.googleapis.com/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "none", token: "refresh" },
   },
+  // A calendar to watch (its id from calendarList: an address such as team@group.calendar.google.com);
+  // a connection naming none watches its primary calendar, as before resources existed.
+  params: [
+    {
+      name: "calendar_id",
+      description: "The id of a calendar to watch (calendarList's id, e.g. an address ending in @group.calendar.google.com)",
+      pattern: "^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$",
+      example: "team@group.calendar.google.com",
+      in: "path",
+      optional: true,
+      default: "primary",
+    },
+  ],
   // The primary calendar's id is the account's email address.
   identity: {
     path: "/calendar/v3/users/me/calendarList/primary",
@@ -72,8 +86,8 @@ export default declareConnector({
     metadata: { timeZone: "timeZone" },
   },
   subscription: {
-    // One channel per account on its primary calendar's events; it reports every change.
-    resources: [{ resource: "primary", triggers: { event_created: ["events"], event_updated: ["events"], event_cancelled: ["events"] } }],
+    // One channel per watched calendar (the primary one when none is named); it reports every change.
+    resources: [{ resource: "{calendar_id}", triggers: { event_created: ["events"], event_updated: ["events"], event_cancelled: ["events"] } }],
     create: {
       method: "POST",
       path: "/calendar/v3/calendars/{resource}/events/watch",

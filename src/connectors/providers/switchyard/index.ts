@@ -22,6 +22,8 @@ const connection = {
   lastEventAt: null,
   subscriptions: [],
   polling: null as Record<string, unknown> | null,
+  resources: [],
+  watching: "ACCOUNT" as const,
 };
 
 const lifecycle = (name: string, displayName: string, description: string, sample: Record<string, unknown>) => ({

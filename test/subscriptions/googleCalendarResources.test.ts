@@ -1,0 +1,65 @@
+/**
+ * Google Calendar watches the calendars a connection names as resources (`calendar_id`), the primary
+ * calendar when it names none: a channel per calendar (events.watch on
+ * `/calendars/{calendarId}/events/watch`, developers.google.com/calendar/api/v3/reference/events/watch),
+ * and the primary one's channel stopped once a calendar is named. Changes a watched calendar's channel
+ * announces are read from that calendar and forwarded with their `resource`.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { connectAccount } from "../helpers/connectFlow.ts";
+import { fakeClock } from "../helpers/clock.ts";
+import { startFakeGoogleCalendar, type FakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
+import { checkedFetch as fetch } from "../helpers/openapi.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, listTriggers } from "./helpers.ts";
+
+const TEAM = "team@group.calendar.google.com";
+const clock = fakeClock(new Date());
+let fake: FakeGoogleCalendar;
+let app: TestApp;
+let ada: Operator;
+let accountId: string;
+
+beforeAll(async () => {
+  fake = await startFakeGoogleCalendar({ clock });
+  app = await startTestApp(fake.env(), { clock });
+  ada = await createOperator(app);
+  await listTriggers(app, ada, ["event_created", "event_updated", "event_cancelled"].map((trigger) => ({ connector: "google_calendar", trigger })));
+  accountId = (await connectAccount(app, ada, { connector: "google_calendar", account: "alice", provider: fake, params: {} })).id;
+}, 180_000);
+afterAll(async () => {
+  await app?.close();
+  await fake?.close();
+});
+
+const base = () => `${app.url}/api/v1/connections/google_calendar/alice`;
+const headers = () => ({ "x-api-key": ada.apiKey, "content-type": "application/json" });
+
+test("no calendar named: the primary calendar is watched (watching ACCOUNT)", async () => {
+  await app.app.subscriptions.runOnce(true);
+  await fake.idle();
+  expect(fake.watchedCalendars).toEqual(["primary"]);
+  expect(await (await fetch(base(), { headers: headers() })).json()).toMatchObject({ watching: "ACCOUNT", resources: [] });
+});
+
+test("a calendar named as a resource gets its own channel, and the primary one is stopped; its changes carry the resource", async () => {
+  const response = await fetch(`${base()}/resources`, { method: "POST", headers: headers(), body: JSON.stringify({ params: { calendar_id: TEAM } }) });
+  expect(response.status).toBe(201);
+  await app.app.subscriptions.runOnce(true);
+  await fake.idle();
+  expect(fake.watchedCalendars).toEqual(["primary", TEAM]);
+  expect(fake.live()).toHaveLength(1);
+  const live = (await accountSubscriptions(app, ada, accountId)).filter((s) => s.status !== "DELETED");
+  expect(live.map((s) => [s.resource, s.status])).toEqual([[TEAM, "ACTIVE"]]);
+
+  await fake.createEvent("Team offsite");
+  await fake.idle();
+  const log = await app.gql<{ deployment: { eventLog: { nodes: { trigger: string; resource: unknown }[] } } }, { id: string }>(
+    `query($id: ID!) { deployment(id: $id) { eventLog { nodes { trigger resource } } } }`,
+    { id: ada.deploymentId },
+    { token: ada.token },
+  );
+  // (the connection's own lifecycle event, switchyard.connection_created, is tied to no resource)
+  expect(log.data?.deployment.eventLog.nodes.filter((e) => e.trigger.startsWith("event_"))).toEqual([{ trigger: "event_created", resource: { calendar_id: TEAM } }]);
+});
