@@ -41,6 +41,8 @@ describe("the OpenAPI document", () => {
         "/metrics",
         "/openapi.json",
         "/api/v1/connections/{connector}/{account}/token",
+        "/api/v1/connections/{connector}/{account}/resources",
+        "/api/v1/connections/{connector}/{account}/resources/{id}",
         "/api/v1/proxy/{connector}/{account}/{path}",
       ].sort(),
     );
