@@ -70,14 +70,14 @@ const forwarding = read<{ maxRateRatio: number; addedE2eP99Ms: number }>("forwar
 rows.push({ goal: "forwarding at max rate ÷ raw", value: forwarding?.maxRateRatio, target: 0.5, better: "higher", unit: "×" });
 rows.push({ goal: "forwarding at 200/s, added end-to-end p99", value: forwarding?.addedE2eP99Ms, target: 50, better: "lower", unit: "ms" });
 
-type Footprint = { name: string; healthzMs: number; cpuToHealthzMs: number; idleRssMb: number };
+type Footprint = { name: string; readyzMs: number; cpuToReadyzMs: number; idleRssMb: number };
 const footprint = read<{ results: Footprint[] }>("footprint")?.results ?? [];
 const fp = (prefix: string) => footprint.find((r) => r.name.startsWith(prefix));
-rows.push({ goal: "first start (embedded): /healthz after", value: fp("embedded, first")?.healthzMs, target: 3000, better: "lower", unit: "ms" });
-rows.push({ goal: "next start (embedded): /healthz after", value: fp("embedded, next")?.healthzMs, target: 3000, better: "lower", unit: "ms" });
-rows.push({ goal: "next start (PostgreSQL): /healthz after", value: fp("PostgreSQL, next")?.healthzMs, target: 3000, better: "lower", unit: "ms" });
-rows.push({ goal: "idle RSS, embedded", value: fp("embedded, next")?.idleRssMb, target: 250, better: "lower", unit: "MB" });
-rows.push({ goal: "idle RSS, PostgreSQL", value: fp("PostgreSQL, next")?.idleRssMb, target: 150, better: "lower", unit: "MB" });
+rows.push({ goal: "first start (embedded): /readyz after", value: fp("embedded, first")?.readyzMs, target: 1500, better: "lower", unit: "ms" });
+rows.push({ goal: "next start (embedded): /readyz after", value: fp("embedded, next")?.readyzMs, target: 1000, better: "lower", unit: "ms" });
+rows.push({ goal: "next start (PostgreSQL): /readyz after", value: fp("PostgreSQL, next")?.readyzMs, target: 1000, better: "lower", unit: "ms" });
+rows.push({ goal: "idle RSS, embedded", value: fp("embedded, next")?.idleRssMb, target: 200, better: "lower", unit: "MB" });
+rows.push({ goal: "idle RSS, PostgreSQL", value: fp("PostgreSQL, next")?.idleRssMb, target: 100, better: "lower", unit: "MB" });
 
 const fanout = read<{ latencyMs: { p99: number }; serverRssMb: { subscribed: number; peakWhileFiring: number } }>("fanout");
 rows.push({ goal: "1,000 subscribers (PostgreSQL): RSS subscribed", value: fanout?.serverRssMb.subscribed, target: 350, better: "lower", unit: "MB" });

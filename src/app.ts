@@ -1,24 +1,20 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Redis } from "ioredis";
+import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { type BackgroundWork, createBackgroundWork } from "./background.ts";
+import { createGraphQLEndpoint } from "./graphql/endpoint.ts";
+import { createOriginPolicy } from "./graphql/requestGuard.ts";
+import { createFrontDoor } from "./http/frontDoor.ts";
+import { createRequestMetrics } from "./http/requestMetrics.ts";
+import type { Route } from "./http/types.ts";
+import { registerPollMetrics } from "./polling/poller.ts";
 import type { Logger } from "pino";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { createApiKeys } from "./auth/apiKeys.ts";
 import { createSessions } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
-import { createOriginPolicy, refuseGraphQLRequest } from "./graphql/requestGuard.ts";
-import { attachGraphQLWebSockets } from "./graphql/websockets.ts";
-import { createJsonPostHandler, refusedRequestResponse } from "./graphql/jsonPost.ts";
-import { createGraphQLServer } from "./graphql/yoga.ts";
 import { createBodyGate } from "./http/bodyGate.ts";
-import { ClientAbortedError, clientIp, writeFetchResponse, writeResponse } from "./http/node.ts";
-import { refuseNulInRequest } from "./http/inputGuard.ts";
-import { DATABASE_RETRY_AFTER_SECONDS } from "./db/outage.ts";
-import { AppError, databaseUnavailable } from "./errors.ts";
-import { asProblem, internalErrorProblem, problemResponse } from "./http/problem.ts";
 import { createRouter } from "./http/router.ts";
-import type { HttpRequest, Route } from "./http/types.ts";
-import { SESSION_COOKIE } from "./auth/principal.ts";
 import { consoleRoutes } from "./rest/console.ts";
 import { getData } from "./rest/getData.ts";
 import { getAuthUrl } from "./rest/getAuthUrl.ts";
@@ -41,10 +37,8 @@ import { createSigningSecrets } from "./deployments/signingSecrets.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createRedisHealth } from "./events/redisHealth.ts";
 import { createForwarding } from "./forwarding/index.ts";
-import { createContexts } from "./graphql/context.ts";
 import { createOrganizations } from "./organizations/organizations.ts";
 import { createRateLimit } from "./ratelimit/limiter.ts";
-import { createRetentionJob, type RetentionJob, type RetentionOptions } from "./retention/prune.ts";
 import { getConnectionToken } from "./rest/getConnectionToken.ts";
 import { createProxyEndpoint, PROXY_PROBLEM_HEADERS, PROXY_ROUTE } from "./rest/proxy.ts";
 import { createConnectionsInUse, createConnectionTokens } from "./connections/token.ts";
@@ -60,8 +54,7 @@ import { createInboundEvents, type InboundEvents } from "./forwarding/inbound.ts
 import { createEventRecorder, type EventRecorder } from "./forwarding/record.ts";
 import { type AccessTokens, createAccessTokens } from "./connections/accessTokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
-import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
-import { connectors } from "./connectors/registry.ts";
+import { allConnectors } from "./connectors/registry.ts";
 import { createSubscriptionManager, type SubscriptionManager } from "./subscriptions/manager.ts";
 import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
 import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
@@ -70,9 +63,8 @@ import { createConnections } from "./connections/connections.ts";
 import { createLifecycleEvents } from "./connections/lifecycle.ts";
 import { createRevocation } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
-import { createPoller, type Poller, registerPollMetrics } from "./polling/poller.ts";
 import { createPollingHealth } from "./polling/health.ts";
-import { polledPairs, pollTargets } from "./polling/targets.ts";
+import { type PolledPairs, polledPairs, pollTargets } from "./polling/targets.ts";
 
 export interface AppDeps {
   config: Config;
@@ -83,7 +75,8 @@ export interface AppDeps {
   clock?: Clock;
 }
 
-export interface App {
+/** The app's background work (background.ts: delivery worker, poller, retention job), which main.ts starts. */
+export interface App extends BackgroundWork {
   config: Config;
   logger: Logger;
   /** Seals and opens secrets at rest (ENCRYPTION_KEY). */
@@ -108,12 +101,6 @@ export interface App {
   subscriptions: SubscriptionManager;
   /** Tells this process's subscription manager that connections or trigger lists changed. */
   subscriptionSignal: WakeSignal;
-  /** A delivery worker working this app's queue over the worker's own database pool (main.ts starts one). */
-  createDeliveryWorker(options?: DeliveryWorkerOptions): DeliveryWorker;
-  /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool (main.ts starts one). */
-  createPoller(): Poller;
-  /** Deletes what is older than RETENTION_DAYS, in batches (main.ts starts one). */
-  createRetentionJob(options?: RetentionOptions): RetentionJob;
   /** The node:http request listener: REST routes, /graphql, the console. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Hooks websockets (graphql-ws) onto a server that uses `handle`. */
@@ -127,17 +114,6 @@ export interface App {
   drain(): void;
   close(): Promise<void>;
 }
-
-export const GRAPHQL_BODY_LIMIT = 1024 * 1024;
-/**
- * The body limit of a /graphql request that carries no credential at all (no API key, bearer token
- * or session cookie): what an anonymous caller may run (signUp, logIn, viewer) fits many times over,
- * and a stranger cannot make the service buffer a full GRAPHQL_BODY_LIMIT before knowing who it is.
- */
-export const GRAPHQL_ANONYMOUS_BODY_LIMIT = 64 * 1024;
-
-const carriesCredentials = (headers: IncomingMessage["headers"]) =>
-  Boolean(headers["x-api-key"] || headers.authorization || headers.cookie?.includes(SESSION_COOKIE));
 
 /**
  * Builds the whole service from its dependencies: each capability from exactly what it needs, then
@@ -198,7 +174,8 @@ export function buildApp(deps: AppDeps): App {
   // (switchyard.*, recorded and forwarded like a provider's), and its tokens.
   const store = createConnectionStore({ db, sql, box });
   const inUse = createConnectionsInUse(clock);
-  const polled = polledPairs(pollTargets(connectors, config.pollIntervalMs));
+  let polledOnce: PolledPairs | undefined;
+  const polled = () => (polledOnce ??= polledPairs(pollTargets(allConnectors(), config.pollIntervalMs)));
   const pollingHealth = createPollingHealth({ sql, pairs: polled });
   // The poll schedule's statements on the request pool: nudges and the due gauge (the poller builds its own on the worker's pool).
   const pollSchedule = createPollSchedule({ sql, pairs: polled });
@@ -212,17 +189,8 @@ export function buildApp(deps: AppDeps): App {
   const subscriptionMetrics = createSubscriptionMetrics(sql);
   const subscriptionSignal = createWakeSignal();
   const subscriptions = createSubscriptionManager({
-    queue: subscriptionQueue,
-    clock,
-    logger,
-    box,
-    connectorEnv,
-    allowHttpApiBase: config.env !== "production",
-    publicUrl: config.publicUrl,
-    accessTokens,
-    metrics: subscriptionMetrics,
-    signal: subscriptionSignal,
-    connectors,
+    queue: subscriptionQueue, clock, logger, box, connectorEnv, publicUrl: config.publicUrl, accessTokens, connectors: allConnectors,
+    allowHttpApiBase: config.env !== "production", metrics: subscriptionMetrics, signal: subscriptionSignal,
     onFailed: async (failure) => {
       logger.warn({ ...failure }, "provider subscription failed for 24 hours");
       await lifecycle.emitFor(failure.connectedAccountId, "subscription_failed", { code: "subscription_failed", message: failure.error });
@@ -276,52 +244,19 @@ export function buildApp(deps: AppDeps): App {
   collectDefaultMetrics({ register: metrics });
   operationsMetrics.registerOn(metrics);
   subscriptionMetrics.registerOn(metrics);
-  const requests = new Counter({
-    name: "switchyard_http_requests_total",
-    help: "HTTP requests by route and status",
-    labelNames: ["route", "status"] as const,
-    registers: [metrics],
-  });
-  const duration = new Histogram({
-    name: "switchyard_http_request_duration_seconds",
-    help: "HTTP request duration by route",
-    labelNames: ["route"] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [metrics],
-  });
-  // prom-client hashes a label object on every call: each route's series are looked up once (bounded:
-  // routes are patterns, statuses are HTTP codes).
-  const routeSeries = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
-  function countRequest(route: string, status: string, seconds?: number): void {
-    const key = `${route} ${status}`;
-    let series = routeSeries.get(key);
-    if (!series) {
-      series = { count: requests.labels({ route, status }), time: duration.labels({ route }) };
-      routeSeries.set(key, series);
-    }
-    series.count.inc();
-    if (seconds !== undefined) series.time.observe(seconds);
-  }
-
   redisHealth.registerOn(metrics);
   const pollMetrics = registerPollMetrics(metrics, () => pollSchedule.countDue(clock.now()), (error) => databaseOutage.noted(error));
-  let draining = false;
-  const bodies = createBodyGate({
-    maxInFlight: config.bodyMaxInFlight,
-    maxPerAddress: config.bodyMaxInFlightPerAddress,
-    timeoutMs: config.bodyTimeoutMs,
-  });
+  const bodies = createBodyGate({ maxInFlight: config.bodyMaxInFlight, maxPerAddress: config.bodyMaxInFlightPerAddress, timeoutMs: config.bodyTimeoutMs });
   new Gauge({
-    name: "switchyard_http_bodies_in_flight",
-    help: "Request bodies being received now on this instance (bounded by BODY_MAX_IN_FLIGHT)",
+    name: "switchyard_live_subscriptions",
+    help: "Open GraphQL subscriptions on this instance (graphql-ws and SSE)",
     registers: [metrics],
     collect() {
-      this.set(bodies.inFlight());
+      this.set(bus.activeSubscriptions());
     },
   });
 
   const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics });
-
   const routes: Route[] = [
     ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
     getData({ sql, publicUrl: config.publicUrl, apiKeys }),
@@ -334,12 +269,16 @@ export function buildApp(deps: AppDeps): App {
     ...openApiRoutes(config),
     getConnectionToken(apiKeys, connectionTokens),
   ];
-  const match = createRouter(routes);
-  const serveProxy = createProxyEndpoint({ apiKeys, proxy, bodies, trustProxyHops: config.trustProxyHops });
 
-  // /graphql: resolvers reach these capabilities by name (graphql/context.ts), and nothing else.
-  const contexts = createContexts(
-    {
+  // /graphql, built on its first request: resolvers reach these capabilities by name (graphql/context.ts), and nothing else.
+  const graphql = createGraphQLEndpoint({
+    config,
+    logger,
+    databaseOutage,
+    bodies,
+    origins: createOriginPolicy(config),
+    userRateLimit: apiRateLimit,
+    capabilities: {
       db,
       sql,
       logger,
@@ -362,144 +301,23 @@ export function buildApp(deps: AppDeps): App {
       clientCredentials,
       live: { bus, revocations },
     },
-    apiRateLimit,
-  );
-  const origins = createOriginPolicy(config);
-  const yoga = createGraphQLServer({ config, logger, databaseOutage, origins, contexts });
-  const serveJsonPost = createJsonPostHandler(yoga, origins);
-  new Gauge({
-    name: "switchyard_live_subscriptions",
-    help: "Open GraphQL subscriptions on this instance (graphql-ws and SSE)",
-    registers: [metrics],
-    collect() {
-      this.set(bus.activeSubscriptions());
-    },
   });
-  let sockets: ReturnType<typeof attachGraphQLWebSockets> | undefined;
+  const frontDoor = createFrontDoor({
+    config,
+    logger,
+    databaseOutage,
+    bodies,
+    countRequest: createRequestMetrics(metrics, bodies),
+    match: createRouter(routes),
+    proxy: { serve: createProxyEndpoint({ apiKeys, proxy, bodies, trustProxyHops: config.trustProxyHops }), route: PROXY_ROUTE, problemHeaders: PROXY_PROBLEM_HEADERS },
+    graphql,
+  });
   let closingLive: Promise<void> | undefined;
   const closeLive = () =>
     (closingLive ??= (async () => {
       await bus.close();
-      await sockets?.close();
+      await graphql.closeLive();
     })());
-
-  /** Serves the request; `matched.route` is set to the route pattern as soon as one matches (the metrics label). */
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL, matched: { route: string; problemHeaders?: Record<string, string> }): Promise<void> {
-    if (url.pathname === "/graphql") {
-      matched.route = "/graphql";
-      // Before anything is read or run: cross-site requests must not ride on the session cookie.
-      const refusal = refuseGraphQLRequest(origins, req.method ?? "GET", req.headers);
-      if (refusal) {
-        writeResponse(res, refusal);
-        return;
-      }
-      const ip = clientIp(req, config.trustProxyHops);
-      // Buffered here so the body limit applies before yoga parses anything.
-      const limit = carriesCredentials(req.headers) ? GRAPHQL_BODY_LIMIT : GRAPHQL_ANONYMOUS_BODY_LIMIT;
-      const body = req.method === "POST" ? await bodies.read(req, ip, limit) : undefined;
-      // Plain JSON POSTs (the console, API clients) skip yoga's fetch layer; the rest goes through it.
-      if (body && (await serveJsonPost(req, res, url, body, ip))) return;
-      try {
-        const response = await yoga.fetch(url, { method: req.method, headers: req.headers as Record<string, string>, body: body as BodyInit | undefined }, { ip });
-        await writeFetchResponse(res, response);
-      } catch (error) {
-        // Malformed params yoga throws instead of answering: its 400, not a 500.
-        const refused = refusedRequestResponse(error);
-        if (!refused || res.headersSent) throw error;
-        await writeFetchResponse(res, refused);
-      }
-      return;
-    }
-    const found = match(req.method ?? "GET", url.pathname);
-    if (found) matched.route = found.pattern;
-    if (found && "handler" in found) matched.problemHeaders = found.problemHeaders;
-    if (!found) throw new AppError("NOT_FOUND", `Nothing is served at ${url.pathname}.`);
-    if ("methodNotAllowed" in found) throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here.`);
-    refuseNulInRequest(url, found.params);
-    const ip = clientIp(req, config.trustProxyHops);
-    const request: HttpRequest = {
-      method: req.method ?? "GET",
-      url,
-      headers: req.headers,
-      params: found.params,
-      ip,
-      body: (limit) => bodies.read(req, ip, limit),
-      stream: () => req,
-    };
-    writeResponse(res, await found.handler(request));
-  }
-
-  const proxied = { route: PROXY_ROUTE, problemHeaders: PROXY_PROBLEM_HEADERS } as const;
-
-  function handle(req: IncomingMessage, res: ServerResponse): void {
-    const started = process.hrtime.bigint();
-    // The authenticated proxy first, on node's own request and response: its hot path (bench/proxy).
-    const proxying = draining ? undefined : serveProxy(req, res);
-    if (proxying) {
-      settle(req, res, proxying, proxied, () => (req.url ?? "/").split("?")[0], started);
-      return;
-    }
-    let url: URL;
-    try {
-      url = new URL(req.url ?? "/", config.publicUrl);
-    } catch {
-      writeResponse(res, problemResponse(asProblem(new AppError("INVALID_REQUEST", "The request URL is malformed."))!));
-      return;
-    }
-    // Label by route pattern, never the raw path: ids and junk in paths would explode the series.
-    const matched: { route: string; problemHeaders?: Record<string, string> } = { route: "unmatched" };
-    if (draining && url.pathname !== "/healthz") {
-      res.shouldKeepAlive = false;
-      writeResponse(
-        res,
-        problemResponse(
-          asProblem(
-            new AppError("SHUTTING_DOWN", "This instance is shutting down; send the request again (another instance will take it).", {
-              retryAfterSeconds: 1,
-              headers: { connection: "close" },
-            }),
-          )!,
-        ),
-      );
-      countRequest(matched.route, "503");
-      return;
-    }
-    settle(req, res, route(req, res, url, matched), matched, () => url.pathname, started);
-  }
-
-  /** Answers what `serving` throws (a problem, or a 500 logged), then counts the request by its route pattern. */
-  function settle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    serving: Promise<void>,
-    matched: { route: string; problemHeaders?: Record<string, string> },
-    pathname: () => string,
-    started: bigint,
-  ): void {
-    let status: string | undefined;
-    serving
-      .catch((error: unknown) => {
-        if (error instanceof ClientAbortedError) {
-          // Not a failure of ours: the client hung up mid-upload. Counted as nginx's 499.
-          logger.debug({ method: req.method, path: pathname() }, "client closed the connection before its request body arrived");
-          status = "499";
-          res.destroy();
-          return;
-        }
-        // A database outage is not a bug: 503 with Retry-After, one warning per outage (db/outage.ts).
-        const problem = asProblem(error) ?? (databaseOutage.noted(error) ? asProblem(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS)) : undefined);
-        if (!problem) logger.error({ err: error, method: req.method, path: pathname() }, "unexpected error");
-        if (res.headersSent) {
-          res.destroy();
-        } else {
-          const answer = problemResponse(problem ?? internalErrorProblem());
-          writeResponse(res, { ...answer, headers: { ...answer.headers, ...matched.problemHeaders } });
-        }
-      })
-      .then(() => {
-        countRequest(matched.route, status ?? String(res.statusCode), Number(process.hrtime.bigint() - started) / 1e9);
-      });
-  }
 
   return {
     config,
@@ -515,51 +333,16 @@ export function buildApp(deps: AppDeps): App {
     deliveries,
     subscriptions,
     subscriptionSignal,
-    createDeliveryWorker: (options) =>
-      createDeliveryWorker(
-        {
-          queue: deliveryQueue(database.workerSql),
-          clock,
-          config,
-          logger,
-          box,
-          metrics: operationsMetrics,
-          signal,
-          databaseOutage,
-        },
-        options,
-      ),
-    createPoller: () =>
-      createPoller(
-        {
-          sql: database.workerSql,
-          clock,
-          logger,
-          connectorEnv,
-          allowHttpApiBase: config.env !== "production",
-          accessTokens,
-          inboundEvents,
-          inboundSecrets,
-          databaseOutage,
-          lifecycle,
-          metrics: pollMetrics,
-        },
-        { intervalMs: config.pollIntervalMs, failedAfterMs: config.pollingFailedAfterMs },
-      ),
-    createRetentionJob: (options) => createRetentionJob({ sql, retentionDays: config.retentionDays, logger, clock }, options),
-    handle,
-    attach: (server) => {
-      sockets = attachGraphQLWebSockets(server, { config, yoga, origins, contexts });
-    },
+    ...createBackgroundWork({ config, logger, clock, database, box, databaseOutage, deliveryQueue, operationsMetrics, signal, accessTokens, inboundEvents, inboundSecrets, pollMetrics, lifecycle }),
+    handle: frontDoor.handle,
+    attach: graphql.attach,
     closeLive,
-    drain: () => {
-      draining = true;
-    },
+    drain: frontDoor.drain,
     close: async () => {
       await closeLive();
       await proxy.close();
       databaseOutage.close();
-      await yoga.dispose();
+      await graphql.dispose();
     },
   };
 }

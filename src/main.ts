@@ -1,8 +1,10 @@
 import { createServer } from "node:http";
-import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { createLogger } from "./log.ts";
+
+/** How long after the port opens the background work starts (see below). */
+const BACKGROUND_START_DELAY_MS = 500;
 
 /** The process: load config → open the database (migrating it) → build the app → listen → stop on signals. */
 async function main() {
@@ -21,7 +23,8 @@ async function main() {
   // loudly, the process goes on. (Node's default ends it; an unhandled Redis publish once did.)
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection (a bug: please report it)"));
 
-  const database = await openDatabase(
+  // The database opens (PGlite compiles its WebAssembly off this thread) while the app's modules load.
+  const opening = openDatabase(
     config.databaseUrl
       ? { kind: "postgresql", url: config.databaseUrl, statementTimeoutMs: config.databaseStatementTimeoutMs }
       : {
@@ -40,6 +43,7 @@ async function main() {
         },
     logger,
   );
+  const [database, { buildApp }] = await Promise.all([opening, import("./app.ts")]);
   // Loaded only when configured: start-up time is mostly loading modules.
   // No offline queue: while Redis is away a command fails at once (and falls back) instead of waiting.
   const redis = config.redisUrl
@@ -60,19 +64,34 @@ async function main() {
   app.attach(server);
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  const deliveryWorker = app.createDeliveryWorker();
-  deliveryWorker.start();
-  app.subscriptions.start();
-  const poller = app.createPoller();
-  poller.start();
-  const retention = app.createRetentionJob();
-  retention.start();
-  // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
-  const tokenRefresher = setInterval(() => {
-    app.accessTokens.refreshExpiring().catch((error) => {
-      if (!app.databaseOutage.noted(error)) logger.warn({ err: error }, "token refresh sweep failed");
-    });
-  }, 60_000);
+  // The background work starts a moment after the port opens. Its first statements (the catalog's
+  // subscriptions planned, the first claims) cost a few hundred milliseconds of CPU on the embedded
+  // database, which runs on this thread: started at once, they held up the readiness probe the
+  // supervisor is waiting on. Nothing is lost meanwhile: what arrives is recorded, and worked on the first pass.
+  let background: { stop(): Promise<unknown>; release(): Promise<number> } | undefined;
+  const starting = setTimeout(() => {
+    const deliveryWorker = app.createDeliveryWorker();
+    deliveryWorker.start();
+    app.subscriptions.start();
+    const poller = app.createPoller();
+    poller.start();
+    const retention = app.createRetentionJob();
+    retention.start();
+    // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
+    const tokenRefresher = setInterval(() => {
+      app.accessTokens.refreshExpiring().catch((error) => {
+        if (!app.databaseOutage.noted(error)) logger.warn({ err: error }, "token refresh sweep failed");
+      });
+    }, 60_000);
+    background = {
+      stop: () => {
+        clearInterval(tokenRefresher);
+        // The delivery worker's attempts in flight are sent and recorded.
+        return Promise.all([deliveryWorker.stop(), poller.stop(), retention.stop(), app.subscriptions.stop()]);
+      },
+      release: () => deliveryWorker.release(),
+    };
+  }, BACKGROUND_START_DELAY_MS);
   const base = config.publicUrl;
   logger.info(
     { database: database.kind === "pglite" ? `embedded (${config.dataDir})` : "postgresql", port: config.port },
@@ -112,12 +131,11 @@ async function main() {
     // stays open meanwhile, so a load balancer still routing here hears "go elsewhere", not a refusal.
     app.drain();
     server.closeIdleConnections();
-    clearInterval(tokenRefresher);
+    clearTimeout(starting);
     await app.closeLive(); // SSE streams and websockets would otherwise hold server.close open
-    const workerStopped = deliveryWorker.stop(); // attempts in flight are sent and recorded
-    const finished = await within(Promise.all([workerStopped, poller.stop(), retention.stop(), app.subscriptions.stop()]), graceMs);
+    const finished = await within(background?.stop() ?? Promise.resolve(), graceMs);
     if (!finished) {
-      const released = await deliveryWorker.release().catch(() => 0);
+      const released = await (background?.release() ?? Promise.resolve(0)).catch(() => 0);
       logger.warn({ released, graceMs }, "SHUTDOWN_GRACE ran out: unfinished attempts were cut and their deliveries released for another instance");
     }
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -6,18 +6,26 @@ import { fileURLToPath } from "node:url";
 export const PACKAGE_NAME = "switchyard-server";
 
 /**
- * The version in the package's own package.json, found by walking up from this file, so it is the
- * same from src/ (tsx), dist/ (compiled) and an installed package.
+ * The package's own folder (prisma/migrations, console/dist, dist/pgdata-template are found from
+ * it), by walking up from this file to its package.json: the same from src/ (tsx), from dist/ or
+ * dist/chunks/ (the bundle, scripts/build-server.ts) and from an installed package.
  */
-export const version: string = (() => {
-  let dir = dirname(fileURLToPath(import.meta.url));
+export const packageRoot: string = (() => {
+  const start = dirname(fileURLToPath(import.meta.url));
+  let dir = start;
   for (let i = 0; i < 5; i++) {
     const file = join(dir, "package.json");
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
-    }
+    if (existsSync(file) && (JSON.parse(readFileSync(file, "utf8")) as { name?: string }).name === PACKAGE_NAME) return dir;
     dir = dirname(dir);
   }
-  return "0.0.0";
+  return join(start, "..", "..");
+})();
+
+/** The version in the package's own package.json. */
+export const version: string = (() => {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version?: string }).version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
 })();

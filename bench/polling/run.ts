@@ -14,12 +14,14 @@ import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { connectors } from "../../src/connectors/registry.ts";
+import { allConnectors } from "../../src/connectors/registry.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { createLogger } from "../../src/log.ts";
 import { createPoller } from "../../src/polling/poller.ts";
 import { polledPairs, pollTargets } from "../../src/polling/targets.ts";
 import { benchDatabase } from "../database.ts";
+
+const connectors = allConnectors();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000" }, rounds: { type: "string", default: "60" } } });

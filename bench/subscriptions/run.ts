@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import pino from "pino";
 import { benchDatabase } from "../database.ts";
 import { systemClock } from "../../src/clock.ts";
-import { connectors } from "../../src/connectors/registry.ts";
+import { allConnectors } from "../../src/connectors/registry.ts";
 import { createSecretBox } from "../../src/crypto/secrets.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import type { Sql } from "../../src/db/sql.ts";
@@ -24,6 +24,8 @@ import { createSubscriptionManager } from "../../src/subscriptions/manager.ts";
 import { createSubscriptionMetrics } from "../../src/subscriptions/metrics.ts";
 import { createSubscriptionQueue } from "../../src/subscriptions/queue/index.ts";
 import { createWakeSignal } from "../../src/events/wakeSignal.ts";
+
+const connectors = allConnectors();
 
 const { values: args } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000" }, duration: { type: "string", default: "30" } } });
 const SIZES = args.sizes!.split(",").map(Number);

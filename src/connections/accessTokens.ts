@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { storedParams } from "../connectors/params.ts";
-import { connectors, findConnector } from "../connectors/registry.ts";
+import { allConnectors, findConnector } from "../connectors/registry.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { Db } from "../db/database.ts";
@@ -162,7 +162,7 @@ export async function refreshExpiringTokens(deps: AccessTokenDeps): Promise<numb
     where: {
       status: "ACTIVE",
       // A refresh token, or a connector whose strategy renews without one (an app installation's).
-      OR: [{ refreshTokenEncrypted: { not: null } }, { connector: { in: connectors.filter((def) => authModeOf(def).renewable(false)).map((def) => def.name) } }],
+      OR: [{ refreshTokenEncrypted: { not: null } }, { connector: { in: allConnectors().filter((def) => authModeOf(def).renewable(false)).map((def) => def.name) } }],
       tokenExpiresAt: { lt: new Date(deps.clock.now().getTime() + REFRESH_MARGIN_MS) },
     },
     select: { id: true },

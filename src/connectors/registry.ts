@@ -6,30 +6,52 @@ import { unknownConnector } from "../errors.ts";
 import type { ConnectorDefinition, ProviderEndpoints } from "./types.ts";
 
 /**
- * Every declaration in providers/index.ts, validated (a bad one stops the process at start-up with
- * the file and field named) and compiled. A declaration lives in `providers/<name>/index.ts`, its shapes and generated events beside it.
+ * Every declaration in providers/index.ts, validated (a bad one throws with the file and field
+ * named) and compiled. `npm run build` runs it over the whole catalog, and so do the tests; a start
+ * validates and compiles each declaration on its first use instead (`findConnector`, `allConnectors`).
+ * A declaration lives in `providers/<name>/index.ts`, its shapes and generated events beside it.
  */
 export function loadConnectors(declarations: readonly unknown[]): ConnectorDefinition[] {
   const seen = new Set<string>();
   return declarations.map((input, index) => {
-    const name = (input as { name?: unknown } | null)?.name;
-    const file = typeof name === "string" && /^[a-z][a-z0-9_]*$/.test(name) ? `src/connectors/providers/${name}/index.ts` : `src/connectors/providers/index.ts (entry ${index + 1})`;
-    const declaration = validateDeclaration(file, input);
-    if (seen.has(declaration.name)) throw new Error(`Invalid connector declaration in ${file}:\n  name: "${declaration.name}" is declared twice`);
+    const declaration = validateDeclaration(declarationFile(input, index), input);
+    if (seen.has(declaration.name)) throw new Error(`Invalid connector declaration in ${declarationFile(input, index)}:\n  name: "${declaration.name}" is declared twice`);
     seen.add(declaration.name);
     return compileConnector(declaration);
   });
 }
 
-export const connectors: readonly ConnectorDefinition[] = Object.freeze(loadConnectors(providers));
+const nameOf = (input: unknown) => (input as { name?: unknown } | null)?.name;
+const declarationFile = (input: unknown, index: number) => {
+  const name = nameOf(input);
+  return typeof name === "string" && /^[a-z][a-z0-9_]*$/.test(name) ? `src/connectors/providers/${name}/index.ts` : `src/connectors/providers/index.ts (entry ${index + 1})`;
+};
 
-export const connectorNames: readonly string[] = Object.freeze(connectors.map((c) => c.name));
+/** The declarations as written, by name (a name declared twice fails loadConnectors, hence the build). */
+const declared = new Map(providers.map((input, index) => [String(nameOf(input)), { input, index }]));
 
-const byName = new Map(connectors.map((c) => [c.name, c]));
+export const connectorNames: readonly string[] = Object.freeze([...declared.keys()]);
+
+/**
+ * Each connector validated and compiled on its first use, then kept: zod over the whole catalog
+ * was a tenth of a start's CPU, and most starts need a few connectors or none before serving.
+ */
+const byName = new Map<string, ConnectorDefinition>();
+
+/** The whole catalog, in its order (validating what was not used yet). */
+export function allConnectors(): readonly ConnectorDefinition[] {
+  return connectorNames.map((name) => findConnector(name)!);
+}
 
 /** Exact, case-sensitive: connector names are lower-case by contract and appear verbatim in URLs. */
 export function findConnector(name: string): ConnectorDefinition | undefined {
-  return byName.get(name);
+  let def = byName.get(name);
+  if (def) return def;
+  const found = declared.get(name);
+  if (!found) return undefined;
+  def = compileConnector(validateDeclaration(declarationFile(found.input, found.index), found.input));
+  byName.set(name, def);
+  return def;
 }
 
 /** The connector named, or BAD_USER_INPUT naming the field (what GraphQL mutations taking a connector name answer). */

@@ -1,8 +1,8 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Logger } from "pino";
 import { PrismaClient } from "../generated/prisma/client.ts";
+import { packageRoot } from "../version.ts";
 import { migrate } from "./migrate.ts";
 import type { StorageFailure } from "./storageGuard.ts";
 import { type Sql, sqlOverPGlite, sqlOverPool } from "./sql.ts";
@@ -60,7 +60,7 @@ export const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB", "-c", "wal_buffers=5
  * DATA_DIR starts as a copy of it instead of running initdb at start-up, which took seconds of CPU
  * and left the process ~500 MB larger. Without it (not built), PGlite runs initdb as before.
  */
-export const PGDATA_TEMPLATE = fileURLToPath(new URL("../../dist/pgdata-template", import.meta.url));
+export const PGDATA_TEMPLATE = join(packageRoot, "dist", "pgdata-template");
 /** The template's empty folders, which a packed copy of it loses (scripts/build-pgdata.ts). */
 export const PGDATA_TEMPLATE_EMPTY_DIRS = `${PGDATA_TEMPLATE}.empty-dirs.json`;
 

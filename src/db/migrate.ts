@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { packageRoot } from "../version.ts";
 import type { Sql, SqlConnection } from "./sql.ts";
 
-export const migrationsDir = new URL("../../prisma/migrations/", import.meta.url).pathname;
+export const migrationsDir = join(packageRoot, "prisma", "migrations");
 
 // An arbitrary constant shared by every Switchyard process: whoever holds it applies migrations.
 const LOCK_KEY = 727_001;

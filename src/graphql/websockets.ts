@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type ExecutionArgs, GraphQLError } from "graphql";
 import { CloseCode } from "graphql-ws";
@@ -36,10 +36,7 @@ type ConnectionParams = { authorization?: unknown; "x-api-key"?: unknown; [key: 
  * used (such a socket with no other credentials is closed with 4403). Limit violations in one
  * operation (depth, aliases, cost) answer that operation with an `error` message only.
  */
-export function attachGraphQLWebSockets(
-  server: Server,
-  { config, yoga, origins, contexts }: { config: Config; yoga: GraphQLServer; origins: OriginPolicy; contexts: GraphQLContexts },
-) {
+export function createGraphQLWebSockets({ config, yoga, origins, contexts }: { config: Config; yoga: GraphQLServer; origins: OriginPolicy; contexts: GraphQLContexts }) {
   const { wsMaxPerAddress, wsAnonymousTimeoutMs, trustProxyHops } = config;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const limits = yoga.liveLimits;
@@ -61,7 +58,6 @@ export function attachGraphQLWebSockets(
       wss.emit("connection", ws, request);
     });
   };
-  server.on("upgrade", onUpgrade);
 
   const credentialsOf = (params: ConnectionParams | undefined, request: IncomingMessage) => {
     const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
@@ -143,8 +139,9 @@ export function attachGraphQLWebSockets(
   );
 
   return {
+    /** The HTTP server's `upgrade` listener (./endpoint.ts hands each upgrade here). */
+    onUpgrade,
     async close() {
-      server.off("upgrade", onUpgrade);
       for (const client of wss.clients) client.close(1001, "The server is shutting down.");
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

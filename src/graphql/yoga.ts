@@ -147,7 +147,7 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
     renderGraphiQL: graphiqlPage.render,
     cors: origins.cors,
     logging: false,
-    // app.ts buffers the body under GRAPHQL_BODY_LIMIT (413) before yoga sees it; yoga's own limit
+    // graphql/endpoint.ts buffers the body under GRAPHQL_BODY_LIMIT (413) before yoga sees it; yoga's own limit
     // would pipe that buffer through a web TransformStream again, which doubled the cost of a POST.
     maxRequestBodySize: false,
     maskedErrors: { maskError: maskError({ logger, databaseOutage }), isDev: false },

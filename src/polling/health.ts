@@ -19,10 +19,12 @@ interface HealthRow {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-export function createPollingHealth({ sql, pairs }: { sql: Sql; pairs: PolledPairs }) {
+/** `pairs` is asked for on first use: it reads the whole catalog, which start-up does not load. */
+export function createPollingHealth({ sql, pairs: polledPairs }: { sql: Sql; pairs: () => PolledPairs }) {
   /** The health of each of these connections (by id): one statement for a page of them. */
   async function read(connectionIds: readonly string[]): Promise<Map<string, PollingHealthView | null>> {
     const health = new Map<string, PollingHealthView | null>();
+    const pairs = polledPairs();
     if (connectionIds.length === 0 || pairs.connectors.length === 0) return health;
     const rows = await sql.query<HealthRow>(
       `select a.id, ${LISTED("$2", "$3")} as listed,

@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Clock } from "../clock.ts";
 import { storedParams } from "../connectors/params.ts";
-import { connectors as catalog, resolveEndpoints } from "../connectors/registry.ts";
+import { allConnectors, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition, NormalizedEvent } from "../connectors/types.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
@@ -128,9 +128,10 @@ function positions(cursor: string | null): Record<string, string> {
 
 export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   const { clock, logger, metrics } = deps;
-  const targets = pollTargets(deps.connectors ?? catalog, options.intervalMs);
+  const targets = pollTargets(deps.connectors ?? allConnectors(), options.intervalMs);
   // The schedule's statements are the connection store's (connections/store/poll*.ts): the poller moves no row itself.
-  const queue = createPollSchedule({ sql: deps.sql, pairs: polledPairs(targets) });
+  const pairs = polledPairs(targets);
+  const queue = createPollSchedule({ sql: deps.sql, pairs: () => pairs });
   const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const concurrency = options.concurrency ?? 4;
@@ -140,7 +141,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   /**
    * A token-bearing GET under the connection's declared API base (a per-tenant one filled from its
    * params and metadata), the token in the declared auth style; a 401 refreshes the token once
-   * (oauth/tokens.ts) and asks again. A connection with no usable base fails its read (logged).
+   * (connections/accessTokens.ts) and asks again. A connection with no usable base fails its read (logged).
    */
   function fetcherFor(connection: ClaimedConnection, def: ConnectorDefinition): PollFetch {
     const api = apiOf(def.declaration);

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AppError } from "../errors.ts";
+import { packageRoot } from "../version.ts";
 import { html, json, type HttpRequest, type HttpResponse, type Route } from "../http/types.ts";
 import type { Db } from "../db/database.ts";
 
@@ -13,7 +13,7 @@ import type { Db } from "../db/database.ts";
  * so a new build is picked up at once.
  */
 
-export const CONSOLE_DIST = resolve(fileURLToPath(new URL("../../console/dist", import.meta.url)));
+export const CONSOLE_DIST = resolve(packageRoot, "console", "dist");
 
 const contentTypes: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

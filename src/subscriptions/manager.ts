@@ -48,7 +48,8 @@ export interface SubscriptionManagerDeps {
   accessTokens: Pick<AccessTokens, "fresh">;
   metrics: SubscriptionMetrics;
   signal: WakeSignal;
-  connectors: readonly ConnectorDefinition[];
+  /** The catalog, read on first use (the registry's `allConnectors`; tests pass a list). */
+  connectors: readonly ConnectorDefinition[] | (() => readonly ConnectorDefinition[]);
   /** A subscription failed for 24 h: emit `switchyard.subscription_failed` (app.ts decides how). */
   onFailed: (failure: SubscriptionFailure) => Promise<void> | void;
 }
@@ -67,7 +68,8 @@ export interface SubscriptionManagerOptions {
 type Operation = "create" | "renew" | "recreate" | "delete";
 
 /** Declarations whose environment placeholders are all set (Gmail without CONNECTOR_GMAIL_PUBSUB_TOPIC subscribes nothing). */
-function subscribable(connectors: readonly ConnectorDefinition[], env: Record<string, string | undefined>) {
+function subscribable(catalog: SubscriptionManagerDeps["connectors"], env: Record<string, string | undefined>) {
+  const connectors = typeof catalog === "function" ? catalog() : catalog;
   const result = new Map<string, { def: ConnectorDefinition; decl: SubscriptionDeclaration; envVars: TemplateVars }>();
   for (const def of connectors) {
     const decl = def.declaration.subscription;
@@ -88,12 +90,20 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const leaseMs = options.leaseMs ?? 60_000;
   const callTimeoutMs = options.callTimeoutMs ?? 10_000;
-  const declared = subscribable(deps.connectors, deps.connectorEnv);
-  const wanted: WantedEvent[] = [...declared.values()].flatMap(({ def, decl }) =>
-    decl.resources.flatMap(({ resource, triggers }) =>
-      Object.entries(triggers).flatMap(([trigger, events]) => events.map((event) => ({ connector: def.name, trigger, resource, event, param: decl.onlyWithParam ?? "" }))),
-    ),
-  );
+  // Read from the catalog on first use, not when the app is built: a start validates no declaration it does not need.
+  let declaredOnce: ReturnType<typeof subscribable> | undefined;
+  const declared = {
+    get: (connector: string) => (declaredOnce ??= subscribable(deps.connectors, deps.connectorEnv)).get(connector),
+    has: (connector: string) => (declaredOnce ??= subscribable(deps.connectors, deps.connectorEnv)).has(connector),
+    values: () => (declaredOnce ??= subscribable(deps.connectors, deps.connectorEnv)).values(),
+  };
+  let wantedOnce: WantedEvent[] | undefined;
+  const wanted = () =>
+    (wantedOnce ??= [...declared.values()].flatMap(({ def, decl }) =>
+      decl.resources.flatMap(({ resource, triggers }) =>
+        Object.entries(triggers).flatMap(([trigger, events]) => events.map((event) => ({ connector: def.name, trigger, resource, event, param: decl.onlyWithParam ?? "" }))),
+      ),
+    ));
 
   /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
@@ -326,7 +336,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     if (force || planWanted || now - lastPlan >= planIntervalMs) {
       planWanted = false;
       lastPlan = now;
-      await queue.plan(wanted);
+      await queue.plan(wanted());
     }
     let done = 0;
     for (let round = 0; round < 50; round++) {

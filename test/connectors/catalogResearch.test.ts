@@ -5,7 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { connectors } from "../../src/connectors/registry.ts";
+import { allConnectors } from "../../src/connectors/registry.ts";
+
+const connectors = allConnectors();
 
 const FIRST_RELEASE = new Set(["gmail", "github", "jira", "slack"]);
 

@@ -9,7 +9,7 @@
  * A connector added to providers/index.ts is covered here without touching this file.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { connectorEnvPrefix, connectors as catalog, findConnector } from "../../src/connectors/registry.ts";
+import { allConnectors, connectorEnvPrefix, findConnector } from "../../src/connectors/registry.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { type FakeOAuthServer, startFakeJira, startFakeSlack } from "../helpers/fakeProviders/index.ts";
@@ -19,6 +19,8 @@ import { BIGCOMMERCE_CONTEXT, startFakeBigCommerce } from "../helpers/fakeProvid
 import { secretForScheme, signForScheme } from "../helpers/schemeSigner.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+const catalog = allConnectors();
 
 interface Fake extends FakeOAuthServer<any> {
   env(): Record<string, string>;

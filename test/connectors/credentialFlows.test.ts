@@ -9,13 +9,15 @@
  * A connector added to providers/index.ts is covered here without touching this file.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { connectors as catalog } from "../../src/connectors/registry.ts";
+import { allConnectors } from "../../src/connectors/registry.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { exampleValues } from "../../src/connectors/params.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
 import { connectedAccounts, formIn, getAuthUrl, hop, type Hop } from "../helpers/connectFlow.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+const catalog = allConnectors();
 
 const connectors = catalog.filter((def) => def.authMode === "API_KEY" || def.authMode === "BASIC");
 const fakes = new Map<string, FakeCredentialedProvider>();

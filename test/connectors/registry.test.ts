@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectorNames, connectors, findConnector, resolveEndpoints } from "../../src/connectors/registry.ts";
+import { allConnectors, connectorNames, findConnector, resolveEndpoints } from "../../src/connectors/registry.ts";
 import type { InboundRequest, NormalizedEvent } from "../../src/connectors/types.ts";
 import { historyToEvents, withMessageMetadata } from "../../src/connectors/providers/gmail/events.ts";
 import {
@@ -13,6 +13,8 @@ import {
   slackMessageEvent,
   slackReactionEvent,
 } from "../helpers/fakeProviders/index.ts";
+
+const connectors = allConnectors();
 
 describe("the connector catalog", () => {
   it("keeps the four connectors of the first release with their categories and original triggers", () => {

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { connectorEnvPrefix, connectorNames, connectors } from "../../src/connectors/registry.ts";
+import { allConnectors, connectorEnvPrefix, connectorNames } from "../../src/connectors/registry.ts";
 import { schema } from "../../src/graphql/schema.ts";
 import { connectAccount, CookieJar, formIn, getAuthUrl, hop, type PageForm, walkConnectFlow } from "../helpers/connectFlow.ts";
 import { type FakeGitHub, type FakeGoogle, type FakeJira, type FakeSlack, startFakeGitHub, startFakeGoogle, startFakeJira, startFakeSlack } from "../helpers/fakeProviders/index.ts";
@@ -20,6 +20,8 @@ import { scaled } from "../helpers/timing.ts";
 import { type FuzzOperation, operationsOf } from "./graphqlOperations.ts";
 import { cookieHeader, deepJsonText, headerValue, hostileJson, hostileString, pathSegment, sampleOf, unstorableString } from "./values.ts";
 import { webhookSigners } from "./webhookSigners.ts";
+
+const connectors = allConnectors();
 
 const TOTAL = Math.max(10_000, Number(process.env.FUZZ_RUNS) || 0);
 const SEED = Number(process.env.FUZZ_SEED) || 20261122;

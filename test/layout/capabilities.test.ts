@@ -65,3 +65,9 @@ test("no import cycle between capability folders (type-only imports counted)", (
   for (const node of [...graph.keys()].sort()) visit(node, []);
   expect(cycles, "which files make each edge: node test/layout/… or grep the folder's imports").toEqual([]);
 });
+
+test("app.ts only composes: at most 350 lines (the front door, request metrics and workers live in http/ and background.ts)", () => {
+  const app = files.find((file) => file.path === "app.ts")!;
+  const lines = app.text.split("\n").length - (app.text.endsWith("\n") ? 1 : 0);
+  expect(lines, "move what is not wiring out of src/app.ts").toBeLessThanOrEqual(350);
+});

@@ -16,8 +16,8 @@ const IMMUTABLE_CONSTANTS: Record<string, string[]> = {
   "forwarding/settings.ts": ["RESERVED_HEADERS"],
   // ipaddr.js ranges a forwarding URL may reach.
   "net/ssrf.ts": ["ALLOWED_RANGES"],
-  // The connectors by name, from the declarations compiled at start-up.
-  "connectors/registry.ts": ["byName"],
+  // The declarations by name, and each connector compiled from its (constant) declaration on first use.
+  "connectors/registry.ts": ["declared", "byName"],
   // Driver error codes and Prisma error kinds that mean the database is unreachable.
   "db/errors.ts": ["SOCKET_CODES", "UNAVAILABLE_KINDS"],
   // The proxy's fixed header and status lists, and the socket errors it retries.

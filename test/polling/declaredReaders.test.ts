@@ -2,10 +2,12 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueAt } from "../../src/connectors/json.ts";
-import { connectors } from "../../src/connectors/registry.ts";
+import { allConnectors } from "../../src/connectors/registry.ts";
 import { CURSOR_PLACEHOLDER, type PolledTriggerDeclaration } from "../../src/connectors/polling.ts";
 import { readPolledTrigger } from "../../src/polling/reader.ts";
 import { bearerFetchJson } from "../../src/oauth/provider.ts";
+
+const connectors = allConnectors();
 
 /**
  * Every declared polled trigger of the catalog, read over HTTP from a fake list endpoint built from

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { withPolledTable } from "../../scripts/polledTable.ts";
-import { connectors } from "../../src/connectors/registry.ts";
+import { allConnectors } from "../../src/connectors/registry.ts";
+
+const connectors = allConnectors();
 
 test("docs/polling.md lists every polled trigger as the registry declares it (run `npm run docs:connectors`)", () => {
   const doc = readFileSync(new URL("../../docs/polling.md", import.meta.url), "utf8");

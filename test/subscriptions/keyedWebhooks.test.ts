@@ -12,13 +12,15 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { valueAt } from "../../src/connectors/json.ts";
-import { connectors as catalog } from "../../src/connectors/registry.ts";
+import { allConnectors } from "../../src/connectors/registry.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
 import { setAt } from "../helpers/fakeProviders/declared.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { accountSubscriptions, storedEvents, disconnect, listTriggers, connectWithCredentials } from "./helpers.ts";
+
+const catalog = allConnectors();
 
 const mac = (secret: string, body: string, encoding: "hex" | "base64") => createHmac("sha256", secret).update(body).digest(encoding);
 

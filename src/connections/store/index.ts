@@ -99,12 +99,13 @@ export type ConnectionStore = ReturnType<typeof createConnectionStore>;
 
 /**
  * The poll schedule's statements, bound to one pool (the poller's) and the polled pairs of the
- * catalog; times are the poller's clock, passed in.
+ * catalog (asked for on first use: they read the whole catalog, which start-up does not load);
+ * times are the poller's clock, passed in.
  */
-export function createPollSchedule({ sql, pairs }: { sql: Sql; pairs: PolledPairs }) {
+export function createPollSchedule({ sql, pairs }: { sql: Sql; pairs: () => PolledPairs }) {
   return {
-    schedule: (now: Date) => pollSchedule(sql, pairs, now),
-    claim: (now: Date, leaseMs: number, limit: number) => pollClaim(sql, pairs, now, leaseMs, limit),
+    schedule: (now: Date) => pollSchedule(sql, pairs(), now),
+    claim: (now: Date, leaseMs: number, limit: number) => pollClaim(sql, pairs(), now, leaseMs, limit),
     record: (id: string, lease: { leaseUntil: Date; claimedAt: Date }, nextPollAt: Date, cursor: string | null, attempt: PollAttempt, failedBefore: Date) =>
       pollRecord(sql, id, lease, nextPollAt, cursor, attempt, failedBefore),
     nudge: (deploymentId: string, connector: string, externalIds: string[], now: Date) => pollNudge(sql, deploymentId, connector, externalIds, now),

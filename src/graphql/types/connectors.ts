@@ -1,6 +1,6 @@
 import { storedParams } from "../../connectors/params.ts";
 import { AUTH_MODES, CATEGORIES } from "../../connectors/declaration.ts";
-import { connectors, findConnector, knownConnector } from "../../connectors/registry.ts";
+import { allConnectors, findConnector, knownConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
 import { authModeOf, hasClient, requireConnectable } from "../../connections/authModes/index.ts";
 import type { CredentialsView } from "../../credentials/operatorCredentials.ts";
@@ -12,6 +12,7 @@ import { parseConnectionFilter } from "../../connections/filter.ts";
 import { unknownConnector } from "../../errors.ts";
 import { createConnectSession } from "../../connect/sessions.ts";
 import type { GraphQLContext } from "../context.ts";
+import { lookUpThenGuard } from "../lookUpThenGuard.ts";
 import { builder } from "../builder.ts";
 
 /**
@@ -75,7 +76,7 @@ const Connector = builder.objectRef<ConnectorDefinition>("Connector").implement(
 });
 
 builder.queryFields((t) => ({
-  connectors: t.field({ type: [Connector], description: "The connector catalog.", resolve: () => [...connectors] }),
+  connectors: t.field({ type: [Connector], description: "The connector catalog.", resolve: () => [...allConnectors()] }),
   connector: t.field({
     type: Connector,
     nullable: true,
@@ -264,8 +265,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
-      const deploymentId = await ctx.verificationTokens.deploymentOf(String(args.id));
-      await ctx.access.deployment(deploymentId ? { deploymentId } : null, "ADMIN", { what: "Verification token", action: "confirm verification tokens" });
+      const { deploymentId } = await lookUpThenGuard(ctx, "Verification token", String(args.id), "confirm verification tokens");
       const confirmed = await ctx.verificationTokens.confirm(String(args.id));
       ctx.logger.info({ deploymentId, connector: confirmed.connector, tokenId: confirmed.id }, "webhook verification token confirmed");
       return confirmed;
@@ -279,8 +279,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (_root, args, ctx) => {
-      const found = await ctx.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { deploymentId: true, connector: true, account: true, params: true } });
-      const connection = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "create authorization URLs" });
+      const connection = await lookUpThenGuard(ctx, "Connected account", String(args.id), "create authorization URLs");
       const def = findConnector(connection.connector);
       if (!def || authModeOf(def).connect === null) throw unknownConnector(connection.connector);
       // The same refusal as auth-url's: no link the end user would find broken.
@@ -297,8 +296,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
-      const found = await ctx.db.connectedAccount.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
-      const account = await ctx.access.deployment(found, "ADMIN", { what: "Connected account", action: "disconnect accounts" });
+      const account = await lookUpThenGuard(ctx, "Connected account", String(args.id), "disconnect accounts");
       // The REST DELETE's operation: subscriptions released, tokens forgotten, grant revoked, connection_deleted.
       await ctx.connections.disconnect(account.deploymentId, { id: account.id });
       return ctx.db.connectedAccount.findUniqueOrThrow({ ...query, where: { id: account.id } });

@@ -3,6 +3,7 @@ import { parsePageArgs } from "../../data/pageArgs.ts";
 import { notFound } from "../../errors.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
+import { lookUpThenGuard } from "../lookUpThenGuard.ts";
 
 const DataItem = builder.objectRef<DataItemRow>("DataItem").implement({
   fields: (t) => ({
@@ -75,10 +76,7 @@ builder.prismaObjectField("Deployment", "dataItems", (t) =>
 
 /** The deployment an item belongs to, if the caller may change it; NOT_FOUND otherwise (never says which). */
 async function deploymentOfItem(ctx: GraphQLContext, id: string): Promise<{ deploymentId: string; itemId: number }> {
-  // Ids are PostgreSQL `integer`s: anything outside 1..2^31-1 names no item (and must not reach the query).
-  const itemId = /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
-  const item = itemId >= 1 && itemId <= 2_147_483_647 ? await ctx.db.dataItem.findUnique({ where: { id: itemId }, select: { deploymentId: true } }) : null;
-  const { deploymentId } = await ctx.access.deployment(item, "ADMIN", { what: "Data item", action: "change data items" });
+  const { deploymentId, id: itemId } = await lookUpThenGuard(ctx, "Data item", id, "change data items");
   return { deploymentId, itemId };
 }
 

@@ -3,6 +3,7 @@ import { buildForwardedRequest } from "../../delivery/forwardedRequest.ts";
 import { USER_AGENT } from "../../delivery/send.ts";
 import { eventLogPage } from "../../forwarding/eventLog.ts";
 import type { GraphQLContext } from "../context.ts";
+import { lookUpThenGuard } from "../lookUpThenGuard.ts";
 import { builder } from "../builder.ts";
 import { DeliveryStatus, ForwardingSettings } from "./forwarding.ts";
 
@@ -163,8 +164,7 @@ builder.prismaObjectField("DeliveryAttempt", "requestHeaders", (t) =>
 
 /** A delivery the caller may steer; someone else's is indistinguishable from none. */
 async function steerableDelivery(ctx: GraphQLContext, id: string, verb: string) {
-  const delivery = await ctx.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
-  await ctx.access.deployment(delivery, "ADMIN", { what: "Delivery", action: `${verb} deliveries` });
+  await lookUpThenGuard(ctx, "Delivery", id, `${verb} deliveries`);
 }
 
 builder.mutationFields((t) => ({

@@ -1,6 +1,7 @@
 import { listDeliveries, listEvents } from "../../forwarding/listing.ts";
 import type { ForwardingSettingsView, TriggerRef } from "../../forwarding/settings.ts";
 import { builder } from "../builder.ts";
+import { lookUpThenGuard } from "../lookUpThenGuard.ts";
 
 /**
  * Trigger Forwarding in the API: the settings and trigger list, the events received, their
@@ -182,9 +183,7 @@ builder.mutationFields((t) => ({
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
       const id = String(args.id);
-      const delivery = await ctx.db.delivery.findUnique({ where: { id }, select: { deploymentId: true } });
-      // Someone else's delivery is indistinguishable from none.
-      await ctx.access.deployment(delivery, "ADMIN", { what: "Delivery", action: "replay deliveries" });
+      await lookUpThenGuard(ctx, "Delivery", id, "replay deliveries");
       await ctx.deliveries.replay(id);
       return ctx.db.delivery.findUniqueOrThrow({ ...query, where: { id } });
     },

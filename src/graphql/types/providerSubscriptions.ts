@@ -1,5 +1,6 @@
 import { badInput } from "../../errors.ts";
 import { builder } from "../builder.ts";
+import { lookUpThenGuard } from "../lookUpThenGuard.ts";
 
 /**
  * Per-account provider subscriptions (src/subscriptions/): what each connection holds at its
@@ -41,8 +42,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id() },
     authScopes: { loggedIn: true },
     resolve: async (query, _root, args, ctx) => {
-      const found = await ctx.db.providerSubscription.findUnique({ where: { id: String(args.id) }, select: { id: true, deploymentId: true } });
-      const subscription = await ctx.access.deployment(found, "ADMIN", { what: "Provider subscription", action: "retry provider subscriptions" });
+      const subscription = await lookUpThenGuard(ctx, "Provider subscription", String(args.id), "retry provider subscriptions");
       if (!(await ctx.subscriptions.retryNow(subscription.id))) {
         throw badInput("This subscription was deleted; it is made again when its trigger is listed for an active connection.", [{ field: "id", message: "subscription is DELETED" }]);
       }
