@@ -9,7 +9,7 @@
 import type { Config } from "../config.ts";
 import { authModeOf } from "../connections/authModes/index.ts";
 import { apiOf, resolveApiBase, withCredential } from "../connectors/api.ts";
-import { type CredentialsDeclaration, fillCredentialTemplate, publicValues, wireCredential } from "../connectors/credentials.ts";
+import { type CredentialsDeclaration, fillCredentialTemplate, publicValues } from "../connectors/credentials.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import { namesTenantHost } from "../connectors/params.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
@@ -57,7 +57,7 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
 
       const params = { ...sessionParams, ...publicValues(decl, values) };
       const api = apiOf(def.declaration);
-      const credential = wireCredential(decl, authModeOf(def).mode as "API_KEY" | "BASIC", values);
+      const credential = authModeOf(def).wireCredential(decl, values);
       let url: URL;
       try {
         const apiUrl = resolveEndpoints(def, deps.config.connectorEnv, params).apiUrl;

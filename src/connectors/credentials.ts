@@ -90,11 +90,22 @@ export function fillCredentialTemplate(template: string, values: Record<string, 
   return template.replace(PLACEHOLDER, (_, name: string) => encode(values[name] ?? ""));
 }
 
-/** The one credential sent on every call: the key, or `base64(username:password)`. */
-export function wireCredential(decl: CredentialsDeclaration, authMode: "API_KEY" | "BASIC", values: Record<string, string>): string {
-  if (authMode === "API_KEY") return decl.keyTemplate ? fillCredentialTemplate(decl.keyTemplate, values) : (values[decl.key!] ?? "");
+/** An API key as sent on every call: the key field, or the declared key template filled. */
+export function wireApiKey(decl: CredentialsDeclaration, values: Record<string, string>): string {
+  return decl.keyTemplate ? fillCredentialTemplate(decl.keyTemplate, values) : (values[decl.key!] ?? "");
+}
+
+/** A Basic credential as sent on every call: `base64(username:password)` (RFC 7617). */
+export function wireBasic(decl: CredentialsDeclaration, values: Record<string, string>): string {
   const { username, password } = decl.basic!;
   return Buffer.from(`${fillCredentialTemplate(username, values)}:${fillCredentialTemplate(password, values)}`, "utf8").toString("base64");
+}
+
+const WIRE = { API_KEY: wireApiKey, BASIC: wireBasic } as const;
+
+/** The one credential sent on every call, for a connector of either keyed mode (the auth mode strategies call the two above). */
+export function wireCredential(decl: CredentialsDeclaration, authMode: "API_KEY" | "BASIC", values: Record<string, string>): string {
+  return WIRE[authMode](decl, values);
 }
 
 /** The non-secret fields: kept on the connection with its params (they may fill its API base). */

@@ -22,7 +22,7 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 /** `pairs` is asked for on first use: it reads the whole catalog, which start-up does not load. */
 export function createPollingHealth({ sql, pairs: polledPairs }: { sql: Sql; pairs: () => PolledPairs }) {
   /** The health of each of these connections (by id): one statement for a page of them. */
-  async function read(connectionIds: readonly string[]): Promise<Map<string, PollingHealthView | null>> {
+  async function query(connectionIds: readonly string[]): Promise<Map<string, PollingHealthView | null>> {
     const health = new Map<string, PollingHealthView | null>();
     const pairs = polledPairs();
     if (connectionIds.length === 0 || pairs.connectors.length === 0) return health;
@@ -44,6 +44,25 @@ export function createPollingHealth({ sql, pairs: polledPairs }: { sql: Sql; pai
       );
     }
     return health;
+  }
+
+  // Reads asked for in one turn of the event loop share one statement: GraphQL resolves
+  // ConnectedAccount.polling once per node of a page, and a page costs one query, not one per node.
+  type Batch = { ids: Set<string>; result: Promise<Map<string, PollingHealthView | null>> };
+  let batch: Batch | undefined;
+
+  /** `query`, batched: the map may hold more connections than asked for; read yours by id. */
+  function read(connectionIds: readonly string[]): Promise<Map<string, PollingHealthView | null>> {
+    if (!batch) {
+      const next: Batch = { ids: new Set(), result: Promise.resolve(new Map()) };
+      next.result = Promise.resolve().then(() => {
+        batch = undefined;
+        return query([...next.ids]);
+      });
+      batch = next;
+    }
+    for (const id of connectionIds) batch.ids.add(id);
+    return batch.result;
   }
   return { read };
 }

@@ -74,3 +74,18 @@ test("search, status, details with recent events, a new authorization URL, Disco
   const row = await app.database.prisma.connectedAccount.findFirstOrThrow({ where: { deploymentId: ada.deploymentId, account: "bob" } });
   expect(row).toMatchObject({ status: "DISCONNECTED", accessTokenEncrypted: "" });
 });
+
+test("a connection whose polls are failing says so in its details", async () => {
+  // GitHub stars are polled once listed; alice's last three polls failed (the poller's own story is test/polling/health.test.ts).
+  await app.database.prisma.forwardingTrigger.create({ data: { deploymentId: ada.deploymentId, connector: "github", trigger: "repository_starred" } });
+  await app.database.prisma.connectedAccount.updateMany({
+    where: { deploymentId: ada.deploymentId, account: "alice" },
+    data: { lastPolledAt: new Date(), lastPollError: "GET /user/starred answered HTTP 503", pollFailures: 3, pollFailingSince: new Date() },
+  });
+  await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/accounts`);
+  const table = page.getByRole("table", { name: "Connections" });
+  await table.getByRole("button", { name: "Details of alice" }).click();
+  const status = page.getByRole("region", { name: "Details of alice" }).getByRole("status");
+  await status.filter({ hasText: "Polling failing: 3 polls in a row" }).waitFor();
+  expect(await status.textContent()).toContain("GET /user/starred answered HTTP 503");
+});

@@ -13,6 +13,7 @@ const FORBIDDEN: [from: string, to: string[], why: string][] = [
   ["rest", ["graphql"], "REST routes and GraphQL resolvers share capabilities, not each other"],
   ["connectors", ["forwarding", "delivery", "rest", "graphql", "oauth", "credentials", "connections", "polling"], "a connector is a declaration the core reads"],
   ["oauth", ["db", "connections", "credentials", "events", "forwarding", "rest", "graphql", "polling", "subscriptions"], "oauth/ is the protocol only: URLs, state and PKCE, code exchange, a refresh's outcome — no database, no events"],
+  ["connections", ["polling", "forwarding", "subscriptions", "delivery", "connect", "rest", "graphql"], "connections/ owns the connected account; the poller, inbound events, subscriptions and the connect flow call its store, and what it needs of them is passed in"],
   ["organizations", ["auth"], "auth/ builds on organizations/ (a user's memberships); organizations names what it needs of auth/ itself"],
   ["events", ["forwarding", "delivery", "rest", "graphql"], "pub/sub only carries messages"],
   ["db", ["auth", "forwarding", "delivery", "rest", "graphql"], "the database layer knows no capability"],

@@ -1,6 +1,6 @@
 import { hasApp } from "../../credentials/clientCredentials.ts";
 import { InstallationRefusedError, mintInstallationToken } from "../../oauth/appInstallation.ts";
-import type { AuthModeStrategy, RenewRequest, Renewal } from "./strategy.ts";
+import { type AuthModeStrategy, noCredentialForm, type RenewRequest, type Renewal } from "./strategy.ts";
 
 /**
  * An app installation (GitHub Apps): the end user installs the app; its tokens are minted anew with
@@ -11,6 +11,7 @@ export const appInstallation: AuthModeStrategy = {
   tokenType: "Bearer",
   connect: "install",
   credentialFields: () => undefined,
+  wireCredential: noCredentialForm("APP_INSTALLATION"),
   canConnect: hasApp,
   clientLabel: "app (its id, slug and private key)",
   serviceVariables: ["APP_ID", "PRIVATE_KEY", "SLUG"],

@@ -1,4 +1,4 @@
-import type { CredentialsDeclaration } from "../../connectors/credentials.ts";
+import { type CredentialsDeclaration, wireApiKey, wireBasic } from "../../connectors/credentials.ts";
 import type { ConnectorDefinition } from "../../connectors/types.ts";
 import { type AuthModeStrategy, listed, neverRenewed } from "./strategy.ts";
 
@@ -7,7 +7,7 @@ import { type AuthModeStrategy, listed, neverRenewed } from "./strategy.ts";
  * provider before anything is kept. Nothing to configure (the end user brings the key) and nothing
  * to renew.
  */
-function keyed(mode: "API_KEY" | "BASIC", tokenType: "ApiKey" | "Basic"): AuthModeStrategy {
+function keyed(mode: "API_KEY" | "BASIC", tokenType: "ApiKey" | "Basic", wire: AuthModeStrategy["wireCredential"]): AuthModeStrategy {
   const fields = (def: ConnectorDefinition): CredentialsDeclaration => def.declaration.credentials!;
   const labels = (def: ConnectorDefinition) => fields(def).fields.map((field) => field.label);
   return {
@@ -15,6 +15,7 @@ function keyed(mode: "API_KEY" | "BASIC", tokenType: "ApiKey" | "Basic"): AuthMo
     tokenType,
     connect: "credentials",
     credentialFields: fields,
+    wireCredential: wire,
     canConnect: () => true,
     clientLabel: "OAuth client",
     serviceVariables: ["CLIENT_ID", "CLIENT_SECRET"],
@@ -27,6 +28,6 @@ function keyed(mode: "API_KEY" | "BASIC", tokenType: "ApiKey" | "Basic"): AuthMo
 }
 
 /** An API key (sent in the connector's declared style); GET …/token calls it "ApiKey". */
-export const apiKey = keyed("API_KEY", "ApiKey");
+export const apiKey = keyed("API_KEY", "ApiKey", wireApiKey);
 /** HTTP Basic (RFC 7617): the stored credential is `base64(user:password)`; GET …/token calls it "Basic". */
-export const basic = keyed("BASIC", "Basic");
+export const basic = keyed("BASIC", "Basic", wireBasic);

@@ -1,4 +1,4 @@
-import { type AuthModeStrategy, neverRenewed } from "./strategy.ts";
+import { type AuthModeStrategy, neverRenewed, noCredentialForm } from "./strategy.ts";
 
 /** Never authorized: Switchyard's own events (the `switchyard` connector). No authorization URL, no token to renew. */
 export const none: AuthModeStrategy = {
@@ -6,6 +6,7 @@ export const none: AuthModeStrategy = {
   tokenType: "Bearer",
   connect: null,
   credentialFields: () => undefined,
+  wireCredential: noCredentialForm("NONE"),
   canConnect: () => false,
   clientLabel: "OAuth client",
   serviceVariables: ["CLIENT_ID", "CLIENT_SECRET"],

@@ -1,7 +1,7 @@
 import { hasOAuthClient } from "../../credentials/clientCredentials.ts";
 import { providerFor } from "../../oauth/provider.ts";
 import { refresh } from "../../oauth/refresh.ts";
-import type { AuthModeStrategy, RenewRequest, Renewal } from "./strategy.ts";
+import { type AuthModeStrategy, noCredentialForm, type RenewRequest, type Renewal } from "./strategy.ts";
 
 /** OAuth 2.0 (RFC 6749): the end user signs in at the provider; a refresh token, where given, renews the access token. */
 export const oauth2: AuthModeStrategy = {
@@ -9,6 +9,7 @@ export const oauth2: AuthModeStrategy = {
   tokenType: "Bearer",
   connect: "authorize",
   credentialFields: () => undefined,
+  wireCredential: noCredentialForm("OAUTH2"),
   canConnect: hasOAuthClient,
   clientLabel: "OAuth client",
   serviceVariables: ["CLIENT_ID", "CLIENT_SECRET"],

@@ -44,6 +44,8 @@ export interface AuthModeStrategy {
   connect: "authorize" | "install" | "credentials" | null;
   /** The declaration of the form's fields (credentials only). */
   credentialFields(def: ConnectorDefinition): CredentialsDeclaration | undefined;
+  /** The one credential sent on every call, from what the end user typed (credentials only). */
+  wireCredential(decl: CredentialsDeclaration, values: Record<string, string>): string;
   /** Whether a connect flow can run with the credentials in force (the end user could finish it). */
   canConnect(credentials: ResolvedCredentials): boolean;
   /** What the operator configures for it, in a sentence's words ("OAuth client"). */
@@ -61,6 +63,10 @@ export interface AuthModeStrategy {
   /** Renews the token (only called when `renewable`). */
   renew(request: RenewRequest): Promise<Renewal>;
 }
+
+export const noCredentialForm = (mode: AuthMode) => (): string => {
+  throw new Error(`an ${mode} connector has no credentials form`);
+};
 
 export const neverRenewed = (mode: AuthMode) => async (): Promise<Renewal> => {
   throw new Error(`an ${mode} connection's token is never renewed`);
