@@ -179,6 +179,8 @@ export function answerHeaders(headers: Record<string, string | string[] | undefi
  * (and each key) differently. `Cache-Control` becomes `private` — the provider's `public` and
  * `s-maxage` dropped, its other directives kept — unless it says `no-store`; `Vary` names X-Api-Key.
  */
+/** The key (x-api-key, or an SDK's Authorization carrying it) decides the answer. */
+const VARY = "X-Api-Key, Authorization";
 export function privateAnswer(headers: Record<string, string | string[]>): void {
   const given = single(headers["cache-control"]);
   if (given === undefined || given.trim() === "") headers["cache-control"] = "private";
@@ -190,8 +192,8 @@ export function privateAnswer(headers: Record<string, string | string[]>): void 
     headers["cache-control"] = ["private", ...kept].join(", ");
   }
   const vary = single(headers.vary);
-  if (vary === undefined || vary.trim() === "") headers.vary = "X-Api-Key";
-  else if (vary.trim() !== "*" && !/(^|,)\s*x-api-key\s*(,|$)/i.test(vary)) headers.vary = `${vary}, X-Api-Key`;
+  if (vary === undefined || vary.trim() === "") headers.vary = VARY;
+  else if (vary.trim() !== "*" && !/(^|,)\s*x-api-key\s*(,|$)/i.test(vary)) headers.vary = `${vary}, ${VARY}`;
 }
 
 /** `url` with `from` (a base without trailing slash) swapped for `to`, when it is under `from`; else undefined. */
