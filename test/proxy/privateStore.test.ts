@@ -39,7 +39,7 @@ beforeAll(async () => {
   dns.lookup = standInLookup as typeof dns.lookup;
   syncBuiltinESMExports();
   // The store's own host, at the listener's port (https, as production requires).
-  app = await startTestApp({ NODE_ENV: "production", PROXY_TIMEOUT: "2s", CONNECTOR_WOOCOMMERCE_API_URL: `https://{store}:${port}/wp-json/wc/v3` });
+  app = await startTestApp({ NODE_ENV: "production", PROXY_TIMEOUT: "2s", CONNECTOR_WOOCOMMERCE_API_URL: `https://{store}:${port}` });
   ada = await createOperator(app, "Ada");
 }, 60_000);
 afterAll(async () => {
