@@ -26,7 +26,7 @@ import { Agent, type Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
-import { checkUrlTarget } from "../net/ssrf.ts";
+import { createTenantHostDispatcher, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import { AppError, badInput } from "../errors.ts";
 import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRateLimitWaitMs, resolveApiBase, withCredential } from "../connectors/api.ts";
 import { namesTenantHost, storedParams } from "../connectors/params.ts";
@@ -269,6 +269,7 @@ export function createProxy(deps: ProxyDeps) {
   const retryBaseMs = deps.retryBaseMs ?? 250;
   const budget = deps.budget ?? createBufferBudget(deps.config.proxyBufferBudgetBytes);
   const dispatcher = deps.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: proxyTimeoutMs } });
+  const tenantHosts = createTenantHostDispatcher(proxyTimeoutMs);
   const requests = new Counter({
     name: "switchyard_proxy_requests_total",
     help: "Requests through the authenticated proxy, by connector and status class (Switchyard's own errors included)",
@@ -340,10 +341,10 @@ export function createProxy(deps: ProxyDeps) {
   }
 
   /** One send; the answer's headers are in when it resolves (none within PROXY_TIMEOUT: 504; then as long between body chunks). */
-  async function attempt(method: string, url: URL | PlainTarget, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
+  async function attempt(through: Dispatcher, method: string, url: URL | PlainTarget, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
     try {
       // The dispatcher's own request: undici's top-level request() parses the URL again and copies the options.
-      return await dispatcher.request({
+      return await through.request({
         origin: url.origin,
         path: url instanceof URL ? `${url.pathname}${url.search}` : url.path,
         method: method as Dispatcher.HttpMethod,
@@ -366,7 +367,9 @@ export function createProxy(deps: ProxyDeps) {
     const api = apiOf(connection.def.declaration);
     const url = target(connection, api, call.path, call.search);
     // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
-    if (deps.config.env === "production" && namesTenantHost(connection.def.declaration.params) && (await checkUrlTarget(url instanceof URL ? url : new URL(`${url.origin}${url.path}`)))) throw unreachable(connection);
+    // Its calls go through the guarded agent (the address checked is the address dialled).
+    const guarded = deps.config.env === "production" && namesTenantHost(connection.def.declaration.params);
+    if (guarded && refusedLiteral(url instanceof URL ? url : new URL(url.origin))) throw unreachable(connection);
 
     const declared = call.headers["content-length"] === undefined ? undefined : Number(call.headers["content-length"]);
     if (declared !== undefined && declared > proxyMaxBodyBytes) throw tooLarge(proxyMaxBodyBytes);
@@ -378,7 +381,7 @@ export function createProxy(deps: ProxyDeps) {
     let release = wantsRetries || (hasBody && connection.refreshable && declared !== undefined && declared <= REPLAYABLE_BODY_BYTES) ? budget.reserve(call.deploymentId, declared ?? proxyMaxBodyBytes) : undefined;
     if (wantsRetries && !release) throw overBudget();
     try {
-      return await sendHeld(call, connection, api, url, hasBody, declared, release !== undefined, (bytes) => {
+      return await sendHeld(call, connection, api, url, guarded ? tenantHosts : dispatcher, hasBody, declared, release !== undefined, (bytes) => {
         // A chunked body reserved PROXY_MAX_BODY: once read, only its size stays reserved.
         if (declared !== undefined || !release) return;
         release();
@@ -394,6 +397,7 @@ export function createProxy(deps: ProxyDeps) {
     connection: UsableConnection,
     api: ApiDeclaration,
     url: URL | PlainTarget,
+    through: Dispatcher,
     hasBody: boolean,
     declared: number | undefined,
     keep: boolean,
@@ -421,10 +425,11 @@ export function createProxy(deps: ProxyDeps) {
       const signed = header ? { url, headers } : withCredential(api, url as URL, headers, token);
       let response: Dispatcher.ResponseData;
       try {
-        response = await attempt(call.method, signed.url, signed.headers, body);
+        response = await attempt(through, call.method, signed.url, signed.headers, body);
       } catch (error) {
         if (limiter?.exceeded) throw tooLarge(proxyMaxBodyBytes);
         if (error instanceof AppError) throw error;
+        if (refusedByGuard(error)) throw unreachable(connection);
         if (!CONNECTION_ERRORS.has(errorCode(error) ?? "")) {
           deps.logger.warn({ err: error, connector: connection.def.name }, "proxy request failed");
           throw unreachable(connection);
@@ -483,7 +488,7 @@ export function createProxy(deps: ProxyDeps) {
         "proxy request",
       );
     },
-    close: () => dispatcher.close(),
+    close: () => Promise.all([dispatcher.close(), tenantHosts.close()]).then(() => undefined),
   };
 }
 
