@@ -23,6 +23,7 @@ import { consoleRoutes } from "./rest/console.ts";
 import { getData } from "./rest/getData.ts";
 import { getAuthUrl } from "./rest/getAuthUrl.ts";
 import { createConnectSettings } from "./connections/connectSettings.ts";
+import { createProxyRateLimit } from "./connections/proxyRateLimit.ts";
 import { connectRoutes } from "./rest/connect/index.ts";
 import { createCredentialCheck } from "./connect/credentials.ts";
 import { healthRoutes } from "./rest/health.ts";
@@ -310,7 +311,8 @@ export function buildApp(deps: AppDeps): App {
     },
   });
 
-  const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics });
+  const proxyRateLimit = createProxyRateLimit({ settings: connectSettings, clock, redis, onFallback });
+  const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics, rateLimit: proxyRateLimit });
 
   const routes: Route[] = [
     ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),

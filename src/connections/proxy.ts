@@ -32,6 +32,7 @@ import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRat
 import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 import { type BufferBudget, createBufferBudget } from "./bufferBudget.ts";
+import type { ProxyRateLimit } from "./proxyRateLimit.ts";
 
 export const MAX_RETRIES = 5;
 /** The longest wait a Retry-After (or a declared rate-limit header) is honoured for. */
@@ -63,6 +64,8 @@ export interface ProxyDeps {
   /** The first backoff wait when the provider gives none; doubled each retry. */
   retryBaseMs?: number;
   dispatcher?: Dispatcher;
+  /** The per-connection limit of the deployment's Connect settings (none: no limit). */
+  rateLimit?: ProxyRateLimit;
   /** The bound on bodies held to be sent again (default: one of PROXY_BUFFER_BUDGET bytes). */
   budget?: BufferBudget;
 }
@@ -364,6 +367,8 @@ export function createProxy(deps: ProxyDeps) {
 
   async function send(call: ProxyCall): Promise<ProxyAnswer> {
     const connection = deps.tokens.inUse(call.deploymentId, call.connector, call.account) ?? (await deps.tokens.findInUse(call.deploymentId, call.connector, call.account));
+    // Over the connection's limit: answered here, the provider not called.
+    if (deps.rateLimit) await deps.rateLimit.check(call.deploymentId, call.connector, call.account);
     const api = apiOf(connection.def.declaration);
     const url = target(connection, api, call.path, call.search);
     // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
