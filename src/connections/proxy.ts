@@ -368,7 +368,8 @@ export function createProxy(deps: ProxyDeps) {
   async function send(call: ProxyCall): Promise<ProxyAnswer> {
     const connection = deps.tokens.inUse(call.deploymentId, call.connector, call.account) ?? (await deps.tokens.findInUse(call.deploymentId, call.connector, call.account));
     // Over the connection's limit: answered here, the provider not called.
-    if (deps.rateLimit) await deps.rateLimit.check(call.deploymentId, call.connector, call.account);
+    const limited = deps.rateLimit?.check(call.deploymentId, call.connector, call.account);
+    if (limited) await limited;
     const api = apiOf(connection.def.declaration);
     const url = target(connection, api, call.path, call.search);
     // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.

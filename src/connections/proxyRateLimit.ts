@@ -19,37 +19,58 @@ const SETTING_TTL_MS = 1_000;
 const UNBOUNDED = 2 ** 30;
 
 export interface ProxyRateLimit {
-  /** Counts one request of the connection; throws RATE_LIMITED (with the seconds to wait) over the deployment's limit. */
-  check(deploymentId: string, connector: string, account: string): Promise<void>;
+  /**
+   * Counts one request of the connection; rejects with RATE_LIMITED (with the seconds to wait) over
+   * the deployment's limit. Undefined, with nothing to wait for, when the deployment has no limit
+   * and its setting was read within the second (the proxy's hot path).
+   */
+  check(deploymentId: string, connector: string, account: string): Promise<void> | undefined;
 }
 
 export function createProxyRateLimit(deps: { settings: Pick<ConnectSettings, "read">; clock: Clock; redis?: Redis; onFallback?: () => void }): ProxyRateLimit {
   const limiter = createLimiter({ name: "proxy", points: UNBOUNDED, durationSeconds: 60, redis: deps.redis, onFallback: deps.onFallback });
   // Bounded by the deployments proxied through in the last second or so.
   const limits = new Map<string, { limit: number | null; until: number }>();
+  // One read of a deployment's setting at a time: the requests arriving meanwhile wait for it.
+  const reading = new Map<string, Promise<number | null>>();
 
-  async function limitOf(deploymentId: string): Promise<number | null> {
+  function limitOf(deploymentId: string): number | null | Promise<number | null> {
     const now = deps.clock.now().getTime();
     const known = limits.get(deploymentId);
     if (known && known.until > now) return known.limit;
-    const limit = (await deps.settings.read(deploymentId)).proxyRateLimitPerMinute;
-    if (limits.size > 10_000) limits.clear();
-    limits.set(deploymentId, { limit, until: now + SETTING_TTL_MS });
-    return limit;
+    let pending = reading.get(deploymentId);
+    if (!pending) {
+      pending = deps.settings
+        .read(deploymentId)
+        .then(({ proxyRateLimitPerMinute: limit }) => {
+          if (limits.size > 10_000) limits.clear();
+          limits.set(deploymentId, { limit, until: deps.clock.now().getTime() + SETTING_TTL_MS });
+          return limit;
+        })
+        .finally(() => reading.delete(deploymentId));
+      reading.set(deploymentId, pending);
+    }
+    return pending;
+  }
+
+  async function counted(deploymentId: string, connector: string, account: string): Promise<void> {
+    const limit = await limitOf(deploymentId);
+    if (limit === null) return;
+    let spent: RateLimiterRes;
+    try {
+      spent = await limiter.consume(`${deploymentId}\u0000${connector}\u0000${account}`);
+    } catch (result) {
+      if (result instanceof RateLimiterRes) throw rateLimited(result.msBeforeNext);
+      throw result;
+    }
+    if (spent.consumedPoints > limit) throw rateLimited(spent.msBeforeNext);
   }
 
   return {
-    async check(deploymentId, connector, account) {
-      const limit = await limitOf(deploymentId);
-      if (limit === null) return;
-      let counted: RateLimiterRes;
-      try {
-        counted = await limiter.consume(`${deploymentId}\u0000${connector}\u0000${account}`);
-      } catch (result) {
-        if (result instanceof RateLimiterRes) throw rateLimited(result.msBeforeNext);
-        throw result;
-      }
-      if (counted.consumedPoints > limit) throw rateLimited(counted.msBeforeNext);
+    check(deploymentId, connector, account) {
+      const known = limits.get(deploymentId);
+      if (known && known.limit === null && known.until > deps.clock.now().getTime()) return undefined;
+      return counted(deploymentId, connector, account);
     },
   };
 }
