@@ -219,6 +219,7 @@ export function buildApp(deps: AppDeps): App {
     clock,
     logger,
     box,
+    urlKey: config.encryptionKey,
     connectorEnv,
     allowHttpApiBase: config.env !== "production",
     publicUrl: config.publicUrl,
@@ -231,7 +232,7 @@ export function buildApp(deps: AppDeps): App {
       await lifecycle.emitFor(failure.connectedAccountId, "subscription_failed", { code: "subscription_failed", message: failure.error });
     },
   });
-  const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets, logger, signal: subscriptionSignal });
+  const subscriptionNotifications = createSubscriptionNotifications({ sql, box, urlKey: config.encryptionKey, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets, logger, signal: subscriptionSignal });
   // A notification that only names accounts (Dropbox) makes their connections due for the poller.
   const pollNudge = { nudge: (deploymentId: string, connector: string, externalIds: string[]) => nudgePolls(sql, deploymentId, connector, externalIds, clock.now()) };
   const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge };

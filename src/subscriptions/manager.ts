@@ -8,6 +8,7 @@
  * guarded by it. A connection, a disconnection or a trigger-list change is seen at the next plan:
  * at once when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
  */
+import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
@@ -40,6 +41,8 @@ export interface SubscriptionManagerDeps {
   clock: Clock;
   logger: Logger;
   box: SecretBox;
+  /** The key of an app-keyed subscription's URL token (./urlToken.ts); without it the URL has none. */
+  urlKey?: Buffer;
   connectorEnv: Record<string, string | undefined>;
   /** Whether a per-tenant API base from a connection (`{instanceUrl}`) may be http (development and tests). */
   allowHttpApiBase?: boolean;
@@ -124,7 +127,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
       ...(decl ? connectionVars(work, decl) : {}),
       ...(decl ? resourceValues(decl, work.resource) : {}),
       notificationUrl,
-      subscriptionUrl: `${notificationUrl}?subscription=${encodeURIComponent(work.id)}`,
+      subscriptionUrl: `${notificationUrl}?subscription=${encodeURIComponent(work.id)}${deps.urlKey && appKeyed(decl?.webhook?.key) ? `&token=${subscriptionUrlToken(deps.urlKey, work.id)}` : ""}`,
       events: work.events,
       resource: work.resource,
       externalId: work.externalId,
