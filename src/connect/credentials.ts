@@ -12,7 +12,7 @@ import { type CredentialsDeclaration, fillCredentialTemplate, publicValues, wire
 import { asString, valueAt } from "../connectors/json.ts";
 import { namesTenantHost } from "../connectors/params.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
-import { fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
+import { createTenantHostDispatcher, fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
 import { storableOptional, storableText } from "../text/storable.ts";
 
@@ -47,6 +47,8 @@ export function readCredentialFields(decl: CredentialsDeclaration, form: URLSear
 }
 
 export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv" | "env"> }) {
+  // A tenant-named host is dialled only at the address the guard checked (src/net/ssrf.ts).
+  const tenantHosts = createTenantHostDispatcher(TIMEOUT_MS);
   return {
     async check(def: ConnectorDefinition, sessionParams: Record<string, string>, form: URLSearchParams): Promise<CredentialCheck> {
       const decl = credentialsOf(def);
@@ -77,7 +79,7 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
       let response: Response;
       try {
         const init: RequestInit = { method: decl.test.method, headers: signed.headers as Record<string, string>, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) };
-        response = await (guarded ? fetchTenantHost(signed.url, init) : fetch(signed.url, init));
+        response = await (guarded ? fetchTenantHost(tenantHosts, signed.url, init) : fetch(signed.url, init));
       } catch (error) {
         if (refusedByGuard(error)) return { ok: false, kind: "unavailable", reason: REFUSED_PRIVATE_ADDRESS };
         return { ok: false, kind: "unavailable", reason: (error as Error).name === "TimeoutError" ? "timed out" : "could not be reached" };

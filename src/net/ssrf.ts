@@ -123,13 +123,11 @@ export function refusedByGuard(error: unknown): boolean {
   return false;
 }
 
-let sharedTenantHosts: Dispatcher | undefined;
 /**
- * `fetch` to a host a tenant names, through the guarded agent (one per process: its sockets serve
- * one request each, so it holds nothing between calls). A refused address rejects like any
- * connection error; `refusedByGuard` tells it apart.
+ * `fetch` to a host a tenant names, through a guarded agent (`createTenantHostDispatcher`: its
+ * sockets serve one request each, so it holds nothing between calls). A refused address rejects
+ * like any connection error; `refusedByGuard` tells it apart.
  */
-export function fetchTenantHost(url: URL, init: RequestInit): Promise<Response> {
-  sharedTenantHosts ??= createTenantHostDispatcher(10_000);
-  return undiciFetch(url, { ...init, dispatcher: sharedTenantHosts } as never) as unknown as Promise<Response>;
+export function fetchTenantHost(through: Dispatcher, url: URL, init: RequestInit): Promise<Response> {
+  return undiciFetch(url, { ...init, dispatcher: through } as never) as unknown as Promise<Response>;
 }

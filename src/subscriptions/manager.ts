@@ -8,6 +8,7 @@
  * guarded by it. A connection, a disconnection or a trigger-list change is seen at the next plan:
  * at once when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
  */
+import { createTenantHostDispatcher } from "../net/ssrf.ts";
 import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
@@ -92,6 +93,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   const leaseMs = options.leaseMs ?? 60_000;
   const callTimeoutMs = options.callTimeoutMs ?? 10_000;
   const declared = subscribable(deps.connectors, deps.connectorEnv);
+  // Tenant-named hosts are dialled only at the address the guard checked (src/net/ssrf.ts).
+  const tenantHosts = createTenantHostDispatcher(callTimeoutMs);
   const wanted: WantedEvent[] = [...declared.values()].flatMap(({ def, decl }) =>
     decl.resources.flatMap(({ resource, triggers }) =>
       Object.entries(triggers).flatMap(([trigger, events]) => events.map((event) => ({ connector: def.name, trigger, resource, event, param: decl.onlyWithParam ?? "" }))),
@@ -106,7 +109,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const relative = def.declaration.subscription?.base;
     const base = relative ? new URL(relative, apiBase.href.replace(/\/*$/, "/")) : apiBase;
     const guardHost = !deps.allowHttpApiBase && namesTenantHost(def.declaration.params);
-    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs, guardHost };
+    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs, guardHost, tenantHosts };
   }
 
   /** The connection's params, then the declaration's connection placeholders (params first, then its metadata). */

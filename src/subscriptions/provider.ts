@@ -3,6 +3,7 @@
  * the declared calls with their templates filled, the answer read at the declared paths. Nothing
  * here knows a provider by name.
  */
+import type { Dispatcher } from "undici";
 import { randomUUID } from "node:crypto";
 import { type ApiDeclaration, underBase, withCredential } from "../connectors/api.ts";
 import { asRecord, asString, valueAt } from "../connectors/json.ts";
@@ -71,6 +72,8 @@ export interface CallTarget {
   timeoutMs: number;
   /** The base's host is one the connection's end user named (a `hostname` parameter): refused when it resolves to a private address. */
   guardHost?: boolean;
+  /** The guarded agent a tenant's host is dialled through (src/net/ssrf.ts), with guardHost. */
+  tenantHosts?: Dispatcher;
 }
 
 /** Sends one declared call; the parsed JSON answer ({} when empty); SubscriptionCallError unless 2xx. */
@@ -90,7 +93,7 @@ export async function callProvider(call: SubscriptionCall, vars: TemplateVars, t
     const refused = target.guardHost ? refusedLiteral(url) : undefined;
     if (refused) throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${refused}`, 0);
     const init: RequestInit = { method: call.method, headers: headers as Record<string, string>, body, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs) };
-    response = await (target.guardHost ? fetchTenantHost(url, init) : fetch(url, init));
+    response = await (target.guardHost && target.tenantHosts ? fetchTenantHost(target.tenantHosts, url, init) : fetch(url, init));
   } catch (error) {
     const why = refusedByGuard(error) ? REFUSED_PRIVATE_ADDRESS : (error as Error).message;
     throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${why}`, 0);

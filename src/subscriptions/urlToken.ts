@@ -10,8 +10,7 @@ import { createHmac } from "node:crypto";
 import { safeEqual } from "../crypto/secrets.ts";
 
 /** Signing keys that are one for the whole app, not one per subscription or account. */
-const APP_WIDE = new Set(["client_secret", "webhook_secret"]);
-export const appKeyed = (key: string | undefined): boolean => key !== undefined && APP_WIDE.has(key);
+export const appKeyed = (key: string | undefined): boolean => key === "client_secret" || key === "webhook_secret";
 
 export function subscriptionUrlToken(urlKey: Buffer, subscriptionId: string): string {
   return createHmac("sha256", urlKey).update(`switchyard subscription url\u0000${subscriptionId}`).digest("base64url").slice(0, 32);
