@@ -16,6 +16,17 @@ const AUTH_MODE = { OAUTH2: "OAuth 2.0", API_KEY: "API key", BASIC: "HTTP Basic"
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
+/**
+ * The base URL an operator's SDK reaches through the proxy: the one the provider's official SDK is
+ * configured with. `{name}` is a connection's value (a param, or read from its identity).
+ */
+export function proxyBase(c: ConnectorDefinition): string {
+  if (c.authMode === "NONE") return "—";
+  const declared = c.declaration.api?.baseUrl;
+  const base = declared ? declared.replace("{apiUrl}", c.endpoints.apiUrl) : c.endpoints.apiUrl;
+  return `\`${cell(base)}\``;
+}
+
 type Arrival = "per-account subscription" | "app-level webhook" | "polling" | "Switchyard's own events";
 
 /** How each trigger's events arrive, from the declaration: a subscription Switchyard keeps, polling, else the connector's webhook. */
@@ -111,7 +122,7 @@ export function renderConnectorTable(): string {
     .map((c) => {
       const scheme = c.inbound.scheme ? `\`${c.inbound.scheme}\`${c.inbound.delivery === "push" ? " (push)" : ""}` : "—";
       const docs = c.docs.map((url, i) => `[${i + 1}](${url})`).join(" ");
-      return `| \`${c.name}\` | ${cell(c.displayName)} | ${c.category} | ${AUTH_MODE[c.authMode]} | ${c.triggers.length} | ${howEventsArrive(c)} | ${resourcesCell(c)} | ${scheme} | ${docs} |`;
+      return `| \`${c.name}\` | ${cell(c.displayName)} | ${c.category} | ${AUTH_MODE[c.authMode]} | ${proxyBase(c)} | ${c.triggers.length} | ${howEventsArrive(c)} | ${resourcesCell(c)} | ${scheme} | ${docs} |`;
     });
   const triggers = connectors.reduce((n, c) => n + c.triggers.length, 0);
   return [
@@ -119,10 +130,12 @@ export function renderConnectorTable(): string {
     "",
     `${connectors.length} connectors, ${connectors.filter((c) => c.triggers.length > 0).length} with inbound triggers, ${triggers} triggers in all.`,
     "",
+    "Proxy base: the provider's API as the proxy reaches it, `{PUBLIC_URL}/api/v1/proxy/{connector}/{account}` standing for it — the base URL the provider's official SDK is configured with (`{name}` is filled from the connection). Changing one is a breaking change, written in CHANGELOG.md.",
+    "",
     "How events arrive: **per-account subscription** — Switchyard subscribes with each connection's token, renews and deletes it (nothing to do at the provider beyond the OAuth app); **app-level webhook** — the operator registers one webhook for the whole app once (below); **polling** — Switchyard reads the provider on a schedule; **none** — connect only. **Resources**: what one watched resource names (a connection watches zero or more, each with its own subscription: `GET|POST /api/v1/connections/{connector}/{account}/resources`); required ones mean a connection naming none subscribes to nothing (`watching: NONE`); \"optional\" ones mean it watches the whole account until one is named.",
     "",
-    "| Connector | Name | Category | Auth mode | Triggers | How events arrive | Resources | Webhook scheme | Provider documentation |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| Connector | Name | Category | Auth mode | Proxy base | Triggers | How events arrive | Resources | Webhook scheme | Provider documentation |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "### App-level webhooks: what the operator registers once, provider-wide",

@@ -19,6 +19,7 @@ import { consoleRoutes } from "./rest/console.ts";
 import { getData } from "./rest/getData.ts";
 import { getAuthUrl } from "./rest/getAuthUrl.ts";
 import { createConnectSettings } from "./connections/connectSettings.ts";
+import { createProxyRateLimit } from "./connections/proxyRateLimit.ts";
 import { connectRoutes } from "./rest/connect/index.ts";
 import { createCredentialCheck } from "./connect/credentials.ts";
 import { healthRoutes } from "./rest/health.ts";
@@ -191,7 +192,7 @@ export function buildApp(deps: AppDeps): App {
   const subscriptionMetrics = createSubscriptionMetrics(sql);
   const subscriptionSignal = createWakeSignal();
   const subscriptions = createSubscriptionManager({
-    queue: subscriptionQueue, clock, logger, box, connectorEnv, publicUrl: config.publicUrl, accessTokens, connectors: allConnectors,
+    queue: subscriptionQueue, clock, logger, box, urlKey: config.encryptionKey, connectorEnv, publicUrl: config.publicUrl, accessTokens, connectors: allConnectors,
     allowHttpApiBase: config.env !== "production", metrics: subscriptionMetrics, signal: subscriptionSignal,
     onFailed: async (failure) => {
       logger.warn({ ...failure }, "provider subscription failed for 24 hours");
@@ -225,7 +226,7 @@ export function buildApp(deps: AppDeps): App {
       await connections.disconnect(deploymentId, { connector, account });
     },
   });
-  const subscriptionNotifications = createSubscriptionNotifications({ sql, box, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets, logger, signal: subscriptionSignal });
+  const subscriptionNotifications = createSubscriptionNotifications({ sql, box, urlKey: config.encryptionKey, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets, logger, signal: subscriptionSignal });
   // A notification that only names accounts (Dropbox) makes their connections due for the poller.
   const pollNudge = { nudge: (deploymentId: string, connector: string, externalIds: string[]) => pollSchedule.nudge(deploymentId, connector, externalIds, clock.now()) };
   const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge };
@@ -260,7 +261,9 @@ export function buildApp(deps: AppDeps): App {
     },
   });
 
-  const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics });
+  const proxyRateLimit = createProxyRateLimit({ settings: connectSettings, clock, redis, onFallback });
+  const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics, rateLimit: proxyRateLimit });
+
   const routes: Route[] = [
     ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
     getData({ sql, publicUrl: config.publicUrl, apiKeys }),

@@ -80,6 +80,7 @@ const schema = z.object({
   PROXY_TIMEOUT: z.string().default("30s"),
   PROXY_MAX_BODY: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
   MAX_RESOURCES_PER_CONNECTION: z.coerce.number().int().min(1).default(100),
+  PROXY_BUFFER_BUDGET: z.coerce.number().int().min(1).default(64 * 1024 * 1024),
 });
 
 /** Every variable the schema reads (the README's configuration table is checked against it). */
@@ -196,6 +197,11 @@ export type Config = {
   proxyTimeoutMs: number;
   /** The largest request body the proxy sends on (413 past it), in bytes. */
   proxyMaxBodyBytes: number;
+  /**
+   * The bytes of request bodies the proxy may hold at once, in this process, to send them again
+   * (`x-switchyard-retries`); one deployment at most a quarter of it. Past it: 503 `server_busy`.
+   */
+  proxyBufferBudgetBytes: number;
   /** `CONNECTOR_<NAME>_*` variables, passed to the connector registry as they are. */
   connectorEnv: Record<string, string | undefined>;
 };
@@ -328,6 +334,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proxyTimeoutMs,
     proxyMaxBodyBytes: values.PROXY_MAX_BODY,
     maxResourcesPerConnection: values.MAX_RESOURCES_PER_CONNECTION,
+    proxyBufferBudgetBytes: values.PROXY_BUFFER_BUDGET,
     connectorEnv,
   };
 }

@@ -13,7 +13,7 @@ import { type CredentialsDeclaration, fillCredentialTemplate, publicValues } fro
 import { asString, valueAt } from "../connectors/json.ts";
 import { namesTenantHost } from "../connectors/params.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
-import { checkUrlTarget } from "../net/ssrf.ts";
+import { createTenantHostDispatcher, fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
 import { storableOptional, storableText } from "../text/storable.ts";
 
@@ -48,6 +48,8 @@ export function readCredentialFields(decl: CredentialsDeclaration, form: URLSear
 }
 
 export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv" | "env"> }) {
+  // A tenant-named host is dialled only at the address the guard checked (src/net/ssrf.ts).
+  const tenantHosts = createTenantHostDispatcher(TIMEOUT_MS);
   return {
     async check(def: ConnectorDefinition, sessionParams: Record<string, string>, form: URLSearchParams): Promise<CredentialCheck> {
       const decl = credentialsOf(def);
@@ -71,19 +73,16 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
       }
       const signed = withCredential(api, url, { accept: "application/json", "user-agent": "Switchyard" }, credential);
       // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
-      if (deps.config.env === "production" && namesTenantHost(def.declaration.params)) {
-        const refused = await checkUrlTarget(signed.url);
-        if (refused) return { ok: false, kind: "unavailable", reason: refused };
-      }
+      // Dialled only at the address the guard checked (src/net/ssrf.ts).
+      const guarded = deps.config.env === "production" && namesTenantHost(def.declaration.params);
+      const refused = guarded ? refusedLiteral(signed.url) : undefined;
+      if (refused) return { ok: false, kind: "unavailable", reason: refused };
       let response: Response;
       try {
-        response = await fetch(signed.url, {
-          method: decl.test.method,
-          headers: signed.headers as Record<string, string>,
-          redirect: "manual",
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
+        const init: RequestInit = { method: decl.test.method, headers: signed.headers as Record<string, string>, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) };
+        response = await (guarded ? fetchTenantHost(tenantHosts, signed.url, init) : fetch(signed.url, init));
       } catch (error) {
+        if (refusedByGuard(error)) return { ok: false, kind: "unavailable", reason: REFUSED_PRIVATE_ADDRESS };
         return { ok: false, kind: "unavailable", reason: (error as Error).name === "TimeoutError" ? "timed out" : "could not be reached" };
       }
       if (response.status === 401 || response.status === 403) {

@@ -26,11 +26,13 @@ import { Agent, type Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
-import { checkUrlTarget } from "../net/ssrf.ts";
+import { createTenantHostDispatcher, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import { AppError, badInput } from "../errors.ts";
 import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRateLimitWaitMs, resolveApiBase, withCredential } from "../connectors/api.ts";
 import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
+import { type BufferBudget, createBufferBudget } from "./bufferBudget.ts";
+import type { ProxyRateLimit } from "./proxyRateLimit.ts";
 
 export const MAX_RETRIES = 5;
 /** The longest wait a Retry-After (or a declared rate-limit header) is honoured for. */
@@ -52,7 +54,7 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "pro
 const NOT_SENT = new Set(["host", "x-api-key", "authorization", "cookie", "forwarded", "expect", "content-length", "x-switchyard-retries"]);
 
 export interface ProxyDeps {
-  config: Pick<Config, "env" | "connectorEnv" | "proxyTimeoutMs" | "proxyMaxBodyBytes">;
+  config: Pick<Config, "env" | "publicUrl" | "connectorEnv" | "proxyTimeoutMs" | "proxyMaxBodyBytes" | "proxyBufferBudgetBytes">;
   tokens: Pick<ConnectionTokens, "findInUse" | "inUse" | "storedToken" | "token">;
   logger: Logger;
   clock: Clock;
@@ -62,6 +64,10 @@ export interface ProxyDeps {
   /** The first backoff wait when the provider gives none; doubled each retry. */
   retryBaseMs?: number;
   dispatcher?: Dispatcher;
+  /** The per-connection limit of the deployment's Connect settings (none: no limit). */
+  rateLimit?: ProxyRateLimit;
+  /** The bound on bodies held to be sent again (default: one of PROXY_BUFFER_BUDGET bytes). */
+  budget?: BufferBudget;
 }
 
 export interface ProxyCall {
@@ -171,6 +177,57 @@ export function answerHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
+/**
+ * An answer no shared cache may keep: the same path under /api/v1/proxy/ answers each deployment
+ * (and each key) differently. `Cache-Control` becomes `private` — the provider's `public` and
+ * `s-maxage` dropped, its other directives kept — unless it says `no-store`; `Vary` names X-Api-Key.
+ */
+/** The key (x-api-key, or an SDK's Authorization carrying it) decides the answer. */
+const VARY = "X-Api-Key, Authorization";
+export function privateAnswer(headers: Record<string, string | string[]>): void {
+  const given = single(headers["cache-control"]);
+  if (given === undefined || given.trim() === "") headers["cache-control"] = "private";
+  else if (!/(^|,)\s*no-store\s*(,|$)/i.test(given)) {
+    const kept = given
+      .split(",")
+      .map((directive) => directive.trim())
+      .filter((directive) => directive !== "" && !/^(public|private|s-maxage\s*=.*)$/i.test(directive));
+    headers["cache-control"] = ["private", ...kept].join(", ");
+  }
+  const vary = single(headers.vary);
+  if (vary === undefined || vary.trim() === "") headers.vary = VARY;
+  else if (vary.trim() !== "*" && !/(^|,)\s*x-api-key\s*(,|$)/i.test(vary)) headers.vary = `${vary}, ${VARY}`;
+}
+
+/** `url` with `from` (a base without trailing slash) swapped for `to`, when it is under `from`; else undefined. */
+function underProxy(url: string, from: string, to: string): string | undefined {
+  if (!url.startsWith(from)) return undefined;
+  const next = url.charAt(from.length);
+  if (next !== "" && next !== "/" && next !== "?" && next !== "#") return undefined;
+  return `${to}${url.slice(from.length)}`;
+}
+
+/**
+ * `Link` and `Location` URLs under the connection's proxy base rewritten to the same path under the
+ * proxy, so an SDK that follows them (pagination, a redirect) stays inside the proxy: the account's
+ * token goes with them, and the operator's key never goes to the provider. Others are left alone.
+ */
+export function keepInProxy(headers: Record<string, string | string[]>, base: string, proxyBase: string): void {
+  const location = single(headers.location);
+  if (location !== undefined) {
+    const moved = underProxy(location.trim(), base, proxyBase);
+    if (moved !== undefined) headers.location = moved;
+  }
+  const link = headers.link;
+  if (link !== undefined) {
+    const rewrite = (value: string) => value.replace(/<([^>]*)>/g, (whole, url: string) => {
+      const moved = underProxy(url, base, proxyBase);
+      return moved === undefined ? whole : `<${moved}>`;
+    });
+    headers.link = Array.isArray(link) ? link.map(rewrite) : rewrite(link);
+  }
+}
+
 /** Passes a body on, failing it past `limit` bytes (the 413 of a streamed body). */
 class ByteLimit extends Transform {
   exceeded = false;
@@ -192,6 +249,14 @@ class ByteLimit extends Transform {
 const tooLarge = (limit: number) =>
   new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit} bytes (PROXY_MAX_BODY).`, { headers: { connection: "close" } });
 
+/** How long a caller refused for the buffer budget is asked to wait: held bodies go as their providers answer. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+const overBudget = () =>
+  new AppError("SERVER_BUSY", "Too many request bodies are held for retries right now (PROXY_BUFFER_BUDGET); send this one again shortly, or without x-switchyard-retries.", {
+    retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
+    headers: { connection: "close" },
+  });
+
 const carriesBody = (headers: IncomingHttpHeaders) =>
   headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && Number(headers["content-length"]) !== 0);
 
@@ -205,7 +270,9 @@ export function createProxy(deps: ProxyDeps) {
   const { proxyTimeoutMs, proxyMaxBodyBytes } = deps.config;
   const sleep = deps.sleep ?? sleepFor;
   const retryBaseMs = deps.retryBaseMs ?? 250;
+  const budget = deps.budget ?? createBufferBudget(deps.config.proxyBufferBudgetBytes);
   const dispatcher = deps.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: proxyTimeoutMs } });
+  const tenantHosts = createTenantHostDispatcher(proxyTimeoutMs);
   const requests = new Counter({
     name: "switchyard_proxy_requests_total",
     help: "Requests through the authenticated proxy, by connector and status class (Switchyard's own errors included)",
@@ -260,6 +327,10 @@ export function createProxy(deps: ProxyDeps) {
     return known;
   }
 
+  const publicUrl = deps.config.publicUrl.replace(/\/+$/, "");
+  /** `{PUBLIC_URL}/api/v1/proxy/{connector}/{account}`: where a caller reaches the connection's proxy base. */
+  const proxyBaseOf = (call: ProxyCall) => `${publicUrl}/api/v1/proxy/${encodeURIComponent(call.connector)}/${encodeURIComponent(call.account)}`;
+
   /** The URL `path` names under the connection's API base. */
   function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL | PlainTarget {
     const { base, prefix, basePath } = apiBase(connection, api);
@@ -273,10 +344,10 @@ export function createProxy(deps: ProxyDeps) {
   }
 
   /** One send; the answer's headers are in when it resolves (none within PROXY_TIMEOUT: 504; then as long between body chunks). */
-  async function attempt(method: string, url: URL | PlainTarget, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
+  async function attempt(through: Dispatcher, method: string, url: URL | PlainTarget, headers: Record<string, string | string[]>, body: Buffer | Readable | undefined) {
     try {
       // The dispatcher's own request: undici's top-level request() parses the URL again and copies the options.
-      return await dispatcher.request({
+      return await through.request({
         origin: url.origin,
         path: url instanceof URL ? `${url.pathname}${url.search}` : url.path,
         method: method as Dispatcher.HttpMethod,
@@ -296,17 +367,50 @@ export function createProxy(deps: ProxyDeps) {
 
   async function send(call: ProxyCall): Promise<ProxyAnswer> {
     const connection = deps.tokens.inUse(call.deploymentId, call.connector, call.account) ?? (await deps.tokens.findInUse(call.deploymentId, call.connector, call.account));
+    // Over the connection's limit: answered here, the provider not called.
+    const limited = deps.rateLimit?.check(call.deploymentId, call.connector, call.account);
+    if (limited) await limited;
     const api = apiOf(connection.def.declaration);
     const url = target(connection, api, call.path, call.search);
     // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
-    if (deps.config.env === "production" && namesTenantHost(connection.def.declaration.params) && (await checkUrlTarget(url instanceof URL ? url : new URL(`${url.origin}${url.path}`)))) throw unreachable(connection);
+    // Its calls go through the guarded agent (the address checked is the address dialled).
+    const guarded = deps.config.env === "production" && namesTenantHost(connection.def.declaration.params);
+    if (guarded && refusedLiteral(url instanceof URL ? url : new URL(url.origin))) throw unreachable(connection);
 
     const declared = call.headers["content-length"] === undefined ? undefined : Number(call.headers["content-length"]);
     if (declared !== undefined && declared > proxyMaxBodyBytes) throw tooLarge(proxyMaxBodyBytes);
     const hasBody = carriesBody(call.headers) && call.method !== "GET" && call.method !== "HEAD";
-    // A body is kept (so it can be sent again) when retries are asked for, or when it is small and a 401 could be refreshed.
-    const keep = hasBody && (call.retries > 0 || (connection.refreshable && declared !== undefined && declared <= REPLAYABLE_BODY_BYTES));
+    // A body is kept (so it can be sent again) when retries are asked for, or when it is small and a
+    // 401 could be refreshed — within the buffer budget, reserved before the body is read. Over it,
+    // a call asking for retries is refused (503); one that did not ask is sent once, streamed.
+    const wantsRetries = hasBody && call.retries > 0;
+    let release = wantsRetries || (hasBody && connection.refreshable && declared !== undefined && declared <= REPLAYABLE_BODY_BYTES) ? budget.reserve(call.deploymentId, declared ?? proxyMaxBodyBytes) : undefined;
+    if (wantsRetries && !release) throw overBudget();
+    try {
+      return await sendHeld(call, connection, api, url, guarded ? tenantHosts : dispatcher, hasBody, declared, release !== undefined, (bytes) => {
+        // A chunked body reserved PROXY_MAX_BODY: once read, only its size stays reserved.
+        if (declared !== undefined || !release) return;
+        release();
+        release = budget.reserve(call.deploymentId, bytes);
+      });
+    } finally {
+      release?.();
+    }
+  }
+
+  async function sendHeld(
+    call: ProxyCall,
+    connection: UsableConnection,
+    api: ApiDeclaration,
+    url: URL | PlainTarget,
+    through: Dispatcher,
+    hasBody: boolean,
+    declared: number | undefined,
+    keep: boolean,
+    held: (bytes: number) => void,
+  ): Promise<ProxyAnswer> {
     const buffered = keep ? await call.buffer(proxyMaxBodyBytes) : undefined;
+    if (buffered) held(buffered.length);
     const limiter = hasBody && !keep ? new ByteLimit(proxyMaxBodyBytes) : undefined;
     const replayable = !hasBody || keep;
 
@@ -327,10 +431,11 @@ export function createProxy(deps: ProxyDeps) {
       const signed = header ? { url, headers } : withCredential(api, url as URL, headers, token);
       let response: Dispatcher.ResponseData;
       try {
-        response = await attempt(call.method, signed.url, signed.headers, body);
+        response = await attempt(through, call.method, signed.url, signed.headers, body);
       } catch (error) {
         if (limiter?.exceeded) throw tooLarge(proxyMaxBodyBytes);
         if (error instanceof AppError) throw error;
+        if (refusedByGuard(error)) throw unreachable(connection);
         if (!CONNECTION_ERRORS.has(errorCode(error) ?? "")) {
           deps.logger.warn({ err: error, connector: connection.def.name }, "proxy request failed");
           throw unreachable(connection);
@@ -359,6 +464,8 @@ export function createProxy(deps: ProxyDeps) {
         }
       }
       const answered = answerHeaders(response.headers);
+      privateAnswer(answered);
+      if (answered.link !== undefined || answered.location !== undefined) keepInProxy(answered, apiBase(connection, api).prefix, proxyBaseOf(call));
       answered["x-switchyard-attempts"] = String(attempts);
       return {
         status: response.statusCode,
@@ -387,7 +494,7 @@ export function createProxy(deps: ProxyDeps) {
         "proxy request",
       );
     },
-    close: () => dispatcher.close(),
+    close: () => Promise.all([dispatcher.close(), tenantHosts.close()]).then(() => undefined),
   };
 }
 

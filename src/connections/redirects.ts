@@ -11,6 +11,7 @@
  * host lower-cased, the default port dropped), so `https://app.example.com` does not admit
  * `https://evil.app.example.com` or `http://app.example.com`.
  */
+import { isIP } from "node:net";
 
 export const REDIRECT_URL_MAX_LENGTH = 2048;
 export const MAX_ALLOWED_ORIGINS = 20;
@@ -55,8 +56,20 @@ export function normaliseOrigin(value: string): { ok: true; origin: string } | {
   if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || /[?#]/.test(trimmed)) {
     return { ok: false, message: `The origin "${trimmed}" must be only scheme://host[:port], without a path, query or fragment.` };
   }
+  // Each origin is matched exactly: a wildcard would be stored as a host no browser ever has (and
+  // suggest a pattern that is not checked); other non-DNS names are refused alike.
+  const host = url.hostname;
+  if (trimmed.includes("*") || host.includes("*")) {
+    return { ok: false, message: `allowedRedirectOrigins: "${trimmed}" has a wildcard, which is not supported: list each origin exactly (https://app.example.com).` };
+  }
+  if (!isIP(host.replace(/^\[|\]$/g, "")) && !host.split(".").every((label) => DNS_LABEL.test(label))) {
+    return { ok: false, message: `allowedRedirectOrigins: "${trimmed}" is not a DNS host name (letters, digits and hyphens in dot-separated labels).` };
+  }
   return { ok: true, origin: url.origin };
 }
+
+/** A DNS label as a URL parser writes it (lower case, punycode for other scripts). */
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The redirect URL when it may be used with these allowed origins, else why not (naming the setting). */
 export function checkRedirectUrl(value: string, allowedOrigins: readonly string[]): Parsed {

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
 
 /**
  * Server-side request forgery guard for forwarding URLs. In production a forwarding URL must not
@@ -95,4 +96,38 @@ export async function checkUrlTarget(url: URL): Promise<string | undefined> {
       resolve(`${host} could not be resolved`);
     });
   });
+}
+
+/**
+ * The HTTP agent for a host a tenant names (a WooCommerce store, `params[store]`): every socket is
+ * dialled to the address `guardedLookup` checked — one lookup, no second one a rebinding name could
+ * answer differently — and serves one request only, so no pooled keep-alive socket outlives its
+ * check. The delivery sender's pattern (src/delivery/send.ts), for the proxy, subscription calls
+ * and the connect form's credential test. An IP literal is never looked up: `refusedLiteral` judges it.
+ */
+export function createTenantHostDispatcher(timeoutMs: number): Dispatcher {
+  return new Agent({ connect: { lookup: guardedLookup as never, timeout: timeoutMs }, maxRequestsPerClient: 1, keepAliveTimeout: 1_000 });
+}
+
+/** REFUSED_PRIVATE_ADDRESS when the URL's host is a blocked IP literal (net.connect skips the resolver for those). */
+export function refusedLiteral(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return isIP(host) && blockedAddressReason(host) ? REFUSED_PRIVATE_ADDRESS : undefined;
+}
+
+/** Whether a failed call was refused by the guard (its error, or the cause fetch wraps it in). */
+export function refusedByGuard(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code === "EFORBIDDENADDRESS") return true;
+  }
+  return false;
+}
+
+/**
+ * `fetch` to a host a tenant names, through a guarded agent (`createTenantHostDispatcher`: its
+ * sockets serve one request each, so it holds nothing between calls). A refused address rejects
+ * like any connection error; `refusedByGuard` tells it apart.
+ */
+export function fetchTenantHost(through: Dispatcher, url: URL, init: RequestInit): Promise<Response> {
+  return undiciFetch(url, { ...init, dispatcher: through } as never) as unknown as Promise<Response>;
 }

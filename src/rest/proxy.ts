@@ -23,6 +23,21 @@ function retriesAsked(value: string | string[] | undefined): number {
   return Number(text);
 }
 
+/** A Switchyard API key given as an SDK's own token: `Authorization: Bearer sy_…` (or GitHub's `token sy_…`). */
+const KEY_AS_TOKEN = /^(?:Bearer|token)\s+(sy_[a-z]+_[A-Za-z0-9_-]+)\s*$/i;
+
+/**
+ * The caller's API key: `x-api-key`, else an `Authorization` whose token is a Switchyard key (the
+ * SDKs that take only a token and a base URL, such as Notion's and Octokit). The Authorization
+ * header is never sent on either way.
+ */
+function keyOf(headers: IncomingMessage["headers"]): string | undefined {
+  const key = headers["x-api-key"];
+  if (key !== undefined) return Array.isArray(key) ? key[0] : key;
+  const authorization = headers.authorization;
+  return authorization === undefined ? undefined : KEY_AS_TOKEN.exec(authorization)?.[1];
+}
+
 const decoded = (segment: string): string | undefined => {
   try {
     return decodeURIComponent(segment);
@@ -72,8 +87,7 @@ export function createProxyEndpoint(deps: { apiKeys: ApiKeys; proxy: Proxy; bodi
     const record = (status: number, attempts?: number) => proxy.record({ method, connector, path, status, startedAt, attempts });
     try {
       if (!METHODS.has(method)) throw new AppError("METHOD_NOT_ALLOWED", `${method} is not allowed here.`, { headers: { allow: [...METHODS].join(", ") } });
-      const key = req.headers["x-api-key"];
-      const { deploymentId } = await apiKeys.authenticate(Array.isArray(key) ? key[0] : key);
+      const { deploymentId } = await apiKeys.authenticate(keyOf(req.headers));
       const answer = await proxy.send({
         deploymentId,
         connector: target.connector,

@@ -11,6 +11,8 @@
  * once, at start-up (declarations or their environment may have changed). A change is seen at once
  * when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
  */
+import { createTenantHostDispatcher } from "../net/ssrf.ts";
+import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
@@ -43,6 +45,8 @@ export interface SubscriptionManagerDeps {
   clock: Clock;
   logger: Logger;
   box: SecretBox;
+  /** The key of an app-keyed subscription's URL token (./urlToken.ts); without it the URL has none. */
+  urlKey?: Buffer;
   connectorEnv: Record<string, string | undefined>;
   /** Whether a per-tenant API base from a connection (`{instanceUrl}`) may be http (development and tests). */
   allowHttpApiBase?: boolean;
@@ -101,6 +105,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     has: (connector: string) => catalog().has(connector),
     values: () => catalog().values(),
   };
+  // Tenant-named hosts are dialled only at the address the guard checked (src/net/ssrf.ts).
+  const tenantHosts = createTenantHostDispatcher(callTimeoutMs);
   let wantedOnce: WantedEvent[] | undefined;
   const wanted = () =>
     (wantedOnce ??= [...declared.values()].flatMap(({ def, decl }) =>
@@ -129,7 +135,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     const relative = def.declaration.subscription?.base;
     const base = relative ? new URL(relative, apiBase.href.replace(/\/*$/, "/")) : apiBase;
     const guardHost = !deps.allowHttpApiBase && namesTenantHost(def.declaration.params);
-    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs, guardHost };
+    return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs, guardHost, tenantHosts };
   }
 
   /** The connection's params, then the declaration's connection placeholders (params first, then its metadata). */
@@ -150,7 +156,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
       ...(decl ? connectionVars(work, decl) : {}),
       ...(decl ? resourceValues(decl, work.resource) : {}),
       notificationUrl,
-      subscriptionUrl: `${notificationUrl}?subscription=${encodeURIComponent(work.id)}`,
+      subscriptionUrl: `${notificationUrl}?subscription=${encodeURIComponent(work.id)}${deps.urlKey && appKeyed(decl?.webhook?.key) ? `&token=${subscriptionUrlToken(deps.urlKey, work.id)}` : ""}`,
       events: work.events,
       resource: work.resource,
       externalId: work.externalId,

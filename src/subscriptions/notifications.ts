@@ -9,6 +9,7 @@
  * Items about the subscription itself (`notification.lifecycle`: Graph's lifecycle notifications)
  * are verified the same way, then renew it now, make it again, or read the changes it missed.
  */
+import { appKeyed, urlTokenMatches } from "./urlToken.ts";
 import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
 import { asRecord, asString, parseJsonObject, valueAt } from "../connectors/json.ts";
 import type { ConnectorDefinition, InboundRequest } from "../connectors/types.ts";
@@ -31,6 +32,8 @@ import type { HandshakeReply } from "../connectors/schemes/index.ts";
 export interface SubscriptionNotificationDeps {
   sql: Sql;
   box: SecretBox;
+  /** The key of app-keyed subscriptions' URL tokens (./urlToken.ts): checked when given. */
+  urlKey?: Buffer;
   clock: Clock;
   connectorEnv: Record<string, string | undefined>;
   accessTokens: Pick<AccessTokens, "fresh">;
@@ -213,6 +216,8 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
     async acceptSigned(deploymentId: string, def: ConnectorDefinition, req: InboundRequest, subscriptionId: string, webhookSecret = ""): Promise<InboundOutcome | Refused> {
       const signed = def.declaration.subscription?.webhook;
       if (!signed) return { refused: "the connector's subscriptions send no events of their own" };
+      // An app-wide signing key does not tell subscriptions apart: the URL's own token does (constant time).
+      if (deps.urlKey && appKeyed(signed.key) && !urlTokenMatches(deps.urlKey, subscriptionId, req.query?.get("token"))) return { refused: "the subscription URL's token does not match" };
       const sub = await named(deploymentId, def.name, subscriptionId);
       const key = sub ? await signingKey(signed.key, sub, def, deploymentId, webhookSecret) : undefined;
       const now = deps.clock.now();

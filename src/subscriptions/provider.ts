@@ -3,11 +3,12 @@
  * the declared calls with their templates filled, the answer read at the declared paths. Nothing
  * here knows a provider by name.
  */
+import type { Dispatcher } from "undici";
 import { randomUUID } from "node:crypto";
 import { type ApiDeclaration, underBase, withCredential } from "../connectors/api.ts";
 import { asRecord, asString, valueAt } from "../connectors/json.ts";
 import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
-import { checkUrlTarget } from "../net/ssrf.ts";
+import { fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 
 /** A provider call that did not answer 2xx (`status` 0: unreachable or timed out). */
 export class SubscriptionCallError extends Error {
@@ -71,6 +72,8 @@ export interface CallTarget {
   timeoutMs: number;
   /** The base's host is one the connection's end user named (a `hostname` parameter): refused when it resolves to a private address. */
   guardHost?: boolean;
+  /** The guarded agent a tenant's host is dialled through (src/net/ssrf.ts), with guardHost. */
+  tenantHosts?: Dispatcher;
 }
 
 /** Sends one declared call; the parsed JSON answer ({} when empty); SubscriptionCallError unless 2xx. */
@@ -86,17 +89,14 @@ export async function callProvider(call: SubscriptionCall, vars: TemplateVars, t
       { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": contentType }) },
       target.accessToken,
     );
-    const refused = target.guardHost ? await checkUrlTarget(url) : undefined;
+    // A tenant's host: dialled only at the address the guard checked (src/net/ssrf.ts).
+    const refused = target.guardHost ? refusedLiteral(url) : undefined;
     if (refused) throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${refused}`, 0);
-    response = await fetch(url, {
-      method: call.method,
-      headers: headers as Record<string, string>,
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(target.timeoutMs),
-    });
+    const init: RequestInit = { method: call.method, headers: headers as Record<string, string>, body, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs) };
+    response = await (target.guardHost && target.tenantHosts ? fetchTenantHost(target.tenantHosts, url, init) : fetch(url, init));
   } catch (error) {
-    throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${(error as Error).message}`, 0);
+    const why = refusedByGuard(error) ? REFUSED_PRIVATE_ADDRESS : (error as Error).message;
+    throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${why}`, 0);
   }
   const text = await response.text();
   if (!response.ok) throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]} answered HTTP ${response.status}`, response.status);

@@ -15,7 +15,7 @@ import { screenshotIfFailed } from "./browser.ts";
 
 const ReadConnectSettings = graphql(`
   query ConsoleTestConnectSettings($id: ID!) {
-    deployment(id: $id) { id connectSettings { allowedRedirectOrigins } }
+    deployment(id: $id) { id connectSettings { allowedRedirectOrigins proxyRateLimitPerMinute } }
   }
 `);
 
@@ -58,4 +58,26 @@ test("allowed redirect origins: a bad one is named and nothing is saved; the fix
   // The side menu lists it beside the API key.
   const menu = await page.getByRole("navigation", { name: "Deployment settings" }).getByRole("link").allTextContents();
   expect(menu.indexOf("Connect settings")).toBe(menu.indexOf("API Key") + 1);
+});
+
+test("the proxy rate limit per connection: a bad one is named under the field; saved; emptied, no limit", async () => {
+  await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/connect`);
+  const limit = page.getByLabel("Proxy requests per connection per minute");
+  await limit.fill("0");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByRole("alert").filter({ hasText: "proxyRateLimitPerMinute" }).waitFor();
+  expect(await limit.getAttribute("aria-invalid")).toBe("true");
+  await expectNoAxeViolations(page, "Connect settings with a bad rate limit");
+  expect(ok(await app.gql(ReadConnectSettings, { id: ada.deploymentId }, { token: ada.token })).deployment?.connectSettings.proxyRateLimitPerMinute).toBeNull();
+
+  await limit.fill("120");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByText("Connect settings saved.").waitFor();
+  await expect.poll(async () => ok(await app.gql(ReadConnectSettings, { id: ada.deploymentId }, { token: ada.token })).deployment?.connectSettings.proxyRateLimitPerMinute).toBe(120);
+  await page.reload();
+  await expect.poll(() => page.getByLabel("Proxy requests per connection per minute").inputValue()).toBe("120");
+
+  await page.getByLabel("Proxy requests per connection per minute").fill("");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await expect.poll(async () => ok(await app.gql(ReadConnectSettings, { id: ada.deploymentId }, { token: ada.token })).deployment?.connectSettings.proxyRateLimitPerMinute).toBeNull();
 });

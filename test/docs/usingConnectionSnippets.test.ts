@@ -66,3 +66,12 @@ test("the Node example calls GitHub as alice, and answers bob's reauth_required 
   const bob = await run(process.execPath, [file, "bob"], { env });
   expect(bob.stdout).toMatch(new RegExp(`^reconnect bob: ${app.url}/connect/\\S+$`, "m"));
 });
+
+test("the Python example calls GitHub as alice, and tells Switchyard's own errors apart", async () => {
+  const file = join(dir, "using_a_connection.py");
+  writeFileSync(file, snippet("python"));
+  const alice = await run("python3", [file], { env });
+  expect(alice.stdout.trim()).toBe("alice is octocat on GitHub");
+  const wrongKey = await run("python3", [file], { env: { ...env, SWITCHYARD_API_KEY: "sy_live_not-a-key-not-a-key-not-a-key-xx" } });
+  expect(wrongKey.stdout).toMatch(/^Switchyard: (invalid_api_key|missing_api_key) /);
+});

@@ -146,6 +146,18 @@ describe("a Box connection naming its folder", () => {
     expect(await boxEvents()).toHaveLength(1);
   });
 
+  test("the app's key is one for every tenant: the subscription URL's own token is checked too", async () => {
+    const [hook] = box.live();
+    const address = new URL(hook.body.address);
+    expect(address.searchParams.get("token")).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    // Knowing the subscription id (and holding any delivery Box signed for the app) is not enough.
+    address.searchParams.delete("token");
+    expect(await deliver(address.toString(), "FILE.UPLOADED", PRIMARY_KEY)).toBe(401);
+    address.searchParams.set("token", "A".repeat(32));
+    expect(await deliver(address.toString(), "FILE.UPLOADED", PRIMARY_KEY)).toBe(401);
+    expect(await boxEvents()).toHaveLength(1);
+  });
+
   test("looked up every 6 hours; made again when Box no longer has it", async () => {
     const [hook] = box.live();
     clock.advance(5 * HOUR_MS);

@@ -8,13 +8,13 @@ import type { SectionProps } from "./types.ts";
 
 const ConnectSettingsQuery = graphql(`
   query ConsoleConnectSettings($id: ID!) {
-    deployment(id: $id) { id connectSettings { allowedRedirectOrigins } }
+    deployment(id: $id) { id connectSettings { allowedRedirectOrigins proxyRateLimitPerMinute } }
   }
 `);
 
 const SaveConnectSettingsMutation = graphql(`
   mutation ConsoleSaveConnectSettings($deploymentId: ID!, $input: ConnectSettingsInput!) {
-    saveConnectSettings(deploymentId: $deploymentId, input: $input) { allowedRedirectOrigins }
+    saveConnectSettings(deploymentId: $deploymentId, input: $input) { allowedRedirectOrigins proxyRateLimitPerMinute }
   }
 `);
 
@@ -25,14 +25,16 @@ const SaveConnectSettingsMutation = graphql(`
 export function ConnectSettingsSection({ deploymentId, canManage }: SectionProps) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: ConnectSettingsQuery, variables: { id: deploymentId } });
   const saved = data?.deployment?.connectSettings.allowedRedirectOrigins;
+  const savedLimit = data?.deployment?.connectSettings.proxyRateLimitPerMinute ?? null;
   if (error && !data) return <LoadError error={error} retry={() => refetch({ requestPolicy: "network-only" })} />;
   if (fetching && !data) return <Loading />;
   // Keyed by what is saved: after a save the form starts again from the service's normalised list.
-  return <ConnectSettingsForm key={(saved ?? []).join("\n")} deploymentId={deploymentId} canManage={canManage} saved={saved ?? []} />;
+  return <ConnectSettingsForm key={`${(saved ?? []).join("\n")} ${savedLimit}`} deploymentId={deploymentId} canManage={canManage} saved={saved ?? []} savedLimit={savedLimit} />;
 }
 
-function ConnectSettingsForm({ deploymentId, canManage, saved }: SectionProps & { saved: string[] }) {
+function ConnectSettingsForm({ deploymentId, canManage, saved, savedLimit }: SectionProps & { saved: string[]; savedLimit: number | null }) {
   const [text, setText] = useState(saved.join("\n"));
+  const [limitText, setLimitText] = useState(savedLimit === null ? "" : String(savedLimit));
   const [saving, save] = useMutation(SaveConnectSettingsMutation);
   const toast = useToast();
   const id = useId();
@@ -40,13 +42,17 @@ function ConnectSettingsForm({ deploymentId, canManage, saved }: SectionProps & 
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean);
-  const dirty = origins.join("\n") !== saved.join("\n");
-  const problems = Object.entries(fieldErrors(saving.error));
+  // Empty: no limit. Anything else is sent as it is typed and judged by the service.
+  const limit = limitText.trim() === "" ? null : Number(limitText.trim());
+  const dirty = origins.join("\n") !== saved.join("\n") || limit !== savedLimit;
+  const allProblems = fieldErrors(saving.error);
+  const limitProblem = allProblems.proxyRateLimitPerMinute;
+  const problems = Object.entries(allProblems).filter(([field]) => field !== "proxyRateLimitPerMinute");
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!dirty) return;
-    const result = await save({ deploymentId, input: { allowedRedirectOrigins: origins } });
+    const result = await save({ deploymentId, input: { allowedRedirectOrigins: origins, proxyRateLimitPerMinute: limit } });
     if (result.error) {
       if (Object.keys(fieldErrors(result.error)).length === 0) toast.error(describeError(result.error));
       return;
@@ -85,6 +91,30 @@ function ConnectSettingsForm({ deploymentId, canManage, saved }: SectionProps & 
                   <li key={field}>{message}</li>
                 ))}
               </ul>
+            </div>
+          )}
+        </div>
+        <div className={limitProblem ? "field invalid" : "field"}>
+          <label htmlFor={`${id}-limit`}>Proxy requests per connection per minute</label>
+          <input
+            id={`${id}-limit`}
+            name="proxyRateLimitPerMinute"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            placeholder="No limit"
+            value={limitText}
+            onChange={(e) => setLimitText(e.target.value)}
+            aria-invalid={limitProblem ? true : undefined}
+            aria-describedby={`${id}-limit-hint${limitProblem ? ` ${id}-limit-error` : ""}`}
+          />
+          <div className="hint" id={`${id}-limit-hint`}>
+            Past it, a request through the proxy is answered 429 <code>rate_limited</code> with <code>Retry-After</code> and the provider is not
+            called. Empty: no limit.
+          </div>
+          {limitProblem && (
+            <div className="field-error" id={`${id}-limit-error`} role="alert">
+              {limitProblem}
             </div>
           )}
         </div>

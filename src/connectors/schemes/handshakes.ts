@@ -76,6 +76,12 @@ export const HANDSHAKE_STAGE: Record<Handshake["type"], "before_verify" | "after
 /** monday's challenges are random tokens; anything longer or with other characters is not one of monday's. */
 const MONDAY_CHALLENGE = /^[A-Za-z0-9_.~+/=-]{1,512}$/;
 
+/** Dropbox's challenge, echoed: a token's characters, bounded. */
+const ECHOED_CHALLENGE = /^[A-Za-z0-9_.~+/=-]{1,512}$/;
+/** Graph's validationToken, echoed: printable ASCII with nothing markup is made of, bounded. */
+const GRAPH_VALIDATION_TOKEN = /^[\x20-\x7e]{1,1024}$/;
+const MARKUP = /[<>&"']/;
+
 /** The whole body of WooCommerce's ping: one form field, the webhook's numeric id. */
 const WOOCOMMERCE_PING = /^webhook_id=\d{1,20}$/;
 
@@ -101,7 +107,10 @@ export function answerHandshake(handshake: Handshake, req: InboundRequest, secre
     }
     case "dropbox_challenge": {
       const challenge = req.query?.get("challenge");
-      return method === "GET" && challenge ? text(challenge, { "x-content-type-options": "nosniff" }) : undefined;
+      if (method !== "GET" || !challenge) return undefined;
+      // Echoed back: only what a challenge is made of, never markup or a large body.
+      if (!ECHOED_CHALLENGE.test(challenge)) return { refused: "challenge must be 1 to 512 characters of A-Z, a-z, 0-9 and _ - . ~ + / =." };
+      return text(challenge, { "x-content-type-options": "nosniff" });
     }
     case "zoom_url_validation": {
       const body = method === "POST" ? parseJsonObject(req.rawBody) : null;
@@ -116,7 +125,10 @@ export function answerHandshake(handshake: Handshake, req: InboundRequest, secre
     }
     case "graph_validation_token": {
       const token = req.query?.get("validationToken");
-      return token ? text(token) : undefined;
+      if (!token) return undefined;
+      // Graph's token is a sentence of printable ASCII ("Validation: Testing client application reachability … Request-Id: <uuid>").
+      if (!GRAPH_VALIDATION_TOKEN.test(token) || MARKUP.test(token)) return { refused: "validationToken must be 1 to 1024 printable ASCII characters without < > & \" or '." };
+      return text(token, { "x-content-type-options": "nosniff" });
     }
     case "monday_challenge": {
       const body = method === "POST" ? parseJsonObject(req.rawBody) : null;

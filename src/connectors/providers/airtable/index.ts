@@ -49,7 +49,8 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://airtable.com/oauth2/v1/authorize",
     tokenUrl: "https://airtable.com/oauth2/v1/token",
-    apiUrl: "https://api.airtable.com/v0",
+    // The proxy base: airtable.js: `endpointUrl` https://api.airtable.com, it adds `/v0/` (https://github.com/Airtable/airtable.js).
+    apiUrl: "https://api.airtable.com",
     // webhook:manage: the base's webhook Switchyard adds, refreshes and removes; data.records:read also reads its record payloads.
     scopes: ["user.email:read", "data.records:read", "schema.bases:read", "webhook:manage"],
     scopeDescriptions: {
@@ -73,7 +74,7 @@ export default declareConnector({
     },
   ],
   identity: {
-    path: "/meta/whoami",
+    path: "/v0/meta/whoami",
     idPath: "id",
     displayNamePath: "email",
     metadata: { email: "email", scopes: "scopes" },
@@ -88,11 +89,11 @@ export default declareConnector({
     resources: [{ resource: "bases/{base_id}", triggers: { record_created: ["tableData"], record_updated: ["tableData"], record_deleted: ["tableData"] } }],
     create: {
       method: "POST",
-      path: "/bases/{base_id}/webhooks",
+      path: "/v0/bases/{base_id}/webhooks",
       body: { notificationUrl: "{subscriptionUrl}", specification: { options: { filters: { dataTypes: ["tableData"] } } } },
     },
-    renew: { method: "POST", path: "/bases/{base_id}/webhooks/{providerId}/refresh" },
-    delete: { method: "DELETE", path: "/bases/{base_id}/webhooks/{providerId}" },
+    renew: { method: "POST", path: "/v0/bases/{base_id}/webhooks/{providerId}/refresh" },
+    delete: { method: "DELETE", path: "/v0/bases/{base_id}/webhooks/{providerId}" },
     answer: { idPath: "id", expiresPath: "expirationTime", secretPath: "macSecretBase64" },
     lifetimeSeconds: 7 * 24 * 60 * 60,
     secret: "answer",

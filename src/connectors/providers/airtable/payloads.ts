@@ -27,7 +27,7 @@ export async function readAirtablePayloads(ctx: ChangeReadContext): Promise<{ ev
   let cursor = hookOfCursor === ctx.providerId && /^\d+$/.test(kept ?? "") ? Number(kept) : 1;
   const events: NormalizedEvent[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = asRecord(await ctx.fetchJson(`/${ctx.resource}/webhooks/${encodeURIComponent(ctx.providerId)}/payloads?cursor=${cursor}`)) ?? {};
+    const answer = asRecord(await ctx.fetchJson(`/v0/${ctx.resource}/webhooks/${encodeURIComponent(ctx.providerId)}/payloads?cursor=${cursor}`)) ?? {};
     for (const raw of Array.isArray(answer.payloads) ? answer.payloads : []) {
       const payload = asRecord(raw);
       if (!payload) continue;

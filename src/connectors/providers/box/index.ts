@@ -69,7 +69,8 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://account.box.com/api/oauth2/authorize",
     tokenUrl: "https://api.box.com/oauth2/token",
-    apiUrl: "https://api.box.com/2.0",
+    // The proxy base: Box's SDKs: base URL https://api.box.com, they add `/2.0/` (https://github.com/box/box-typescript-sdk-gen/blob/main/docs/configuration.md).
+    apiUrl: "https://api.box.com",
     // The app's configured application scopes apply; the scope parameter narrows them: reading, and
     // managing the webhook Switchyard adds on the watched folder ("Manage webhooks" on the app).
     scopes: ["root_readonly", "manage_webhook"],
@@ -94,7 +95,7 @@ export default declareConnector({
     },
   ],
   identity: {
-    path: "/users/me",
+    path: "/2.0/users/me",
     idPath: "id",
     displayNamePath: "name",
     metadata: { login: "login", enterpriseId: "enterprise.id" },
@@ -125,11 +126,11 @@ export default declareConnector({
     replace: "delete_first",
     create: {
       method: "POST",
-      path: "/webhooks",
+      path: "/2.0/webhooks",
       body: { target: { id: "{folder_id}", type: "folder" }, address: "{subscriptionUrl}", triggers: "{events[]}" },
     },
-    check: { method: "GET", path: "/webhooks/{providerId}", everySeconds: 6 * 60 * 60 },
-    delete: { method: "DELETE", path: "/webhooks/{providerId}" },
+    check: { method: "GET", path: "/2.0/webhooks/{providerId}", everySeconds: 6 * 60 * 60 },
+    delete: { method: "DELETE", path: "/2.0/webhooks/{providerId}" },
     answer: { idPath: "id" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",

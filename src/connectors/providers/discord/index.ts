@@ -22,7 +22,8 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://discord.com/oauth2/authorize",
     tokenUrl: "https://discord.com/api/oauth2/token",
-    apiUrl: "https://discord.com/api/v10",
+    // The proxy base: @discordjs/rest: `api` https://discord.com/api, it adds `/v10` (https://discord.js.org/docs/packages/rest/main/RESTOptions:Interface).
+    apiUrl: "https://discord.com/api",
     scopes: ["identify", "guilds"],
     scopeDescriptions: {
       identify: "Read your username, avatar and user id",
@@ -34,7 +35,7 @@ export default declareConnector({
     refresh: true,
   },
   identity: {
-    path: "/users/@me",
+    path: "/v10/users/@me",
     idPath: "id",
     displayNamePath: "global_name",
     metadata: { username: "username" },

@@ -98,7 +98,8 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://gitlab.com/oauth/authorize",
     tokenUrl: "https://gitlab.com/oauth/token",
-    apiUrl: "https://gitlab.com/api/v4",
+    // The proxy base: @gitbeaker/rest: `host` https://gitlab.com, it adds `/api/v4/` (https://github.com/jdalrymple/gitbeaker).
+    apiUrl: "https://gitlab.com",
     // Managing a project's webhooks takes the `api` scope (docs.gitlab.com/api/project_webhooks/).
     scopes: ["read_user", "api"],
     scopeDescriptions: {
@@ -120,7 +121,7 @@ export default declareConnector({
     },
   ],
   identity: {
-    path: "/user",
+    path: "/api/v4/user",
     idPath: "id",
     displayNamePath: "username",
     metadata: { name: "name", webUrl: "web_url" },
@@ -152,7 +153,7 @@ export default declareConnector({
     ],
     create: {
       method: "POST",
-      path: "/projects/{project_id}/hooks",
+      path: "/api/v4/projects/{project_id}/hooks",
       body: {
         url: "{subscriptionUrl}",
         token: "{secret}",
@@ -164,8 +165,8 @@ export default declareConnector({
         enable_ssl_verification: true,
       },
     },
-    check: { method: "GET", path: "/projects/{project_id}/hooks/{providerId}", everySeconds: 6 * 60 * 60 },
-    delete: { method: "DELETE", path: "/projects/{project_id}/hooks/{providerId}" },
+    check: { method: "GET", path: "/api/v4/projects/{project_id}/hooks/{providerId}", everySeconds: 6 * 60 * 60 },
+    delete: { method: "DELETE", path: "/api/v4/projects/{project_id}/hooks/{providerId}" },
     answer: { idPath: "id" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",

@@ -6,6 +6,7 @@
  * token; a deleted item cannot be read, so its notification's own fields are forwarded.
  */
 import type { ChangeReadContext } from "../../subscription.ts";
+import { GRAPH_VERSION } from "./graph.ts";
 import { asRecord, asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
@@ -21,7 +22,7 @@ export async function readGraphChange(ctx: ChangeReadContext): Promise<{ events:
     data = { id, changeType, resource };
   } else {
     try {
-      data = asRecord(await ctx.fetchJson(`/${resource.replace(/^\/+/, "")}`)) ?? {};
+      data = asRecord(await ctx.fetchJson(`${GRAPH_VERSION}/${resource.replace(/^\/+/, "")}`)) ?? {};
     } catch (error) {
       // Gone between the change and now: nothing left to forward.
       if (asRecord(error)?.status === 404) return { events: [] };

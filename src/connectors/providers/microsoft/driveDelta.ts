@@ -13,6 +13,7 @@
  * Files only (folders and the root are skipped): a `deleted` facet is `file_deleted`; an item whose
  * creation and last change are the same instant is `file_created`; any other is `file_updated`.
  */
+import { GRAPH_VERSION } from "./graph.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asRecord, asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
@@ -21,7 +22,7 @@ const MAX_PAGES = 20;
 
 const statusOf = (error: unknown) => asRecord(error)?.status;
 
-const deltaPath = (resource: string) => `/${resource.replace(/^\/+|\/+$/g, "")}/delta`;
+const deltaPath = (resource: string) => `${GRAPH_VERSION}/${resource.replace(/^\/+|\/+$/g, "")}/delta`;
 
 async function latestAt(fetchJson: ChangeStartContext["fetchJson"], resource: string): Promise<string | undefined> {
   const answer = asRecord(await fetchJson(`${deltaPath(resource)}?token=latest`)) ?? {};

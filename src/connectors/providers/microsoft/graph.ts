@@ -21,13 +21,18 @@ const BASE_SCOPES = {
   "User.Read": "Read your profile (your id, name and email address)",
 };
 
+/** The Graph version every call names under the base `https://graph.microsoft.com`. */
+export const GRAPH_VERSION = "/v1.0";
+
 /** The sign-in of a Graph connector asking for `scopes` (each described in words) beyond sign-in and profile. */
 export function graphOAuth(scopes: Record<string, string>): NonNullable<ConnectorDeclarationInput["oauth"]> {
   const described = { ...BASE_SCOPES, ...scopes };
   return {
     authorizeUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
     tokenUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/token",
-    apiUrl: "https://graph.microsoft.com/v1.0",
+    // The base Microsoft's Graph SDKs are configured with: they add the version (`/v1.0/me`)
+    // themselves, so every path here names it too (https://learn.microsoft.com/en-us/graph/sdks/customize-client).
+    apiUrl: "https://graph.microsoft.com",
     scopes: Object.keys(described),
     scopeDescriptions: described,
     scopeSeparator: " ",
@@ -42,7 +47,7 @@ export function graphOAuth(scopes: Record<string, string>): NonNullable<Connecto
 }
 
 export const graphIdentity: NonNullable<ConnectorDeclarationInput["identity"]> = {
-  path: "/me",
+  path: `${GRAPH_VERSION}/me`,
   idPath: "id",
   displayNamePath: "displayName",
   metadata: { userPrincipalName: "userPrincipalName", mail: "mail" },
@@ -65,7 +70,7 @@ export function graphSubscription(opts: {
     resources: opts.resources,
     create: {
       method: "POST",
-      path: "/subscriptions",
+      path: `${GRAPH_VERSION}/subscriptions`,
       // Lifecycle notifications come to the same URL (Graph allows it, and validates it with the
       // same validationToken request): told apart by their `lifecycleEvent`.
       body: {
@@ -77,8 +82,8 @@ export function graphSubscription(opts: {
         clientState: "{secret}",
       },
     },
-    renew: { method: "PATCH", path: "/subscriptions/{providerId}", body: { expirationDateTime: "{expiresAt}" } },
-    delete: { method: "DELETE", path: "/subscriptions/{providerId}" },
+    renew: { method: "PATCH", path: `${GRAPH_VERSION}/subscriptions/{providerId}`, body: { expirationDateTime: "{expiresAt}" } },
+    delete: { method: "DELETE", path: `${GRAPH_VERSION}/subscriptions/{providerId}` },
     answer: { idPath: "id", expiresPath: "expirationDateTime", expiresFormat: "iso" },
     lifetimeSeconds: opts.lifetimeSeconds,
     secret: "generated",

@@ -42,7 +42,9 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://api.notion.com/v1/oauth/authorize",
     tokenUrl: "https://api.notion.com/v1/oauth/token",
-    apiUrl: "https://api.notion.com/v1",
+    // The base @notionhq/client is configured with (its `baseUrl`): it adds `/v1/…` itself.
+    // https://github.com/makenotion/notion-sdk-js#clientoptions
+    apiUrl: "https://api.notion.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_basic",

@@ -36,9 +36,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://platform.openai.com/api-keys",
-    apiUrl: "https://api.openai.com",
+    // The SDKs' base URL (`baseURL`, default https://api.openai.com/v1): paths are under the version.
+    apiUrl: "https://api.openai.com/v1",
     key: "api_key",
-    test: { method: "GET", path: "/v1/models", idPath: "object" },
+    test: { method: "GET", path: "/models", idPath: "object" },
   },
   api: { auth: { style: "bearer" } },
 });

@@ -129,10 +129,11 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://woocommerce.com/document/woocommerce-rest-api/",
-    apiUrl: "https://{store}/wp-json/wc/v3",
+    // The proxy base: @woocommerce/woocommerce-rest-api: `url` is the store, it adds `/wp-json/wc/v3/` (https://woocommerce.github.io/woocommerce-rest-api-docs/).
+    apiUrl: "https://{store}",
     // "over HTTPS … provide the Consumer Key as the username and the Consumer Secret as the password".
     basic: { username: "{consumer_key}", password: "{consumer_secret}" },
-    test: { method: "GET", path: "/system_status", idPath: "environment.home_url" },
+    test: { method: "GET", path: "/wp-json/wc/v3/system_status", idPath: "environment.home_url" },
   },
   api: { auth: { style: "basic" } },
   webhook: {
@@ -152,9 +153,9 @@ export default declareConnector({
       { resource: "product.created", triggers: { product_created: ["product.created"] } },
       { resource: "customer.created", triggers: { customer_created: ["customer.created"] } },
     ],
-    create: { method: "POST", path: "/webhooks", body: { name: "Switchyard {resource}", status: "active", topic: "{resource}", delivery_url: "{subscriptionUrl}", secret: "{secret}" } },
-    delete: { method: "DELETE", path: "/webhooks/{providerId}?force=true" },
-    check: { method: "GET", path: "/webhooks/{providerId}", everySeconds: 6 * 60 * 60 },
+    create: { method: "POST", path: "/wp-json/wc/v3/webhooks", body: { name: "Switchyard {resource}", status: "active", topic: "{resource}", delivery_url: "{subscriptionUrl}", secret: "{secret}" } },
+    delete: { method: "DELETE", path: "/wp-json/wc/v3/webhooks/{providerId}?force=true" },
+    check: { method: "GET", path: "/wp-json/wc/v3/webhooks/{providerId}", everySeconds: 6 * 60 * 60 },
     answer: { idPath: "id" },
     // WooCommerce webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,

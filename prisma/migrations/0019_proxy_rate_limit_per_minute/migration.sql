@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "deployment" ADD COLUMN     "proxy_rate_limit_per_minute" INTEGER;
+
