@@ -78,7 +78,7 @@ describe("Trigger Forwarding form", () => {
       asked.push(dialog.message());
       void dialog.dismiss();
     });
-    await page.getByRole("navigation", { name: "Deployment settings" }).getByRole("link", { name: "Data" }).click();
+    await page.getByRole("navigation", { name: "Deployment", exact: true }).getByRole("link", { name: "Data" }).click();
     expect(asked).toEqual(["You have unsaved changes to Trigger Forwarding. Leave without saving?"]);
     expect(new URL(page.url()).pathname).toBe(`/console/deployments/${ada.deploymentId}/forwarding`);
     expect(await page.getByLabel("Forwarding URL").inputValue()).toBe("https://example.com/unsaved");

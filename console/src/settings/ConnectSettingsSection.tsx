@@ -31,7 +31,7 @@ export function ConnectSettingsSection({ deploymentId, canManage }: SectionProps
   return <ConnectSettingsForm key={(saved ?? []).join("\n")} deploymentId={deploymentId} canManage={canManage} saved={saved ?? []} />;
 }
 
-function ConnectSettingsForm({ deploymentId, canManage, saved }: SectionProps & { saved: string[] }) {
+function ConnectSettingsForm({ deploymentId, canManage, saved }: Omit<SectionProps, "health"> & { saved: string[] }) {
   const [text, setText] = useState(saved.join("\n"));
   const [saving, save] = useMutation(SaveConnectSettingsMutation);
   const toast = useToast();

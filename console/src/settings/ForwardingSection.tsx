@@ -9,6 +9,7 @@ import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
 import type { TriggerRefInput } from "../generated/graphql.ts";
 import { setLeaveGuard } from "../router.tsx";
+import { ForwardingHealth } from "./health.tsx";
 import type { SectionProps } from "./types.ts";
 import { useConnectorCatalog } from "./useConnectorCatalog.ts";
 
@@ -42,7 +43,7 @@ const UNSAVED_WARNING = "You have unsaved changes to Trigger Forwarding. Leave w
  * Trigger Forwarding: where events go, with which header, for which triggers. Everything is a
  * draft until Save Changes, which replaces the whole settings at once (saveForwardingSettings).
  */
-export function ForwardingSection({ deploymentId, canManage }: SectionProps) {
+export function ForwardingSection({ deploymentId, canManage, health }: SectionProps) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: ForwardingQuery, variables: { id: deploymentId } });
   if (error && !data) return <LoadError error={error} retry={() => refetch({ requestPolicy: "network-only" })} />;
   if (fetching && !data) return <Loading what="Loading forwarding settings" />;
@@ -54,18 +55,24 @@ export function ForwardingSection({ deploymentId, canManage }: SectionProps) {
     triggers: settings?.triggers.map(({ connector, trigger }) => ({ connector, trigger })) ?? [],
   };
   return (
-    <ForwardingForm
-      key={JSON.stringify(saved)}
-      deploymentId={deploymentId}
-      canManage={canManage}
-      saved={saved}
-      isNew={!settings}
-      onSaved={() => refetch({ requestPolicy: "network-only" })}
-    />
+    <>
+      <ForwardingHealth health={health} deploymentId={deploymentId} canManage={canManage} />
+      <ForwardingForm
+        key={JSON.stringify(saved)}
+        deploymentId={deploymentId}
+        canManage={canManage}
+        saved={saved}
+        isNew={!settings}
+        onSaved={() => {
+          refetch({ requestPolicy: "network-only" });
+          health.reload();
+        }}
+      />
+    </>
   );
 }
 
-function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: SectionProps & { saved: Saved; isNew: boolean; onSaved(): void }) {
+function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: Omit<SectionProps, "health"> & { saved: Saved; isNew: boolean; onSaved(): void }) {
   const [url, setUrl] = useState(saved.forwardingUrl);
   const [headerKey, setHeaderKey] = useState(saved.headerKey);
   const [headerValue, setHeaderValue] = useState("");
