@@ -88,7 +88,7 @@ describe("the consent page is one card with Continue above the fold", () => {
       expect(box.y + box.height, "Continue is on the first screen").toBeLessThanOrEqual(viewport.height);
       expect(await consent.evaluate(() => window.scrollY)).toBe(0);
       await expectNoAxeViolations(consent, `the consent page at ${viewport.width}px`);
-      await screenshot(consent, `connect-consent-${viewport.width}`);
+      await screenshot(consent, viewport.width === 390 ? "21-consent-phone" : "22-consent-desktop");
     });
   }
 

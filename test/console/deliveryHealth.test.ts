@@ -87,7 +87,7 @@ describe("delivery health against an endpoint that answers 500", () => {
     await page.getByTestId("nav-health").getByText("Endpoint failing").waitFor();
     await expect.poll(() => page.locator(".chart canvas").count()).toBe(2);
     await expectNoAxeViolations(page, "Overview with a failing endpoint");
-    await screenshot(page, "16-overview-failing");
+    await screenshot(page, "18-overview-failing-endpoint");
 
     const phone = await story.newPage({ viewport: { width: 390, height: 844 } });
     try {
@@ -119,7 +119,7 @@ describe("delivery health against an endpoint that answers 500", () => {
     expect(Math.max(...heights)).toBeLessThan(60);
     expect((await rows.first().boundingBox())!.y + 60).toBeLessThan(800);
     await expectNoAxeViolations(page, "Events with failing deliveries");
-    await screenshot(page, "14-events-failing");
+    await screenshot(page, "19-events-failing-endpoint");
   });
 
   test("paused: the navigation, Overview, Trigger Forwarding and Events each say so", async () => {

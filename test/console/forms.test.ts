@@ -59,6 +59,12 @@ describe("Trigger Forwarding form", () => {
     await page.getByText("Not saved: fix the fields marked below the inputs").waitFor();
     expect(await page.getByLabel("Forwarding URL").getAttribute("aria-invalid")).toBe("true");
 
+    // Corrected, the stale message goes at once (before any save).
+    await page.getByLabel("Forwarding URL").fill("https://example.com/fixed");
+    await page.getByText("must use http or https").waitFor({ state: "detached" });
+    expect(await page.getByLabel("Forwarding URL").getAttribute("aria-invalid")).not.toBe("true");
+    await page.getByText("Not saved: fix the fields marked below the inputs").waitFor({ state: "detached" });
+
     await page.getByLabel("Forwarding URL").fill("not a url");
     await page.getByRole("button", { name: "Save Changes" }).click();
     await page.getByText("must be an absolute http:// or https:// URL").waitFor();

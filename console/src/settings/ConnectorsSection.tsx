@@ -83,9 +83,13 @@ export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
   const [category, setCategory] = useState("");
   const reload = () => refetch({ requestPolicy: "network-only" });
   const categories = [...new Set((data?.connectors ?? []).map((c) => c.category))].sort();
-  const shown = (data?.connectors ?? []).filter(
-    (c) => (!category || c.category === category) && matchesQuery(query, c.displayName, c.name, c.category, c.description),
-  );
+  const [onlyConfigured, setOnlyConfigured] = useState(false);
+  // Configured: the deployment has its own OAuth app or GitHub App for it.
+  const configured = new Set((data?.deployment?.connectorCredentials ?? []).map((c) => c.connector));
+  const shown = (data?.connectors ?? [])
+    .filter((c) => (!category || c.category === category) && (!onlyConfigured || configured.has(c.name)) && matchesQuery(query, c.displayName, c.name, c.category, c.description))
+    // Configured ones first, then by name: the catalog is long (over a hundred).
+    .sort((a, b) => Number(configured.has(b.name)) - Number(configured.has(a.name)) || a.displayName.localeCompare(b.displayName));
   return (
     <section className="panel" aria-labelledby="connectors-title">
       <h2 id="connectors-title">Connectors</h2>
@@ -114,6 +118,10 @@ export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
               ))}
             </select>
           </div>
+          <label className="check">
+            <input type="checkbox" checked={onlyConfigured} onChange={(e) => setOnlyConfigured(e.target.checked)} />
+            Only configured ({configured.size})
+          </label>
         </div>
       )}
       {data && data.connectors.length > 0 && shown.length === 0 && <p className="muted">No connector matches.</p>}

@@ -81,7 +81,20 @@ function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: Omit
   const [saving, save] = useMutation(SaveForwardingMutation);
   const catalog = useConnectorCatalog();
   const toast = useToast();
-  const fields = fieldErrors(saving.error);
+  // The values the last refused save sent: an error is shown under its field only while the field
+  // still holds what was refused (a corrected URL loses its stale message at once).
+  const [refused, setRefused] = useState<{ url: string; headerKey: string; headerValue: string; triggers: string }>();
+  const current = { url: url.trim(), headerKey: headerKey.trim(), headerValue, triggers: triggers.map(key).join(",") };
+  const fields = Object.fromEntries(
+    Object.entries(fieldErrors(saving.error)).filter(([field]) => {
+      if (!refused) return false;
+      if (field === "forwardingUrl") return current.url === refused.url;
+      if (field === "headerKey") return current.headerKey === refused.headerKey;
+      if (field === "headerValue") return current.headerValue === refused.headerValue && current.headerKey === refused.headerKey;
+      if (field.startsWith("triggers")) return current.triggers === refused.triggers;
+      return true;
+    }),
+  ) as Record<string, string>;
 
   const dirty = useMemo(
     () =>
@@ -125,8 +138,10 @@ function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: Omit
       headerValue: headerKey.trim() && headerValue ? headerValue : null,
       triggers,
     };
+    setRefused(undefined);
     const result = await save({ deploymentId, input });
     if (result.error) {
+      setRefused(current);
       if (Object.keys(fieldErrors(result.error)).length === 0) toast.error(describeError(result.error));
       return;
     }

@@ -141,6 +141,11 @@ const ConnectedAccount = builder.prismaObject("ConnectedAccount", {
     scopes: t.exposeStringList("scopes"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     lastRefreshedAt: t.expose("lastRefreshedAt", { type: "DateTime", nullable: true }),
+    tokenExpiresAt: t.expose("tokenExpiresAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the access token runs out (it is refreshed before then); null when it does not expire. The token itself is never exposed.",
+    }),
     displayName: t.exposeString("displayName", { nullable: true, description: "What the provider calls the account (a login, an e-mail address)." }),
     params: t.field({
       type: "JSON",

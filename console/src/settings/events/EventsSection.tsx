@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { Dialog } from "../../components/Dialog.tsx";
 import { Empty } from "../../components/States.tsx";
 import { ForwardingHealth } from "../health.tsx";
+import { useSearchParam } from "../../router.tsx";
 import { describeError } from "../../errors.ts";
 import type { DeliveryStatus, EventFilter } from "../../generated/graphql.ts";
 import type { SectionProps } from "../types.ts";
@@ -26,10 +27,12 @@ const toInstant = (local: string | undefined) => (local ? new Date(local).toISOS
 export function EventsSection({ deploymentId, canManage, health }: SectionProps) {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<string>();
-  const [filter, setFilter] = useState<Filter>({});
+  // "Open in Events" (a connection's recent events) links here with ?event=<id>: that event, opened.
+  const linked = useSearchParam("event") ?? undefined;
+  const [filter, setFilter] = useState<Filter>(() => (linked ? { id: linked } : {}));
   // One cursor per page shown: null is the first page; "Load more" appends the last endCursor.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const [open, setOpen] = useState<string>();
+  const [open, setOpen] = useState<string | undefined>(linked);
   const live = useLiveReload(deploymentId);
   const apiFilter = useMemo<EventFilter>(
     () => ({
@@ -79,7 +82,7 @@ export function EventsSection({ deploymentId, canManage, health }: SectionProps)
       <div className="event-tools">
         <details open={Object.values(filter).some(Boolean) || undefined}>
           <summary>Filters</summary>
-          <EventFilters onApply={apply} />
+          <EventFilters onApply={apply} initial={filter} />
         </details>
         {canManage && (
           <details>
