@@ -125,9 +125,11 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
     await page.goto(`${app.url}/console/organizations/${organizationId}/integration`);
     await page.getByRole("list", { name: "Deployments" }).getByRole("link", { name: /development/ }).click();
     // A deployment opens on its Overview; the API key is under Settings.
-    await heading(/development · Overview/).waitFor();
+    await page.waitForURL(/\/overview$/);
+    await page.getByRole("heading", { level: 1, name: "development", exact: true }).waitFor();
+    await page.getByRole("heading", { name: "Overview", exact: true }).waitFor();
     await sideNav("Settings").click();
-    await heading(/development · API Key/).waitFor();
+    await page.waitForURL(/\/api-key$/);
     deploymentId = new URL(page.url()).pathname.split("/")[3];
     await page.getByText("This deployment has no API key yet.").waitFor();
     await check("API key (none yet)");

@@ -68,9 +68,8 @@ export function DeploymentSettings({ deploymentId, section }: { deploymentId: st
       {deployment && props && (
         <>
           <div className="page-head">
-            <h1>
-              {deployment.name} <span className="muted-title">· {current?.label ?? "Not found"}</span>
-            </h1>
+            {/* The page's own heading (h2) names what is shown; the tabs mark where you are. */}
+            <h1>{deployment.name}</h1>
             {/* What `switchyard listen --deployment` and the GraphQL API ask for. */}
             <p className="muted" role="group" aria-label="Deployment ID">
               ID <code>{deployment.id}</code> <CopyButton value={deployment.id} label="Copy ID" />
