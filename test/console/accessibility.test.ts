@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { buildConsole } from "../../scripts/build-console.ts";
 import { graphql } from "../generated/gql.ts";
 import { expectNoAxeViolations } from "../helpers/axe.ts";
@@ -125,11 +125,11 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
     await page.goto(`${app.url}/console/organizations/${organizationId}/integration`);
     await page.getByRole("list", { name: "Deployments" }).getByRole("link", { name: /development/ }).click();
     // A deployment opens on its Overview; the API key is under Settings.
-    await page.waitForURL(/\/overview$/);
     await page.getByRole("heading", { level: 1, name: "development", exact: true }).waitFor();
     await page.getByRole("heading", { name: "Overview", exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/\/overview$/);
     await sideNav("Settings").click();
-    await page.waitForURL(/\/api-key$/);
+    await page.getByRole("heading", { name: "API Key", exact: true }).waitFor();
     deploymentId = new URL(page.url()).pathname.split("/")[3];
     await page.getByText("This deployment has no API key yet.").waitFor();
     await check("API key (none yet)");

@@ -108,11 +108,11 @@ describe("the seed journey", () => {
   test("choose a deployment → Settings; generate the API key, shown once with a copy button", async () => {
     await page.getByRole("list", { name: "Deployments" }).getByRole("link", { name: /development/ }).click();
     // A deployment opens on its Overview; the API key is under Settings.
-    await page.waitForURL(/\/overview$/);
     await page.getByRole("heading", { level: 1, name: "development", exact: true }).waitFor();
     await page.getByRole("heading", { name: "Overview", exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/\/overview$/);
     await sideNav("Settings").click();
-    await page.waitForURL(/\/api-key$/);
+    await page.getByRole("heading", { name: "API Key", exact: true }).waitFor();
     deploymentId = new URL(page.url()).pathname.split("/")[3];
     // The id `switchyard listen --deployment` asks for is on the page, with its own copy button.
     expect(await page.getByLabel("Deployment ID").getByText(deploymentId, { exact: true }).isVisible()).toBe(true);
