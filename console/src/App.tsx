@@ -57,7 +57,8 @@ function Routes() {
   if ((params = match("/organizations/:organizationId/:tab", path)) && (params.tab === "integration" || params.tab === "members")) {
     return <OrganizationPage organizationId={params.organizationId} tab={params.tab} />;
   }
-  if ((params = match("/deployments/:deploymentId", path))) return <Redirect to={`/deployments/${params.deploymentId}/api-key`} />;
+  if ((params = match("/deployments/:deploymentId", path))) return <Redirect to={`/deployments/${params.deploymentId}/overview`} />;
+  if ((params = match("/deployments/:deploymentId/settings", path))) return <Redirect to={`/deployments/${params.deploymentId}/api-key`} />;
   if ((params = match("/deployments/:deploymentId/:section", path))) {
     return <DeploymentSettings deploymentId={params.deploymentId} section={params.section} />;
   }

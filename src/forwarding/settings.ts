@@ -77,6 +77,15 @@ export async function getForwardingSettings(db: Db, deploymentId: string): Promi
   };
 }
 
+/**
+ * The triggers of one connector on the deployment's Forwarding Trigger List, by name: what the
+ * consent page tells an end user is passed on (the list, not the connector's whole catalog).
+ */
+export async function listedTriggers(db: Db, deploymentId: string, connector: string): Promise<string[]> {
+  const rows = await db.forwardingTrigger.findMany({ where: { deploymentId, connector }, orderBy: { trigger: "asc" }, select: { trigger: true } });
+  return rows.map((row) => row.trigger);
+}
+
 /** The console's "Save Changes": URL, header and the whole trigger list replaced in one transaction. */
 export async function saveForwardingSettings(
   { db, box, deliveries, allowPrivateTargets }: { db: Db; box: SecretBox; deliveries: DeliveryQueue; allowPrivateTargets: boolean },

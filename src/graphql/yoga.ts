@@ -10,6 +10,14 @@ import { toGraphQLError } from "./errors.ts";
 import type { GraphQLContext, GraphQLContexts } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
 import { createGraphiQLPage } from "./graphiqlPage.ts";
+
+const GRAPHIQL_EXAMPLE = `# Who you are, your organizations and their deployments.
+# A deployment's health: deployment(id: "…") { deliveryStats(hours: 24) { attemptSuccessRate failingEndpoint { consecutiveFailures } } }
+query {
+  viewer { email name }
+  organizations { id name deployments { id name } }
+}
+`;
 import { useUnstorableInputGuard } from "./inputGuard.ts";
 import { createCostLimit } from "./limits.ts";
 import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
@@ -140,7 +148,9 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // GraphiQL cannot work without introspection: it is served exactly when introspection is on.
-    graphiql: introspection && { title: "Switchyard GraphQL" },
+    // Opens on a query that shows something (not yoga's boilerplate); the console links here with
+    // its own deployment's id in `?variables=`.
+    graphiql: introspection && { title: "Switchyard GraphQL", defaultQuery: GRAPHIQL_EXAMPLE },
     // Bundled, not fetched from a CDN: it works offline and behind strict egress rules. Imported on
     // the first GraphiQL page only: the bundle is a 9 MB module that holds ~32 MB of heap once loaded.
     // Never framed, and only its own scripts run (./graphiqlPage.ts).

@@ -28,6 +28,15 @@ const CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 const problem = (field: string, message: string) => badInput(message, [{ field, message }]);
 const accountProblem = (message: string) => problem("account", message);
 
+/** The end user's id in the operator's system, as auth-url takes it (the console's test URL too); otherwise the 400 saying why. */
+export function checkAccount(account: string | undefined): string {
+  if (account === undefined) throw accountProblem("account is required: the end user's id in your system.");
+  if (account.length === 0) throw accountProblem("account must not be empty.");
+  if ([...account].length > 255) throw accountProblem("account must be at most 255 characters.");
+  if (CONTROL.test(account)) throw accountProblem("account must not contain control characters or invisible formatting characters (such as bidi overrides like U+202E or zero-width characters).");
+  return account;
+}
+
 /** The optional `redirectUrl`, checked against the deployment's allowed redirect origins. */
 async function readRedirectUrl(deps: AuthUrlDeps, deploymentId: string, query: URLSearchParams): Promise<string | undefined> {
   const values = query.getAll("redirectUrl");
@@ -59,11 +68,7 @@ export function getAuthUrl(deps: AuthUrlDeps): Route {
 
       const values = request.url.searchParams.getAll("account");
       if (values.length > 1) throw accountProblem("Give account once.");
-      const account = values[0];
-      if (account === undefined) throw accountProblem("account is required: the end user's id in your system.");
-      if (account.length === 0) throw accountProblem("account must not be empty.");
-      if ([...account].length > 255) throw accountProblem("account must be at most 255 characters.");
-      if (CONTROL.test(account)) throw accountProblem("account must not contain control characters or invisible formatting characters (such as bidi overrides like U+202E or zero-width characters).");
+      const account = checkAccount(values[0]);
 
       const params = readParams(def.declaration.params, request.url.searchParams);
       if (!params.ok) throw problem(params.name, params.message);

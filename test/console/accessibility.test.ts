@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { buildConsole } from "../../scripts/build-console.ts";
 import { graphql } from "../generated/gql.ts";
 import { expectNoAxeViolations } from "../helpers/axe.ts";
@@ -62,7 +62,7 @@ afterAll(async () => {
 
 const heading = (name: string | RegExp) => page.getByRole("heading", { name });
 const button = (name: string | RegExp) => page.getByRole("button", { name });
-const sideNav = (name: string) => page.getByRole("navigation", { name: "Deployment settings" }).getByRole("link", { name, exact: true });
+const sideNav = (name: string) => page.getByRole("navigation", { name: /^Deployment( settings)?$/ }).getByRole("link", { name, exact: true });
 /** Soft: a page with violations does not stop the story, each page is reported. */
 const check = (where: string, target: Page = page) => expectNoAxeViolations(target, where, { soft: true });
 
@@ -124,7 +124,12 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
   test("API key, a new key shown once", async () => {
     await page.goto(`${app.url}/console/organizations/${organizationId}/integration`);
     await page.getByRole("list", { name: "Deployments" }).getByRole("link", { name: /development/ }).click();
-    await heading(/Settings · development/).waitFor();
+    // A deployment opens on its Overview; the API key is under Settings.
+    await page.getByRole("heading", { level: 1, name: "development", exact: true }).waitFor();
+    await page.getByRole("heading", { name: "Overview", exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/\/overview$/);
+    await sideNav("Settings").click();
+    await page.getByRole("heading", { name: "API Key", exact: true }).waitFor();
     deploymentId = new URL(page.url()).pathname.split("/")[3];
     await page.getByText("This deployment has no API key yet.").waitFor();
     await check("API key (none yet)");
@@ -195,13 +200,18 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
   test("events, a delivered event with its attempts open", async () => {
     await sideNav("Events").click();
     await page.getByTestId("live-state").getByText("Live").waitFor();
+    await check("Events (the log first)");
+    await button("Send a test event…").click();
+    await page.getByRole("dialog", { name: "Send a test event" }).waitFor();
+    await check("Events (the test-event dialog)");
     await button("Send test event: GitHub · Issue opened").click();
-    // The test event's row, not the connection's own switchyard.connection_created (which has no delivery).
+    // The test event's row, not the connection's own switchyard.connection_created (which has no delivery); opened when sent.
     const row = page.getByRole("table", { name: "Events" }).locator("tr[data-event-id]").filter({ hasText: "github.issue_opened" }).first();
     await row.waitFor();
-    await row.getByRole("button", { name: "Details" }).click();
+    await page.getByTestId("sent-test-event").waitFor();
     await page.getByRole("list", { name: "Attempts" }).waitFor();
-    await check("Events (details open)");
+    await page.getByText("Filters", { exact: true }).click();
+    await check("Events (details open, filters shown)");
   });
 
   test("overview, its tiles and charts, and the paused banner", async () => {
@@ -211,6 +221,8 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
     await check("Overview");
     await button("Pause forwarding").click();
     await page.getByTestId("forwarding-banner").getByText("Forwarding is paused").waitFor();
+    // The navigation says so too, on every page of the deployment.
+    await page.getByTestId("nav-health").getByText("Forwarding paused").waitFor();
     await check("Overview (forwarding paused)");
     await button("Resume forwarding").click();
     await page.getByTestId("forwarding-banner").waitFor({ state: "detached" });

@@ -103,6 +103,16 @@ test("the connector list is searchable and filterable, and says which connectors
   await page.getByRole("button", { name: "Save credentials" }).click();
   await row("Gmail").getByText("Your OAuth app").waitFor();
 
+  // Configured connectors first, the rest by name; "Only configured" keeps just those.
+  const names = await catalog.locator("li strong").allTextContents();
+  expect(names[0]).toBe("Gmail");
+  const rest = names.slice(1);
+  expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b)));
+  await page.getByLabel(/Only configured/).check();
+  await expect.poll(() => catalog.locator("li strong").allTextContents()).toEqual(["Gmail"]);
+  await expectNoAxeViolations(page, "the connector catalog, only configured");
+  await page.getByLabel(/Only configured/).uncheck();
+
   await page.getByLabel("Search connectors").fill("jira");
   await row("Jira").waitFor();
   expect(await catalog.getByRole("listitem").count()).toBe(1);

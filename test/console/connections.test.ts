@@ -6,7 +6,7 @@ import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
 import type { Operator } from "../helpers/operators.ts";
 import type { TestApp } from "../helpers/testApp.ts";
-import { screenshotIfFailed } from "./browser.ts";
+import { screenshot, screenshotIfFailed } from "./browser.ts";
 
 /**
  * The Connections page as an operator uses it: search and status narrow the list, a connection's
@@ -55,12 +55,32 @@ test("search, status, details with recent events, a new authorization URL, Disco
 
   await table.getByRole("button", { name: "Details of bob" }).click();
   await page.getByRole("list", { name: "Recent events of bob" }).getByText("switchyard.connection_created").waitFor();
+  // Styled details: its id, status and token expiry as facts, no raw JSON dump.
+  const details = page.getByRole("region", { name: "Details of bob" });
+  const bob = await app.database.prisma.connectedAccount.findFirstOrThrow({ where: { deploymentId: ada.deploymentId, account: "bob" } });
+  await details.getByText(bob.id, { exact: true }).waitFor();
+  await details.getByText("Token expires").waitFor();
+  expect(await details.locator("dd").allTextContents()).not.toContainEqual(expect.stringMatching(/^\{/));
   await page.getByRole("button", { name: "Create a new authorization URL" }).click();
   const url = page.getByRole("region", { name: "Details of bob" }).locator("code", { hasText: "/connect/" });
   await url.waitFor();
   expect(await url.textContent()).toMatch(new RegExp(`^${app.url}/connect/[A-Za-z0-9_-]+$`));
   await page.getByRole("button", { name: "Copy authorization URL" }).waitFor();
   await expectNoAxeViolations(page, "Connections (details open, new authorization URL)");
+  await screenshot(page, "20-connection-details");
+
+  // A recent event links to the Events page, opened on that event.
+  const recent = page.getByRole("list", { name: "Recent events of bob" }).getByRole("listitem").first();
+  const eventLink = recent.getByRole("link", { name: "Open in Events" });
+  const href = (await eventLink.getAttribute("href"))!;
+  await eventLink.click();
+  await page.waitForURL(/\/events\?event=/);
+  const eventId = decodeURIComponent(href.split("event=")[1]);
+  await page.getByRole("table", { name: "Events" }).locator(`tr[data-event-id="${eventId}"]`).waitFor();
+  await expect.poll(() => page.getByRole("table", { name: "Events" }).locator("tr[data-event-id]").count()).toBe(1);
+  await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/accounts`);
+  await page.getByLabel("Status").selectOption("REAUTH_REQUIRED");
+  await table.getByRole("button", { name: "Details of bob" }).click();
 
   await table.getByRole("button", { name: "Disconnect" }).click();
   const dialog = page.getByRole("dialog", { name: "Disconnect this connection?" });

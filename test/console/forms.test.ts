@@ -59,6 +59,12 @@ describe("Trigger Forwarding form", () => {
     await page.getByText("Not saved: fix the fields marked below the inputs").waitFor();
     expect(await page.getByLabel("Forwarding URL").getAttribute("aria-invalid")).toBe("true");
 
+    // Corrected, the stale message goes at once (before any save).
+    await page.getByLabel("Forwarding URL").fill("https://example.com/fixed");
+    await page.getByText("must use http or https").waitFor({ state: "detached" });
+    expect(await page.getByLabel("Forwarding URL").getAttribute("aria-invalid")).not.toBe("true");
+    await page.getByText("Not saved: fix the fields marked below the inputs").waitFor({ state: "detached" });
+
     await page.getByLabel("Forwarding URL").fill("not a url");
     await page.getByRole("button", { name: "Save Changes" }).click();
     await page.getByText("must be an absolute http:// or https:// URL").waitFor();
@@ -78,7 +84,7 @@ describe("Trigger Forwarding form", () => {
       asked.push(dialog.message());
       void dialog.dismiss();
     });
-    await page.getByRole("navigation", { name: "Deployment settings" }).getByRole("link", { name: "Data" }).click();
+    await page.getByRole("navigation", { name: "Deployment", exact: true }).getByRole("link", { name: "Data" }).click();
     expect(asked).toEqual(["You have unsaved changes to Trigger Forwarding. Leave without saving?"]);
     expect(new URL(page.url()).pathname).toBe(`/console/deployments/${ada.deploymentId}/forwarding`);
     expect(await page.getByLabel("Forwarding URL").inputValue()).toBe("https://example.com/unsaved");

@@ -56,7 +56,7 @@ afterAll(async () => {
 
 const heading = (name: string | RegExp) => page.getByRole("heading", { name });
 const button = (name: string | RegExp) => page.getByRole("button", { name });
-const sideNav = (name: string) => page.getByRole("navigation", { name: "Deployment settings" }).getByRole("link", { name });
+const sideNav = (name: string) => page.getByRole("navigation", { name: /^Deployment( settings)?$/ }).getByRole("link", { name, exact: true });
 
 describe("the seed journey", () => {
   const email = "ada@example.com";
@@ -107,7 +107,12 @@ describe("the seed journey", () => {
 
   test("choose a deployment → Settings; generate the API key, shown once with a copy button", async () => {
     await page.getByRole("list", { name: "Deployments" }).getByRole("link", { name: /development/ }).click();
-    await heading(/Settings · development/).waitFor();
+    // A deployment opens on its Overview; the API key is under Settings.
+    await page.getByRole("heading", { level: 1, name: "development", exact: true }).waitFor();
+    await page.getByRole("heading", { name: "Overview", exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/\/overview$/);
+    await sideNav("Settings").click();
+    await page.getByRole("heading", { name: "API Key", exact: true }).waitFor();
     deploymentId = new URL(page.url()).pathname.split("/")[3];
     // The id `switchyard listen --deployment` asks for is on the page, with its own copy button.
     expect(await page.getByLabel("Deployment ID").getByText(deploymentId, { exact: true }).isVisible()).toBe(true);
@@ -174,8 +179,8 @@ describe("the seed journey", () => {
     expect(await page.getByTestId("webhook-url-github").textContent()).toBe(`${app.url}/webhooks/${deploymentId}/github`);
     await page.getByText("Using the Switchyard service's credentials.").waitFor();
 
-    // The key generated a moment ago in this tab is offered; nothing was stored in the browser.
-    expect(await page.getByLabel("API key").inputValue()).toBe(apiKey);
+    // A logged-in owner needs no API key to try a connector (createTestAuthorizationUrl).
+    expect(await page.getByLabel("API key").count()).toBe(0);
     await page.getByLabel("Account").fill("alice");
     await button("Create authorization URL").click();
     const link = page.getByTestId("auth-url");
@@ -206,6 +211,7 @@ describe("the seed journey", () => {
     await page.getByTestId("live-state").getByText("Live").waitFor();
     const events = () => page.getByRole("table", { name: "Events" });
 
+    await button("Send a test event…").click();
     await button("Send test event: GitHub · Issue opened").click();
     const first = events().locator("tr[data-event-id]").filter({ hasText: "github.issue_opened" }).first();
     await first.waitFor();
@@ -225,8 +231,11 @@ describe("the seed journey", () => {
     await liveRow.waitFor();
     await liveRow.getByText("Succeeded").waitFor();
 
-    // Attempt history, then a replay with the same webhook-id.
-    await row.getByRole("button", { name: "Details" }).click();
+    // The event sent is shown: named above the log, its row marked and its details open.
+    expect(await page.getByTestId("sent-test-event").textContent()).toContain(eventId);
+    expect(await row.getAttribute("class")).toContain("highlight");
+    // Attempt history (open since it was sent), then a replay with the same webhook-id.
+    await row.getByRole("button", { name: "Hide" }).waitFor();
     const attempts = page.getByRole("list", { name: "Attempts" });
     await attempts.getByText("HTTP 200").waitFor();
     await screenshot(page, "10-events");

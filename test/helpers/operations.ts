@@ -62,7 +62,9 @@ export const DeliveryStatsQuery = graphql(`
       id
       deliveryStats(hours: $hours) {
         hours succeeded failed pending cancelled successRate p50Ms p95Ms oldestPendingAt queueDepth
-        buckets { start succeeded failed pending p50Ms p95Ms }
+        attempts attemptsSucceeded attemptsFailed attemptSuccessRate
+        failingEndpoint { url consecutiveFailures since lastAttemptAt lastStatusCode lastError nextAttemptAt }
+        buckets { start succeeded failed pending p50Ms p95Ms attemptsSucceeded attemptsFailed }
       }
     }
   }

@@ -92,7 +92,7 @@ function AppIntegration(props: { organizationId: string; canManage: boolean; dep
           <ul className="rows" aria-label="Deployments">
             {props.deployments.map((deployment) => (
               <li key={deployment.id}>
-                <Link to={`/deployments/${deployment.id}/api-key`} className="row-link">
+                <Link to={`/deployments/${deployment.id}/overview`} className="row-link">
                   <span className="row-main">
                     <strong>{deployment.name}</strong>
                     <span className="muted">created {formatDate(deployment.createdAt)}</span>

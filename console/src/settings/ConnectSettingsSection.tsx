@@ -32,7 +32,7 @@ export function ConnectSettingsSection({ deploymentId, canManage }: SectionProps
   return <ConnectSettingsForm key={`${(saved ?? []).join("\n")} ${savedLimit}`} deploymentId={deploymentId} canManage={canManage} saved={saved ?? []} savedLimit={savedLimit} />;
 }
 
-function ConnectSettingsForm({ deploymentId, canManage, saved, savedLimit }: SectionProps & { saved: string[]; savedLimit: number | null }) {
+function ConnectSettingsForm({ deploymentId, canManage, saved, savedLimit }: Omit<SectionProps, "health"> & { saved: string[]; savedLimit: number | null }) {
   const [text, setText] = useState(saved.join("\n"));
   const [limitText, setLimitText] = useState(savedLimit === null ? "" : String(savedLimit));
   const [saving, save] = useMutation(SaveConnectSettingsMutation);

@@ -6,7 +6,8 @@ import { CopyButton } from "../components/CopyButton.tsx";
 import { Empty, LoadError, Loading } from "../components/States.tsx";
 import { useToast } from "../components/Toasts.tsx";
 import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
-import { formatDate } from "../format.ts";
+import { formatDate, formatFromNow, formatRelative } from "../format.ts";
+import { Link } from "../router.tsx";
 import { graphql } from "../generated/gql.ts";
 import type { AccountStatus } from "../generated/graphql.ts";
 import { ConnectionResources } from "./ConnectionResources.tsx";
@@ -31,7 +32,7 @@ const ConnectionDetailQuery = graphql(`
       id
       connections(filter: { search: $search }, first: 20) {
         nodes {
-          id params metadata recentEvents(first: 10) { id type receivedAt }
+          id tokenExpiresAt params metadata recentEvents(first: 10) { id type receivedAt deliveries { status attempts lastStatusCode } }
           subscriptions { id resource events status providerId expiresAt lastRenewedAt lastError nextAttemptAt }
           polling { lastPolledAt lastSucceededAt lastError consecutiveFailures }
         }
@@ -181,24 +182,32 @@ function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentI
 
   return (
     <div className="connection-detail" aria-label={`Details of ${connection.account}`} role="region">
-      <dl>
-        <dt>Scopes</dt>
-        <dd>{connection.scopes.length ? connection.scopes.join(", ") : "none"}</dd>
-        <dt>Token refreshed</dt>
-        <dd>{formatDate(connection.lastRefreshedAt)}</dd>
-        {detail && (
-          <>
-            <dt>Parameters</dt>
-            <dd>
-              <code>{JSON.stringify(detail.params)}</code>
-            </dd>
-            <dt>Provider details</dt>
-            <dd>
-              <code>{JSON.stringify(detail.metadata)}</code>
-            </dd>
-          </>
-        )}
-      </dl>
+      {/* Sections, one component each: a new one (the resources a connection watches) drops in between. */}
+      <section className="detail-section" aria-label={`Connection ${connection.account}`}>
+        <h3>Connection</h3>
+        <dl className="facts-list">
+          <dt>Connection ID</dt>
+          <dd>
+            <code>{connection.id}</code> <CopyButton value={connection.id} label="Copy connection ID" />
+          </dd>
+          <dt>Status</dt>
+          <dd>
+            <span className={`badge ${(statusBadge[connection.status] ?? { tone: "grey" }).tone}`}>{(statusBadge[connection.status] ?? { label: connection.status }).label}</span>
+          </dd>
+          <dt>At the provider</dt>
+          <dd>
+            {connection.displayName ?? "—"} <span className="muted">(id {connection.externalId})</span>
+          </dd>
+          <dt>Scopes</dt>
+          <dd>{connection.scopes.length ? connection.scopes.join(", ") : "none"}</dd>
+          <dt>Token expires</dt>
+          <dd>{detail ? (detail.tokenExpiresAt ? `${formatFromNow(detail.tokenExpiresAt)} (${formatDate(detail.tokenExpiresAt)})` : "does not expire") : "…"}</dd>
+          <dt>Token refreshed</dt>
+          <dd>{connection.lastRefreshedAt ? formatDate(connection.lastRefreshedAt) : "never"}</dd>
+          {detail && <KeyValues title="Parameters" values={detail.params} />}
+          {detail && <KeyValues title="Provider details" values={detail.metadata} />}
+        </dl>
+      </section>
       {detail?.polling && detail.polling.consecutiveFailures > 0 && (
         <p className="polling-status" role="status">
           Polling failing: {detail.polling.consecutiveFailures} {detail.polling.consecutiveFailures === 1 ? "poll" : "polls"} in a row, last at{" "}
@@ -221,19 +230,60 @@ function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentI
       )}
       <ConnectionResources deploymentId={deploymentId} connection={connection} canManage={canManage} />
       {detail && <ConnectionSubscriptions account={connection.account} subscriptions={detail.subscriptions} canManage={canManage} reload={reload} />}
-      <h3>Recent events</h3>
-      {error && <p role="alert">Could not load the subscriptions and events.</p>}
-      {fetching && !data && <p>Loading events…</p>}
-      {detail && detail.recentEvents.length === 0 && <p className="muted">No events yet.</p>}
-      {detail && detail.recentEvents.length > 0 && (
-        <ul aria-label={`Recent events of ${connection.account}`}>
-          {detail.recentEvents.map((event) => (
-            <li key={event.id}>
-              <code>{event.type}</code> {formatDate(event.receivedAt)}
-            </li>
-          ))}
-        </ul>
-      )}
+      <section className="detail-section" aria-label={`Recent events of ${connection.account} (section)`}>
+        <h3>Recent events</h3>
+        {error && <p role="alert">Could not load the subscriptions and events.</p>}
+        {fetching && !data && <p>Loading events…</p>}
+        {detail && detail.recentEvents.length === 0 && <p className="muted">No events yet.</p>}
+        {detail && detail.recentEvents.length > 0 && (
+          <ul className="recent-events" aria-label={`Recent events of ${connection.account}`}>
+            {detail.recentEvents.map((event) => {
+              const delivery = event.deliveries.at(-1);
+              const badge = delivery ? (deliveryBadge[delivery.status] ?? { label: delivery.status, tone: "grey" }) : undefined;
+              return (
+                <li key={event.id}>
+                  <code>{event.type}</code>
+                  <time dateTime={event.receivedAt} title={formatDate(event.receivedAt)}>
+                    {formatRelative(event.receivedAt)}
+                  </time>
+                  {badge ? <span className={`badge ${badge.tone}`}>{badge.label}</span> : <span className="muted">not forwarded</span>}
+                  <Link to={`/deployments/${deploymentId}/events?event=${encodeURIComponent(event.id)}`}>Open in Events</Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
     </div>
+  );
+}
+
+const deliveryBadge: Record<string, { label: string; tone: string }> = {
+  PENDING: { label: "Pending", tone: "warn" },
+  SUCCEEDED: { label: "Delivered", tone: "ok" },
+  FAILED: { label: "Failed", tone: "bad" },
+  CANCELLED: { label: "Cancelled", tone: "grey" },
+};
+
+/** A JSON object as name/value rows (not a raw dump); nested values are shown compactly. */
+function KeyValues({ title, values }: { title: string; values: unknown }) {
+  const entries = values && typeof values === "object" && !Array.isArray(values) ? Object.entries(values as Record<string, unknown>) : [];
+  return (
+    <>
+      <dt>{title}</dt>
+      <dd>
+        {entries.length === 0 ? (
+          <span className="muted">none</span>
+        ) : (
+          <ul className="key-values">
+            {entries.map(([name, value]) => (
+              <li key={name}>
+                <span className="muted">{name}</span> {typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
+    </>
   );
 }

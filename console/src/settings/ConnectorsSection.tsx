@@ -10,7 +10,6 @@ import { useConfirmedMutation } from "../components/useConfirmedMutation.ts";
 import { describeError, fieldErrors } from "../errors.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
-import { recentApiKey } from "../sessionKeys.ts";
 import type { SectionProps } from "./types.ts";
 import { categoryLabel, iconSource, matchesQuery } from "./useConnectorCatalog.ts";
 
@@ -84,9 +83,13 @@ export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
   const [category, setCategory] = useState("");
   const reload = () => refetch({ requestPolicy: "network-only" });
   const categories = [...new Set((data?.connectors ?? []).map((c) => c.category))].sort();
-  const shown = (data?.connectors ?? []).filter(
-    (c) => (!category || c.category === category) && matchesQuery(query, c.displayName, c.name, c.category, c.description),
-  );
+  const [onlyConfigured, setOnlyConfigured] = useState(false);
+  // Configured: the deployment has its own OAuth app or GitHub App for it.
+  const configured = new Set((data?.deployment?.connectorCredentials ?? []).map((c) => c.connector));
+  const shown = (data?.connectors ?? [])
+    .filter((c) => (!category || c.category === category) && (!onlyConfigured || configured.has(c.name)) && matchesQuery(query, c.displayName, c.name, c.category, c.description))
+    // Configured ones first, then by name: the catalog is long (over a hundred).
+    .sort((a, b) => Number(configured.has(b.name)) - Number(configured.has(a.name)) || a.displayName.localeCompare(b.displayName));
   return (
     <section className="panel" aria-labelledby="connectors-title">
       <h2 id="connectors-title">Connectors</h2>
@@ -115,6 +118,10 @@ export function ConnectorsSection({ deploymentId, canManage }: SectionProps) {
               ))}
             </select>
           </div>
+          <label className="check">
+            <input type="checkbox" checked={onlyConfigured} onChange={(e) => setOnlyConfigured(e.target.checked)} />
+            Only configured ({configured.size})
+          </label>
         </div>
       )}
       {data && data.connectors.length > 0 && shown.length === 0 && <p className="muted">No connector matches.</p>}
@@ -196,7 +203,7 @@ function ConnectorDetails(props: { deploymentId: string; connector: Connector; c
         )}
       </div>
       <OAuthApp {...props} />
-      <TestAuthUrl deploymentId={props.deploymentId} connector={connector} />
+      <TestAuthUrl deploymentId={props.deploymentId} connector={connector} canManage={props.canManage} />
       {connector.docs.length > 0 && (
         <p className="hint">
           Based on {connector.displayName}'s documentation:{" "}
@@ -454,41 +461,26 @@ function VerificationToken({ deploymentId, connector, canManage }: { deploymentI
   );
 }
 
-interface AuthUrl {
-  authUrl: string;
-  expiresAt: string;
-}
+const TestAuthUrlMutation = graphql(`
+  mutation ConsoleTestAuthorizationUrl($deploymentId: ID!, $connector: String!, $account: String!) {
+    createTestAuthorizationUrl(deploymentId: $deploymentId, connector: $connector, account: $account) { authUrl expiresAt }
+  }
+`);
 
 /**
- * A single-use authorization URL for a test account, from the REST endpoint your server calls
- * (GET /api/v1/connector/service/{connector}/auth-url) with the deployment's API key. The key is
- * the one generated in this tab, or pasted here; it is only kept in this form's memory.
+ * A single-use authorization URL for a test account: the same URL your server gets from
+ * GET /api/v1/connector/service/{connector}/auth-url, made by `createTestAuthorizationUrl` for this
+ * logged-in session (owners and admins), so the API key shown once is not needed.
  */
-function TestAuthUrl({ deploymentId, connector }: { deploymentId: string; connector: Connector }) {
+function TestAuthUrl({ deploymentId, connector, canManage }: { deploymentId: string; connector: Connector; canManage: boolean }) {
   const [account, setAccount] = useState("test-account");
-  const [apiKey, setApiKey] = useState(() => recentApiKey(deploymentId) ?? "");
-  const [result, setResult] = useState<AuthUrl>();
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const [{ data, error, fetching: busy }, create] = useMutation(TestAuthUrlMutation);
+  const accountError = error ? fieldErrors(error).account : undefined;
+  const problem = error && !accountError ? describeError(error) : undefined;
+  const result = data?.createTestAuthorizationUrl;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    setResult(undefined);
-    try {
-      const response = await fetch(`/api/v1/connector/service/${encodeURIComponent(connector.name)}/auth-url?account=${encodeURIComponent(account)}`, {
-        headers: { "x-api-key": apiKey.trim() },
-        credentials: "omit",
-      });
-      const body = (await response.json().catch(() => ({}))) as Partial<AuthUrl> & { detail?: string; code?: string };
-      if (response.ok && body.authUrl) setResult(body as AuthUrl);
-      else if (response.status === 401) setProblem("The API key was not accepted. Paste this deployment's current key (generate one under API Key if it is lost).");
-      else setProblem(body.detail ?? `The service answered ${response.status}.`);
-    } catch {
-      setProblem("Could not reach the Switchyard service. Check that it is running, then try again.");
-    } finally {
-      setBusy(false);
-    }
+    await create({ deploymentId, connector: connector.name, account });
   };
   return (
     <div className="subsection">
@@ -497,21 +489,16 @@ function TestAuthUrl({ deploymentId, connector }: { deploymentId: string; connec
         Creates the same authorization URL your server gets from <code>GET /api/v1/connector/service/{connector.name}/auth-url</code>. Open it to
         connect an account end to end.
       </p>
-      <form className="inline-form" onSubmit={submit} aria-label={`Test authorization URL for ${connector.displayName}`}>
-        <Field label="Account" value={account} onChange={(e) => setAccount(e.target.value)} required hint="Your id for the end user." />
-        <Field
-          label="API key"
-          type="password"
-          value={apiKey}
-          onChange={(e) => setApiKey(e.target.value)}
-          required
-          autoComplete="off"
-          hint={recentApiKey(deploymentId) ? "The key you generated in this tab." : "This deployment's key (sy_…); it is not stored."}
-        />
-        <button type="submit" className="button primary" disabled={busy || !account || !apiKey.trim()}>
-          {busy ? "Creating…" : "Create authorization URL"}
-        </button>
-      </form>
+      {canManage ? (
+        <form className="inline-form" onSubmit={submit} aria-label={`Test authorization URL for ${connector.displayName}`}>
+          <Field label="Account" value={account} onChange={(e) => setAccount(e.target.value)} required hint="Your id for the end user." error={accountError} />
+          <button type="submit" className="button primary" disabled={busy || !account}>
+            {busy ? "Creating…" : "Create authorization URL"}
+          </button>
+        </form>
+      ) : (
+        <p className="muted">Owners and admins can create a test authorization URL here.</p>
+      )}
       {problem && (
         <div className="form-error" role="alert">
           {problem}

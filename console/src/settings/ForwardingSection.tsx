@@ -9,6 +9,7 @@ import { describeError, fieldErrors } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
 import type { TriggerRefInput } from "../generated/graphql.ts";
 import { setLeaveGuard } from "../router.tsx";
+import { ForwardingHealth } from "./health.tsx";
 import type { SectionProps } from "./types.ts";
 import { useConnectorCatalog } from "./useConnectorCatalog.ts";
 
@@ -42,7 +43,7 @@ const UNSAVED_WARNING = "You have unsaved changes to Trigger Forwarding. Leave w
  * Trigger Forwarding: where events go, with which header, for which triggers. Everything is a
  * draft until Save Changes, which replaces the whole settings at once (saveForwardingSettings).
  */
-export function ForwardingSection({ deploymentId, canManage }: SectionProps) {
+export function ForwardingSection({ deploymentId, canManage, health }: SectionProps) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: ForwardingQuery, variables: { id: deploymentId } });
   if (error && !data) return <LoadError error={error} retry={() => refetch({ requestPolicy: "network-only" })} />;
   if (fetching && !data) return <Loading what="Loading forwarding settings" />;
@@ -54,18 +55,24 @@ export function ForwardingSection({ deploymentId, canManage }: SectionProps) {
     triggers: settings?.triggers.map(({ connector, trigger }) => ({ connector, trigger })) ?? [],
   };
   return (
-    <ForwardingForm
-      key={JSON.stringify(saved)}
-      deploymentId={deploymentId}
-      canManage={canManage}
-      saved={saved}
-      isNew={!settings}
-      onSaved={() => refetch({ requestPolicy: "network-only" })}
-    />
+    <>
+      <ForwardingHealth health={health} deploymentId={deploymentId} canManage={canManage} />
+      <ForwardingForm
+        key={JSON.stringify(saved)}
+        deploymentId={deploymentId}
+        canManage={canManage}
+        saved={saved}
+        isNew={!settings}
+        onSaved={() => {
+          refetch({ requestPolicy: "network-only" });
+          health.reload();
+        }}
+      />
+    </>
   );
 }
 
-function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: SectionProps & { saved: Saved; isNew: boolean; onSaved(): void }) {
+function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: Omit<SectionProps, "health"> & { saved: Saved; isNew: boolean; onSaved(): void }) {
   const [url, setUrl] = useState(saved.forwardingUrl);
   const [headerKey, setHeaderKey] = useState(saved.headerKey);
   const [headerValue, setHeaderValue] = useState("");
@@ -74,7 +81,20 @@ function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: Sect
   const [saving, save] = useMutation(SaveForwardingMutation);
   const catalog = useConnectorCatalog();
   const toast = useToast();
-  const fields = fieldErrors(saving.error);
+  // The values the last refused save sent: an error is shown under its field only while the field
+  // still holds what was refused (a corrected URL loses its stale message at once).
+  const [refused, setRefused] = useState<{ url: string; headerKey: string; headerValue: string; triggers: string }>();
+  const current = { url: url.trim(), headerKey: headerKey.trim(), headerValue, triggers: triggers.map(key).join(",") };
+  const fields = Object.fromEntries(
+    Object.entries(fieldErrors(saving.error)).filter(([field]) => {
+      if (!refused) return false;
+      if (field === "forwardingUrl") return current.url === refused.url;
+      if (field === "headerKey") return current.headerKey === refused.headerKey;
+      if (field === "headerValue") return current.headerValue === refused.headerValue && current.headerKey === refused.headerKey;
+      if (field.startsWith("triggers")) return current.triggers === refused.triggers;
+      return true;
+    }),
+  ) as Record<string, string>;
 
   const dirty = useMemo(
     () =>
@@ -118,8 +138,10 @@ function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: Sect
       headerValue: headerKey.trim() && headerValue ? headerValue : null,
       triggers,
     };
+    setRefused(undefined);
     const result = await save({ deploymentId, input });
     if (result.error) {
+      setRefused(current);
       if (Object.keys(fieldErrors(result.error)).length === 0) toast.error(describeError(result.error));
       return;
     }

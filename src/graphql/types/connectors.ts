@@ -1,4 +1,5 @@
-import { storedParams } from "../../connectors/params.ts";
+import { readParams, storedParams } from "../../connectors/params.ts";
+import { checkAccount } from "../../rest/getAuthUrl.ts";
 import { AUTH_MODES, CATEGORIES } from "../../connectors/declaration.ts";
 import { allConnectors, findConnector, knownConnector } from "../../connectors/registry.ts";
 import type { ConnectorDefinition, TriggerDefinition } from "../../connectors/types.ts";
@@ -9,7 +10,7 @@ import type { VerificationTokenView } from "../../credentials/verificationTokens
 import { metadataOf, paramsOf } from "../../connections/connection.ts";
 import { CONNECTIONS_MAX_PAGE } from "../../connections/connections.ts";
 import { parseConnectionFilter } from "../../connections/filter.ts";
-import { unknownConnector } from "../../errors.ts";
+import { badInput, unknownConnector } from "../../errors.ts";
 import { createConnectSession } from "../../connect/sessions.ts";
 import type { GraphQLContext } from "../context.ts";
 import { lookUpThenGuard } from "../lookUpThenGuard.ts";
@@ -141,6 +142,11 @@ const ConnectedAccount = builder.prismaObject("ConnectedAccount", {
     scopes: t.exposeStringList("scopes"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     lastRefreshedAt: t.expose("lastRefreshedAt", { type: "DateTime", nullable: true }),
+    tokenExpiresAt: t.expose("tokenExpiresAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the access token runs out (it is refreshed before then); null when it does not expire. The token itself is never exposed.",
+    }),
     displayName: t.exposeString("displayName", { nullable: true, description: "What the provider calls the account (a login, an e-mail address)." }),
     params: t.field({
       type: "JSON",
@@ -285,6 +291,26 @@ builder.mutationFields((t) => ({
       // The same refusal as auth-url's: no link the end user would find broken.
       await requireConnectable(ctx.clientCredentials, connection.deploymentId, def);
       const session = await createConnectSession(ctx.connectSessions, connection.deploymentId, connection.connector, connection.account, { params: storedParams(connection.params) });
+      return { authUrl: session.authUrl, expiresAt: session.expiresAt };
+    },
+  }),
+  createTestAuthorizationUrl: t.field({
+    type: ReauthorizationUrl,
+    description:
+      "A single-use authorization URL for a test account, the same as `GET /api/v1/connector/service/{connector}/auth-url?account=` " +
+      "gives your server, made from a logged-in session: the console's \"Try it with a test account\" needs no API key. Owners and admins.",
+    args: { deploymentId: t.arg.id(), connector: t.arg.string(), account: t.arg.string() },
+    authScopes: { loggedIn: true },
+    resolve: async (_root, args, ctx) => {
+      const deployment = await ctx.access.deployment({ deploymentId: String(args.deploymentId) }, "ADMIN", { what: "Deployment", action: "create authorization URLs" });
+      const def = findConnector(args.connector);
+      if (!def || authModeOf(def).connect === null) throw unknownConnector(args.connector);
+      const account = checkAccount(args.account);
+      // Connection parameters the connector requires (none given here) are refused as auth-url refuses them.
+      const params = readParams(def.declaration.params, new URLSearchParams());
+      if (!params.ok) throw badInput(`${params.name}: ${params.message}`, [{ field: params.name, message: params.message }]);
+      await requireConnectable(ctx.clientCredentials, deployment.deploymentId, def);
+      const session = await createConnectSession(ctx.connectSessions, deployment.deploymentId, def.name, account, { params: params.values });
       return { authUrl: session.authUrl, expiresAt: session.expiresAt };
     },
   }),

@@ -1,4 +1,4 @@
-import { deliveryStats, type DeliveryStats, type DeliveryStatsBucket, MAX_STATS_HOURS } from "../../delivery/stats.ts";
+import { deliveryStats, type DeliveryStats, type DeliveryStatsBucket, type FailingEndpoint, MAX_STATS_HOURS } from "../../delivery/stats.ts";
 import { buildForwardedRequest } from "../../delivery/forwardedRequest.ts";
 import { USER_AGENT } from "../../delivery/send.ts";
 import { eventLogPage } from "../../forwarding/eventLog.ts";
@@ -89,13 +89,32 @@ const DeliveryStatsBucketType = builder.objectRef<DeliveryStatsBucket>("Delivery
     cancelled: t.exposeInt("cancelled"),
     p50Ms: t.exposeInt("p50Ms", { nullable: true }),
     p95Ms: t.exposeInt("p95Ms", { nullable: true }),
+    attemptsSucceeded: t.exposeInt("attemptsSucceeded", { description: "Attempts started in this hour that the forwarding URL answered 2xx." }),
+    attemptsFailed: t.exposeInt("attemptsFailed", { description: "Attempts started in this hour that failed (another status, a timeout, a refused connection)." }),
+  }),
+});
+
+const FailingEndpointType = builder.objectRef<FailingEndpoint>("FailingEndpoint").implement({
+  description: "The forwarding URL's current run of failed attempts: the deployment's latest attempt failed.",
+  fields: (t) => ({
+    url: t.exposeString("url", { nullable: true, description: "Where the latest failed attempt went." }),
+    consecutiveFailures: t.exposeInt("consecutiveFailures", { description: "Attempts in the window since the last successful one, all failed." }),
+    since: t.expose("since", { type: "DateTime", description: "The first failed attempt of the run (within the window)." }),
+    lastAttemptAt: t.expose("lastAttemptAt", { type: "DateTime" }),
+    lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true, description: "What the latest attempt was answered; null when no answer came (timeout, refused)." }),
+    lastError: t.exposeString("lastError", { nullable: true }),
+    nextAttemptAt: t.expose("nextAttemptAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the queue tries its next PENDING delivery; null when none is due (forwarding paused or disabled, or nothing left to retry).",
+    }),
   }),
 });
 
 const DeliveryStatsType = builder.objectRef<DeliveryStats>("DeliveryStats").implement({
   description:
     "Deliveries created in the last `hours` hours (from the top of the first hour), by their status now. " +
-    "Latencies are how long the forwarding URL took to answer their attempts.",
+    "Latencies are how long the forwarding URL took to answer their attempts. The attempt fields count attempts started in the window.",
   fields: (t) => ({
     hours: t.exposeInt("hours"),
     succeeded: t.exposeInt("succeeded"),
@@ -111,6 +130,19 @@ const DeliveryStatsType = builder.objectRef<DeliveryStats>("DeliveryStats").impl
       description: "Creation time of the deployment's oldest PENDING delivery (whatever the window).",
     }),
     queueDepth: t.exposeInt("queueDepth", { description: "PENDING deliveries of the deployment, held ones included (whatever the window)." }),
+    attempts: t.exposeInt("attempts", { description: "Attempts that started in the window, whenever their delivery was created." }),
+    attemptsSucceeded: t.exposeInt("attemptsSucceeded"),
+    attemptsFailed: t.exposeInt("attemptsFailed"),
+    attemptSuccessRate: t.exposeFloat("attemptSuccessRate", {
+      nullable: true,
+      description: "attemptsSucceeded / attempts; null when no attempt was made. Unlike successRate it drops as soon as attempts fail, not when a delivery gives up.",
+    }),
+    failingEndpoint: t.field({
+      type: FailingEndpointType,
+      nullable: true,
+      description: "Set while the deployment's latest attempt (in the window) failed.",
+      resolve: (stats) => stats.failingEndpoint,
+    }),
     buckets: t.field({ type: [DeliveryStatsBucketType], description: "One per hour, oldest first.", resolve: (stats) => stats.buckets }),
   }),
 });

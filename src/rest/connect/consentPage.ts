@@ -4,6 +4,30 @@ import { cancelSession, formNonce } from "../../connect/sessions.ts";
 import { type ConnectFlowDeps, endFlow, loadLiveSession, readConnectForm, redirectToProvider, seeOther } from "./flow.ts";
 import { credentialsOf } from "../../connect/credentials.ts";
 import { brand, escapeHtml, fieldList, page } from "./page.ts";
+import { listedTriggers } from "../../forwarding/settings.ts";
+import type { ConnectorDefinition } from "../../connectors/types.ts";
+
+/** At most this many trigger names on the consent page; the rest are counted ("and 3 more"). */
+export const CONSENT_TRIGGER_NAMES = 5;
+
+/**
+ * One short line: the events passed on, in words ("issue opened, push and 2 more"). A trigger the
+ * connector no longer declares is shown by its name rather than dropped.
+ */
+function eventsLine(def: ConnectorDefinition, listed: string[], organizationName: string): string {
+  // The connector's own order (its main triggers first), then any it no longer declares.
+  const rank = (name: string) => { const i = def.triggers.findIndex((t) => t.name === name); return i < 0 ? Infinity : i; };
+  const names = [...listed].sort((a, b) => rank(a) - rank(b)).map((name) => humanTriggerName(def.triggers.find((t) => t.name === name)?.displayName ?? name));
+  const shown = names.slice(0, CONSENT_TRIGGER_NAMES);
+  const more = names.length - shown.length;
+  const words = more > 0 ? `${shown.join(", ")} and ${more} more` : shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : shown[0];
+  return `<p class="note events">Events from your account are passed on to ${escapeHtml(organizationName)}: ${escapeHtml(words)}.</p>\n`;
+}
+
+/** "Issue opened" → "issue opened" inside a sentence; "CI job finished" keeps its acronym. */
+function humanTriggerName(displayName: string): string {
+  return /^[A-Z][A-Z]/.test(displayName) ? displayName : displayName.charAt(0).toLowerCase() + displayName.slice(1);
+}
 
 /**
  * GET /connect/:token/consent — shown when the deployment uses the service's default OAuth app:
@@ -23,22 +47,26 @@ export function getConsentPage(deps: ConnectFlowDeps): Route {
       const described = fields
         ? [`Everything the ${fieldList(fields)} you enter next give access to at ${def.displayName}`]
         : authModeOf(def).consentItems(def);
+      // Only what this deployment forwards for the connector (its Forwarding Trigger List), not
+      // the connector's catalog: GitHub alone offers hundreds of triggers.
+      const listed = await listedTriggers(deps.db, session.deploymentId, def.name);
+      const events = listed.length > 0 ? eventsLine(def, listed, organizationName) : "";
       return page(
         200,
         `Allow access to ${def.displayName}`,
         `${brand(def.icon, def.displayName)}
 <h1>Allow ${escapeHtml(organizationName)} to access your ${escapeHtml(def.displayName)} account?</h1>
-<p>Switchyard connects ${escapeHtml(def.displayName)} on behalf of <strong>${escapeHtml(organizationName)}</strong>, for the account <strong>${escapeHtml(session.account)}</strong>. ${fields ? "" : `${escapeHtml(def.displayName)} will show Switchyard as the application asking.`}</p>
-<h2 style="font-size:1rem;margin:0 0 8px">What will be accessed</h2>
+<p>Switchyard connects ${escapeHtml(def.displayName)} on behalf of <strong>${escapeHtml(organizationName)}</strong>.${fields ? "" : ` ${escapeHtml(def.displayName)} will show Switchyard as the application asking.`}</p>
+<h2 class="small-heading">What will be accessed</h2>
 <ul class="scopes">${described.map((text) => `<li>${escapeHtml(text)}</li>`).join("")}</ul>
-<p class="note">${def.triggers.length > 0 ? `Events from your account (${escapeHtml(def.triggers.map((t) => t.displayName.toLowerCase()).join(", "))}) are passed on to ${escapeHtml(organizationName)}. ` : ""}You can revoke access at any time in your ${escapeHtml(def.displayName)} settings${fields ? ` by deleting or resetting the ${escapeHtml(fieldList(fields.filter((f) => f.secret)))}` : ""}.</p>
-<form method="post" action="/connect/${escapeHtml(token)}/consent">
+${events}<form method="post" action="/connect/${escapeHtml(token)}/consent">
 <input type="hidden" name="nonce" value="${escapeHtml(formNonce(deps, session.id, "consent"))}">
 <div class="actions">
 <button type="submit" name="decision" value="continue" class="primary">Continue</button>
 <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button>
 </div>
-</form>`,
+</form>
+<p class="note after">You can revoke access at any time in your ${escapeHtml(def.displayName)} settings${fields ? ` by deleting or resetting the ${escapeHtml(fieldList(fields.filter((f) => f.secret)))}` : ""}.</p>`,
       );
     },
   };

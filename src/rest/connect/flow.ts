@@ -48,7 +48,7 @@ export function problemPage(problem: SessionProblem): HttpResponse {
     case "expired":
       return errorPage(410, "This link has expired", "Connection links are valid for a limited time, and this one has run out.");
     case "completed":
-      return errorPage(410, "This link was already used", "The account was connected with this link already. Each link works once.", "If you need to connect again, ask the application for a new link.");
+      return errorPage(410, "This link was already used", "The account was connected with this link already. Each link works once.", "If you need to connect again, ask the application for a new link.", "info");
     case "cancelled":
       return errorPage(410, "This connection was cancelled", "The connection was cancelled, so nothing was shared.", "Changed your mind? Ask the application that sent you here for a new link.");
   }
@@ -183,7 +183,8 @@ export const seeOther = (location: string): HttpResponse => ({ status: 303, head
 /**
  * A stored connection (every auth mode): its lifecycle event, then the done page — or, with a
  * redirectUrl, back to the operator's app with status=connected. `cookie` clears an OAuth
- * attempt's binding.
+ * attempt's binding. The page names the end user's own identity at the provider, never the
+ * operator's account id (an internal key the end user has no use for).
  */
 export async function finishConnected(
   deps: ConnectFlowDeps,
@@ -202,7 +203,7 @@ export async function finishConnected(
     `${brand(def.icon, def.displayName)}
 <div class="status" aria-hidden="true">✓</div>
 <h1>Your ${escapeHtml(def.displayName)} account is connected</h1>
-<p>${escapeHtml(deployment?.organization.name ?? "The application")} can now receive events for <strong>${escapeHtml(session.account)}</strong>${identity.displayName ? ` (${escapeHtml(def.displayName)}: ${escapeHtml(identity.displayName)})` : ""}.</p>
+<p>${escapeHtml(deployment?.organization.name ?? "The application")} can now use your ${escapeHtml(def.displayName)} account${identity.displayName ? ` <strong>${escapeHtml(identity.displayName)}</strong>` : ""}.</p>
 <p class="note">You can close this window.</p>`,
   );
   return endFlow(deps, session, { connectionId: saved.account.id }, cookie ? { ...done, headers: { ...done.headers, "set-cookie": cookie } } : done);

@@ -51,31 +51,42 @@ a{color:#1f6feb}
 .field input[aria-invalid=true]{border-color:#b42318}
 .field .help{font-size:.875rem;color:#57606a;margin:4px 0 0}
 .field .field-error{font-size:.875rem;color:#b42318;font-weight:600;margin:4px 0 0}
+.small-heading{font-size:1rem;margin:0 0 8px}
+.note.after{margin:16px 0 0}
+.info .status{color:#1a7f37}
+@media (max-width:480px){body{padding:12px;align-items:flex-start}main{padding:20px}h1{font-size:1.2rem}.brand{margin-bottom:12px}}
 .alert{border:1px solid #b42318;background:#fef3f2;color:#7a271a;border-radius:8px;padding:12px 16px;margin:0 0 16px}
 `;
 
-export function page(status: number, title: string, body: string, options: { error?: boolean } = {}): HttpResponse {
+/** `error`: the red heading of a page that says something went wrong; `info`: a neutral notice (a link that already did its job). */
+export function page(status: number, title: string, body: string, options: { error?: boolean; info?: boolean } = {}): HttpResponse {
   return html(
     status,
     `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)} – Switchyard</title><style>${styles}</style></head>
-<body><main${options.error ? ' class="error"' : ""}>
+<body><main${options.error ? ' class="error"' : options.info ? ' class="info"' : ""}>
 ${body}
 </main></body></html>`,
     { "cache-control": "no-store" },
   );
 }
 
-export function errorPage(status: number, title: string, message: string, hint = "Ask the application that sent you here for a new link."): HttpResponse {
+export function errorPage(
+  status: number,
+  title: string,
+  message: string,
+  hint = "Ask the application that sent you here for a new link.",
+  tone: "error" | "info" = "error",
+): HttpResponse {
   return page(
     status,
     title,
-    `<div class="status" aria-hidden="true">⚠</div>
+    `<div class="status" aria-hidden="true">${tone === "info" ? "✓" : "⚠"}</div>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(message)}</p>
 <p class="note">${escapeHtml(hint)}</p>`,
-    { error: true },
+    tone === "info" ? { info: true } : { error: true },
   );
 }
 

@@ -3,8 +3,8 @@ import { useConnectorCatalog } from "../useConnectorCatalog.ts";
 import { type Filter, statusBadge } from "./eventLog.ts";
 
 /** The filter form: edits a draft, applied (or cleared) on submit. */
-export function EventFilters({ onApply }: { onApply(filter: Filter): void }) {
-  const [draft, setDraft] = useState<Filter>({});
+export function EventFilters({ onApply, initial = {} }: { onApply(filter: Filter): void; initial?: Filter }) {
+  const [draft, setDraft] = useState<Filter>(initial);
   const catalog = useConnectorCatalog();
   return (
     <form

@@ -16,6 +16,7 @@ export function EventPage(props: {
   setOpen(id: string | undefined): void;
   onChanged(): void;
   onLoaded(page: PageEnd): void;
+  highlight?: string;
 }) {
   const { deploymentId, filter, after, version, canManage, open, setOpen, onChanged, onLoaded } = props;
   const [{ data, fetching, error }, refetch] = useQuery({
@@ -36,7 +37,7 @@ export function EventPage(props: {
     return (
       <tbody>
         <tr>
-          <td colSpan={7}>
+          <td colSpan={5}>
             <LoadError error={error} retry={() => refetch({ requestPolicy: "network-only" })} />
           </td>
         </tr>
@@ -47,7 +48,7 @@ export function EventPage(props: {
     return (
       <tbody>
         <tr>
-          <td colSpan={7}>
+          <td colSpan={5}>
             <Loading what="Loading events" />
           </td>
         </tr>
@@ -66,6 +67,7 @@ export function EventPage(props: {
           expanded={open === event.id}
           onToggle={() => setOpen(open === event.id ? undefined : event.id)}
           onChanged={onChanged}
+          highlighted={props.highlight === event.id}
         />
       ))}
     </tbody>

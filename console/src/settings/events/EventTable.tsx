@@ -13,6 +13,7 @@ export function EventTable(props: {
   setOpen(id: string | undefined): void;
   onChanged(): void;
   onPageLoaded(index: number, page: PageEnd): void;
+  highlight?: string;
 }) {
   const { cursors, filter, onPageLoaded, ...page } = props;
   return (
@@ -23,8 +24,6 @@ export function EventTable(props: {
           <th scope="col">Type</th>
           <th scope="col">Account</th>
           <th scope="col">Delivery</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Response</th>
           <th scope="col">
             <span className="visually-hidden">Actions</span>
           </th>

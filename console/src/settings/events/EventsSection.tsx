@@ -1,5 +1,8 @@
 import { useMemo, useState } from "react";
+import { Dialog } from "../../components/Dialog.tsx";
 import { Empty } from "../../components/States.tsx";
+import { ForwardingHealth } from "../health.tsx";
+import { useSearchParam } from "../../router.tsx";
 import { describeError } from "../../errors.ts";
 import type { DeliveryStatus, EventFilter } from "../../generated/graphql.ts";
 import type { SectionProps } from "../types.ts";
@@ -15,15 +18,21 @@ import { useLiveReload } from "./useLiveReload.ts";
 const toInstant = (local: string | undefined) => (local ? new Date(local).toISOString() : undefined);
 
 /**
- * Events: the event log in keyset pages ("Load more"), filtered on the server, each event with its
- * delivery and every attempt. Live: a new event or any delivery change (forwardedEvents,
+ * Events: the event log first (one line per event, relative times, the delivery's status with its
+ * next attempt), in keyset pages ("Load more"), filtered on the server, each event with its
+ * delivery and every attempt. Filters and bulk retry fold away above it; test events are sent
+ * from a dialog, and the event sent is then marked and opened in the log. Live: a new event or any delivery change (forwardedEvents,
  * deliveryUpdates over graphql-ws) reloads the pages shown, so nothing here needs a refresh.
  */
-export function EventsSection({ deploymentId, canManage }: SectionProps) {
-  const [filter, setFilter] = useState<Filter>({});
+export function EventsSection({ deploymentId, canManage, health }: SectionProps) {
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState<string>();
+  // "Open in Events" (a connection's recent events) links here with ?event=<id>: that event, opened.
+  const linked = useSearchParam("event") ?? undefined;
+  const [filter, setFilter] = useState<Filter>(() => (linked ? { id: linked } : {}));
   // One cursor per page shown: null is the first page; "Load more" appends the last endCursor.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const [open, setOpen] = useState<string>();
+  const [open, setOpen] = useState<string | undefined>(linked);
   const live = useLiveReload(deploymentId);
   const apiFilter = useMemo<EventFilter>(
     () => ({
@@ -53,16 +62,35 @@ export function EventsSection({ deploymentId, canManage }: SectionProps) {
       <div className="section-head">
         <h2 id="events-title">Events</h2>
         <LiveStatus />
+        {canManage && (
+          <button type="button" className="button small primary push-right" onClick={() => setSending(true)}>
+            Send a test event…
+          </button>
+        )}
       </div>
-      <p className="muted">Events received for this deployment and their deliveries to your Forwarding URL, newest first, updated as they happen.</p>
-      {canManage && <SendTestEvent deploymentId={deploymentId} onSent={live.bump} />}
+      <ForwardingHealth health={health} deploymentId={deploymentId} canManage={canManage} />
       {live.error && (
         <p className="form-error" role="alert">
           Live updates stopped ({describeError(live.error)}). Reload the page to see new events.
         </p>
       )}
-      <EventFilters onApply={apply} />
-      {canManage && <RetryFailedSince deploymentId={deploymentId} onDone={live.bump} />}
+      {sent && (
+        <p className="sent-note" role="status" data-testid="sent-test-event">
+          Test event <code>{sent}</code> sent: it is the highlighted row, its details open, updated as it is delivered.
+        </p>
+      )}
+      <div className="event-tools">
+        <details open={Object.values(filter).some(Boolean) || undefined}>
+          <summary>Filters</summary>
+          <EventFilters onApply={apply} initial={filter} />
+        </details>
+        {canManage && (
+          <details>
+            <summary>Retry failed deliveries</summary>
+            <RetryFailedSince deploymentId={deploymentId} onDone={live.bump} />
+          </details>
+        )}
+      </div>
       <EventTable
         deploymentId={deploymentId}
         filter={apiFilter}
@@ -73,6 +101,7 @@ export function EventsSection({ deploymentId, canManage }: SectionProps) {
         setOpen={setOpen}
         onChanged={live.bump}
         onPageLoaded={(index, page) => setPageEnds((ends) => ({ ...ends, [index]: page }))}
+        highlight={sent}
       />
       {last && total === 0 && <Empty title="No events">{Object.values(filter).some(Boolean) ? "No event matches these filters." : "Send a test event, or connect an account and make something happen at the provider."}</Empty>}
       {last?.hasNextPage && last.endCursor && (
@@ -82,6 +111,18 @@ export function EventsSection({ deploymentId, canManage }: SectionProps) {
           </button>
         </div>
       )}
+      <Dialog open={sending} title="Send a test event" onClose={() => setSending(false)}>
+        <SendTestEvent
+          deploymentId={deploymentId}
+          onSent={(eventId) => {
+            // Show what was sent: the dialog closes on the log, the new event marked and opened.
+            setSending(false);
+            setSent(eventId);
+            setOpen(eventId);
+            live.bump();
+          }}
+        />
+      </Dialog>
     </section>
   );
 }

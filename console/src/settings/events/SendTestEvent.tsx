@@ -15,7 +15,7 @@ const SendTestEventMutation = graphql(`
 `);
 
 /** A trigger's sample payload sent through the real pipeline: one button per listed trigger, or any trigger picked. */
-export function SendTestEvent({ deploymentId, onSent }: { deploymentId: string; onSent(): void }) {
+export function SendTestEvent({ deploymentId, onSent }: { deploymentId: string; onSent(eventId: string): void }) {
   const catalog = useConnectorCatalog();
   const [{ data }] = useQuery({ query: EventLogQuery, variables: { id: deploymentId, first: 1 } });
   const listed = data?.deployment?.forwardingSettings?.triggers ?? [];
@@ -26,11 +26,10 @@ export function SendTestEvent({ deploymentId, onSent }: { deploymentId: string; 
     // Only the two input fields: a ref read from a query result also carries __typename.
     const result = await send({ deploymentId, trigger: { connector: ref.connector, trigger: ref.trigger } });
     if (result.error) return toast.error(describeError(result.error));
-    onSent();
+    onSent(result.data!.sendTestEvent.id);
   };
   return (
-    <div className="subsection test-events">
-      <h3>Send test event</h3>
+    <div className="test-events">
       <p className="muted">
         The trigger's sample payload goes through the real pipeline (account “test”): stored, signed, sent and retried.
         {data && !data.deployment?.forwardingSettings && " No Forwarding URL is saved yet: it is held until you save one."}
