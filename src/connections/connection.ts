@@ -4,7 +4,10 @@
  * Built from rows only, so it can never carry a token: the row type below has no token columns.
  */
 
-/** The connected_account columns a Connection shows (never the token columns). */
+/**
+ * The connected_account columns a Connection shows (never the token columns), and its lastEventAt,
+ * which is derived from its newest event (lastEventAt.ts), not a column.
+ */
 export interface ConnectionRow {
   id: string;
   connector: string;
@@ -74,7 +77,6 @@ export const connectionSelect = {
   metadata: true,
   createdAt: true,
   lastRefreshedAt: true,
-  lastEventAt: true,
 } as const;
 
 /** Prisma `select` for a SubscriptionRow. */

@@ -6,6 +6,7 @@ import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
 import { AppError, badInput, connectionNotFound } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { withLastEventAt } from "./lastEventAt.ts";
 import { type Connection, connectionSelect, subscriptionSelect, toConnection } from "./connection.ts";
 import type { ConnectionFilter } from "./filter.ts";
 import type { LifecycleEvents } from "./lifecycle.ts";
@@ -44,7 +45,7 @@ const liveSubscriptions = {
 /** Prisma `select` for a Connection: its row and its live (not DELETED) provider subscriptions. */
 export const withSubscriptions = { ...connectionSelect, ...liveSubscriptions } as const;
 
-type LoadedConnection = Prisma.ConnectedAccountGetPayload<{ select: typeof withSubscriptions }>;
+type LoadedConnection = Prisma.ConnectedAccountGetPayload<{ select: typeof withSubscriptions }> & { lastEventAt: Date | null };
 const asConnection = (row: LoadedConnection): Connection => toConnection(row, row.providerSubscriptions);
 
 function where(deploymentId: string, filter: ConnectionFilter): Prisma.ConnectedAccountWhereInput {
@@ -75,11 +76,13 @@ function decodeConnectionCursor(cursor: string): { createdAt: Date; id: string }
 }
 
 export function createConnections(deps: ConnectionsDeps) {
-  const find = (deploymentId: string, key: ConnectionKey) =>
-    deps.db.connectedAccount.findFirst({
+  const find = async (deploymentId: string, key: ConnectionKey): Promise<LoadedConnection | null> => {
+    const row = await deps.db.connectedAccount.findFirst({
       where: "id" in key ? { deploymentId, id: key.id } : { deploymentId, connector: key.connector, account: key.account },
       select: withSubscriptions,
     });
+    return row && (await withLastEventAt(deps.sql, [row]))[0];
+  };
 
   const notFound = (key: ConnectionKey) =>
     "id" in key ? new AppError("CONNECTION_NOT_FOUND", `There is no connection ${key.id} in this deployment.`) : connectionNotFound(key.connector, key.account);
@@ -137,7 +140,7 @@ export function createConnections(deps: ConnectionsDeps) {
         deps.db.connectedAccount.count({ where: where(deploymentId, filter) }),
         deps.db.connectedAccount.findMany({ where: where(deploymentId, filter), select: withSubscriptions, orderBy: newestFirst, skip: offset, take: limit }),
       ]);
-      return { total, connections: rows.map(asConnection) };
+      return { total, connections: (await withLastEventAt(deps.sql, rows)).map(asConnection) };
     },
 
     /**

@@ -70,7 +70,11 @@ export function createLifecycleEvents(deps: LifecycleDeps) {
           return null;
         });
       if (!row) return undefined;
-      return emit(row.deploymentId, trigger, toConnection(row, row.providerSubscriptions), error);
+      // lastEventAt is derived (lastEventAt.ts): the newest event of its own connector, by the index.
+      const newest = await deps.db.triggerEvent
+        .findFirst({ where: { connectedAccountId: row.id, connector: row.connector }, orderBy: { receivedAt: "desc" }, select: { receivedAt: true } })
+        .catch(() => null);
+      return emit(row.deploymentId, trigger, toConnection({ ...row, lastEventAt: newest?.receivedAt ?? null }, row.providerSubscriptions), error);
     },
   };
 }

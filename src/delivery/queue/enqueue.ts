@@ -40,8 +40,9 @@ export interface EnqueuedRow {
  * test event) — its delivery, in ONE statement, so they commit together or not at all. Routing (the
  * ACTIVE ConnectedAccount for the most specific external id, the oldest connection when several
  * share it) is in the same statement: one round trip per inbound event. A provider's retry (same
- * dedupe key) writes nothing: `event_id` comes back null. A new event also sets its account's
- * last_event_at (connected_account), in the same statement.
+ * dedupe key) writes nothing: `event_id` comes back null. Nothing else is written: the account's
+ * lastEventAt is derived from its newest event (connections/lastEventAt.ts), so two events of one
+ * account never wait on each other's lock.
  */
 export async function enqueue(sql: Sql, event: EventToEnqueue): Promise<EnqueuedRow | undefined> {
   const rows = await sql.query<EnqueuedRow>(
@@ -69,12 +70,6 @@ export async function enqueue(sql: Sql, event: EventToEnqueue): Promise<Enqueued
        select $1, $2, acct.id, $4, $5, acct.account, $7::jsonb, $8::timestamp, $9 from acct
        on conflict (deployment_id, dedupe_key) do nothing
        returning id, received_at
-     ), seen as (
-       -- The account's lastEventAt, in the same statement: only for a new event of its own
-       -- connector (not a lifecycle event Switchyard emits about it, not a provider's retry).
-       update connected_account a set last_event_at = ins.received_at
-       from ins, acct where a.id = acct.id and a.connector = $4
-       returning a.id
      ), target as (
        select s.forwarding_url, s.status = 'ACTIVE' as active from forwarding_settings s
        where s.deployment_id = $2
