@@ -58,6 +58,7 @@ import { createInboundEvents, type InboundEvents } from "./forwarding/inbound.ts
 import { createEventRecorder, type EventRecorder } from "./forwarding/record.ts";
 import { type AccessTokens, createAccessTokens } from "./oauth/tokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
+import { createLocalHandoff } from "./delivery/handoff.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
 import { connectors } from "./connectors/registry.ts";
 import { createSubscriptionManager, type SubscriptionManager } from "./subscriptions/manager.ts";
@@ -152,8 +153,10 @@ export function buildApp(deps: AppDeps): App {
   const redisHealth = createRedisHealth(redis, logger);
   const onFallback = () => redisHealth.fellBack("rate_limit");
   const bus = createEventBus(redis, redisHealth);
-  const operationsMetrics = createOperationsMetrics(sql);
+  const operationsMetrics = createOperationsMetrics(sql, () => clock.now());
   const signal = createWakeSignal();
+  // Deliveries recorded by this instance go straight to its own worker (delivery/handoff.ts).
+  const handoff = createLocalHandoff();
 
   // Authentication: one per app, each owning what it remembers (src/auth/).
   const revocations = createRevocations();
@@ -190,7 +193,7 @@ export function buildApp(deps: AppDeps): App {
   const clientCredentials = createClientCredentials({ db, box, connectorEnv });
   const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets });
   const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
-  const recorder = createEventRecorder({ sql, signal, bus, logger });
+  const recorder = createEventRecorder({ sql, clock, signal, bus, logger, handoff });
   // Connection lifecycle events (switchyard.connection_*), recorded and forwarded like a provider's.
   const lifecycle = createLifecycleEvents({ db, clock, logger, recordEvent: recorder.record, onChange: (id) => connectionTokens.forget(id) });
   const accessTokens = createAccessTokens({ ...oauth, clientCredentials, lifecycle, clock });
@@ -515,6 +518,7 @@ export function buildApp(deps: AppDeps): App {
           metrics: operationsMetrics,
           signal,
           databaseOutage,
+          handoff,
         },
         options,
       ),
