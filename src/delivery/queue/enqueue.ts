@@ -218,37 +218,36 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
 
   async function recordBatch(batch: Entry[]) {
     const reservation = reserve(batch.length);
+    const leased: ClaimedDelivery[] = [];
     let rows: EnqueuedRow[];
     try {
       rows = await enqueue(sql, batch.map((entry) => entry.event), clock.now(), reservation?.lease);
-    } catch (error) {
-      reservation?.adopt([]);
-      throw error;
-    }
-    const leased: ClaimedDelivery[] = [];
-    rows.forEach((row, index) => {
-      if (!row.leased || !row.delivery_id || !row.url) return;
-      const { event } = batch[index];
-      leased.push({
-        id: row.delivery_id,
-        deploymentId: event.deploymentId,
-        url: row.url,
-        attempts: 0,
-        cycleStart: 0,
-        event: {
-          id: event.eventId,
-          connector: event.connector,
-          trigger: event.trigger,
-          account: row.account ?? event.account,
-          occurredAt: event.occurredAt,
-          payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
-        },
-        headerKey: row.header_key,
-        headerValueSealed: row.header_value_encrypted,
-        signingSecretsSealed: row.signing_secrets ?? [],
+      rows.forEach((row, index) => {
+        if (!row.leased || !row.delivery_id || !row.url) return;
+        const { event } = batch[index];
+        leased.push({
+          id: row.delivery_id,
+          deploymentId: event.deploymentId,
+          url: row.url,
+          attempts: 0,
+          cycleStart: 0,
+          event: {
+            id: event.eventId,
+            connector: event.connector,
+            trigger: event.trigger,
+            account: row.account ?? event.account,
+            occurredAt: event.occurredAt,
+            payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+          },
+          headerKey: row.header_key,
+          headerValueSealed: row.header_value_encrypted,
+          signingSecretsSealed: row.signing_secrets ?? [],
+        });
       });
-    });
-    reservation?.adopt(leased);
+    } finally {
+      // Always, so reserved slots are never lost: what was leased is sent; on failure nothing was written.
+      reservation?.adopt(leased);
+    }
     batch.forEach((entry, index) => entry.resolve(rows[index]));
   }
 
