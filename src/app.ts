@@ -56,6 +56,7 @@ import { createEventRecorder, type EventRecorder } from "./forwarding/record.ts"
 import { type AccessTokens, createAccessTokens } from "./connections/accessTokens.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { allConnectors } from "./connectors/registry.ts";
+import { createLocalHandoff } from "./delivery/handoff.ts";
 import { createSubscriptionManager, type SubscriptionManager } from "./subscriptions/manager.ts";
 import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
 import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
@@ -133,8 +134,10 @@ export function buildApp(deps: AppDeps): App {
   const redisHealth = createRedisHealth(redis, logger);
   const onFallback = () => redisHealth.fellBack("rate_limit");
   const bus = createEventBus(redis, redisHealth);
-  const operationsMetrics = createOperationsMetrics(sql);
+  const operationsMetrics = createOperationsMetrics(sql, () => clock.now());
   const signal = createWakeSignal();
+  // Deliveries recorded by this instance go straight to its own worker (delivery/handoff.ts).
+  const handoff = createLocalHandoff();
 
   // Authentication: one per app, each owning what it remembers (src/auth/).
   const revocations = createRevocations();
@@ -171,7 +174,7 @@ export function buildApp(deps: AppDeps): App {
   const clientCredentials = createClientCredentials({ db, box, connectorEnv });
   const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets, clientOf: (def) => authModeOf(def).operatorClient });
   const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
-  const recorder = createEventRecorder({ sql, signal, bus, logger });
+  const recorder = createEventRecorder({ sql, clock, signal, bus, logger, handoff });
   // The connected account (connections/): its store (every write of its row), what this instance
   // remembers of rows in use, its polling health (read from the poller's table), lifecycle events
   // (switchyard.*, recorded and forwarded like a provider's), and its tokens.
@@ -204,24 +207,13 @@ export function buildApp(deps: AppDeps): App {
   const resources = createResources({ db, store: createResourceStore({ sql }), clock, maxPerConnection: config.maxResourcesPerConnection, changed: () => subscriptions.changed() });
   const connectFlow = { ...connectDeps, clientCredentials, connectSettings, lifecycle, store, resources, credentialCheck: createCredentialCheck({ config }) };
   const connections = createConnections({
-    db,
-    store,
-    box,
-    clock,
-    logger,
+    db, sql, store, box, clock, logger, lifecycle, pollingHealth: pollingHealth.read,
     revoke: createRevocation({ connectorEnv, production: config.env === "production", clientCredentials, logger }),
-    lifecycle,
     // Its provider subscriptions go first, while its token still works.
     releaseSubscriptions: (connectedAccountId) => subscriptions.deleteForConnection(connectedAccountId),
-    pollingHealth: pollingHealth.read,
   });
   const inboundEvents = createInboundEvents({
-    sql,
-    clock,
-    connectorEnv,
-    accessTokens,
-    moveCursor: store.moveCursor,
-    recordRoutedEvent: recorder.recordRouted,
+    sql, clock, connectorEnv, accessTokens, moveCursor: store.moveCursor, recordRoutedEvent: recorder.recordRouted,
     disconnect: async (deploymentId, connector, account) => {
       await connections.disconnect(deploymentId, { connector, account });
     },
@@ -341,7 +333,7 @@ export function buildApp(deps: AppDeps): App {
     deliveries,
     subscriptions,
     subscriptionSignal,
-    ...createBackgroundWork({ config, logger, clock, database, box, databaseOutage, deliveryQueue, operationsMetrics, signal, accessTokens, inboundEvents, inboundSecrets, pollMetrics, lifecycle }),
+    ...createBackgroundWork({ config, logger, clock, database, box, databaseOutage, deliveryQueue, operationsMetrics, signal, accessTokens, inboundEvents, inboundSecrets, pollMetrics, lifecycle, handoff }),
     handle: frontDoor.handle,
     attach: graphql.attach,
     closeLive,

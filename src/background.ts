@@ -6,6 +6,7 @@ import type { InboundSecrets } from "./credentials/inboundSecrets.ts";
 import type { Database } from "./db/database.ts";
 import type { DatabaseOutage } from "./db/outage.ts";
 import type { OperationsMetrics } from "./delivery/metrics.ts";
+import type { LocalHandoff } from "./delivery/handoff.ts";
 import type { DeliveryQueue } from "./delivery/queue/index.ts";
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from "./delivery/worker.ts";
 import type { WakeSignal } from "./events/wakeSignal.ts";
@@ -31,6 +32,8 @@ export interface BackgroundDeps {
   inboundEvents: InboundEvents;
   inboundSecrets: InboundSecrets;
   pollMetrics: PollMetrics;
+  /** Deliveries this instance recorded, handed straight to its worker. */
+  handoff: LocalHandoff;
   /** Announces switchyard.polling_failed. */
   lifecycle: LifecycleEvents;
 }
@@ -45,7 +48,7 @@ export function createBackgroundWork(deps: BackgroundDeps) {
     /** A delivery worker working this app's queue over the worker's own database pool. */
     createDeliveryWorker: (options?: DeliveryWorkerOptions): DeliveryWorker =>
       createDeliveryWorker(
-        { queue: deps.deliveryQueue(database.workerSql), clock, config, logger, box: deps.box, metrics: deps.operationsMetrics, signal: deps.signal, databaseOutage },
+        { queue: deps.deliveryQueue(database.workerSql), clock, config, logger, box: deps.box, metrics: deps.operationsMetrics, signal: deps.signal, databaseOutage, handoff: deps.handoff },
         options,
       ),
     /** A poller reading this app's polled connections every POLL_INTERVAL over the worker's pool. */

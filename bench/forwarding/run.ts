@@ -1,9 +1,14 @@
 /**
- * The forwarding benchmark (issue 4): signed GitHub webhooks → Switchyard (verify, route, record
- * event + delivery, sign, POST) → a local receiver, against a raw baseline in the same run
- * (node:http receiving, one insert in pg, one POST out — baseline.ts).
+ * The forwarding benchmark: signed GitHub webhooks → Switchyard (verify, route, record event +
+ * delivery, sign, POST) → a local receiver, against two peers in the same run, on the same
+ * PostgreSQL server:
+ *   - graphile: the durable forwarder a Node team would write instead — node:http verifying GitHub's
+ *     signature, graphile-worker's `addJob`, a task POSTing it, concurrency 10 (graphile.ts);
+ *   - naive: a non-durable forwarder — one autocommit insert, answer, one POST, no retry (baseline.ts).
+ * Switchyard is measured twice at the maximum rate: every event for one connected account ("hot"),
+ * and events spread over 10,000 connected accounts ("spread", inserted by SQL).
  *
- *   npm run bench:forwarding                       # 200 events/s for 10 s, then max rate for 10 s
+ *   npm run bench:forwarding                       # 200 events/s, then --rounds interleaved rounds at max rate
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
  *   npx tsx bench/forwarding/run.ts --cpu-prof /tmp/prof   # + a CPU profile of the service
  *   npx tsx bench/forwarding/run.ts --hanging-rate 0       # without the hanging-neighbour phase
@@ -38,6 +43,9 @@ const { values: args } = parseArgs({
   options: {
     rate: { type: "string", default: "200" },
     duration: { type: "string", default: "10" },
+    rounds: { type: "string", default: "3" },
+    // Connected accounts the "spread" phase routes over (one per GitHub sender id).
+    accounts: { type: "string", default: "10000" },
     connections: { type: "string", default: "50" },
     // Writes a V8 CPU profile of the service into this folder when it stops (cpuProfile.mjs).
     "cpu-prof": { type: "string" },
@@ -53,6 +61,10 @@ const RATE = Number(args.rate);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const HANGING_RATE = Number(args["hanging-rate"]);
+const ROUNDS = Number(args.rounds);
+const ACCOUNTS = Number(args.accounts);
+/** The first GitHub sender id of the spread phase's accounts (the hot account is 583231). */
+const SPREAD_FIRST_ID = 1_000_000;
 const SECRET = "bench-github-webhook-secret";
 
 const benchDb = benchDatabase();
@@ -60,6 +72,7 @@ const benchDb = benchDatabase();
 // The operator's server: records when each event arrived, by the send time carried in its title.
 const arrivals = new Map<string, number[]>(); // path → end-to-end ms
 const counts = new Map<string, number>();
+const ids = new Map<string, Set<string>>(); // path → distinct webhook-id received
 const receiver = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
@@ -69,6 +82,8 @@ const receiver = createServer((req, res) => {
     const path = req.url ?? "";
     (arrivals.get(path) ?? arrivals.set(path, []).get(path)!).push(Date.now() - sentAt);
     counts.set(path, (counts.get(path) ?? 0) + 1);
+    const id = String(req.headers["webhook-id"] ?? "");
+    (ids.get(path) ?? ids.set(path, new Set()).get(path)!).add(id);
     res.writeHead(200).end("ok");
   });
 });
@@ -97,22 +112,45 @@ const service = await serviceProcess({
   ...(args["cpu-prof"] ? { NODE_OPTIONS: `--import ${join(here, "cpuProfile.mjs")}`, BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
 }, { compiled: true });
 
+let db: pg.Client | undefined;
 try {
   await service.start();
   const operator = await createBenchOperator(service.url);
   const deploymentId = operator.development;
   // A connected GitHub account (id 583231, the sender of every payload); its token is never used here.
-  const db = new pg.Client({ connectionString: benchDb.url });
-  await db.connect();
+  const client = new pg.Client({ connectionString: benchDb.url });
+  db = client;
+  await client.connect();
   // The production deployment is the hanging neighbour of the last phase, with its own account.
   for (const deployment of [deploymentId, operator.production]) {
-    await db.query(
+    await client.query(
       `insert into connected_account (id, deployment_id, connector, account, external_id, access_token_encrypted, scopes, status, updated_at)
        values ($1, $2, 'github', 'bench', '583231', 'unused', '{}', 'ACTIVE', now())`,
       [`bench_${randomBytes(6).toString("hex")}`, deployment],
     );
   }
-  await db.end();
+  // The spread phase's accounts, cheaply: one insert of ACCOUNTS rows (GitHub routes by sender.id).
+  await client.query(
+    `insert into connected_account (id, deployment_id, connector, account, external_id, access_token_encrypted, scopes, status, updated_at)
+     select 'bench_spread_' || i, $1, 'github', 'spread-' || i, ($2::int + i)::text, 'unused', '{}', 'ACTIVE', now()
+     from generate_series(0, $3::int - 1) i`,
+    [deploymentId, SPREAD_FIRST_ID, ACCOUNTS],
+  );
+  // Samples pg_stat_activity's wait events while a phase runs (what the accepting connections wait on).
+  const waits = async (until: () => boolean) => {
+    const tally = new Map<string, number>();
+    let samples = 0;
+    while (!until()) {
+      const { rows } = await client.query<{ wait: string; n: number }>(
+        `select coalesce(wait_event_type, 'CPU') || ': ' || coalesce(wait_event, 'running') as wait, count(*)::int as n
+         from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' group by 1`,
+      );
+      for (const row of rows) tally.set(row.wait, (tally.get(row.wait) ?? 0) + row.n);
+      samples++;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return Object.fromEntries([...tally].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round((v / Math.max(1, samples)) * 10) / 10]));
+  };
   for (const [deployment, forwardingUrl] of [[deploymentId, `${receiverUrl}/switchyard`], [operator.production, hangingUrl]]) {
     await operator.gql(
       "mutation($deploymentId: ID!, $input: ForwardingSettingsInput!) { saveForwardingSettings(deploymentId: $deploymentId, input: $input) { forwardingUrl } }",
@@ -120,23 +158,32 @@ try {
     );
   }
 
-  const baseline = fork(join(here, "baseline.ts"), [], {
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, DATABASE_URL: benchDb.url, RECEIVER_URL: `${receiverUrl}/baseline` },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  children.push(baseline);
-  const baselinePort = await new Promise<number>((resolve) => baseline.once("message", (m: { port: number }) => resolve(m.port)));
+  const peer = async (script: string, path: string) => {
+    const child = fork(join(here, script), [], {
+      execArgv: ["--import", "tsx"],
+      env: { ...process.env, DATABASE_URL: benchDb.url, RECEIVER_URL: `${receiverUrl}${path}`, GITHUB_WEBHOOK_SECRET: SECRET },
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    children.push(child);
+    return new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
+  };
+  const naivePort = await peer("baseline.ts", "/naive");
+  const graphilePort = await peer("graphile.ts", "/graphile");
 
+  const switchyardUrl = `${service.url}/webhooks/${deploymentId}/github`;
   const targets = [
-    { name: "switchyard", url: `${service.url}/webhooks/${deploymentId}/github`, path: "/switchyard" },
-    { name: "baseline", url: `http://127.0.0.1:${baselinePort}/`, path: "/baseline" },
+    { name: "switchyard", url: switchyardUrl, path: "/switchyard", spread: false },
+    { name: "switchyard-spread", url: switchyardUrl, path: "/switchyard", spread: true },
+    { name: "graphile", url: `http://127.0.0.1:${graphilePort}/`, path: "/graphile", spread: false },
+    { name: "naive", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false },
   ];
 
   // The title carries the send time; its random fraction keeps bodies unique (the same GitHub body
   // twice within the replay window is answered 2xx and not recorded: replay protection, src/forwarding/inbound.ts).
-  const signed = () => {
-    const request = githubWebhook("issues", githubIssuesPayload("opened", { title: String(Date.now() + Math.random()) }), SECRET, { deliveryId: randomUUID() });
+  let sent = 0;
+  const signed = (spread = false) => {
+    const sender = spread ? { id: SPREAD_FIRST_ID + (sent++ % ACCOUNTS), login: "spread" } : undefined;
+    const request = githubWebhook("issues", githubIssuesPayload("opened", { title: String(Date.now() + Math.random()), sender }), SECRET, { deliveryId: randomUUID() });
     return { headers: request.headers, body: request.body };
   };
 
@@ -150,25 +197,32 @@ try {
     while ((counts.get(path) ?? 0) < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
-  async function run(target: (typeof targets)[number], rate: number | undefined) {
+  async function run(target: (typeof targets)[number], rate: number | undefined, round = 0) {
     arrivals.set(target.path, []);
     counts.set(target.path, 0);
+    ids.set(target.path, new Set());
+    const load = loadavg()[0];
     const started = Date.now();
+    let done = false;
+    const sampling = !rate && target.name.startsWith("switchyard") ? waits(() => done) : undefined;
     const result = await autocannon({
       url: target.url,
       method: "POST",
       connections: rate ? Math.min(CONNECTIONS, 20) : CONNECTIONS,
       duration: DURATION,
       ...(rate ? { overallRate: rate } : {}),
-      requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...signed() }) }],
+      requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...signed(target.spread) }) }],
     });
+    done = true;
     const accepted = result["2xx"];
     await drain(target.path, accepted);
     const elapsed = (Date.now() - started) / 1000;
     const e2e = arrivals.get(target.path)!;
+    const distinct = ids.get(target.path)!.size;
     return {
       target: target.name,
-      mode: rate ? `${rate}/s` : "max",
+      mode: rate ? `${rate}/s` : `max #${round}`,
+      load1: Math.round(load * 100) / 100,
       acceptedPerSecond: Math.round(accepted / DURATION),
       deliveredPerSecond: Math.round((counts.get(target.path) ?? 0) / elapsed),
       acceptP50: result.latency.p50,
@@ -179,6 +233,9 @@ try {
       errors: result.errors,
       delivered: counts.get(target.path) ?? 0,
       accepted,
+      // Accepted (2xx) but never at the receiver, by distinct webhook-id.
+      lost: Math.max(0, accepted - distinct),
+      waits: sampling ? await sampling : undefined,
     };
   }
 
@@ -204,7 +261,9 @@ try {
   }
 
   const results: Array<Awaited<ReturnType<typeof run>> & { neighbour?: string }> = [];
-  for (const rate of [RATE, undefined]) for (const target of targets) results.push(await run(target, rate));
+  for (const target of targets.filter((t) => !t.spread)) results.push(await run(target, RATE));
+  // Interleaved rounds at the maximum rate, so a neighbour's load falls on every target alike.
+  for (let round = 1; round <= ROUNDS; round++) for (const target of targets) results.push(await run(target, undefined, round));
   let hangingPhase: { accepted: number; received: number } | undefined;
   if (HANGING_RATE > 0) {
     const stop = hangingNeighbour();
@@ -214,16 +273,26 @@ try {
     hangingPhase = { accepted: await stop(), received: hangingReceived };
     results.push({ ...result, neighbour: `hanging, ${HANGING_RATE}/s` });
   }
-  console.table(results);
+  console.table(results.map(({ waits: _, ...row }) => row));
+  for (const row of results.filter((r) => r.waits)) console.log(`${row.target} ${row.mode} pg_stat_activity (mean sessions):`, JSON.stringify(row.waits));
   const at = (name: string, mode: string) => results.find((r) => r.target === name && r.mode === mode)!;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  // The median over rounds of the per-round ratio (each round's targets ran back to back).
+  const ratio = (a: string, b: string) =>
+    Math.round(median(Array.from({ length: ROUNDS }, (_, i) => at(a, `max #${i + 1}`).deliveredPerSecond / at(b, `max #${i + 1}`).deliveredPerSecond)) * 100) / 100;
   const fixed = `${RATE}/s`;
   const summary = {
     date: new Date().toISOString(),
     load: loadavg(),
     rate: RATE,
-    addedE2eP50Ms: at("switchyard", fixed).e2eP50 - at("baseline", fixed).e2eP50,
-    addedE2eP99Ms: at("switchyard", fixed).e2eP99 - at("baseline", fixed).e2eP99,
-    maxRateRatio: at("switchyard", "max").deliveredPerSecond / at("baseline", "max").deliveredPerSecond,
+    addedE2eP50Ms: at("switchyard", fixed).e2eP50 - at("naive", fixed).e2eP50,
+    addedE2eP99Ms: at("switchyard", fixed).e2eP99 - at("naive", fixed).e2eP99,
+    e2eP99Ms: { switchyard: at("switchyard", fixed).e2eP99, graphile: at("graphile", fixed).e2eP99, naive: at("naive", fixed).e2eP99 },
+    maxRateRatio: ratio("switchyard", "naive"),
+    maxRateVsGraphile: ratio("switchyard", "graphile"),
+    spreadMaxRateRatio: ratio("switchyard-spread", "naive"),
+    spreadMaxRateVsGraphile: ratio("switchyard-spread", "graphile"),
+    lost: Object.fromEntries(targets.map((t) => [t.name, results.filter((r) => r.target === t.name).reduce((n, r) => n + r.lost, 0)])),
     ...(hangingPhase
       ? {
           // The healthy deployment at the fixed rate, beside a hanging one ÷ alone (same run).
@@ -237,6 +306,7 @@ try {
   console.log(JSON.stringify(summary, null, 2));
   writeFileSync(args.out, `${JSON.stringify({ ...summary, results }, null, 2)}\n`);
 } finally {
+  await db?.end().catch(() => {});
   for (const child of children) child.kill();
   // The neighbour's attempts fail at once, so the service stops without waiting them out.
   hanging.closeAllConnections();

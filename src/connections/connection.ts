@@ -7,7 +7,10 @@
 import { resourceParamsOf, type Watching, watchingOf } from "../connectors/params.ts";
 import { findConnector } from "../connectors/registry.ts";
 
-/** The connected_account columns a Connection shows (never the token columns). */
+/**
+ * The connected_account columns a Connection shows (never the token columns), and its lastEventAt,
+ * which is derived from its newest event (lastEventAt.ts), not a column.
+ */
 export interface ConnectionRow {
   id: string;
   connector: string;
@@ -112,7 +115,6 @@ export const connectionSelect = {
   metadata: true,
   createdAt: true,
   lastRefreshedAt: true,
-  lastEventAt: true,
 } as const;
 
 /** Prisma `select` for a SubscriptionRow. */

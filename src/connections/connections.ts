@@ -3,8 +3,10 @@ import type { Clock } from "../clock.ts";
 import { findConnector } from "../connectors/registry.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
+import type { Sql } from "../db/sql.ts";
 import { AppError, badInput, connectionNotFound } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { withLastEventAt } from "./lastEventAt.ts";
 import { type Connection, connectionSelect, type ReadPollingHealth, subscriptionSelect, toConnection, watchedResourceSelect } from "./connection.ts";
 import type { ConnectionFilter } from "./filter.ts";
 import type { LifecycleEvents } from "./lifecycle.ts";
@@ -19,6 +21,8 @@ import type { ConnectionStore } from "./store/index.ts";
  */
 export interface ConnectionsDeps {
   db: Db;
+  /** Reads each connection's lastEventAt (lastEventAt.ts). */
+  sql: Sql;
   store: Pick<ConnectionStore, "disconnect">;
   box: SecretBox;
   clock: Clock;
@@ -47,7 +51,7 @@ const liveSubscriptions = {
 /** Prisma `select` for a Connection: its row and its live (not DELETED) provider subscriptions. */
 export const withSubscriptions = { ...connectionSelect, ...liveSubscriptions } as const;
 
-type LoadedConnection = Prisma.ConnectedAccountGetPayload<{ select: typeof withSubscriptions }>;
+type LoadedConnection = Prisma.ConnectedAccountGetPayload<{ select: typeof withSubscriptions }> & { lastEventAt: Date | null };
 const asConnection = (row: LoadedConnection, health: Map<string, Connection["polling"]>): Connection =>
   toConnection(row, row.providerSubscriptions, row.watchedResources, health.get(row.id) ?? null);
 
@@ -85,11 +89,13 @@ export function createConnections(deps: ConnectionsDeps) {
   };
   const one = async (row: LoadedConnection) => (await asConnections([row]))[0];
 
-  const find = (deploymentId: string, key: ConnectionKey) =>
-    deps.db.connectedAccount.findFirst({
+  const find = async (deploymentId: string, key: ConnectionKey): Promise<LoadedConnection | null> => {
+    const row = await deps.db.connectedAccount.findFirst({
       where: "id" in key ? { deploymentId, id: key.id } : { deploymentId, connector: key.connector, account: key.account },
       select: withSubscriptions,
     });
+    return row && (await withLastEventAt(deps.sql, [row]))[0];
+  };
 
   const notFound = (key: ConnectionKey) =>
     "id" in key ? new AppError("CONNECTION_NOT_FOUND", `There is no connection ${key.id} in this deployment.`) : connectionNotFound(key.connector, key.account);
@@ -136,7 +142,7 @@ export function createConnections(deps: ConnectionsDeps) {
         deps.db.connectedAccount.count({ where: where(deploymentId, filter) }),
         deps.db.connectedAccount.findMany({ where: where(deploymentId, filter), select: withSubscriptions, orderBy: newestFirst, skip: offset, take: limit }),
       ]);
-      return { total, connections: await asConnections(rows) };
+      return { total, connections: await asConnections(await withLastEventAt(deps.sql, rows)) };
     },
 
     /**

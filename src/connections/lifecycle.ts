@@ -93,7 +93,11 @@ export function createLifecycleEvents(deps: LifecycleDeps) {
         });
       if (!row) return undefined;
       const polling = (await deps.pollingHealth?.([row.id]).catch(() => undefined))?.get(row.id) ?? null;
-      return emit(row.deploymentId, trigger, toConnection(row, row.providerSubscriptions, row.watchedResources, polling), error);
+      // lastEventAt is derived (lastEventAt.ts): the newest event of its own connector, by the index.
+      const newest = await deps.db.triggerEvent
+        .findFirst({ where: { connectedAccountId: row.id, connector: row.connector }, orderBy: { receivedAt: "desc" }, select: { receivedAt: true } })
+        .catch(() => null);
+      return emit(row.deploymentId, trigger, toConnection({ ...row, lastEventAt: newest?.receivedAt ?? null }, row.providerSubscriptions, row.watchedResources, polling), error);
     },
   };
 }

@@ -33,8 +33,8 @@ export const DISABLED_REASON = `'Every delivery attempt to ' || forwarding_setti
   || to_char(coalesce(forwarding_settings.failing_since, x.first_failure), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
   || ' with no success in between. Deliveries are held, none is dropped: fix the endpoint, then resume forwarding.'`;
 
-/** Whether the settings row needs writing at all for this verdict. */
-export const SETTINGS_CHANGE = `(x.disable
+/** Whether the settings row needs writing at all for this verdict (`now`: the app's clock). */
+export const settingsChange = (now: string) => `(x.disable
   or (x.ok and (forwarding_settings.failing_since is not null or forwarding_settings.last_success_at is null
-                or forwarding_settings.last_success_at < now() - interval '1 minute'))
+                or forwarding_settings.last_success_at < ${now}::timestamp - interval '1 minute'))
   or (not x.ok and forwarding_settings.failing_since is null))`;

@@ -27,7 +27,8 @@ export interface OperationsMetrics {
   registerOn(registry: Registry): void;
 }
 
-export function createOperationsMetrics(sql: Sql): OperationsMetrics {
+/** `now`: the app's clock, which the delivery queue stamps its rows with (created_at included). */
+export function createOperationsMetrics(sql: Sql, now: () => Date = () => new Date()): OperationsMetrics {
   const deliveries = new Counter({
     name: "switchyard_deliveries_total",
     help: "Delivery attempts by outcome: succeeded, retrying (another attempt follows), failed (given up), cancelled",
@@ -52,9 +53,9 @@ export function createOperationsMetrics(sql: Sql): OperationsMetrics {
     if (!queue || Date.now() - queue.at > 1000) {
       const value = sql
         .query<{ depth: string | number; oldest_seconds: string | number | null }>(
-          `select count(*) as depth, extract(epoch from (now() at time zone 'UTC') - min(created_at)) as oldest_seconds
+          `select count(*) as depth, extract(epoch from $1::timestamp - min(created_at)) as oldest_seconds
            from delivery where status = 'PENDING'`,
-          [],
+          [now().toISOString()],
           "metrics_delivery_queue",
         )
         .then(([row]) => ({ depth: Number(row?.depth ?? 0), oldestSeconds: Math.max(0, Number(row?.oldest_seconds ?? 0)) }));

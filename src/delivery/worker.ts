@@ -7,9 +7,11 @@ import type { DatabaseOutage } from "../db/outage.ts";
 import { buildForwardedRequest, forwardedBody } from "./forwardedRequest.ts";
 import type { OperationsMetrics } from "./metrics.ts";
 import type { ClaimedDelivery, DeliveryQueue } from "./queue/index.ts";
+import type { Reservation } from "./queue/enqueue.ts";
 import { nextStep, parseRetryAfter } from "./retryPolicy.ts";
 import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./send.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
+import type { LocalHandoff } from "./handoff.ts";
 
 /** What the worker needs: the queue it works (over the worker's own database pool) and a clock. */
 export interface DeliveryWorkerDeps {
@@ -21,6 +23,8 @@ export interface DeliveryWorkerDeps {
   metrics: OperationsMetrics;
   signal: WakeSignal;
   databaseOutage: DatabaseOutage;
+  /** Where this worker offers its free slots to the accepting statement (handoff.ts), while it runs. */
+  handoff?: LocalHandoff;
 }
 
 export interface DeliveryWorkerOptions {
@@ -89,6 +93,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   const claimedIds = new Set<string>();
   /** Of those, the ones whose HTTP request is in flight: at most `concurrency`. */
   let sending = 0;
+  /** Slots reserved by a batch of inbound events being recorded (handoff.ts): not claimed meanwhile. */
+  let reserved = 0;
+  /** This worker's attempts in flight per URL (claimed or handed over), for the handoff's per-URL share. */
+  const perUrlInFlight = new Map<string, number>();
+  let detach: (() => void) | undefined;
   let deep = false;
   let running = false;
   let loop: Promise<void> | undefined;
@@ -141,21 +150,56 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     while (running) {
       // A slot is an HTTP request in flight; recording its result (batched) does not hold one, but
       // the attempts still waiting to be recorded are bounded too.
-      const free = Math.min(concurrency - sending, 4 * concurrency - inFlight.size);
+      const free = Math.min(concurrency - sending, 4 * concurrency - inFlight.size) - reserved;
       // A deep queue (the last claim came back full) is claimed in big batches — one round trip
       // per half the slots rather than one per slot freed; a shallow one as soon as anything is due.
       if (free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
         const claimed = await claim(free);
-        for (const delivery of claimed) {
-          claimedIds.add(delivery.id);
-          track(attempt(delivery).finally(() => claimedIds.delete(delivery.id)));
-        }
+        for (const delivery of claimed) begin(delivery);
         deep = claimed.length === free;
         // A full batch means more may be due: go again (once enough slots free up).
         if (deep) continue;
       }
       if (running) await sleep(pollIntervalMs);
     }
+  }
+
+  /** Sends and records a delivery leased to this worker (by a claim or by the accepting statement). */
+  function begin(delivery: ClaimedDelivery) {
+    claimedIds.add(delivery.id);
+    perUrlInFlight.set(delivery.url, (perUrlInFlight.get(delivery.url) ?? 0) + 1);
+    track(
+      attempt(delivery).finally(() => {
+        claimedIds.delete(delivery.id);
+        const left = (perUrlInFlight.get(delivery.url) ?? 1) - 1;
+        if (left > 0) perUrlInFlight.set(delivery.url, left);
+        else perUrlInFlight.delete(delivery.url);
+      }),
+    );
+  }
+
+  /**
+   * The accepting statement's share of this worker (handoff.ts): up to `max` free slots, reserved
+   * until the batch committed; its deliveries leased to this worker are then sent as claimed ones.
+   */
+  function reserve(max: number): Reservation | undefined {
+    if (!running) return undefined;
+    const slots = Math.min(max, Math.min(concurrency - sending, 4 * concurrency - inFlight.size) - reserved);
+    if (slots <= 0) return undefined;
+    reserved += slots;
+    let adopted = false;
+    return {
+      lease: { slots, perUrl, inFlight: perUrlInFlight, leaseMs: lockMs },
+      adopt(deliveries) {
+        if (adopted) return;
+        adopted = true;
+        reserved -= slots;
+        if (running) for (const delivery of deliveries) begin(delivery);
+        // Stopped meanwhile: their leases are given up, so a claim (here or elsewhere) takes them at once.
+        else if (deliveries.length > 0) void queue.release(deliveries.map((d) => d.id)).catch(() => {});
+        wake();
+      },
+    };
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -258,11 +302,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       if (running) return;
       running = true;
       unsubscribe = deps.signal.subscribe(wake);
+      detach = deps.handoff?.attach({ reserve });
       loop = run().catch((error) => logger.error({ err: error }, "the delivery worker stopped unexpectedly"));
     },
     async stop() {
       running = false;
       unsubscribe?.();
+      detach?.();
       wake();
       await loop;
       await Promise.allSettled([...inFlight]);

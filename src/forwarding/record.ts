@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import type { ForwardedEventMessage } from "../events/messages.ts";
 import type { Logger } from "pino";
 import type { Sql } from "../db/sql.ts";
+import type { Clock } from "../clock.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 import type { EventBus } from "../events/bus.ts";
-import { enqueue } from "../delivery/queue/enqueue.ts";
+import { createEnqueuer, type Enqueuer } from "../delivery/queue/enqueue.ts";
+import type { LocalHandoff } from "../delivery/handoff.ts";
 import { storableJson, storableText } from "../text/storable.ts";
 
 /** An inbound event, normalized, routed to an account and ready to store. */
@@ -44,6 +46,14 @@ export interface EventRecorderDeps {
   signal: WakeSignal;
   bus: EventBus;
   logger: Logger;
+  clock: Clock;
+  /** This process's worker, when one runs here: it takes deliveries straight from the statement. */
+  handoff?: LocalHandoff;
+}
+
+/** The recorder's own state: the group commit over the accepting statement. */
+interface Recording extends EventRecorderDeps {
+  enqueue: Enqueuer;
 }
 
 /** An inbound event and its delivery, stored in one statement (recordEvent, recordRoutedEvent below). */
@@ -56,7 +66,11 @@ export interface EventRecorder {
  * Callers have already settled whose deployment this is: a verified inbound request names it by
  * its path and secret, a poll by its connected account, sendTestEvent by the access guard.
  */
-export function createEventRecorder(deps: EventRecorderDeps): EventRecorder {
+export function createEventRecorder(given: EventRecorderDeps): EventRecorder {
+  const deps: Recording = {
+    ...given,
+    enqueue: createEnqueuer({ sql: given.sql, clock: given.clock, logger: given.logger, reserve: (max) => given.handoff?.reserve(max) }),
+  };
   return {
     record: (deploymentId, event, options) => recordEvent(deps, deploymentId, event, options),
     recordRouted: (deploymentId, event) => recordRoutedEvent(deps, deploymentId, event),
@@ -71,7 +85,7 @@ export function createEventRecorder(deps: EventRecorderDeps): EventRecorder {
  * next_attempt_at); the claim re-checks the status anyway, so a pause racing this insert still holds it. A retry of a stored event (same dedupe key) writes nothing and returns the
  * stored one. Publishes after the commit and wakes this process's worker.
  */
-async function recordEvent(deps: EventRecorderDeps, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
+async function recordEvent(deps: Recording, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
   const recorded = await insertEvent(deps, deploymentId, event, null, options);
   if (!recorded) throw new Error("an event with a given account was not stored");
   return recorded;
@@ -105,7 +119,7 @@ function sqlJsonPath(path: string): string {
  * nothing is stored.
  */
 async function recordRoutedEvent(
-  deps: EventRecorderDeps,
+  deps: Recording,
   deploymentId: string,
   event: EventToRoute,
 ): Promise<(RecordedEvent & { account: string }) | undefined> {
@@ -115,7 +129,7 @@ async function recordRoutedEvent(
 }
 
 async function insertEvent(
-  deps: EventRecorderDeps,
+  deps: Recording,
   deploymentId: string,
   given: EventToRecord,
   givenRouteBy: string[] | null,
@@ -137,7 +151,8 @@ async function insertEvent(
   const routeBy = givenRouteBy && givenRouteBy.map(storableText);
   const eventId = newEventId();
   const deliveryId = `dlv_${randomBytes(12).toString("hex")}`;
-  const row = await enqueue(deps.sql, {
+  // Group-committed with the events arriving meanwhile (one statement per batch); resolves once committed.
+  const row = await deps.enqueue({
     eventId,
     deliveryId,
     deploymentId,
@@ -165,7 +180,8 @@ async function insertEvent(
     receivedAt: row.received_at ? new Date(row.received_at) : new Date(),
   };
   if (recorded.deliveryId) {
-    deps.signal.notify();
+    // Unless the local worker already took it (leased to it by the statement), a claim picks it up.
+    if (!row.leased) deps.signal.notify();
     // The subscription is "every event accepted for forwarding": stored-only events are not in it.
     publishForwardedEvent(deps, deploymentId, { ...event, account, connectedAccountId: row.account_id }, recorded);
   }

@@ -4,6 +4,8 @@ import { PauseForwarding } from "../helpers/operations.ts";
 import { createOperator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { fakeClock } from "../helpers/clock.ts";
+import { scaled } from "../helpers/timing.ts";
 
 /**
  * What Prometheus scrapes from /metrics about forwarding: delivery outcomes and durations, the
@@ -11,11 +13,13 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
  */
 let app: TestApp;
 let receiver: Receiver;
+const clock = fakeClock(new Date());
 
 beforeAll(async () => {
   receiver = await startReceiver();
   receiver.respond((request) => (request.path.startsWith("/gone") ? 410 : 200));
-  app = await startTestApp({ DELIVERY_RETRY_SCHEDULE: "100ms" }, { worker: true });
+  // The queue's age is read on the app's clock: the test moves it instead of waiting.
+  app = await startTestApp({ DELIVERY_RETRY_SCHEDULE: "100ms" }, { worker: true, clock });
 });
 afterAll(async () => {
   await app.close();
@@ -41,9 +45,11 @@ test("delivery outcomes, durations, the queue and refused inbound requests are c
     app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}${path}`, triggers: [] } }, { token: ada.token });
   const send = () => app.gql(SendTestEvent, { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } }, { token: ada.token });
   const settledCount = async (n: number) => {
+    const deadline = Date.now() + scaled(20_000);
     for (;;) {
       const { deployment } = ok(await app.gql(DeploymentDeliveries, { id: ada.deploymentId }, { token: ada.token }));
       if (deployment!.deliveries.filter((d) => d.status !== "PENDING").length === n) return;
+      if (Date.now() > deadline) throw new Error(`${n} deliveries did not settle within 20 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
@@ -56,7 +62,7 @@ test("delivery outcomes, durations, the queue and refused inbound requests are c
   await settledCount(3);
   ok(await app.gql(PauseForwarding, { deploymentId: ada.deploymentId }, { token: ada.token }));
   ok(await send());
-  await new Promise((resolve) => setTimeout(resolve, 1100)); // the held delivery ages past a second
+  clock.advance(1100); // the held delivery ages past a second
 
   expect((await fetch(`${app.url}/webhooks/${ada.deploymentId}/github`, { method: "POST", body: "{}", headers: { "x-hub-signature-256": "sha256=00" } })).status).toBe(401);
   expect((await fetch(`${app.url}/webhooks/${ada.deploymentId}/no-such-connector`, { method: "POST", body: "{}" })).status).toBe(404);

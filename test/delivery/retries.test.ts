@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { scaled } from "../helpers/timing.ts";
 import { DeploymentDeliveries, DeploymentEvents, ReplayDelivery, SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
@@ -40,11 +41,13 @@ async function deliveries(operator: Operator, status?: "PENDING" | "SUCCEEDED" |
   return ok(await app.gql(DeploymentDeliveries, { id: operator.deploymentId, status }, { token: operator.token })).deployment!.deliveries;
 }
 
-/** Polls the API (as the console would) until the delivery settles. */
+/** Polls the API (as the console would) until the delivery settles, for at most 30 s (scaled). */
 async function settled(operator: Operator, eventId: string) {
+  const deadline = Date.now() + scaled(30_000);
   for (;;) {
     const delivery = (await deliveries(operator)).find((d) => d.event.id === eventId);
     if (delivery && delivery.status !== "PENDING") return delivery;
+    if (Date.now() > deadline) throw new Error(`delivery of ${eventId} did not settle within 30 s: ${JSON.stringify(delivery)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { scaled } from "../helpers/timing.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import {
   CancelDelivery,
@@ -61,11 +62,23 @@ async function deliveryOf(operator: Operator, eventId: string, on: TestApp = app
   return deployment!.eventLog.nodes[0].deliveries[0];
 }
 
-/** Polls the API (as the console would) until the delivery satisfies `done`. */
-async function until(operator: Operator, eventId: string, done: (d: Awaited<ReturnType<typeof deliveryOf>>) => boolean, on: TestApp = app) {
+/**
+ * Polls the API (as the console would) until the delivery satisfies `done`, for at most 20 s
+ * (scaled). `tick` runs between polls: an app on a fake clock moves it there, so retries come due.
+ */
+async function until(
+  operator: Operator,
+  eventId: string,
+  done: (d: Awaited<ReturnType<typeof deliveryOf>>) => boolean,
+  on: TestApp = app,
+  tick?: () => void,
+) {
+  const deadline = Date.now() + scaled(20_000);
   for (;;) {
     const delivery = await deliveryOf(operator, eventId, on);
     if (done(delivery)) return delivery;
+    if (Date.now() > deadline) throw new Error(`delivery of ${eventId} did not settle as expected: ${JSON.stringify(delivery)}`);
+    tick?.();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -255,16 +268,21 @@ describe("automatic disable", () => {
       const operator = await operatorForwardingTo("/fail/disable", disabling);
       const first = await sendTest(operator, disabling);
       // Failing, but for less than FORWARDING_DISABLE_AFTER: still ACTIVE, however many attempts.
-      await until(operator, first.id, (d) => d.attempts >= 3, disabling);
+      // The queue runs on the app's clock: each 50 ms step of the schedule comes due as the test moves it.
+      const tick = () => clock.advance(50);
+      await until(operator, first.id, (d) => d.attempts >= 3, disabling, tick);
       const failing = ok(await disabling.gql(ForwardingStatusQuery, { id: operator.deploymentId }, { token: operator.token })).deployment!.forwardingSettings!;
       expect(failing).toMatchObject({ status: "ACTIVE", disabledReason: null });
       expect(failing.failingSince).not.toBeNull();
 
       clock.advance(60 * 60 * 1000);
       let settings;
+      const deadline = Date.now() + scaled(20_000);
       for (;;) {
         settings = ok(await disabling.gql(ForwardingStatusQuery, { id: operator.deploymentId }, { token: operator.token })).deployment!.forwardingSettings!;
         if (settings.status !== "ACTIVE") break;
+        if (Date.now() > deadline) throw new Error("forwarding was not disabled after FORWARDING_DISABLE_AFTER of failures");
+        tick();
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(settings.status).toBe("DISABLED");
@@ -282,7 +300,7 @@ describe("automatic disable", () => {
       const resumed = ok(await disabling.gql(ResumeForwarding, { deploymentId: operator.deploymentId }, { token: operator.token })).resumeForwarding;
       expect(resumed).toEqual({ status: "ACTIVE", disabledReason: null });
       for (const event of [first, second]) {
-        expect((await until(operator, event.id, (d) => d.status !== "PENDING", disabling)).status).toBe("SUCCEEDED");
+        expect((await until(operator, event.id, (d) => d.status !== "PENDING", disabling, tick)).status).toBe("SUCCEEDED");
       }
       const after = ok(await disabling.gql(ForwardingStatusQuery, { id: operator.deploymentId }, { token: operator.token })).deployment!.forwardingSettings!;
       expect(after).toMatchObject({ status: "ACTIVE", failingSince: null });

@@ -2,7 +2,8 @@ import type { Sql } from "../../db/sql.ts";
 import type { DeliveryRow } from "./row.ts";
 
 /** A due PENDING row of `d` that no worker holds (no lease, or an expired one). */
-const DUE_UNCLAIMED = `d.status = 'PENDING' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())`;
+/** `$6` is the app's clock (clock.now()), as in every statement of the queue. */
+const DUE_UNCLAIMED = `d.status = 'PENDING' and d.next_attempt_at <= $6::timestamp and (d.locked_until is null or d.locked_until < $6::timestamp)`;
 
 /** A due delivery, claimed by one worker until `lockedUntil`, with what is needed to send it. */
 export interface ClaimedDelivery {
@@ -80,7 +81,7 @@ export interface Claim {
  * both read the count before either commits, so for that moment a URL can have up to `perUrl` per
  * instance; the next claim sees them all.
  */
-export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: number): Promise<Claim> {
+export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: number, now: Date): Promise<Claim> {
   const rows = await sql.query<{
     given_up: boolean;
     status: string;
@@ -104,7 +105,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
   }>(
     `with busy as (
        select url, count(*)::int as in_flight from delivery
-       where locked_until is not null and locked_until >= now() and status = 'PENDING'
+       where locked_until is not null and locked_until >= $6::timestamp and status = 'PENDING'
        group by url
      ), candidates as (
        select d.id, s.forwarding_url, d.next_attempt_at, coalesce(b.in_flight, 0) as in_flight from delivery d
@@ -119,13 +120,13 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
      ), claimed as (
        update delivery set
          claim_count = delivery.claim_count + 1,
-         locked_until = case when due.give_up then null else now() + ($2::int * interval '1 millisecond') end,
+         locked_until = case when due.give_up then null else $6::timestamp + ($2::int * interval '1 millisecond') end,
          url = due.forwarding_url,
          status = case when due.give_up then 'FAILED'::"DeliveryStatus" else delivery.status end,
          next_attempt_at = case when due.give_up then null else delivery.next_attempt_at end,
-         completed_at = case when due.give_up then now() else delivery.completed_at end,
+         completed_at = case when due.give_up then $6::timestamp else delivery.completed_at end,
          last_error = case when due.give_up then $4 else delivery.last_error end,
-         updated_at = case when due.give_up then now() else delivery.updated_at end
+         updated_at = case when due.give_up then $6::timestamp else delivery.updated_at end
        from (
          select d.id, r.forwarding_url, d.claim_count >= $3 as give_up from delivery d
          join ranked r on r.id = d.id and r.place <= $5
@@ -143,11 +144,11 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
             s.header_key, s.header_value_encrypted,
             (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
              from signing_secret k
-             where k.deployment_id = c.deployment_id and (k.expires_at is null or k.expires_at > now())) as signing_secrets
+             where k.deployment_id = c.deployment_id and (k.expires_at is null or k.expires_at > $6::timestamp)) as signing_secrets
      from claimed c
      join trigger_event e on e.id = c.event_id
      left join forwarding_settings s on s.deployment_id = c.deployment_id`,
-    [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR, perUrl],
+    [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR, perUrl, now.toISOString()],
     "claim_due_deliveries",
   );
   const givenUp: DeliveryRow[] = rows

@@ -1,4 +1,8 @@
+import type { Logger } from "pino";
+import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
+import { isDatabaseUnavailable } from "../../db/errors.ts";
+import type { ClaimedDelivery } from "./claim.ts";
 
 /** What enqueue stores: an event (already made storable) and, maybe, its delivery. */
 export interface EventToEnqueue {
@@ -33,83 +37,254 @@ export interface EnqueuedRow {
   delivery_id: string | null;
   url: string | null;
   received_at: Date | string | null;
+  /** The delivery was recorded already leased to this instance's worker (LocalLease). */
+  leased: boolean;
+  /** When leased: what the claim would have read for the attempt (the values still sealed). */
+  header_key: string | null;
+  header_value_encrypted: string | null;
+  signing_secrets: string[] | null;
+  /** When leased: the event's data as stored, so this attempt's body is every later attempt's. */
+  payload?: unknown;
 }
 
 /**
- * enqueue: (nothing) → PENDING, due now while the deployment forwards, held otherwise (HELD: paused,
- * disabled, or no forwarding URL saved yet). Stores the event and — only when its (connector,
- * trigger) is in the deployment's Forwarding Trigger List and a forwarding URL is set (or it is a
- * test event) — its delivery, in ONE statement, so they commit together or not at all. Routing (the
- * ACTIVE ConnectedAccount for the most specific external id, the oldest connection when several
- * share it) is in the same statement: one round trip per inbound event. A provider's retry (same
- * dedupe key) writes nothing: `event_id` comes back null. A new event also sets its account's
- * last_event_at (connected_account), in the same statement.
+ * What this instance's worker takes straight from the accepting statement, with no claim round
+ * trip (../handoff.ts): up to `slots` of the batch's due deliveries, at most `perUrl` in flight to
+ * one URL counting the `inFlight` it already has there, each leased for `leaseMs` as a claim would.
  */
-export async function enqueue(sql: Sql, event: EventToEnqueue): Promise<EnqueuedRow | undefined> {
-  const rows = await sql.query<EnqueuedRow>(
-    // acct: the given account ($12 null), or the routed one ($12 = the candidate external ids).
-    `with acct as (
-       select id, account from (
-         select a.id, a.account, array_position($12::text[], a.external_id) as rank, a.created_at
-         from connected_account a
-         where $12::text[] is not null and a.deployment_id = $2 and a.connector = $4 and a.status = 'ACTIVE'
-           and a.external_id = any($12::text[])
-         union all
-         -- After the external id itself: an account whose metadata names one of the ids ($13, only
-         -- for connectors that declare where; a one-time filter otherwise).
-         select a.id, a.account, cardinality($12::text[]) + 1, a.created_at
-         from connected_account a
-         where $13::jsonpath is not null and $12::text[] is not null and a.deployment_id = $2 and a.connector = $4 and a.status = 'ACTIVE'
-           and exists (select 1 from jsonb_path_query(a.metadata, $13::jsonpath) v where v #>> '{}' = any($12::text[]))
-         union all
-         select $3::text, $6::text, 0, null where $12::text[] is null
-       ) candidates
-       order by rank, created_at, id
-       limit 1
-     ), ins as (
-       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource)
-       select $1, $2, acct.id, $4, $5, acct.account, $7::jsonb, $8::timestamp, $9, $14::jsonb from acct
-       on conflict (deployment_id, dedupe_key) do nothing
-       returning id, received_at
-     ), seen as (
-       -- The account's lastEventAt, in the same statement: only for a new event of its own
-       -- connector (not a lifecycle event Switchyard emits about it, not a provider's retry).
-       update connected_account a set last_event_at = ins.received_at
-       from ins, acct where a.id = acct.id and a.connector = $4
-       returning a.id
-     ), target as (
-       select s.forwarding_url, s.status = 'ACTIVE' as active from forwarding_settings s
-       where s.deployment_id = $2
-         and ($11::boolean or exists (
-           select 1 from forwarding_trigger t where t.deployment_id = $2 and t.connector = $4 and t.trigger = $5))
-       union all
-       -- A test event before any forwarding URL is saved: queued, held, sent once a URL is saved.
-       select null, false where $11::boolean and not exists (select 1 from forwarding_settings s where s.deployment_id = $2)
-     ), del as (
-       insert into delivery (id, event_id, deployment_id, url, next_attempt_at, updated_at)
-       select $10, ins.id, $2, target.forwarding_url, case when target.active then now() end, now() from ins, target
-       returning id, url
-     )
-     select (select id from acct) as account_id, (select account from acct) as account,
-            (select id from ins) as event_id, (select received_at at time zone 'UTC' from ins) as received_at,
-            (select id from del) as delivery_id, (select url from del) as url`,
-    [
-      event.eventId,
-      event.deploymentId,
-      event.connectedAccountId,
-      event.connector,
-      event.trigger,
-      event.account,
-      event.payload,
-      event.occurredAt.toISOString(),
-      event.dedupeKey,
-      event.deliveryId,
-      event.forwardUnlisted,
-      event.routeBy,
-      event.routeByMetadata,
-      event.resource ?? null,
-    ],
-    "record_event",
-  );
-  return rows[0];
+export interface LocalLease {
+  slots: number;
+  perUrl: number;
+  inFlight: ReadonlyMap<string, number>;
+  leaseMs: number;
 }
+
+const NO_LEASE: LocalLease = { slots: 0, perUrl: 0, inFlight: new Map(), leaseMs: 0 };
+
+/**
+ * enqueue: (nothing) → PENDING, due now while the deployment forwards, held otherwise (HELD: paused,
+ * disabled, or no forwarding URL saved yet) — or, for the deliveries this instance's worker has a
+ * free slot for (`lease`), in flight already: leased to it as a claim would (locked_until, one
+ * claim counted), so it sends them without claiming. After a crash such a row waits out its lease
+ * like any row in flight, then it is due again.
+ *
+ * ONE statement for a batch of events (group commit, createEnqueuer below): each event and — only
+ * when its (connector, trigger) is in the deployment's Forwarding Trigger List and a forwarding URL
+ * is set (or it is a test event) — its delivery commit together or not at all. Routing (the ACTIVE
+ * ConnectedAccount for the most specific external id, the oldest connection when several share it)
+ * is in the same statement. A provider's retry (same dedupe key, stored before or earlier in the
+ * same batch) writes nothing: its `event_id` comes back null. Nothing else is written: the account's
+ * lastEventAt is derived from its newest event (connections/lastEventAt.ts), so no two events ever
+ * wait on one shared row's lock. One row comes back per event, in the order given.
+ */
+export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: Date, lease: LocalLease = NO_LEASE): Promise<EnqueuedRow[]> {
+  const column = <K extends keyof EventToEnqueue>(key: K) => events.map((event) => event[key]);
+  const busy = [...lease.inFlight];
+  const rows = await sql.query<EnqueuedRow & { ord: number | string }>(
+    `with i as (
+       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                            $9::timestamp[], $10::text[], $11::boolean[], $12::text[], $13::text[], $20::text[])
+         with ordinality as t(event_id, delivery_id, deployment_id, connected_account_id, connector, trigger, account, payload,
+                              occurred_at, dedupe_key, forward_unlisted, route_by, route_by_metadata, resource, ord)
+     ), routed as (
+       -- acct: the given account (route_by null), or the routed one (route_by = the candidate external ids, as JSON).
+       select i.*, acct.id as account_id, acct.account as account_name
+       from i
+       cross join lateral (select case when i.route_by is null then null else array(select jsonb_array_elements_text(i.route_by::jsonb)) end as ids) rb
+       left join lateral (
+         select id, account from (
+           select a.id, a.account, array_position(rb.ids, a.external_id) as rank, a.created_at
+           from connected_account a
+           where rb.ids is not null and a.deployment_id = i.deployment_id and a.connector = i.connector and a.status = 'ACTIVE'
+             and a.external_id = any(rb.ids)
+           union all
+           -- After the external id itself: an account whose metadata names one of the ids (only for
+           -- connectors that declare where; a one-time filter otherwise).
+           select a.id, a.account, cardinality(rb.ids) + 1, a.created_at
+           from connected_account a
+           where i.route_by_metadata is not null and rb.ids is not null and a.deployment_id = i.deployment_id and a.connector = i.connector
+             and a.status = 'ACTIVE'
+             and exists (select 1 from jsonb_path_query(a.metadata, i.route_by_metadata::jsonpath) v where v #>> '{}' = any(rb.ids))
+           union all
+           select i.connected_account_id, i.account, 0, null where rb.ids is null
+         ) candidates
+         order by rank, created_at, id
+         limit 1
+       ) acct on true
+     ), ins as (
+       -- Two events of the batch with one dedupe key: the first is stored, the other writes nothing (as a retry).
+       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource)
+       select event_id, deployment_id, account_id, connector, trigger, account_name, payload::jsonb, occurred_at, dedupe_key, resource::jsonb
+       from routed where account_name is not null order by ord
+       on conflict (deployment_id, dedupe_key) do nothing
+       returning id, received_at, payload
+     ), target as (
+       select r.ord, r.event_id, r.delivery_id, r.deployment_id, t.forwarding_url, t.active
+       from routed r join ins on ins.id = r.event_id
+       cross join lateral (
+         select s.forwarding_url, s.status = 'ACTIVE' as active from forwarding_settings s
+         where s.deployment_id = r.deployment_id
+           and (r.forward_unlisted or exists (
+             select 1 from forwarding_trigger t where t.deployment_id = r.deployment_id and t.connector = r.connector and t.trigger = r.trigger))
+         union all
+         -- A test event before any forwarding URL is saved: queued, held, sent once a URL is saved.
+         select null, false where r.forward_unlisted and not exists (select 1 from forwarding_settings s where s.deployment_id = r.deployment_id)
+       ) t
+     ), fitting as (
+       -- The local worker's per-URL share: what it has in flight there ($15, $16) plus this batch's, up to $17.
+       select target.*, target.active and target.forwarding_url is not null
+              and coalesce(b.n, 0) + row_number() over (partition by target.forwarding_url order by target.ord) <= $17 as fits
+       from target left join unnest($15::text[], $16::int[]) as b(url, n) on b.url = target.forwarding_url
+     ), placed as (
+       -- ... and its free slots ($14), oldest first.
+       select fitting.*, fits and row_number() over (partition by fits order by ord) <= $14 as leased from fitting
+     ), del as (
+       insert into delivery (id, event_id, deployment_id, url, next_attempt_at, updated_at, created_at, locked_until, claim_count)
+       select delivery_id, event_id, deployment_id, forwarding_url, case when active then $19::timestamp end, $19::timestamp, $19::timestamp,
+              case when leased then $19::timestamp + ($18::int * interval '1 millisecond') end, case when leased then 1 else 0 end
+       from placed order by ord
+       returning id, event_id, url, locked_until is not null as leased
+     )
+     select r.ord, r.account_id, r.account_name as account, ins.id as event_id, ins.received_at at time zone 'UTC' as received_at,
+            del.id as delivery_id, del.url, coalesce(del.leased, false) as leased,
+            s.header_key, s.header_value_encrypted,
+            -- As stored (jsonb's key order): the body a claim would send on every later attempt.
+            case when del.leased then ins.payload end as payload,
+            case when del.leased then
+              (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
+               from signing_secret k where k.deployment_id = r.deployment_id and (k.expires_at is null or k.expires_at > $19::timestamp)) end as signing_secrets
+     from routed r
+     left join ins on ins.id = r.event_id
+     left join del on del.event_id = r.event_id
+     left join forwarding_settings s on del.leased and s.deployment_id = r.deployment_id
+     order by r.ord`,
+    [
+      column("eventId"),
+      column("deliveryId"),
+      column("deploymentId"),
+      column("connectedAccountId"),
+      column("connector"),
+      column("trigger"),
+      column("account"),
+      column("payload"),
+      events.map((event) => event.occurredAt.toISOString()),
+      column("dedupeKey"),
+      column("forwardUnlisted"),
+      events.map((event) => (event.routeBy ? JSON.stringify(event.routeBy) : null)),
+      column("routeByMetadata"),
+      lease.slots,
+      busy.map(([url]) => url),
+      busy.map(([, n]) => n),
+      lease.perUrl,
+      lease.leaseMs,
+      now.toISOString(),
+      events.map((event) => event.resource ?? null),
+    ],
+    "record_events",
+  );
+  return rows.map(({ ord: _, ...row }) => row);
+}
+
+/** A slot reservation of this instance's worker for one batch (../handoff.ts). */
+export interface Reservation {
+  lease: LocalLease;
+  /** Hands it the deliveries leased to it (and frees the slots not used). Called once, [] on failure. */
+  adopt(deliveries: ClaimedDelivery[]): void;
+}
+
+export interface EnqueuerDeps {
+  sql: Sql;
+  /** The app's clock: the delivery's times (due, lease, created) are its, as in every statement of the queue. */
+  clock: Clock;
+  logger: Logger;
+  /** Reserves the local worker's free slots for a batch; undefined when none (no worker here, or busy). */
+  reserve: (max: number) => Reservation | undefined;
+}
+
+/** The most events one statement records. */
+export const MAX_BATCH = 256;
+
+/**
+ * Group commit over enqueue, as createAttemptRecorder is over recordAttempts: at most one
+ * recording statement in flight; the events that arrive meanwhile go together in the next one.
+ * Idle, an event is recorded at once (a batch of one); busy, one round trip, one transaction and
+ * one WAL flush record up to MAX_BATCH. Each caller still waits for its own row to commit.
+ *
+ * A batch the database refuses records nothing (one statement). When the database is down, every
+ * caller in it gets that error (503: the provider redelivers); otherwise the batch is recorded
+ * again one event per statement, so only the refused event fails.
+ */
+export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
+  type Entry = { event: EventToEnqueue; resolve: (row: EnqueuedRow | undefined) => void; reject: (error: unknown) => void };
+  const waiting: Entry[] = [];
+  let recording = false;
+
+  async function recordBatch(batch: Entry[]) {
+    const reservation = reserve(batch.length);
+    const leased: ClaimedDelivery[] = [];
+    let rows: EnqueuedRow[];
+    try {
+      rows = await enqueue(sql, batch.map((entry) => entry.event), clock.now(), reservation?.lease);
+      rows.forEach((row, index) => {
+        if (!row.leased || !row.delivery_id || !row.url) return;
+        const { event } = batch[index];
+        leased.push({
+          id: row.delivery_id,
+          deploymentId: event.deploymentId,
+          url: row.url,
+          attempts: 0,
+          cycleStart: 0,
+          event: {
+            id: event.eventId,
+            connector: event.connector,
+            trigger: event.trigger,
+            account: row.account ?? event.account,
+            occurredAt: event.occurredAt,
+            resource: event.resource ? (JSON.parse(event.resource) as Record<string, string>) : null,
+            payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+          },
+          headerKey: row.header_key,
+          headerValueSealed: row.header_value_encrypted,
+          signingSecretsSealed: row.signing_secrets ?? [],
+        });
+      });
+    } finally {
+      // Always, so reserved slots are never lost: what was leased is sent; on failure nothing was written.
+      reservation?.adopt(leased);
+    }
+    batch.forEach((entry, index) => entry.resolve(rows[index]));
+  }
+
+  async function flush() {
+    recording = true;
+    // Events that arrive in the same turn of the event loop go in the same statement.
+    await Promise.resolve();
+    while (waiting.length > 0) {
+      // Sorted by dedupe key: two instances' statements meet on the unique index in the same order.
+      const batch = waiting.splice(0, MAX_BATCH).sort((a, b) => (a.event.dedupeKey < b.event.dedupeKey ? -1 : a.event.dedupeKey > b.event.dedupeKey ? 1 : 0));
+      try {
+        await recordBatch(batch);
+      } catch (error) {
+        if (batch.length === 1 || isDatabaseUnavailable(error)) {
+          for (const entry of batch) entry.reject(error);
+          continue;
+        }
+        logger.warn({ err: error, events: batch.length }, "a batch of inbound events could not be recorded; recording them one by one");
+        for (const entry of batch) {
+          await recordBatch([entry]).catch((single) => entry.reject(single));
+        }
+      }
+    }
+    recording = false;
+  }
+
+  /** Records one event (batched with others arriving meanwhile); resolves once its row committed. */
+  return function record(event: EventToEnqueue): Promise<EnqueuedRow | undefined> {
+    return new Promise((resolve, reject) => {
+      waiting.push({ event, resolve, reject });
+      if (!recording) void flush();
+    });
+  };
+}
+
+export type Enqueuer = ReturnType<typeof createEnqueuer>;

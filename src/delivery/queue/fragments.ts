@@ -9,8 +9,12 @@ export const URL_IN_FORCE = `coalesce((select s.forwarding_url from forwarding_s
 /** Whether the delivery's deployment forwards now (its settings are ACTIVE). */
 export const FORWARDING_ACTIVE = `exists (select 1 from forwarding_settings s where s.deployment_id = delivery.deployment_id and s.status = 'ACTIVE')`;
 
-/** Due now when the deployment forwards; held (null) while paused, disabled or without a URL. */
-export const DUE_NOW = `case when ${FORWARDING_ACTIVE} then now() end`;
+/**
+ * Due now when the deployment forwards; held (null) while paused, disabled or without a URL. `now`
+ * is the statement's parameter holding the app's clock (every statement of the queue takes its time
+ * from clock.now(), never the database's now(), so a test moves the clock instead of waiting).
+ */
+export const dueNow = (now: string) => `case when ${FORWARDING_ACTIVE} then ${now}::timestamp end`;
 
 /**
  * Held: PENDING with no next_attempt_at. Forwarding is paused or disabled, or no URL is saved yet;
@@ -21,5 +25,5 @@ export const HELD = `(delivery.status = 'PENDING' and delivery.next_attempt_at i
 /** The value of next_attempt_at that holds a row. */
 export const HOLD = `null`;
 
-/** Not claimed by a worker now (no lease, or an expired one): its attempt is not in flight. */
-export const NOT_IN_FLIGHT = `(delivery.locked_until is null or delivery.locked_until < now())`;
+/** Not claimed by a worker at `now` (no lease, or an expired one): its attempt is not in flight. */
+export const notInFlight = (now: string) => `(delivery.locked_until is null or delivery.locked_until < ${now}::timestamp)`;

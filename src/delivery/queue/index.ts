@@ -106,7 +106,7 @@ export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, 
      * forwarding URL; those past MAX_UNRECORDED_CLAIMS come back FAILED in `givenUp`, already published.
      */
     async claim(limit: number, lockMs: number, perUrl: number): Promise<Claim> {
-      const result = await claim(sql, limit, lockMs, perUrl);
+      const result = await claim(sql, limit, lockMs, perUrl, clock.now());
       for (const row of result.givenUp) {
         metrics.deliveryGivenUp();
         logger.warn(
@@ -127,7 +127,7 @@ export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, 
       const row = await recordAttempt(attempt);
       if (row?.disabled_reason) {
         logger.warn({ deploymentId: row.deployment_id }, "forwarding disabled: every attempt failed for FORWARDING_DISABLE_AFTER");
-        await hold(sql, row.deployment_id).catch((error) => logger.warn({ err: error }, "could not hold deliveries"));
+        await hold(sql, row.deployment_id, clock.now()).catch((error) => logger.warn({ err: error }, "could not hold deliveries"));
       }
       return row;
     },
@@ -135,11 +135,11 @@ export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, 
     publish,
 
     /** Gives up the leases of these in-flight deliveries (shutdown ran out of time). */
-    release: (ids: readonly string[]) => release(sql, ids),
+    release: (ids: readonly string[]) => release(sql, ids, clock.now()),
 
     /** PENDING: attempted now; FAILED: a new cycle of attempts now. Refused (BAD_USER_INPUT) otherwise. */
     async retry(id: string): Promise<void> {
-      const row = await retry(sql, id);
+      const row = await retry(sql, id, clock.now());
       if (!row) throw await refusal(id, "retried");
       signal.notify();
       publish(row);
@@ -151,7 +151,7 @@ export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, 
      * (retry attempts it now) and is refused.
      */
     async replay(id: string): Promise<void> {
-      const row = await replay(sql, id);
+      const row = await replay(sql, id, clock.now());
       if (!row) {
         throw badInput("This delivery is still pending (retryDelivery attempts it now) or was cancelled.", [
           { field: "id", message: "delivery is pending or cancelled" },
@@ -163,7 +163,7 @@ export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, 
 
     /** PENDING → CANCELLED. Refused (BAD_USER_INPUT) otherwise. */
     async cancel(id: string): Promise<void> {
-      const row = await cancel(sql, id);
+      const row = await cancel(sql, id, clock.now());
       if (!row) throw await refusal(id, "cancelled");
       metrics.deliveryCancelled();
       logger.info({ deliveryId: id, eventId: row.event_id, deploymentId: row.deployment_id, outcome: "cancelled" }, "delivery cancelled");
@@ -172,24 +172,24 @@ export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, 
 
     /** Every FAILED delivery of the deployment created at or after `since` starts a new cycle now. Returns how many. */
     async retryFailed(deploymentId: string, since: Date): Promise<number> {
-      const count = await retryFailed(sql, deploymentId, since);
+      const count = await retryFailed(sql, deploymentId, since, clock.now());
       if (count > 0) signal.notify();
       logger.info({ deploymentId, since: since.toISOString(), count }, "failed deliveries retried");
       return count;
     },
 
     /** The deployment's due deliveries become held (its forwarding was paused or disabled). */
-    hold: (deploymentId: string) => hold(sql, deploymentId),
+    hold: (deploymentId: string) => hold(sql, deploymentId, clock.now()),
 
     /** The deployment's queued deliveries become due, oldest first (its forwarding is ACTIVE again). */
     async resume(deploymentId: string): Promise<void> {
-      await resume(sql, deploymentId);
+      await resume(sql, deploymentId, clock.now());
       signal.notify();
     },
 
     /** The deployment's PENDING deliveries go to its new forwarding URL, due now. Returns how many. */
     async retarget(deploymentId: string): Promise<number> {
-      const count = await retarget(sql, deploymentId);
+      const count = await retarget(sql, deploymentId, clock.now());
       if (count > 0) {
         signal.notify();
         logger.info({ deploymentId, count }, "pending deliveries re-targeted to the new forwarding URL");

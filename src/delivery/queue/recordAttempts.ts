@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
-import { DISABLED_REASON, disables, SETTINGS_CHANGE } from "../disablePolicy.ts";
+import { DISABLED_REASON, disables, settingsChange } from "../disablePolicy.ts";
 import { FORWARDING_ACTIVE, HOLD } from "./fragments.ts";
 import type { DeliveryRow } from "./row.ts";
 
@@ -47,14 +47,14 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
          status = case when delivery.status = 'CANCELLED' then delivery.status else i.status::"DeliveryStatus" end,
          next_attempt_at = case
            when delivery.status = 'CANCELLED' or i.status <> 'PENDING' then null
-           when delivery.url is distinct from i.url then now()
+           when delivery.url is distinct from i.url then $13::timestamp
            when not ${FORWARDING_ACTIVE} then ${HOLD}
-           else now() + (i.delay_ms * interval '1 millisecond') end,
+           else $13::timestamp + (i.delay_ms * interval '1 millisecond') end,
          locked_until = null,
          last_status_code = i.status_code,
          last_error = i.last_error,
-         completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else now() end,
-         updated_at = now()
+         completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else $13::timestamp end,
+         updated_at = $13::timestamp
        from i
        where delivery.id = i.id and delivery.status in ('PENDING', 'CANCELLED')
        returning delivery.id, delivery.deployment_id, delivery.event_id, delivery.status, delivery.attempts, delivery.last_status_code,
@@ -75,12 +75,12 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
      ), s as (
        update forwarding_settings set
          failing_since = case when x.ok then null else coalesce(forwarding_settings.failing_since, x.first_failure) end,
-         last_success_at = case when x.ok then now() else forwarding_settings.last_success_at end,
+         last_success_at = case when x.ok then $13::timestamp else forwarding_settings.last_success_at end,
          status = case when x.disable then 'DISABLED'::"ForwardingStatus" else forwarding_settings.status end,
-         status_changed_at = case when x.disable then now() else forwarding_settings.status_changed_at end,
+         status_changed_at = case when x.disable then $13::timestamp else forwarding_settings.status_changed_at end,
          disabled_reason = case when x.disable then ${DISABLED_REASON} else forwarding_settings.disabled_reason end
        from disabling x
-       where forwarding_settings.deployment_id = x.deployment_id and ${SETTINGS_CHANGE}
+       where forwarding_settings.deployment_id = x.deployment_id and ${settingsChange("$13")}
        returning forwarding_settings.deployment_id, case when x.disable then forwarding_settings.disabled_reason end as disabled_reason
      )
      select d.id, d.deployment_id, d.event_id, d.status::text as status, d.attempts, d.last_status_code, d.last_error,

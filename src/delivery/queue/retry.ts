@@ -1,5 +1,5 @@
 import type { Sql } from "../../db/sql.ts";
-import { DUE_NOW, URL_IN_FORCE } from "./fragments.ts";
+import { dueNow, URL_IN_FORCE } from "./fragments.ts";
 import { type DeliveryRow, RETURNING_ROW } from "./row.ts";
 
 /**
@@ -9,19 +9,19 @@ import { type DeliveryRow, RETURNING_ROW } from "./row.ts";
  * A PENDING delivery whose attempt is in flight keeps that attempt: it is the "now".
  * No row: the delivery is in another state (or gone).
  */
-export async function retry(sql: Sql, id: string): Promise<DeliveryRow | undefined> {
+export async function retry(sql: Sql, id: string, now: Date): Promise<DeliveryRow | undefined> {
   const rows = await sql.query<DeliveryRow>(
     `update delivery set
        status = 'PENDING',
        cycle_start = case when status = 'FAILED' then attempts else cycle_start end,
        claim_count = 0,
-       next_attempt_at = ${DUE_NOW},
+       next_attempt_at = ${dueNow("$2")},
        url = ${URL_IN_FORCE},
        completed_at = null,
-       updated_at = now()
+       updated_at = $2::timestamp
      where id = $1 and status in ('PENDING', 'FAILED')
      ${RETURNING_ROW}`,
-    [id],
+    [id, now.toISOString()],
   );
   return rows[0];
 }

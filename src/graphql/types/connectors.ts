@@ -10,6 +10,7 @@ import type { VerificationTokenView } from "../../credentials/verificationTokens
 import { metadataOf, paramsOf } from "../../connections/connection.ts";
 import { CONNECTIONS_MAX_PAGE } from "../../connections/connections.ts";
 import { parseConnectionFilter } from "../../connections/filter.ts";
+import { lastEventAts } from "../../connections/lastEventAt.ts";
 import { badInput, unknownConnector } from "../../errors.ts";
 import { createConnectSession } from "../../connect/sessions.ts";
 import type { GraphQLContext } from "../context.ts";
@@ -160,7 +161,14 @@ const ConnectedAccount = builder.prismaObject("ConnectedAccount", {
       select: { metadata: true },
       resolve: (account) => metadataOf(account.metadata),
     }),
-    lastEventAt: t.expose("lastEventAt", { type: "DateTime", nullable: true, description: "When the newest event of this connection was recorded." }),
+    lastEventAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When the newest event of this connection was recorded.",
+      select: { connector: true },
+      // Derived from its newest event through an index (connections/lastEventAt.ts), not a column.
+      resolve: async (account, _args, ctx) => (await lastEventAts(ctx.sql, [account])).get(account.id) ?? null,
+    }),
     recentEvents: t.relation("triggerEvents", {
       description: "The connection's newest events (its provider's and its lifecycle events), newest first.",
       args: { first: t.arg.int({ required: false, defaultValue: 10, description: "1 to 50." }) },

@@ -1,0 +1,118 @@
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { connectAccount } from "../helpers/connectFlow.ts";
+import { type FakeGitHub, githubIssuesPayload, githubWebhook, type SignedRequest, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
+import { DeploymentEvents, SaveForwardingSettings, SigningSecret } from "../helpers/forwarding.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+/**
+ * Concurrent webhooks are recorded together (one statement per batch, src/delivery/queue/enqueue.ts)
+ * and handed to the local worker without a claim: what a user sees must not change — every request
+ * answered for its own event, every event delivered with its own webhook-id, a provider's retry
+ * stored once even when it arrives in the same batch, and lastEventAt read from the newest event.
+ */
+
+let app: TestApp;
+let github: FakeGitHub;
+let receiver: Receiver;
+let ada: Operator;
+let signingSecret: string;
+
+beforeAll(async () => {
+  [github, receiver] = await Promise.all([startFakeGitHub(), startReceiver()]);
+  app = await startTestApp({ ...github.env(), DELIVERY_RETRY_SCHEDULE: "100ms,200ms", DELIVERY_MAX_IN_FLIGHT_PER_URL: "16" }, { worker: true });
+  ada = await createOperator(app, "Ada");
+  await connectAccount(app, ada, { connector: "github", account: "alice", provider: github });
+  ok(
+    await app.gql(
+      SaveForwardingSettings,
+      { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/burst`, triggers: [{ connector: "github", trigger: "issue_opened" }] } },
+      { token: ada.token },
+    ),
+  );
+  signingSecret = ok(await app.gql(SigningSecret, { id: ada.deploymentId }, { token: ada.token })).deployment!.signingSecret!;
+});
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([github?.close(), receiver?.close()]);
+});
+
+const post = (request: SignedRequest) =>
+  fetch(`${app.url}/webhooks/${ada.deploymentId}/github`, { method: "POST", headers: request.headers, body: request.body });
+const titleOf = (body: string) => (JSON.parse(body) as { data: { issue: { title: string } } }).data.issue.title;
+const connection = async () =>
+  (await (await fetch(`${app.url}/api/v1/connections/github/alice`, { headers: { "x-api-key": ada.apiKey } })).json()) as { lastEventAt: string | null };
+
+test("lastEventAt is null before the connection's first event", async () => {
+  expect((await connection()).lastEventAt).toBeNull();
+});
+
+test("a burst of 90 concurrent webhooks for one account: each answered 2xx for itself, each delivered once with its own webhook-id", async () => {
+  const count = 90;
+  const requests = Array.from({ length: count }, (_, i) =>
+    githubWebhook("issues", githubIssuesPayload("opened", { number: i + 1, title: `Burst ${i + 1}` }), github.webhookSecret),
+  );
+  const answers = await Promise.all(requests.map(post));
+  for (const answer of answers) {
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ received: 1, recorded: 1, duplicates: 0, forwarded: 1, unrouted: 0 });
+  }
+
+  const burst = (all: Receiver["requests"]) => all.filter((r) => r.path === "/burst" && titleOf(r.body).startsWith("Burst "));
+  await receiver.waitFor((all) => new Set(burst(all).map((r) => titleOf(r.body))).size === count, 30_000);
+  const webhook = new Webhook(signingSecret);
+  const idByTitle = new Map<string, string>();
+  for (const request of burst(receiver.requests)) {
+    const id = String(request.headers["webhook-id"]);
+    expect(webhook.verify(request.body, request.headers as Record<string, string>)).toMatchObject({ id, type: "github.issue_opened", account: "alice" });
+    expect(idByTitle.get(titleOf(request.body)) ?? id).toBe(id);
+    idByTitle.set(titleOf(request.body), id);
+  }
+  expect(new Set(idByTitle.values()).size).toBe(count);
+
+  // The events the operator sees are the same ones, each with its delivery.
+  const events = ok(await app.gql(DeploymentEvents, { id: ada.deploymentId, limit: 100 }, { token: ada.token })).deployment!.events;
+  const stored = events.filter((e) => (e.payload as { issue?: { title?: string } }).issue?.title?.startsWith("Burst "));
+  expect(stored).toHaveLength(count);
+  expect(new Set(stored.map((e) => e.id))).toEqual(new Set(idByTitle.values()));
+});
+
+test("the same GitHub delivery sent twice at once is stored once: one answer records it, the other is a duplicate of it", async () => {
+  const pairs = Array.from({ length: 8 }, (_, i) =>
+    githubWebhook("issues", githubIssuesPayload("opened", { number: 500 + i, title: `Twice ${i}` }), github.webhookSecret),
+  );
+  const answers = await Promise.all(pairs.flatMap((request) => [post(request), post(request)]));
+  const outcomes = (await Promise.all(answers.map((answer) => (expect(answer.status).toBe(200), answer.json())))) as Array<{ recorded: number; duplicates: number }>;
+  for (let i = 0; i < pairs.length; i++) {
+    const [first, second] = [outcomes[2 * i], outcomes[2 * i + 1]];
+    expect(first.recorded + second.recorded).toBe(1);
+    expect(first.duplicates + second.duplicates).toBe(1);
+  }
+  await receiver.waitFor((all) => new Set(all.filter((r) => r.path === "/burst" && titleOf(r.body).startsWith("Twice ")).map((r) => titleOf(r.body))).size === pairs.length);
+  const events = ok(await app.gql(DeploymentEvents, { id: ada.deploymentId, limit: 100 }, { token: ada.token })).deployment!.events;
+  for (let i = 0; i < pairs.length; i++) {
+    expect(events.filter((e) => (e.payload as { issue?: { title?: string } }).issue?.title === `Twice ${i}`)).toHaveLength(1);
+  }
+});
+
+test("lastEventAt (REST and GraphQL) is when the connection's newest event was recorded", async () => {
+  const hook = githubWebhook("issues", githubIssuesPayload("opened", { number: 900, title: "Newest" }), github.webhookSecret);
+  expect((await post(hook)).status).toBe(200);
+  const events = ok(await app.gql(DeploymentEvents, { id: ada.deploymentId, limit: 1 }, { token: ada.token })).deployment!.events;
+  expect((events[0].payload as { issue?: { title?: string } }).issue?.title).toBe("Newest");
+  const newest = new Date(events[0].receivedAt as string).toISOString();
+
+  expect((await connection()).lastEventAt).toBe(newest);
+  const response = await fetch(`${app.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${ada.token}` },
+    body: JSON.stringify({
+      query: "query($id: ID!) { deployment(id: $id) { connections(first: 10) { nodes { account lastEventAt } } } }",
+      variables: { id: ada.deploymentId },
+    }),
+  });
+  const body = (await response.json()) as { data: { deployment: { connections: { nodes: Array<{ account: string; lastEventAt: string | null }> } } } };
+  expect(body.data.deployment.connections.nodes).toEqual([{ account: "alice", lastEventAt: newest }]);
+});
