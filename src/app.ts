@@ -57,6 +57,7 @@ import { type AccessTokens, createAccessTokens } from "./connections/accessToken
 import { createDeliveryQueue, type DeliveryQueue } from "./delivery/queue/index.ts";
 import { allConnectors } from "./connectors/registry.ts";
 import { createLocalHandoff } from "./delivery/handoff.ts";
+import { createLastEventAtLoader } from "./connections/lastEventAt.ts";
 import { createSubscriptionManager, type SubscriptionManager } from "./subscriptions/manager.ts";
 import { createSubscriptionMetrics } from "./subscriptions/metrics.ts";
 import { createSubscriptionNotifications } from "./subscriptions/notifications.ts";
@@ -298,6 +299,7 @@ export function buildApp(deps: AppDeps): App {
       connectSessions: connectDeps,
       pollingHealth: pollingHealth.read,
       resources,
+      lastEventAt: createLastEventAtLoader(sql),
       clientCredentials,
       live: { bus, revocations },
     },

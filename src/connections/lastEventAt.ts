@@ -1,3 +1,4 @@
+import DataLoader from "dataloader";
 import type { Sql } from "../db/sql.ts";
 
 /**
@@ -26,3 +27,20 @@ export async function withLastEventAt<T extends { id: string; connector: string 
   const last = await lastEventAts(sql, rows);
   return rows.map((row) => ({ ...row, lastEventAt: last.get(row.id) ?? null }));
 }
+
+/**
+ * lastEventAts for GraphQL, where `ConnectedAccount.lastEventAt` is resolved once per node of a
+ * page: the connections asked for in one tick share one statement (DataLoader's batching, no cache:
+ * each read sees the newest event).
+ */
+export function createLastEventAtLoader(sql: Sql) {
+  return new DataLoader<{ id: string; connector: string }, Date | null, string>(
+    async (accounts) => {
+      const last = await lastEventAts(sql, accounts);
+      return accounts.map((account) => last.get(account.id) ?? null);
+    },
+    { cache: false },
+  );
+}
+
+export type LastEventAtLoader = ReturnType<typeof createLastEventAtLoader>;

@@ -12,6 +12,7 @@ import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { OperatorCredentials } from "../credentials/operatorCredentials.ts";
 import type { Connections } from "../connections/connections.ts";
 import type { ReadPollingHealth } from "../connections/connection.ts";
+import type { LastEventAtLoader } from "../connections/lastEventAt.ts";
 import type { Resources } from "../connections/resources/resources.ts";
 import type { OAuthDeps } from "../connect/deps.ts";
 import type { Db } from "../db/database.ts";
@@ -84,6 +85,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   pollingHealth: ReadPollingHealth;
   /** What each connection watches (connections/resources/resources.ts). */
   resources: Resources;
+  /** Connections' lastEventAt, a page's read in one statement (connections/lastEventAt.ts). */
+  lastEventAt: LastEventAtLoader;
   /** The OAuth client (or app) in force per deployment, which createReauthorizationUrl requires as auth-url does (credentials/clientCredentials.ts). */
   clientCredentials: Pick<ClientCredentials, "resolve">;
 }

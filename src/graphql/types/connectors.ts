@@ -10,7 +10,6 @@ import type { VerificationTokenView } from "../../credentials/verificationTokens
 import { metadataOf, paramsOf } from "../../connections/connection.ts";
 import { CONNECTIONS_MAX_PAGE } from "../../connections/connections.ts";
 import { parseConnectionFilter } from "../../connections/filter.ts";
-import { lastEventAts } from "../../connections/lastEventAt.ts";
 import { badInput, unknownConnector } from "../../errors.ts";
 import { createConnectSession } from "../../connect/sessions.ts";
 import type { GraphQLContext } from "../context.ts";
@@ -167,7 +166,7 @@ const ConnectedAccount = builder.prismaObject("ConnectedAccount", {
       description: "When the newest event of this connection was recorded.",
       select: { connector: true },
       // Derived from its newest event through an index (connections/lastEventAt.ts), not a column.
-      resolve: async (account, _args, ctx) => (await lastEventAts(ctx.sql, [account])).get(account.id) ?? null,
+      resolve: (account, _args, ctx) => ctx.lastEventAt.load(account),
     }),
     recentEvents: t.relation("triggerEvents", {
       description: "The connection's newest events (its provider's and its lifecycle events), newest first.",
