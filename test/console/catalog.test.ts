@@ -82,7 +82,7 @@ test("a GitHub trigger among hundreds is picked by typing, shown with its descri
   await page.getByRole("list", { name: "Forwarding Trigger List" }).getByText("GitHub · Workflow run completed").waitFor();
   await screenshot(page, "catalog-01-trigger-search");
   await page.getByRole("button", { name: "Save Changes" }).click();
-  await page.getByText(/saved/i).first().waitFor();
+  await page.getByText("Forwarding settings saved.").waitFor(); // not /saved/i: "Unsaved changes" matches that
 
   const { deployment } = ok(await app.gql(ForwardingTriggers, { id: ada.deploymentId }, { token: ada.token }));
   expect(deployment?.forwardingSettings?.triggers).toEqual([{ connector: "github", trigger: "workflow_run_completed" }]);
