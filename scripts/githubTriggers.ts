@@ -35,6 +35,86 @@ interface Example {
 const words = (s: string) => s.replaceAll("_", " ");
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/*
+ * Display names read like the hand-written triggers ("Issue opened", "Message posted"): the
+ * resource in the singular, then what happened to it in the past tense. GitHub's event names are
+ * sometimes plural ("issues") or internal ("gollum"), and some actions are verbs ("synchronize"),
+ * so the words come from these tables; anything not in them is read as GitHub spells it, which
+ * already has this shape ("check_run" + "completed"). Only names change: trigger keys stay
+ * `<event>_<action>`.
+ */
+
+/** The resource an event is about, where GitHub's event name is not it in the singular. */
+const RESOURCES: Record<string, string> = {
+  issues: "Issue",
+  github_app_authorization: "GitHub App authorization",
+  projects_v2: "Project (v2)",
+  projects_v2_item: "Project (v2) item",
+  projects_v2_status_update: "Project (v2) status update",
+  org_block: "Organization block",
+  meta: "Webhook",
+  marketplace_purchase: "Marketplace purchase",
+};
+
+/** Actions that are not already past participles (or read wrongly after the resource). */
+const ACTIONS: Record<string, string> = {
+  synchronize: "synchronized",
+  suspend: "suspended",
+  unsuspend: "unsuspended",
+  create: "created",
+  dismiss: "dismissed",
+  reopen: "reopened",
+  resolve: "resolved",
+  requested_action: "action requested",
+  ready_for_review: "marked ready for review",
+  promote_to_enterprise: "promoted to enterprise",
+  pending_change: "change pending",
+  pending_change_cancelled: "pending change cancelled",
+  pending_cancellation: "cancellation pending",
+  pending_tier_change: "tier change pending",
+  auto_merge_enabled: "auto-merge enabled",
+  auto_merge_disabled: "auto-merge disabled",
+  auto_dismissed: "dismissed automatically",
+  auto_reopened: "reopened automatically",
+  rerequested: "re-requested",
+};
+
+/** Whole names where resource + action would not read as a sentence. */
+const NAMES: Record<string, string> = {
+  create: "Branch or tag created",
+  delete: "Branch or tag deleted",
+  fork: "Repository forked",
+  gollum: "Wiki page created or edited",
+  page_build: "GitHub Pages site built",
+  ping: "Webhook pinged",
+  public: "Repository made public",
+  push: "Commits pushed",
+  status: "Commit status changed",
+  repository_dispatch: "Repository dispatch received",
+  repository_import: "Repository imported",
+  workflow_dispatch: "Workflow dispatched",
+  security_and_analysis: "Security and analysis settings changed",
+  team_add: "Team added to repository (team_add)",
+  "watch.started": "Repository starred (watch)",
+  "org_block.blocked": "User blocked from organization",
+  "org_block.unblocked": "User unblocked from organization",
+  "issue_dependencies.blocked_by_added": "Issue blocked-by dependency added",
+  "issue_dependencies.blocked_by_removed": "Issue blocked-by dependency removed",
+  "issue_dependencies.blocking_added": "Issue blocking dependency added",
+  "issue_dependencies.blocking_removed": "Issue blocking dependency removed",
+  "sub_issues.parent_issue_added": "Parent issue added",
+  "sub_issues.parent_issue_removed": "Parent issue removed",
+  "sub_issues.sub_issue_added": "Sub-issue added",
+  "sub_issues.sub_issue_removed": "Sub-issue removed",
+};
+
+export function triggerDisplayName(event: string, action: string | undefined): string {
+  const whole = NAMES[action ? `${event}.${action}` : event];
+  if (whole) return whole;
+  const resource = RESOURCES[event] ?? capitalized(words(event));
+  return action ? `${resource} ${ACTIONS[action] ?? words(action)}` : resource;
+}
+
 /** GitHub's prose, first sentence, links and markdown flattened. */
 function firstSentence(text: string | undefined): string | undefined {
   if (!text) return undefined;
@@ -122,7 +202,7 @@ export function githubTriggers(): GeneratedTrigger[] {
           };
       return {
         name: action ? `${event}_${action}` : event,
-        displayName: capitalized(action ? `${words(event)} ${words(action)}` : words(event)),
+        displayName: triggerDisplayName(event, action),
         description,
         providerEvent,
         samplePayload,

@@ -44,6 +44,29 @@ describe("GitHub's trigger catalog", () => {
     for (const t of github.triggers) expect(t.description.length, t.name).toBeGreaterThan(10);
   });
 
+  it("names every trigger like the hand-written ones: the resource in the singular, then what happened, in the past tense", () => {
+    const byKey = Object.fromEntries(github.triggers.map((t) => [t.name, t.displayName]));
+    expect(byKey).toMatchObject({
+      issue_opened: "Issue opened", // hand-written
+      issues_reopened: "Issue reopened", // generated, key unchanged
+      issues_labeled: "Issue labeled",
+      pull_request_closed: "Pull request closed",
+      pull_request_synchronize: "Pull request synchronized",
+      pull_request_ready_for_review: "Pull request marked ready for review",
+      installation_suspend: "Installation suspended",
+      repository_vulnerability_alert_create: "Repository vulnerability alert created",
+      projects_v2_item_created: "Project (v2) item created",
+      github_app_authorization_revoked: "GitHub App authorization revoked",
+      push: "Commits pushed",
+      create: "Branch or tag created",
+      workflow_run_completed: "Workflow run completed",
+    });
+    const displayNames = github.triggers.map((t) => t.displayName);
+    expect(displayNames.filter((n) => /^(Issues|Projects v2|Github) /.test(n))).toEqual([]);
+    // No two triggers read the same in a picker.
+    expect(new Set(displayNames).size).toBe(displayNames.length);
+  });
+
   it("the committed list is what the generator produces from the installed packages", async () => {
     const committed = readFileSync(new URL("../../src/connectors/providers/github/events.generated.ts", import.meta.url), "utf8");
     expect(committed, "run `npx tsx scripts/generate-github-triggers.ts`").toBe(await renderGitHubTriggers());

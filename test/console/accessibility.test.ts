@@ -149,8 +149,12 @@ describe("every console page passes axe-core's WCAG 2.1 AA rules", () => {
     await page.getByLabel("Forwarding URL").fill("https://example.com/hooks");
     await page.getByLabel("Connector", { exact: true }).selectOption({ label: "GitHub" });
     await page.getByLabel("Trigger", { exact: true }).selectOption({ label: "Issue opened" });
-    await button("Add").click();
+    await button("Add GitHub · Issue opened").click();
     await page.getByText("Unsaved changes").waitFor();
+    // Searching: every hit is its own Add button; the one just added says it is in the list.
+    await page.getByLabel("Search triggers").fill("issue opened");
+    await page.getByRole("list", { name: "Matching triggers" }).getByRole("button", { name: "In the list: GitHub · Issue opened" }).waitFor();
+    await check("Trigger Forwarding (search results, each with its own Add)");
     await check("Trigger Forwarding (unsaved)");
     await button("Save Changes").click();
     await page.getByText("Forwarding settings saved.").waitFor();

@@ -65,18 +65,24 @@ test("a GitHub trigger among hundreds is picked by typing, shown with its descri
   // Searching: a few words find the trigger across the whole catalog.
   await page.getByLabel("Search triggers").fill("workflow run compl");
   const results = page.getByRole("list", { name: "Matching triggers" });
-  const hit = results.getByRole("button", { name: /GitHub · Workflow run completed/ });
+  // Each hit is its own Add button, named after the trigger it adds, with the provider's event and description.
+  const hit = results.getByRole("button", { name: "Add GitHub · Workflow run completed", exact: true });
   await hit.waitFor();
   // GitHub and the GitHub App share their triggers: a few hits of each, out of hundreds.
   expect(await results.getByRole("listitem").count()).toBeLessThanOrEqual(6);
-  await hit.click();
-  const description = page.getByTestId("trigger-description");
-  expect(await description.textContent()).toContain("workflow_run.completed");
-  await page.getByRole("button", { name: "Add" }).click();
+  const row = results.getByRole("listitem").filter({ has: page.getByRole("button", { name: "Add GitHub · Workflow run completed", exact: true }) });
+  expect(await row.textContent()).toContain("workflow_run.completed");
+  // By keyboard: the hit takes focus and Enter adds it; it stays where it was, now saying it is in the list.
+  await hit.focus();
+  await page.keyboard.press("Enter");
+  const added = results.getByRole("button", { name: "In the list: GitHub · Workflow run completed" });
+  expect(await added.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await added.getAttribute("aria-disabled")).toBe("true");
+  await page.keyboard.press("Enter"); // pressing it again adds nothing twice
   await page.getByRole("list", { name: "Forwarding Trigger List" }).getByText("GitHub · Workflow run completed").waitFor();
-  await page.getByRole("button", { name: "Save Changes" }).click();
-  await page.getByText(/saved/i).first().waitFor();
   await screenshot(page, "catalog-01-trigger-search");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByText("Forwarding settings saved.").waitFor(); // not /saved/i: "Unsaved changes" matches that
 
   const { deployment } = ok(await app.gql(ForwardingTriggers, { id: ada.deploymentId }, { token: ada.token }));
   expect(deployment?.forwardingSettings?.triggers).toEqual([{ connector: "github", trigger: "workflow_run_completed" }]);

@@ -43,9 +43,20 @@ describe("Trigger Forwarding form", () => {
     await url.fill("");
     expect(await save.isDisabled()).toBe(true);
 
+    // The browse row's Add names what it would add, and nothing until a trigger is chosen.
+    const browseAdd = page.locator(".browse-add");
+    expect(await browseAdd.textContent()).toBe("Add trigger");
+    expect(await browseAdd.getAttribute("aria-disabled")).toBe("true");
     await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Slack" });
     await page.getByLabel("Trigger", { exact: true }).selectOption({ label: "Message posted" });
-    await page.getByRole("button", { name: "Add" }).click();
+    // By keyboard: Tab from the Trigger select reaches that Add, Enter adds.
+    await page.getByLabel("Trigger", { exact: true }).focus();
+    await page.keyboard.press("Tab");
+    const focused = page.getByRole("button", { name: "Add Slack · Message posted", exact: true });
+    expect(await focused.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.getByRole("list", { name: "Forwarding Trigger List" }).getByText("Slack · Message posted").waitFor();
+    expect(await browseAdd.textContent()).toBe("In the list: Slack · Message posted");
     expect(await save.isEnabled()).toBe(true);
     await page.getByRole("button", { name: "Remove Slack · Message posted" }).click();
     expect(await save.isDisabled()).toBe(true);

@@ -144,7 +144,7 @@ describe("the seed journey", () => {
     await page.getByLabel("Forwarding Header Value (optional)").fill("s3cret-value");
     await page.getByLabel("Connector", { exact: true }).selectOption({ label: "GitHub" });
     await page.getByLabel("Trigger", { exact: true }).selectOption({ label: "Issue opened" });
-    await button("Add").click();
+    await button("Add GitHub · Issue opened").click();
     const list = page.getByRole("list", { name: "Forwarding Trigger List" });
     await list.getByText("GitHub · Issue opened").waitFor();
     await page.getByText("Unsaved changes").waitFor();

@@ -8,12 +8,19 @@ const MAX_RESULTS = 30;
  * Pick a trigger by typing (searched across every connector: names, descriptions and the
  * provider's own event name), or browse: a category, a connector, then one of its triggers.
  * The chosen trigger's description is shown under the pickers.
+ *
+ * With `onAdd` the picker fills a list instead of choosing one trigger: the two ways each carry
+ * their own Add — every search hit is an "Add <connector> · <trigger>" button, and the browse row
+ * ends in a button that names the trigger its selects show — so it is never a question which of
+ * the two one shared button would add.
  */
 export function TriggerPicker(props: {
   connectors: CatalogConnector[];
   connector: string;
   trigger: string;
   onChange(value: TriggerRefInput): void;
+  onAdd?(value: TriggerRefInput): void;
+  isAdded?(value: TriggerRefInput): boolean;
 }) {
   const searchId = useId();
   const categoryId = useId();
@@ -78,25 +85,21 @@ export function TriggerPicker(props: {
                 const selected = connector.name === props.connector && trigger.name === props.trigger;
                 return (
                   <li key={`${connector.name}.${trigger.name}`}>
-                    <button
-                      type="button"
-                      className={selected ? "trigger-result selected" : "trigger-result"}
-                      aria-pressed={selected}
-                      onClick={() => {
-                        props.onChange({ connector: connector.name, trigger: trigger.name });
-                        setQuery("");
-                      }}
-                    >
-                      <img className="connector-icon small" alt="" src={iconSource(connector.icon)} />
-                      <span className="row-main">
-                        <strong>
-                          {connector.displayName} · {trigger.displayName}
-                        </strong>
-                        <span className="muted">
-                          <code>{trigger.providerEvent}</code> {trigger.description}
-                        </span>
-                      </span>
-                    </button>
+                    {props.onAdd ? (
+                      <AddResult connector={connector} trigger={trigger} added={props.isAdded?.({ connector: connector.name, trigger: trigger.name }) ?? false} onAdd={props.onAdd} />
+                    ) : (
+                      <button
+                        type="button"
+                        className={selected ? "trigger-result selected" : "trigger-result"}
+                        aria-pressed={selected}
+                        onClick={() => {
+                          props.onChange({ connector: connector.name, trigger: trigger.name });
+                          setQuery("");
+                        }}
+                      >
+                        <ResultText connector={connector} trigger={trigger} />
+                      </button>
+                    )}
                   </li>
                 );
               })}
@@ -105,6 +108,7 @@ export function TriggerPicker(props: {
           {results.length > MAX_RESULTS && <p className="hint">{results.length - MAX_RESULTS} more match: keep typing to narrow them down.</p>}
         </div>
       )}
+      {props.onAdd && <p className="picker-or">Or browse by connector:</p>}
       <div className="picker-row">
         <div className="field">
           <label htmlFor={connectorId}>Connector</label>
@@ -133,6 +137,7 @@ export function TriggerPicker(props: {
             ))}
           </select>
         </div>
+        {props.onAdd && <BrowseAdd connector={chosen} trigger={chosenTrigger} added={chosenTrigger ? (props.isAdded?.({ connector: props.connector, trigger: props.trigger }) ?? false) : false} onAdd={props.onAdd} />}
       </div>
       {chosenTrigger && (
         <p className="hint trigger-description" data-testid="trigger-description">
@@ -140,5 +145,65 @@ export function TriggerPicker(props: {
         </p>
       )}
     </div>
+  );
+}
+
+function ResultText({ connector, trigger }: { connector: CatalogConnector; trigger: CatalogTrigger }) {
+  return (
+    <>
+      <img className="connector-icon small" alt="" src={iconSource(connector.icon)} />
+      <span className="row-main">
+        <strong>
+          {connector.displayName} · {trigger.displayName}
+        </strong>
+        <span className="muted">
+          <code>{trigger.providerEvent}</code> {trigger.description}
+        </span>
+      </span>
+    </>
+  );
+}
+
+/**
+ * One search hit with its own Add button beside the words (not around them, so the button's name
+ * is short and contains its visible text). Once in the list the button stays focusable
+ * (aria-disabled, not disabled) so a keyboard user who just pressed it keeps their place.
+ */
+function AddResult(props: { connector: CatalogConnector; trigger: CatalogTrigger; added: boolean; onAdd(value: TriggerRefInput): void }) {
+  const name = `${props.connector.displayName} · ${props.trigger.displayName}`;
+  return (
+    <div className={props.added ? "trigger-result added" : "trigger-result"}>
+      <ResultText connector={props.connector} trigger={props.trigger} />
+      <button
+        type="button"
+        className="result-action"
+        aria-label={props.added ? `In the list: ${name}` : `Add ${name}`}
+        aria-disabled={props.added || undefined}
+        onClick={() => {
+          if (!props.added) props.onAdd({ connector: props.connector.name, trigger: props.trigger.name });
+        }}
+      >
+        {props.added ? "In the list" : "Add"}
+      </button>
+    </div>
+  );
+}
+
+/** The browse row's own Add, named after what its selects show; focusable even when there is nothing to add. */
+function BrowseAdd(props: { connector?: CatalogConnector; trigger?: CatalogTrigger; added: boolean; onAdd(value: TriggerRefInput): void }) {
+  const { connector, trigger } = props;
+  const unavailable = !connector || !trigger || props.added;
+  const text = !connector || !trigger ? "Add trigger" : props.added ? `In the list: ${connector.displayName} · ${trigger.displayName}` : `Add ${connector.displayName} · ${trigger.displayName}`;
+  return (
+    <button
+      type="button"
+      className="button browse-add"
+      aria-disabled={unavailable || undefined}
+      onClick={() => {
+        if (!unavailable) props.onAdd({ connector: connector.name, trigger: trigger.name });
+      }}
+    >
+      {text}
+    </button>
   );
 }

@@ -121,11 +121,12 @@ function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: Omit
     };
   }, [dirty]);
 
-  const already = pick.trigger !== "" && triggers.some((t) => key(t) === key(pick));
-  const add = () => {
-    if (!pick.connector || !pick.trigger || already) return;
-    setTriggers([...triggers, pick]);
-    setPick({ connector: pick.connector, trigger: "" });
+  const [lastAdded, setLastAdded] = useState("");
+  const inList = (ref: TriggerRef) => triggers.some((t) => key(t) === key(ref));
+  const add = (ref: TriggerRef) => {
+    if (inList(ref)) return;
+    setTriggers([...triggers, ref]);
+    setLastAdded(`${catalog.label(ref.connector, ref.trigger)} added to the list (not saved yet).`);
   };
 
   const submit = async (event: FormEvent) => {
@@ -221,14 +222,11 @@ function ForwardingForm({ deploymentId, canManage, saved, isNew, onSaved }: Omit
             </div>
           ))}
           {canManage && (
-            <div className="inline-form">
-              <TriggerPicker connectors={catalog.connectors} connector={pick.connector} trigger={pick.trigger} onChange={setPick} />
-              <button type="button" className="button" onClick={add} disabled={!pick.trigger || already}>
-                Add
-              </button>
-            </div>
+            <TriggerPicker connectors={catalog.connectors} connector={pick.connector} trigger={pick.trigger} onChange={setPick} onAdd={add} isAdded={inList} />
           )}
-          {already && <div className="hint">That trigger is already in the list.</div>}
+          <p className="visually-hidden" role="status">
+            {lastAdded}
+          </p>
         </div>
       </fieldset>
 

@@ -203,7 +203,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "check_run_requested_action",
-    "displayName": "Check run requested action",
+    "displayName": "Check run action requested",
     "description": "A check run completed, and someone requested a followup action that your app provides. This event occurs when there is activity relating to a check run.",
     "providerEvent": "check_run.requested_action",
     "samplePayload": {
@@ -240,7 +240,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "check_run_rerequested",
-    "displayName": "Check run rerequested",
+    "displayName": "Check run re-requested",
     "description": "Someone requested to re-run a check run. This event occurs when there is activity relating to a check run.",
     "providerEvent": "check_run.rerequested",
     "samplePayload": {
@@ -335,7 +335,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "check_suite_rerequested",
-    "displayName": "Check suite rerequested",
+    "displayName": "Check suite re-requested",
     "description": "Someone requested to re-run the check runs in a check suite. This event occurs when there is activity relating to a check suite.",
     "providerEvent": "check_suite.rerequested",
     "samplePayload": {
@@ -584,7 +584,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "create",
-    "displayName": "Create",
+    "displayName": "Branch or tag created",
     "description": "This event occurs when a Git branch or tag is created.",
     "providerEvent": "create",
     "samplePayload": {
@@ -656,7 +656,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "custom_property_promote_to_enterprise",
-    "displayName": "Custom property promote to enterprise",
+    "displayName": "Custom property promoted to enterprise",
     "description": "A custom property was promoted to an enterprise. This event occurs when there is activity relating to a custom property.",
     "providerEvent": "custom_property.promote_to_enterprise",
     "samplePayload": {
@@ -725,7 +725,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "delete",
-    "displayName": "Delete",
+    "displayName": "Branch or tag deleted",
     "description": "This event occurs when a Git branch or tag is deleted.",
     "providerEvent": "delete",
     "samplePayload": {
@@ -749,7 +749,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "dependabot_alert_auto_dismissed",
-    "displayName": "Dependabot alert auto dismissed",
+    "displayName": "Dependabot alert dismissed automatically",
     "description": "A Dependabot alert was automatically closed by a Dependabot auto-triage rule. This event occurs when there is activity relating to Dependabot alerts.",
     "providerEvent": "dependabot_alert.auto_dismissed",
     "samplePayload": {
@@ -772,7 +772,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "dependabot_alert_auto_reopened",
-    "displayName": "Dependabot alert auto reopened",
+    "displayName": "Dependabot alert reopened automatically",
     "description": "A Dependabot alert, that had been automatically closed by a Dependabot auto-triage rule, was automatically reopened because the alert metadata or rule changed. This event occurs when there is activity relating to Dependabot alerts.",
     "providerEvent": "dependabot_alert.auto_reopened",
     "samplePayload": {
@@ -1756,7 +1756,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "fork",
-    "displayName": "Fork",
+    "displayName": "Repository forked",
     "description": "This event occurs when someone forks a repository.",
     "providerEvent": "fork",
     "samplePayload": {
@@ -1784,7 +1784,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "github_app_authorization_revoked",
-    "displayName": "Github app authorization revoked",
+    "displayName": "GitHub App authorization revoked",
     "description": "Someone revoked their authorization of a GitHub App. This event occurs when a user revokes their authorization of a GitHub App.",
     "providerEvent": "github_app_authorization.revoked",
     "samplePayload": {
@@ -1799,7 +1799,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "gollum",
-    "displayName": "Gollum",
+    "displayName": "Wiki page created or edited",
     "description": "This event occurs when someone creates or updates a wiki page.",
     "providerEvent": "gollum",
     "samplePayload": {
@@ -1908,7 +1908,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "installation_suspend",
-    "displayName": "Installation suspend",
+    "displayName": "Installation suspended",
     "description": "Someone blocked access by a GitHub App to their user or organization account. This event occurs when there is activity relating to a GitHub App installation.",
     "providerEvent": "installation.suspend",
     "samplePayload": {
@@ -1928,7 +1928,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "installation_unsuspend",
-    "displayName": "Installation unsuspend",
+    "displayName": "Installation unsuspended",
     "description": "A GitHub App that was blocked from accessing a user or organization account was given access the account again. This event occurs when there is activity relating to a GitHub App installation.",
     "providerEvent": "installation.unsuspend",
     "samplePayload": {
@@ -2101,7 +2101,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issue_dependencies_blocked_by_added",
-    "displayName": "Issue dependencies blocked by added",
+    "displayName": "Issue blocked-by dependency added",
     "description": "An issue was marked as blocked by another issue. This event occurs when there is activity relating to issue dependencies, such as blocking or blocked-by relationships.",
     "providerEvent": "issue_dependencies.blocked_by_added",
     "samplePayload": {
@@ -2124,7 +2124,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issue_dependencies_blocked_by_removed",
-    "displayName": "Issue dependencies blocked by removed",
+    "displayName": "Issue blocked-by dependency removed",
     "description": "The blocked by relationship between an issue and another issue was removed. This event occurs when there is activity relating to issue dependencies, such as blocking or blocked-by relationships.",
     "providerEvent": "issue_dependencies.blocked_by_removed",
     "samplePayload": {
@@ -2147,7 +2147,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issue_dependencies_blocking_added",
-    "displayName": "Issue dependencies blocking added",
+    "displayName": "Issue blocking dependency added",
     "description": "An issue was marked as blocking another issue. This event occurs when there is activity relating to issue dependencies, such as blocking or blocked-by relationships.",
     "providerEvent": "issue_dependencies.blocking_added",
     "samplePayload": {
@@ -2170,7 +2170,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issue_dependencies_blocking_removed",
-    "displayName": "Issue dependencies blocking removed",
+    "displayName": "Issue blocking dependency removed",
     "description": "The blocking relationship between an issue and another issue was removed. This event occurs when there is activity relating to issue dependencies, such as blocking or blocked-by relationships.",
     "providerEvent": "issue_dependencies.blocking_removed",
     "samplePayload": {
@@ -2193,7 +2193,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_assigned",
-    "displayName": "Issues assigned",
+    "displayName": "Issue assigned",
     "description": "An issue was assigned to a user. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.assigned",
     "samplePayload": {
@@ -2229,7 +2229,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_deleted",
-    "displayName": "Issues deleted",
+    "displayName": "Issue deleted",
     "description": "An issue was deleted. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.deleted",
     "samplePayload": {
@@ -2262,7 +2262,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_demilestoned",
-    "displayName": "Issues demilestoned",
+    "displayName": "Issue demilestoned",
     "description": "An issue was removed from a milestone. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.demilestoned",
     "samplePayload": {
@@ -2300,7 +2300,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_edited",
-    "displayName": "Issues edited",
+    "displayName": "Issue edited",
     "description": "The title or body on an issue was edited. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.edited",
     "samplePayload": {
@@ -2331,7 +2331,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_labeled",
-    "displayName": "Issues labeled",
+    "displayName": "Issue labeled",
     "description": "A label was added to an issue. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.labeled",
     "samplePayload": {
@@ -2365,7 +2365,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_locked",
-    "displayName": "Issues locked",
+    "displayName": "Issue locked",
     "description": "Conversation on an issue was locked. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.locked",
     "samplePayload": {
@@ -2395,7 +2395,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_milestoned",
-    "displayName": "Issues milestoned",
+    "displayName": "Issue milestoned",
     "description": "An issue was added to a milestone. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.milestoned",
     "samplePayload": {
@@ -2433,7 +2433,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_pinned",
-    "displayName": "Issues pinned",
+    "displayName": "Issue pinned",
     "description": "An issue was pinned to a repository. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.pinned",
     "samplePayload": {
@@ -2465,7 +2465,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_reopened",
-    "displayName": "Issues reopened",
+    "displayName": "Issue reopened",
     "description": "A closed issue was reopened. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.reopened",
     "samplePayload": {
@@ -2498,7 +2498,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_transferred",
-    "displayName": "Issues transferred",
+    "displayName": "Issue transferred",
     "description": "An issue was transferred to another repository. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.transferred",
     "samplePayload": {
@@ -2529,7 +2529,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_typed",
-    "displayName": "Issues typed",
+    "displayName": "Issue typed",
     "description": "An issue type was added to an issue. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.typed",
     "samplePayload": {
@@ -2552,7 +2552,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_unassigned",
-    "displayName": "Issues unassigned",
+    "displayName": "Issue unassigned",
     "description": "A user was unassigned from an issue. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.unassigned",
     "samplePayload": {
@@ -2588,7 +2588,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_unlabeled",
-    "displayName": "Issues unlabeled",
+    "displayName": "Issue unlabeled",
     "description": "A label was removed from an issue. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.unlabeled",
     "samplePayload": {
@@ -2622,7 +2622,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_unlocked",
-    "displayName": "Issues unlocked",
+    "displayName": "Issue unlocked",
     "description": "Conversation on an issue was locked. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.unlocked",
     "samplePayload": {
@@ -2652,7 +2652,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_unpinned",
-    "displayName": "Issues unpinned",
+    "displayName": "Issue unpinned",
     "description": "An issue was unpinned from a repository. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.unpinned",
     "samplePayload": {
@@ -2684,7 +2684,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "issues_untyped",
-    "displayName": "Issues untyped",
+    "displayName": "Issue untyped",
     "description": "An issue type was removed from an issue. This event occurs when there is activity relating to an issue.",
     "providerEvent": "issues.untyped",
     "samplePayload": {
@@ -2821,7 +2821,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "marketplace_purchase_pending_change",
-    "displayName": "Marketplace purchase pending change",
+    "displayName": "Marketplace purchase change pending",
     "description": "Someone downgraded or cancelled a GitHub Marketplace plan. This event occurs when there is activity relating to a GitHub Marketplace purchase.",
     "providerEvent": "marketplace_purchase.pending_change",
     "samplePayload": {
@@ -3079,7 +3079,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "meta_deleted",
-    "displayName": "Meta deleted",
+    "displayName": "Webhook deleted",
     "description": "The webhook was deleted. This event occurs when there is activity relating to a webhook itself.",
     "providerEvent": "meta.deleted",
     "samplePayload": {
@@ -3244,7 +3244,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "org_block_blocked",
-    "displayName": "Org block blocked",
+    "displayName": "User blocked from organization",
     "description": "A user was blocked from the organization. This event occurs when organization owners or moderators block or unblock a non-member from collaborating on the organization's repositories.",
     "providerEvent": "org_block.blocked",
     "samplePayload": {
@@ -3269,7 +3269,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "org_block_unblocked",
-    "displayName": "Org block unblocked",
+    "displayName": "User unblocked from organization",
     "description": "A previously blocked user was unblocked from the organization. This event occurs when organization owners or moderators block or unblock a non-member from collaborating on the organization's repositories.",
     "providerEvent": "org_block.unblocked",
     "samplePayload": {
@@ -3471,7 +3471,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "page_build",
-    "displayName": "Page build",
+    "displayName": "GitHub Pages site built",
     "description": "This event occurs when there is an attempted build of a GitHub Pages site.",
     "providerEvent": "page_build",
     "samplePayload": {
@@ -3589,7 +3589,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "ping",
-    "displayName": "Ping",
+    "displayName": "Webhook pinged",
     "description": "This event occurs when you create a new webhook.",
     "providerEvent": "ping",
     "samplePayload": {
@@ -3968,7 +3968,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_closed",
-    "displayName": "Projects v2 closed",
+    "displayName": "Project (v2) closed",
     "description": "A project in the organization was closed. This event occurs when there is activity relating to an organization-level project.",
     "providerEvent": "projects_v2.closed",
     "samplePayload": {
@@ -3991,7 +3991,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_created",
-    "displayName": "Projects v2 created",
+    "displayName": "Project (v2) created",
     "description": "A project in the organization was created. This event occurs when there is activity relating to an organization-level project.",
     "providerEvent": "projects_v2.created",
     "samplePayload": {
@@ -4014,7 +4014,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_deleted",
-    "displayName": "Projects v2 deleted",
+    "displayName": "Project (v2) deleted",
     "description": "A project in the organization was deleted. This event occurs when there is activity relating to an organization-level project.",
     "providerEvent": "projects_v2.deleted",
     "samplePayload": {
@@ -4037,7 +4037,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_edited",
-    "displayName": "Projects v2 edited",
+    "displayName": "Project (v2) edited",
     "description": "The title, description, or README of a project in the organization was changed. This event occurs when there is activity relating to an organization-level project.",
     "providerEvent": "projects_v2.edited",
     "samplePayload": {
@@ -4060,7 +4060,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_reopened",
-    "displayName": "Projects v2 reopened",
+    "displayName": "Project (v2) reopened",
     "description": "A project in the organization was reopened. This event occurs when there is activity relating to an organization-level project.",
     "providerEvent": "projects_v2.reopened",
     "samplePayload": {
@@ -4083,7 +4083,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_item_archived",
-    "displayName": "Projects v2 item archived",
+    "displayName": "Project (v2) item archived",
     "description": "An item on an organization project was archived. This event occurs when there is activity relating to an item on an organization-level project.",
     "providerEvent": "projects_v2_item.archived",
     "samplePayload": {
@@ -4107,7 +4107,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_item_converted",
-    "displayName": "Projects v2 item converted",
+    "displayName": "Project (v2) item converted",
     "description": "A draft issue in an organization project was converted to an issue. This event occurs when there is activity relating to an item on an organization-level project.",
     "providerEvent": "projects_v2_item.converted",
     "samplePayload": {
@@ -4134,7 +4134,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_item_created",
-    "displayName": "Projects v2 item created",
+    "displayName": "Project (v2) item created",
     "description": "An item was added to a project in the organization. This event occurs when there is activity relating to an item on an organization-level project.",
     "providerEvent": "projects_v2_item.created",
     "samplePayload": {
@@ -4157,7 +4157,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_item_deleted",
-    "displayName": "Projects v2 item deleted",
+    "displayName": "Project (v2) item deleted",
     "description": "An item was deleted from a project in the organization. This event occurs when there is activity relating to an item on an organization-level project.",
     "providerEvent": "projects_v2_item.deleted",
     "samplePayload": {
@@ -4180,7 +4180,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_item_edited",
-    "displayName": "Projects v2 item edited",
+    "displayName": "Project (v2) item edited",
     "description": "The values or state of an item in an organization project were changed. This event occurs when there is activity relating to an item on an organization-level project.",
     "providerEvent": "projects_v2_item.edited",
     "samplePayload": {
@@ -4204,7 +4204,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_item_reordered",
-    "displayName": "Projects v2 item reordered",
+    "displayName": "Project (v2) item reordered",
     "description": "The position of an item in an organization project was changed. This event occurs when there is activity relating to an item on an organization-level project.",
     "providerEvent": "projects_v2_item.reordered",
     "samplePayload": {
@@ -4231,7 +4231,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_item_restored",
-    "displayName": "Projects v2 item restored",
+    "displayName": "Project (v2) item restored",
     "description": "An archived item on an organization project was restored from the archive. This event occurs when there is activity relating to an item on an organization-level project.",
     "providerEvent": "projects_v2_item.restored",
     "samplePayload": {
@@ -4255,7 +4255,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_status_update_created",
-    "displayName": "Projects v2 status update created",
+    "displayName": "Project (v2) status update created",
     "description": "A status update was added to a project in the organization. This event occurs when there is activity relating to a status update on an organization-level project.",
     "providerEvent": "projects_v2_status_update.created",
     "samplePayload": {
@@ -4278,7 +4278,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_status_update_deleted",
-    "displayName": "Projects v2 status update deleted",
+    "displayName": "Project (v2) status update deleted",
     "description": "A status update was removed from a project in the organization. This event occurs when there is activity relating to a status update on an organization-level project.",
     "providerEvent": "projects_v2_status_update.deleted",
     "samplePayload": {
@@ -4301,7 +4301,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "projects_v2_status_update_edited",
-    "displayName": "Projects v2 status update edited",
+    "displayName": "Project (v2) status update edited",
     "description": "A status update was edited on a project in the organization. This event occurs when there is activity relating to a status update on an organization-level project.",
     "providerEvent": "projects_v2_status_update.edited",
     "samplePayload": {
@@ -4324,7 +4324,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "public",
-    "displayName": "Public",
+    "displayName": "Repository made public",
     "description": "This event occurs when repository visibility changes from private to public.",
     "providerEvent": "public",
     "samplePayload": {
@@ -4385,7 +4385,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "pull_request_auto_merge_disabled",
-    "displayName": "Pull request auto merge disabled",
+    "displayName": "Pull request auto-merge disabled",
     "description": "Auto merge was disabled for a pull request. This event occurs when there is activity on a pull request.",
     "providerEvent": "pull_request.auto_merge_disabled",
     "samplePayload": {
@@ -4408,7 +4408,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "pull_request_auto_merge_enabled",
-    "displayName": "Pull request auto merge enabled",
+    "displayName": "Pull request auto-merge enabled",
     "description": "Auto merge was enabled for a pull request. This event occurs when there is activity on a pull request.",
     "providerEvent": "pull_request.auto_merge_enabled",
     "samplePayload": {
@@ -4683,7 +4683,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "pull_request_ready_for_review",
-    "displayName": "Pull request ready for review",
+    "displayName": "Pull request marked ready for review",
     "description": "A draft pull request was marked as ready for review. This event occurs when there is activity on a pull request.",
     "providerEvent": "pull_request.ready_for_review",
     "samplePayload": {
@@ -4836,7 +4836,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "pull_request_synchronize",
-    "displayName": "Pull request synchronize",
+    "displayName": "Pull request synchronized",
     "description": "A pull request's head branch was updated. This event occurs when there is activity on a pull request.",
     "providerEvent": "pull_request.synchronize",
     "samplePayload": {
@@ -5265,7 +5265,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "push",
-    "displayName": "Push",
+    "displayName": "Commits pushed",
     "description": "This event occurs when there is a push to a repository branch.",
     "providerEvent": "push",
     "samplePayload": {
@@ -5809,7 +5809,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "repository_dispatch",
-    "displayName": "Repository dispatch",
+    "displayName": "Repository dispatch received",
     "description": "GitHub sent a repository_dispatch event.",
     "providerEvent": "repository_dispatch",
     "samplePayload": {
@@ -5840,7 +5840,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "repository_import",
-    "displayName": "Repository import",
+    "displayName": "Repository imported",
     "description": "This event occurs when a repository is imported to GitHub.",
     "providerEvent": "repository_import",
     "samplePayload": {
@@ -5935,7 +5935,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "repository_vulnerability_alert_create",
-    "displayName": "Repository vulnerability alert create",
+    "displayName": "Repository vulnerability alert created",
     "description": "A repository vulnerability alert was created. This event occurs when there is activity relating to a security vulnerability alert in a repository.",
     "providerEvent": "repository_vulnerability_alert.create",
     "samplePayload": {
@@ -5961,7 +5961,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "repository_vulnerability_alert_dismiss",
-    "displayName": "Repository vulnerability alert dismiss",
+    "displayName": "Repository vulnerability alert dismissed",
     "description": "A repository vulnerability alert was dismissed. This event occurs when there is activity relating to a security vulnerability alert in a repository.",
     "providerEvent": "repository_vulnerability_alert.dismiss",
     "samplePayload": {
@@ -5989,7 +5989,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "repository_vulnerability_alert_reopen",
-    "displayName": "Repository vulnerability alert reopen",
+    "displayName": "Repository vulnerability alert reopened",
     "description": "A previously dismissed or resolved repository vulnerability alert was reopened. This event occurs when there is activity relating to a security vulnerability alert in a repository.",
     "providerEvent": "repository_vulnerability_alert.reopen",
     "samplePayload": {
@@ -6012,7 +6012,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "repository_vulnerability_alert_resolve",
-    "displayName": "Repository vulnerability alert resolve",
+    "displayName": "Repository vulnerability alert resolved",
     "description": "A repository vulnerability alert was marked as resolved. This event occurs when there is activity relating to a security vulnerability alert in a repository.",
     "providerEvent": "repository_vulnerability_alert.resolve",
     "samplePayload": {
@@ -6272,7 +6272,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "security_and_analysis",
-    "displayName": "Security and analysis",
+    "displayName": "Security and analysis settings changed",
     "description": "This event occurs when code security and analysis features are enabled or disabled for a repository.",
     "providerEvent": "security_and_analysis",
     "samplePayload": {
@@ -6358,7 +6358,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "sponsorship_pending_cancellation",
-    "displayName": "Sponsorship pending cancellation",
+    "displayName": "Sponsorship cancellation pending",
     "description": "A sponsor scheduled a cancellation for their sponsorship. This event occurs when there is activity relating to a sponsorship listing.",
     "providerEvent": "sponsorship.pending_cancellation",
     "samplePayload": {
@@ -6381,7 +6381,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "sponsorship_pending_tier_change",
-    "displayName": "Sponsorship pending tier change",
+    "displayName": "Sponsorship tier change pending",
     "description": "A sponsor scheduled a downgrade to a lower sponsorship tier. This event occurs when there is activity relating to a sponsorship listing.",
     "providerEvent": "sponsorship.pending_tier_change",
     "samplePayload": {
@@ -6470,7 +6470,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "status",
-    "displayName": "Status",
+    "displayName": "Commit status changed",
     "description": "This event occurs when the status of a Git commit changes.",
     "providerEvent": "status",
     "samplePayload": {
@@ -6509,7 +6509,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "sub_issues_parent_issue_added",
-    "displayName": "Sub issues parent issue added",
+    "displayName": "Parent issue added",
     "description": "A parent issue was added to an issue. This event occurs when there is activity relating to sub-issues.",
     "providerEvent": "sub_issues.parent_issue_added",
     "samplePayload": {
@@ -6532,7 +6532,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "sub_issues_parent_issue_removed",
-    "displayName": "Sub issues parent issue removed",
+    "displayName": "Parent issue removed",
     "description": "A parent issue was removed from an issue. This event occurs when there is activity relating to sub-issues.",
     "providerEvent": "sub_issues.parent_issue_removed",
     "samplePayload": {
@@ -6555,7 +6555,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "sub_issues_sub_issue_added",
-    "displayName": "Sub issues sub issue added",
+    "displayName": "Sub-issue added",
     "description": "A sub-issue was added to an issue. This event occurs when there is activity relating to sub-issues.",
     "providerEvent": "sub_issues.sub_issue_added",
     "samplePayload": {
@@ -6578,7 +6578,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "sub_issues_sub_issue_removed",
-    "displayName": "Sub issues sub issue removed",
+    "displayName": "Sub-issue removed",
     "description": "A sub-issue was removed from an issue. This event occurs when there is activity relating to sub-issues.",
     "providerEvent": "sub_issues.sub_issue_removed",
     "samplePayload": {
@@ -6748,7 +6748,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "team_add",
-    "displayName": "Team add",
+    "displayName": "Team added to repository (team_add)",
     "description": "This event occurs when a team is added to a repository.",
     "providerEvent": "team_add",
     "samplePayload": {
@@ -6778,7 +6778,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "watch_started",
-    "displayName": "Watch started",
+    "displayName": "Repository starred (watch)",
     "description": "Someone started watching the repository. This event occurs when there is activity relating to watching, or subscribing to, a repository.",
     "providerEvent": "watch.started",
     "samplePayload": {
@@ -6800,7 +6800,7 @@ export const githubEventTriggers: NonNullable<ConnectorDeclarationInput["trigger
   },
   {
     "name": "workflow_dispatch",
-    "displayName": "Workflow dispatch",
+    "displayName": "Workflow dispatched",
     "description": "This event occurs when a GitHub Actions workflow is manually triggered.",
     "providerEvent": "workflow_dispatch",
     "samplePayload": {
