@@ -1,4 +1,5 @@
 import type { Sql } from "../db/sql.ts";
+import { storableText } from "../text/storable.ts";
 
 /**
  * inbound_body_digest's one owner: the replay check of schemes that sign no timestamp (GitHub,
@@ -34,6 +35,9 @@ export interface BodyClaim {
  * claim, in the order given.
  */
 export async function claimBodies(sql: Sql, claims: readonly BodyClaim[]): Promise<boolean[]> {
+  // As the event's own dedupe key is stored (forwarding/record.ts): a NUL from a body's delivery id
+  // would fail the whole batch's statement, every concurrent request with it.
+  const keys = claims.map((claim) => storableText(claim.dedupeKey));
   const rows = await sql.query<{ dedupe_key: string | null }>(
     `with i as (
        select t.*, t.seen_at - make_interval(secs => t.window_seconds) as cutoff
@@ -63,13 +67,13 @@ export async function claimBodies(sql: Sql, claims: readonly BodyClaim[]): Promi
       claims.map((claim) => claim.deploymentId),
       claims.map((claim) => claim.connector),
       claims.map((claim) => claim.digest),
-      claims.map((claim) => claim.dedupeKey),
+      keys,
       claims.map((claim) => claim.now.toISOString()),
       claims.map((claim) => claim.windowSeconds),
     ],
     "inbound_claim_bodies",
   );
-  return rows.map((row, index) => row.dedupe_key === claims[index].dedupeKey);
+  return rows.map((row, index) => row.dedupe_key === keys[index]);
 }
 
 /** The most claims one statement makes. */
