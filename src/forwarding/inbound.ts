@@ -6,6 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import { type AccessTokens, ReauthRequiredError } from "../connections/accessTokens.ts";
 import type { EventRecorder } from "./record.ts";
+import { type BodyClaims, createBodyClaims } from "./bodyClaims.ts";
 
 /**
  * Verified inbound events → stored events (and deliveries). Nothing here knows a provider:
@@ -45,6 +46,11 @@ export interface InboundDeps {
    * `installation.disconnectOn` triggers: GitHub's `installation.deleted`), as a DELETE by the operator would.
    */
   disconnect?: (deploymentId: string, connector: string, account: string) => Promise<void>;
+}
+
+/** The capability's own state: the group commit over the replay check's claims (bodyClaims.ts). */
+interface Inbound extends InboundDeps {
+  claimBody: BodyClaims;
 }
 
 export type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };
@@ -112,33 +118,6 @@ export const tooDeepPlaceholder = () => ({
   },
 });
 
-/**
- * Replay check for schemes that sign no timestamp: claims the body's digest for this delivery. True
- * when the request may be recorded — the body is new within the window, or it is the same delivery
- * again (a provider retry, or a retry after a failed recording: the claim is kept, so it must not
- * block its own delivery). False when the same bytes came within the window under another delivery
- * id: a captured delivery replayed with a new id. One statement, safe under concurrency (the
- * conflicting row is locked and re-read); rows past the window are overwritten, and this
- * deployment's and connector's other expired rows are pruned on the way.
- */
-async function claimBody(deps: InboundDeps, deploymentId: string, connector: string, rawBody: Buffer, dedupeKey: string, now: Date, windowSeconds: number): Promise<boolean> {
-  const rows = await deps.sql.query<{ dedupe_key: string }>(
-    `with pruned as (
-       delete from inbound_body_digest
-       where deployment_id = $1 and connector = $2 and digest <> $3 and seen_at < $5::timestamp - make_interval(secs => $6)
-     )
-     insert into inbound_body_digest as d (deployment_id, connector, digest, dedupe_key, seen_at)
-     values ($1, $2, $3, $4, $5::timestamp)
-     on conflict (deployment_id, connector, digest) do update
-       set dedupe_key = case when d.seen_at < $5::timestamp - make_interval(secs => $6) then excluded.dedupe_key else d.dedupe_key end,
-           seen_at = case when d.seen_at < $5::timestamp - make_interval(secs => $6) then excluded.seen_at else d.seen_at end
-     returning dedupe_key`,
-    [deploymentId, connector, bodyDigest(rawBody), dedupeKey, now.toISOString(), windowSeconds],
-    "inbound_claim_body",
-  );
-  return rows[0]?.dedupe_key === dedupeKey;
-}
-
 /** The request the events came in, for the replay check (webhooks only; absent for polls and fetched changes). */
 export interface InboundSource {
   rawBody: Buffer;
@@ -146,7 +125,7 @@ export interface InboundSource {
 }
 
 async function acceptEvents(
-  deps: InboundDeps,
+  deps: Inbound,
   deploymentId: string,
   def: ConnectorDefinition,
   events: NormalizedEvent[],
@@ -157,7 +136,9 @@ async function acceptEvents(
   const windowSeconds = def.inbound.replayWindowSeconds;
   if (source && windowSeconds && events.length > 0) {
     const dedupeKey = events.map((event) => event.dedupeKey).join(" ");
-    if (!(await claimBody(deps, deploymentId, def.name, source.rawBody, dedupeKey, source.now, windowSeconds))) {
+    // Replay check for schemes that sign no timestamp (bodyClaims.ts): batched with concurrent requests' claims.
+    const claimed = await deps.claimBody({ deploymentId, connector: def.name, digest: bodyDigest(source.rawBody), dedupeKey, now: source.now, windowSeconds });
+    if (!claimed) {
       // A replay: the 2xx a provider expects, and nothing written.
       outcome.duplicates = events.length;
       return outcome;
@@ -201,7 +182,7 @@ export class UpstreamUnavailableError extends Error {}
  * store the events, then move the cursor. The cursor moves only after the events are stored, so a
  * crash in between re-reads (and deduplicates) rather than skips.
  */
-async function acceptSync(deps: InboundDeps, deploymentId: string, def: ConnectorDefinition, sync: SyncNotification): Promise<InboundOutcome> {
+async function acceptSync(deps: Inbound, deploymentId: string, def: ConnectorDefinition, sync: SyncNotification): Promise<InboundOutcome> {
   const accounts = await findAccounts(deps, deploymentId, def.name, sync.externalIds);
   const account = route(accounts, sync.externalIds);
   if (!account || !def.inbound.fetchEvents) return { ...emptyOutcome(), unrouted: 1 };
@@ -212,12 +193,12 @@ async function acceptSync(deps: InboundDeps, deploymentId: string, def: Connecto
  * Polling, for accounts whose provider does not push to us (Gmail without Pub/Sub): the same read
  * as a push triggers, from the stored cursor to whatever is new.
  */
-async function pollAccount(deps: InboundDeps, deploymentId: string, def: ConnectorDefinition, account: Account): Promise<InboundOutcome> {
+async function pollAccount(deps: Inbound, deploymentId: string, def: ConnectorDefinition, account: Account): Promise<InboundOutcome> {
   return readChanges(deps, deploymentId, def, account, undefined);
 }
 
 async function readChanges(
-  deps: InboundDeps,
+  deps: Inbound,
   deploymentId: string,
   def: ConnectorDefinition,
   account: Account,
@@ -264,7 +245,8 @@ async function fetchSince(deps: InboundDeps, def: ConnectorDefinition, account: 
 }
 
 /** Verified inbound events → stored events and deliveries: the webhook route's and the poller's. */
-export function createInboundEvents(deps: InboundDeps) {
+export function createInboundEvents(given: InboundDeps) {
+  const deps: Inbound = { ...given, claimBody: createBodyClaims({ sql: given.sql }) };
   return {
     acceptEvents: (deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[], source?: InboundSource) =>
       acceptEvents(deps, deploymentId, def, events, source),

@@ -1,5 +1,6 @@
+import { createHash, randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { type FakeGitHub, githubIssuesPayload, githubWebhook, type SignedRequest, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
 import { DeploymentEvents, SaveForwardingSettings, SigningSecret } from "../helpers/forwarding.ts";
@@ -12,6 +13,9 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
  * and handed to the local worker without a claim: what a user sees must not change — every request
  * answered for its own event, every event delivered with its own webhook-id, a provider's retry
  * stored once even when it arrives in the same batch, and lastEventAt read from the newest event.
+ * GitHub signs no timestamp, so each webhook first claims its body's digest (the replay check,
+ * src/forwarding/bodyClaims.ts), also one statement per batch: a captured body re-sent under a new
+ * delivery id is refused even when it arrives among many others, its own delivery's retry is not.
  */
 
 let app: TestApp;
@@ -95,6 +99,66 @@ test("the same GitHub delivery sent twice at once is stored once: one answer rec
   for (let i = 0; i < pairs.length; i++) {
     expect(events.filter((e) => (e.payload as { issue?: { title?: string } }).issue?.title === `Twice ${i}`)).toHaveLength(1);
   }
+});
+
+describe("the replay check under concurrency (GitHub signs no timestamp)", () => {
+  type Outcome = { received: number; recorded: number; duplicates: number; forwarded: number; unrouted: number };
+  const answer = async (response: Response) => {
+    expect(response.status, await response.clone().text()).toBe(200);
+    return (await response.json()) as Outcome;
+  };
+  const stored = async (prefix: string) =>
+    ok(await app.gql(DeploymentEvents, { id: ada.deploymentId, limit: 100 }, { token: ada.token }))
+      .deployment!.events.map((e) => (e.payload as { issue?: { title?: string } }).issue?.title)
+      .filter((title): title is string => Boolean(title?.startsWith(prefix)));
+  const forwarded = (prefix: string) => receiver.requests.filter((r) => r.path === "/burst" && titleOf(r.body).startsWith(prefix)).map((r) => titleOf(r.body));
+  const recorded: Outcome = { received: 1, recorded: 1, duplicates: 0, forwarded: 1, unrouted: 0 };
+  const refused: Outcome = { received: 1, recorded: 0, duplicates: 1, forwarded: 0, unrouted: 0 };
+
+  test("distinct bodies at once are each recorded once; then their replays under new delivery ids are refused while their retries are duplicates", async () => {
+    const count = 40;
+    const genuine = Array.from({ length: count }, (_, i) =>
+      githubWebhook("issues", githubIssuesPayload("opened", { number: 1000 + i, title: `Claim ${i}` }), github.webhookSecret),
+    );
+    for (const outcome of await Promise.all(genuine.map(async (request) => answer(await post(request))))) expect(outcome).toEqual(recorded);
+
+    // All at once: each body replayed with the same bytes and signature under a new X-GitHub-Delivery,
+    // GitHub's own redelivery of it, and new bodies in between.
+    const replays = genuine.map((request) => ({ ...request, headers: { ...request.headers, "x-github-delivery": randomUUID() } }));
+    const fresh = Array.from({ length: 10 }, (_, i) =>
+      githubWebhook("issues", githubIssuesPayload("opened", { number: 1100 + i, title: `Claim fresh ${i}` }), github.webhookSecret),
+    );
+    const [replayed, retried, added] = await Promise.all(
+      [replays, genuine, fresh].map((requests) => Promise.all(requests.map(async (request) => answer(await post(request))))),
+    );
+    for (const outcome of replayed) expect(outcome).toEqual(refused);
+    for (const outcome of retried) expect(outcome).toEqual(refused);
+    for (const outcome of added) expect(outcome).toEqual(recorded);
+
+    const titles = await stored("Claim ");
+    expect(titles).toHaveLength(count + fresh.length);
+    expect(new Set(titles).size).toBe(titles.length);
+    await receiver.waitFor(() => new Set(forwarded("Claim ")).size === count + fresh.length);
+    expect(forwarded("Claim ")).toHaveLength(count + fresh.length);
+  });
+
+  test("a delivery whose body was claimed but whose recording failed is recorded on GitHub's retry, while a replay of it sent at the same time is refused", async () => {
+    const requests = Array.from({ length: 12 }, (_, i) =>
+      githubWebhook("issues", githubIssuesPayload("opened", { number: 1200 + i, title: `Unrecorded ${i}` }), github.webhookSecret),
+    );
+    // What a request leaves when the database fails after its claim committed: the claim, no event.
+    for (const request of requests) {
+      await app.database.sql.query(
+        `insert into inbound_body_digest (deployment_id, connector, digest, dedupe_key, seen_at) values ($1, 'github', $2, $3, now() at time zone 'UTC')`,
+        [ada.deploymentId, createHash("sha256").update(request.body).digest("hex"), request.headers["x-github-delivery"]],
+      );
+    }
+    const replays = requests.map((request) => ({ ...request, headers: { ...request.headers, "x-github-delivery": randomUUID() } }));
+    const [retried, replayed] = await Promise.all([requests, replays].map((batch) => Promise.all(batch.map(async (request) => answer(await post(request))))));
+    for (const outcome of retried) expect(outcome).toEqual(recorded);
+    for (const outcome of replayed) expect(outcome).toEqual(refused);
+    expect((await stored("Unrecorded ")).sort()).toEqual(requests.map((_, i) => `Unrecorded ${i}`).sort());
+  });
 });
 
 test("lastEventAt (REST and GraphQL) is when the connection's newest event was recorded", async () => {
