@@ -130,7 +130,10 @@ export async function startFakeGoogleCalendar(opts: { clock: Clock; maxLifetimeM
             messages: 0,
           };
           channels.push(channel);
-          setTimeout(() => void send(channel, "sync"), 10);
+          // Counted in flight from now, so idle() waits for it however late the timer fires on a loaded machine.
+          const sync = new Promise<void>((resolve) => setTimeout(() => resolve(void send(channel, "sync")), 10));
+          inFlight.add(sync);
+          void sync.finally(() => inFlight.delete(sync));
           return jsonReply(200, {
             kind: "api#channel",
             id: channel.id,
