@@ -4,39 +4,11 @@
  * to PENDING and due, its provider id kept so the manager deletes the old one once the new exists.
  * Other connectors' subscriptions, and rows no trigger needs any more, are left as they are.
  */
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
-import { afterAll, expect, test } from "vitest";
-import { migrate, readMigrations } from "../../src/db/migrate.ts";
-import { type Sql, sqlOverPGlite, sqlOverPool } from "../../src/db/sql.ts";
-import { createLogger } from "../../src/log.ts";
-import { createTestDatabase } from "../helpers/database.ts";
-
-const logger = createLogger("silent");
-const server = await createTestDatabase();
-let close: () => Promise<void> = async () => {};
-afterAll(async () => {
-  await close();
-  await server.drop();
-});
-
-async function open(): Promise<Sql> {
-  if (server.target.kind === "pglite") {
-    const db = new PGlite();
-    close = () => db.close();
-    return sqlOverPGlite(db);
-  }
-  const pool = new pg.Pool({ connectionString: server.url });
-  close = () => pool.end();
-  return sqlOverPool(pool);
-}
+import { expect, test } from "vitest";
+import { databaseBefore } from "../helpers/migrationStep.ts";
 
 test("Box, monday and Jira subscriptions made before URL tokens are made again; others are untouched", async () => {
-  const all = readMigrations();
-  const at = all.findIndex((m) => m.name.endsWith("_remake_app_keyed_subscriptions"));
-  expect(at).toBeGreaterThan(0);
-  const sql = await open();
-  await migrate(sql, logger, all.slice(0, at));
+  const { sql, migrateThrough } = await databaseBefore("_remake_app_keyed_subscriptions");
 
   const now = new Date().toISOString();
   await sql.query(`insert into organization (id, name) values ('org1', 'Acme')`);
@@ -59,7 +31,7 @@ test("Box, monday and Jira subscriptions made before URL tokens are made again; 
   await subscription("jira2", "jira", "ACTIVE", []);
   await subscription("gitlab1", "gitlab", "ACTIVE", ["push_events"]);
 
-  await migrate(sql, logger, all.slice(0, at + 1));
+  await migrateThrough();
   const rows = await sql.query<{ id: string; status: string; provider_id: string; due: boolean }>(
     `select id, status::text as status, provider_id, next_attempt_at < '2030-01-01' as due from provider_subscription order by id`,
   );

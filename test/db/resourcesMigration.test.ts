@@ -5,39 +5,11 @@
  * subscription manager has nothing to make again at GitLab. A connection of a connector without
  * resource parameters gets none.
  */
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
-import { afterAll, expect, test } from "vitest";
-import { migrate, readMigrations } from "../../src/db/migrate.ts";
-import { type Sql, sqlOverPGlite, sqlOverPool } from "../../src/db/sql.ts";
-import { createLogger } from "../../src/log.ts";
-import { createTestDatabase } from "../helpers/database.ts";
-
-const logger = createLogger("silent");
-const server = await createTestDatabase();
-let close: () => Promise<void> = async () => {};
-afterAll(async () => {
-  await close();
-  await server.drop();
-});
-
-async function open(): Promise<Sql> {
-  if (server.target.kind === "pglite") {
-    const db = new PGlite();
-    close = () => db.close();
-    return sqlOverPGlite(db);
-  }
-  const pool = new pg.Pool({ connectionString: server.url });
-  close = () => pool.end();
-  return sqlOverPool(pool);
-}
+import { expect, test } from "vitest";
+import { databaseBefore } from "../helpers/migrationStep.ts";
 
 test("a connection made with params[project_id] before resources watches that project, its webhook linked and not made again", async () => {
-  const all = readMigrations();
-  const at = all.findIndex((m) => m.name.endsWith("_watched_resources"));
-  expect(at).toBeGreaterThan(0);
-  const sql = await open();
-  await migrate(sql, logger, all.slice(0, at));
+  const { sql, migrateThrough } = await databaseBefore("_watched_resources");
 
   const now = new Date().toISOString();
   await sql.query(`insert into organization (id, name) values ('org1', 'Acme')`);
@@ -58,7 +30,7 @@ test("a connection made with params[project_id] before resources watches that pr
     [now],
   );
 
-  await migrate(sql, logger, all);
+  await migrateThrough();
 
   const resources = await sql.query<{ id: string; connected_account_id: string; params: unknown }>(`select id, connected_account_id, params from watched_resource order by connected_account_id`);
   expect(resources.map((r) => [r.connected_account_id, r.params])).toEqual([
