@@ -77,7 +77,7 @@ describe("the consent page is one card with Continue above the fold", () => {
       }, { token: ada.token }));
       const consent = await openConsent(`card-${viewport.width}`, viewport);
       const events = (await consent.locator("p.events").textContent())!;
-      expect(events).toBe("Events from your account are passed on to Ada's org: issue opened, issue closed, issue comment created, pull request opened, push and 2 more.");
+      expect(events).toBe("Events from your account are passed on to Ada's org: issue opened, issue closed, issue comment created, pull request opened, commits pushed and 2 more.");
       // Not the catalog: a trigger that is not listed is not named.
       expect(await consent.locator("main").textContent()).not.toMatch(/branch protection|check run/i);
 

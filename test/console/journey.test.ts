@@ -4,6 +4,7 @@ import { buildConsole } from "../../scripts/build-console.ts";
 import { graphql } from "../generated/gql.ts";
 import { type FakeGitHub, startFakeGitHub } from "../helpers/fakeProviders/index.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { scaled } from "../helpers/timing.ts";
 import { launchChromium, type Receiver, screenshot, screenshotIfFailed, startReceiver } from "./browser.ts";
 
 /**
@@ -40,7 +41,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   page = await context.newPage();
   // Fail with the locator in the message rather than at the test timeout.
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(scaled(10_000));
 });
 
 afterEach(async ({ task }) => {

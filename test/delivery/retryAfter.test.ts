@@ -82,8 +82,8 @@ describe("Retry-After from receivers", () => {
   test("shorter than the step changes nothing: the schedule's step, then the second try succeeds", async () => {
     const delivery = await firstAttempt("/429/0", "Short");
     expect(delivery.attemptLog[0].retryAfterSeconds).toBe(0);
-    // The clock stands still: the schedule's 100 ms step is due once it moves past it.
-    clock.advance(100);
+    // The clock stands still: the schedule's 100 ms step (±10 % jitter) is due once it moves past it.
+    clock.advance(150);
     await receiver.waitFor((requests) => requests.filter((r) => r.path === "/429/0").length === 2, 60_000);
   });
 
@@ -93,7 +93,7 @@ describe("Retry-After from receivers", () => {
     // The schedule's 100 ms step, ±10 % jitter.
     expect(secondsUntil(delivery.nextAttemptAt)).toBeGreaterThanOrEqual(0.09);
     expect(secondsUntil(delivery.nextAttemptAt)).toBeLessThanOrEqual(0.11);
-    clock.advance(100);
+    clock.advance(150);
     await receiver.waitFor((requests) => requests.filter((r) => r.path === "/500/600").length === 2, 60_000);
   });
 });

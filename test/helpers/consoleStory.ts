@@ -1,3 +1,4 @@
+import { scaled } from "./timing.ts";
 import type { Browser, Page } from "playwright-core";
 import { buildConsole } from "../../scripts/build-console.ts";
 import { launchChromium } from "../console/browser.ts";
@@ -49,7 +50,7 @@ export async function startConsoleStory(options: ConsoleStoryOptions = {}): Prom
       const context = await started.newContext({ viewport: size });
       await context.addCookies([{ name: "sy_session", value: as.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
       const page = await context.newPage();
-      page.setDefaultTimeout(timeoutMs);
+      page.setDefaultTimeout(scaled(timeoutMs));
       return page;
     };
     return { app, operator, browser, page: await newPage(), newPage, close };
