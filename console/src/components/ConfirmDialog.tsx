@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import type { ReactNode } from "react";
+import { useModal } from "./useModal.ts";
 
 /** A modal question (the native <dialog>: focus is trapped, Escape cancels). */
 export function ConfirmDialog(props: {
@@ -11,15 +12,7 @@ export function ConfirmDialog(props: {
   onConfirm(): void;
   onCancel(): void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  // A page can hold several dialogs (closed ones stay in the DOM): each names itself by its own heading.
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (props.open && !dialog.open) dialog.showModal();
-    if (!props.open && dialog.open) dialog.close();
-  }, [props.open]);
+  const { ref, titleId } = useModal(props.open);
   return (
     <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), props.onCancel())}>
       <form

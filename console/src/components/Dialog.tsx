@@ -1,15 +1,9 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import type { ReactNode } from "react";
+import { useModal } from "./useModal.ts";
 
 /** A modal panel with its own content and a Close button (the native <dialog>: focus trapped, Escape closes). */
 export function Dialog(props: { open: boolean; title: string; children: ReactNode; onClose(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (props.open && !dialog.open) dialog.showModal();
-    if (!props.open && dialog.open) dialog.close();
-  }, [props.open]);
+  const { ref, titleId } = useModal(props.open);
   return (
     <dialog ref={ref} className="dialog wide" aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), props.onClose())}>
       <h2 id={titleId}>{props.title}</h2>
