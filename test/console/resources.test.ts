@@ -1,16 +1,16 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { buildConsole } from "../../scripts/build-console.ts";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { expectNoAxeViolations } from "../helpers/axe.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { type FakeDeclaredProvider, startDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
 import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
-import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
+import type { Operator } from "../helpers/operators.ts";
+import type { TestApp } from "../helpers/testApp.ts";
 import { fakeHooks, hookRoutes } from "../subscriptions/fakeHooks.ts";
 import { listTriggers } from "../subscriptions/helpers.ts";
-import { launchChromium, screenshotIfFailed } from "./browser.ts";
+import { screenshotIfFailed } from "./browser.ts";
 
 /**
  * A connection's watched resources in the console: a GitLab connection made without a project says
@@ -20,14 +20,12 @@ import { launchChromium, screenshotIfFailed } from "./browser.ts";
  */
 const gitlab = fakeHooks();
 let fake: FakeDeclaredProvider;
+let story: ConsoleStory;
 let app: TestApp;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let ada: Operator;
 
 beforeAll(async () => {
-  await buildConsole({ quiet: true });
   const routes = hookRoutes(gitlab, {
     methods: ["POST", "DELETE", "GET"],
     pattern: /^\/api\/api\/v4\/projects\/([^/]+)\/hooks(?:\/([^/]+))?$/,
@@ -40,23 +38,16 @@ beforeAll(async () => {
     },
   });
   fake = await startDeclaredProvider(findConnector("gitlab")!, { routes });
-  app = await startTestApp(fake.env());
-  ada = await createOperator(app, "Ada");
+  story = await startConsoleStory({ env: fake.env(), viewport: { width: 1280, height: 900 }, timeoutMs: 15_000 });
+  ({ app, operator: ada, page } = story);
   await listTriggers(app, ada, [{ connector: "gitlab", trigger: "push" }]);
   await connectAccount(app, ada, { connector: "gitlab", account: "alice", provider: fake, params: {} });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: "sy_session", value: ada.token, url: app.url, httpOnly: true, sameSite: "Lax" }]);
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
 }, 180_000);
 afterEach(async ({ task }) => {
   await screenshotIfFailed(task, page, "resources-failed");
 });
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.close();
+  await story?.close();
   await fake?.close();
 });
 
