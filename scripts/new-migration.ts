@@ -21,7 +21,8 @@ if (!/\b(CREATE|ALTER|DROP)\b/.test(sql)) {
   console.log("schema.prisma has no changes since the last migration: nothing written.");
   process.exit(0);
 }
-const next = readdirSync(dir).filter((entry) => /^\d{4}_/.test(entry)).length + 1;
+// After the highest number, not the count: numbers retired by merges leave gaps.
+const next = Math.max(0, ...readdirSync(dir).filter((entry) => /^\d{4}_/.test(entry)).map((entry) => Number(entry.slice(0, 4)))) + 1;
 const folder = join(dir, `${String(next).padStart(4, "0")}_${name}`);
 mkdirSync(folder);
 writeFileSync(join(folder, "migration.sql"), sql);

@@ -128,9 +128,11 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
          last_error = case when due.give_up then $4 else delivery.last_error end,
          updated_at = case when due.give_up then $6::timestamp else delivery.updated_at end
        from (
-         select d.id, r.forwarding_url, d.claim_count >= $3 as give_up from delivery d
-         join ranked r on r.id = d.id and r.place <= $5
-         where ${DUE_UNCLAIMED}
+         -- The ranked ids as one array, looked up by primary key: a join here let the planner walk the
+         -- whole due backlog against the ranked rows (quadratic when its statistics lag a busy queue).
+         select d.id, s.forwarding_url, d.claim_count >= $3 as give_up from delivery d
+         join forwarding_settings s on s.deployment_id = d.deployment_id and s.status = 'ACTIVE'
+         where d.id = any(array(select id from ranked where place <= $5)) and ${DUE_UNCLAIMED}
          order by d.next_attempt_at
          limit $1
          for update of d skip locked

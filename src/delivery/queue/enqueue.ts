@@ -90,7 +90,11 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        -- acct: the given account (route_by null), or the routed one (route_by = the candidate external ids, as JSON).
        select i.*, acct.id as account_id, acct.account as account_name
        from i
-       cross join lateral (select case when i.route_by is null then null else array(select jsonb_array_elements_text(i.route_by::jsonb)) end as ids) rb
+       -- An aggregate, so the planner keeps rb a relation of its own: rb.ids then reaches the account
+       -- lookup as a plain parameter, which the (deployment, connector, external id) index takes; a
+       -- subquery expression there cannot be an index condition (every account of the connector scanned).
+       cross join lateral (select case when i.route_by is null then null else array_agg(id) end as ids
+                           from jsonb_array_elements_text(coalesce(i.route_by::jsonb, '[]')) as id) rb
        left join lateral (
          select id, account from (
            select a.id, a.account, array_position(rb.ids, a.external_id) as rank, a.created_at

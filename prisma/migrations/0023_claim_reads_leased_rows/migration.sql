@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "delivery_status_locked_until_idx" ON "delivery"("status", "locked_until");
+
