@@ -25,7 +25,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -171,7 +171,9 @@ try {
     return new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
   };
   const naivePort = await peer("baseline.ts", "/naive");
+  const naivePid = children.at(-1)!.pid;
   const graphilePort = await peer("graphile.ts", "/graphile");
+  const graphilePid = children.at(-1)!.pid;
 
   const switchyardUrl = `${service.url}/webhooks/${deploymentId}/github`;
   const targets = [
@@ -189,6 +191,21 @@ try {
     const request = githubWebhook("issues", githubIssuesPayload("opened", { title: String(Date.now() + Math.random()), sender }), SECRET, { deliveryId: randomUUID() });
     return { headers: request.headers, body: request.body };
   };
+
+  // CPU seconds a set of processes used (utime + stime from /proc/<pid>/stat; a process gone counts 0):
+  // the cost per event, which the machine's load does not change the way it changes rates.
+  const cpuSeconds = (pids: number[]) =>
+    pids.reduce((sum, pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+        return sum + (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        return sum;
+      }
+    }, 0);
+  const backends = async () =>
+    (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
+  const targetPid = (name: string) => (name.startsWith("switchyard") ? service.pid() : name === "graphile" ? graphilePid : naivePid);
 
   const pct = (values: number[], p: number) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -208,6 +225,8 @@ try {
     const started = Date.now();
     let done = false;
     const sampling = !rate && target.name.startsWith("switchyard") ? waits(() => done) : undefined;
+    const pgBefore = await backends();
+    const cpuBefore = { own: cpuSeconds([targetPid(target.name)!]), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
     const result = await autocannon({
       url: target.url,
       method: "POST",
@@ -220,6 +239,10 @@ try {
     const accepted = result["2xx"];
     await drain(target.path, accepted);
     const elapsed = (Date.now() - started) / 1000;
+    const pgAfter = await backends();
+    const ownCpu = cpuSeconds([targetPid(target.name)!]) - cpuBefore.own;
+    const pgCpu = pgAfter.reduce((sum, pid) => sum + cpuSeconds([pid]) - (cpuBefore.pg.get(pid) ?? 0), 0);
+    const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(1, counts.get(target.path) ?? 0)) / 100;
     const e2e = arrivals.get(target.path)!;
     const distinct = ids.get(target.path)!.size;
     return {
@@ -238,6 +261,9 @@ try {
       accepted,
       // Accepted (2xx) but never at the receiver, by distinct webhook-id.
       lost: Math.max(0, accepted - distinct),
+      // CPU ms per delivered event: the forwarder's process, and the bench database's PostgreSQL backends.
+      cpuMsPerEvent: perEvent(ownCpu),
+      pgCpuMsPerEvent: perEvent(pgCpu),
       waits: sampling ? await sampling : undefined,
     };
   }

@@ -4,7 +4,7 @@ import type { Sql } from "../db/sql.ts";
 /**
  * A connection's lastEventAt: when its newest event of its own connector was recorded (not a
  * lifecycle event Switchyard emits about it). Derived from trigger_event through its
- * (connected_account_id, received_at desc) index — one index probe per connection — instead of a
+ * (connected_account_id, received_at) index, read backwards — one index probe per connection — instead of a
  * column the event's own statement wrote: that write made every event of one busy account wait on
  * the previous one's row lock.
  */

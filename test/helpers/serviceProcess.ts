@@ -17,6 +17,8 @@ export interface ServiceProcess {
   /** SIGTERM and wait (SIGKILL if it does not end in time): the graceful path. Resolves with the exit code (or the signal's name). */
   stop(): Promise<number | string>;
   output(): string;
+  /** The running process's id (benchmarks read its CPU time from /proc). */
+  pid(): number | undefined;
 }
 
 export async function freePort(): Promise<number> {
@@ -77,6 +79,7 @@ export async function serviceProcess(env: Record<string, string>, options: { com
       return child ? child.stop() : 0;
     },
     output: () => earlierOutput + (child?.output() ?? ""),
+    pid: () => child?.process.pid,
   };
   return service;
 }

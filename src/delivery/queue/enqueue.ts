@@ -115,16 +115,11 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
          order by rank, created_at, id
          limit 1
        ) acct on true
-     ), ins as (
-       -- Two events of the batch with one dedupe key: the first is stored, the other writes nothing (as a retry).
-       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource)
-       select event_id, deployment_id, account_id, connector, trigger, account_name, payload::jsonb, occurred_at, dedupe_key, resource::jsonb
-       from routed where account_name is not null order by ord
-       on conflict (deployment_id, dedupe_key) do nothing
-       returning id, received_at, payload
      ), target as (
+       -- Where each routed event's delivery goes, if it gets one (decided before the event is stored,
+       -- so the event row is written once, its latest_delivery_status already set).
        select r.ord, r.event_id, r.delivery_id, r.deployment_id, t.forwarding_url, t.active
-       from routed r join ins on ins.id = r.event_id
+       from routed r
        cross join lateral (
          select s.forwarding_url, s.status = 'ACTIVE' as active from forwarding_settings s
          where s.deployment_id = r.deployment_id
@@ -134,11 +129,24 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
          -- A test event before any forwarding URL is saved: queued, held, sent once a URL is saved.
          select null, false where r.forward_unlisted and not exists (select 1 from forwarding_settings s where s.deployment_id = r.deployment_id)
        ) t
+       where r.account_name is not null
+     ), ins as (
+       -- Two events of the batch with one dedupe key: the first is stored, the other writes nothing (as a retry).
+       -- latest_delivery_status is the new delivery's PENDING here: the delivery trigger (migration 0006)
+       -- then finds it already set and writes nothing, instead of a second version of every event row.
+       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource, latest_delivery_status)
+       select r.event_id, r.deployment_id, r.account_id, r.connector, r.trigger, r.account_name, r.payload::jsonb, r.occurred_at, r.dedupe_key, r.resource::jsonb,
+              case when target.event_id is not null then 'PENDING'::"DeliveryStatus" end
+       from routed r left join target on target.event_id = r.event_id
+       where r.account_name is not null order by r.ord
+       on conflict (deployment_id, dedupe_key) do nothing
+       returning id, received_at, payload
      ), fitting as (
        -- The local worker's per-URL share: what it has in flight there ($15, $16) plus this batch's, up to $17.
        select target.*, target.active and target.forwarding_url is not null
               and coalesce(b.n, 0) + row_number() over (partition by target.forwarding_url order by target.ord) <= $17 as fits
-       from target left join unnest($15::text[], $16::int[]) as b(url, n) on b.url = target.forwarding_url
+       from target join ins on ins.id = target.event_id
+       left join unnest($15::text[], $16::int[]) as b(url, n) on b.url = target.forwarding_url
      ), placed as (
        -- ... and its free slots ($14), oldest first.
        select fitting.*, fits and row_number() over (partition by fits order by ord) <= $14 as leased from fitting
