@@ -109,6 +109,8 @@ export interface ChangeStartContext {
   resource: string;
   /** The provider's answer to the create call (Graph echoes the `resource` it watches). */
   answer: Record<string, unknown>;
+  /** When the subscription was made (a position "from now": Outlook's messages received since). */
+  now: Date;
 }
 
 /**

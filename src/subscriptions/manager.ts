@@ -243,7 +243,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   /** The change reader's first position; a failure only logs: the reader then takes it at the first notification. */
   async function startCursor(work: SubscriptionWork, decl: SubscriptionDeclaration, to: { base: URL; accessToken: string }, answer: Record<string, unknown>) {
     try {
-      return await decl.start!({ fetchJson: bearerFetchJson(to.base.href.replace(/\/$/, ""), to.accessToken), resource: work.resource, answer });
+      return await decl.start!({ fetchJson: bearerFetchJson(to.base.href.replace(/\/$/, ""), to.accessToken), resource: work.resource, answer, now: clock.now() });
     } catch (error) {
       logger.warn({ subscriptionId: work.id, connector: work.connector, err: String(error) }, "could not take the provider's current position; the first notification takes it");
       return undefined;

@@ -19,12 +19,20 @@
  *   subscriptionExpirationDateTime, tenantId, clientState, lifecycleEvent}]}`, `lifecycleEvent` one of
  *   `reauthorizationRequired`, `subscriptionRemoved` (Graph has removed it: a PATCH then answers 404), `missed`.
  * - `GET /v1.0/Users/{user}/Messages/{id}` and `/Events/{id}` answer the item.
+ * - `GET /v1.0/me/mailFolders('Inbox')/messages/delta` (https://learn.microsoft.com/en-us/graph/api/message-delta,
+ *   https://learn.microsoft.com/en-us/graph/delta-query-messages): a round's first request may carry
+ *   `changeType` (created, updated or deleted) and `$filter=receivedDateTime ge|gt {instant}`, both
+ *   kept in the round's opaque state tokens; each page answers `value` (each changed message once,
+ *   as it is now, with `@odata.etag`; a deleted one as `{id, "@removed": {reason: "deleted"}}`) and
+ *   `@odata.nextLink` (`$skiptoken`) or, on the last page, `@odata.deltaLink` (`$deltatoken`), from
+ *   which the next round lists what changed since. As Graph documents, `@removed` entries and
+ *   read/unread changes are listed whatever the round's filter. Pages of `deltaPageSize` (10 unless given).
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { findConnector } from "../../../src/connectors/registry.ts";
 import type { Clock } from "../../../src/clock.ts";
 import { startDeclaredProvider, type DeclaredIdentity, type FakeDeclaredProvider } from "./declared.ts";
-import { jsonReply, type Route } from "./oauthServer.ts";
+import { jsonReply, type FakeRequest, type Route } from "./oauthServer.ts";
 
 export interface GraphSubscription {
   id: string;
@@ -46,6 +54,18 @@ export interface Validation {
 
 type Kind = "Messages" | "Events";
 
+/** A change to a message in the inbox, as the messages delta sees it; a read/unread change is its own kind (listed whatever the filter). */
+type MailChange = "created" | "updated" | "readState" | "deleted";
+
+/** The state a messages delta token carries: the round lists changes after `from` up to `upto`, from its `offset`. */
+interface MailDeltaState {
+  from: number;
+  upto: number;
+  offset: number;
+  changeType?: string;
+  since?: string;
+}
+
 export interface FakeMicrosoftGraph extends FakeDeclaredProvider {
   subscriptions: GraphSubscription[];
   validations: Validation[];
@@ -59,7 +79,19 @@ export interface FakeMicrosoftGraph extends FakeDeclaredProvider {
   holdPatches(): () => void;
   /** Graph forgets the subscription (a PATCH then answers 404). */
   forget(id: string): void;
+  /** A message arrives in the inbox; the statuses of its notifications (none while they are lost). */
   receiveMessage(subject: string): Promise<number[]>;
+  /** The id of the inbox message with this subject. */
+  messageId(subject: string): string;
+  /** The message is marked read: a new changeKey, a read/unread change in the delta. */
+  readMessage(id: string): void;
+  /** The message is deleted from the inbox (notified to subscriptions watching `deleted`). */
+  deleteMessage(id: string): Promise<number[]>;
+  /** While lost, messages still arrive but no notification is sent for them (Graph then sends `missed`). */
+  loseNotifications(lost: boolean): void;
+  /** Every messages delta request (path and query), and every delta link answered. */
+  mailDeltaRequests: string[];
+  mailDeltaLinks: string[];
   /** Several event changes in ONE notification request per subscription. */
   eventChanges(changes: Array<{ changeType: "created" | "updated" | "deleted"; subject: string; id?: string }>): Promise<{ ids: string[]; statuses: number[] }>;
   /** Every notification POSTed so far. */
@@ -74,13 +106,19 @@ export interface FakeMicrosoftGraph extends FakeDeclaredProvider {
  * `connector`: which Graph connector's sign-in and /me this fake serves (Outlook unless named:
  * Teams, OneDrive, SharePoint share the subscription API); `routes`: its own resources under /api.
  */
-export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeMs?: number; connector?: string; routes?: Route<DeclaredIdentity>[] }): Promise<FakeMicrosoftGraph> {
+export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeMs?: number; connector?: string; routes?: Route<DeclaredIdentity>[]; deltaPageSize?: number }): Promise<FakeMicrosoftGraph> {
   const subscriptions: GraphSubscription[] = [];
   const validations: Validation[] = [];
   const patches: string[] = [];
   const reads: string[] = [];
   const items = new Map<string, Record<string, unknown>>();
   let failing = 0;
+  let lost = false;
+  const inbox = new Set<string>();
+  const mailLog: Array<{ seq: number; id: string; change: MailChange }> = [];
+  const logMail = (id: string, change: MailChange) => mailLog.push({ seq: mailLog.length + 1, id, change });
+  const mailDeltaRequests: string[] = [];
+  const mailDeltaLinks: string[] = [];
   let held: Promise<void> | undefined;
   const userId = randomUUID();
   const live = () => subscriptions.filter((s) => !s.deleted && Date.parse(s.expirationDateTime) > opts.clock.now().getTime());
@@ -104,6 +142,58 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
     clientState: s.clientState,
     tenantId: "9f4ebab6-520d-49c0-85cc-7b25c78d4a93",
   });
+  const token = (state: object) => Buffer.from(JSON.stringify(state)).toString("base64url");
+  const stateOf = (value: string): MailDeltaState | undefined => {
+    try {
+      const state = JSON.parse(Buffer.from(value, "base64url").toString()) as MailDeltaState;
+      return Number.isInteger(state.from) ? { ...state, upto: state.upto ?? mailLog.length, offset: state.offset ?? 0 } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const asMessage = (item: Record<string, unknown>) => ({ "@odata.type": "#microsoft.graph.message", "@odata.etag": `W/"${item.changeKey}"`, ...item });
+  /** One page of a messages delta round. */
+  const mailDelta = (req: FakeRequest, baseUrl: string, folder: string) => {
+    mailDeltaRequests.push(`${req.path}?${req.query}`);
+    const invalid = (message: string) => jsonReply(400, { error: { code: "ErrorInvalidRequest", message } });
+    const carried = req.query.get("$deltatoken") ?? req.query.get("$skiptoken");
+    let state: MailDeltaState | undefined;
+    if (carried !== null) {
+      state = stateOf(carried);
+      if (!state) return invalid("The sync state is not valid.");
+      // A delta token starts a new round: what changed after it, up to now.
+      if (req.query.has("$deltatoken")) state = { ...state, upto: mailLog.length, offset: 0 };
+    } else {
+      const changeType = req.query.get("changeType") ?? undefined;
+      if (changeType !== undefined && !["created", "updated", "deleted"].includes(changeType)) return invalid("changeType must be created, updated or deleted.");
+      const filter = req.query.get("$filter");
+      const match = filter === null ? null : /^receivedDateTime (?:ge|gt) (\S+)$/.exec(filter);
+      if (filter !== null && (!match || Number.isNaN(Date.parse(match[1])))) return invalid("Only receivedDateTime ge|gt {value} can filter a messages delta.");
+      state = { from: 0, upto: mailLog.length, offset: 0, changeType, since: match?.[1] };
+    }
+    const changes = new Map<string, Set<MailChange>>();
+    for (const entry of mailLog.slice(state.from, state.upto)) {
+      changes.delete(entry.id);
+      changes.set(entry.id, new Set([...(changes.get(entry.id) ?? []), entry.change]));
+    }
+    const listed = [...changes].flatMap(([id, kinds]): Record<string, unknown>[] => {
+      if (kinds.has("deleted")) return kinds.has("created") ? [] : [{ "@odata.type": "#microsoft.graph.message", id, "@removed": { reason: "deleted" } }];
+      const item = items.get(id);
+      if (!item) return [];
+      const change = kinds.has("created") ? "created" : kinds.has("updated") ? "updated" : "readState";
+      if (change === "readState") return [asMessage(item)];
+      if (state.changeType && state.changeType !== change) return [];
+      if (state.since && Date.parse(String(item.receivedDateTime)) < Date.parse(state.since)) return [];
+      return [asMessage(item)];
+    });
+    const size = opts.deltaPageSize ?? 10;
+    const link = (query: string) => `${baseUrl}/api/v1.0/me/mailFolders('${folder}')/messages/delta?${query}`;
+    const page = listed.slice(state.offset, state.offset + size);
+    if (state.offset + size < listed.length) return jsonReply(200, { value: page, "@odata.nextLink": link(`$skiptoken=${token({ ...state, offset: state.offset + size })}`) });
+    const deltaLink = link(`$deltatoken=${token({ from: state.upto, changeType: state.changeType, since: state.since })}`);
+    mailDeltaLinks.push(deltaLink);
+    return jsonReply(200, { "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#Collection(message)", value: page, "@odata.deltaLink": deltaLink });
+  };
   const watching = (kind: Kind, changeType: string) =>
     live().filter((s) => s.changeType.split(",").includes(changeType) && (kind === "Messages" ? /messages$/i.test(s.resource) : /events$/i.test(s.resource)));
 
@@ -187,6 +277,14 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
           return item ? jsonReply(200, item) : notFound;
         },
       },
+      {
+        method: "GET",
+        path: /^\/api\/v1\.0\/me\/mailFolders\('([^']+)'\)\/messages\/delta$/,
+        handle(req, ctx, [folder]) {
+          if (!ctx.authenticate(req)) return unauthorized;
+          return folder.toLowerCase() === "inbox" ? mailDelta(req, ctx.baseUrl, folder) : notFound;
+        },
+      },
       ...(opts.routes ?? []),
     ],
   });
@@ -219,10 +317,35 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
       subscriptions.find((s) => s.id === id)!.deleted = true;
     },
     async receiveMessage(subject: string) {
-      const item = { ...newItem(subject), receivedDateTime: opts.clock.now().toISOString() };
+      const item = { ...newItem(subject), receivedDateTime: opts.clock.now().toISOString(), isRead: false };
       items.set(String(item.id), item);
+      inbox.add(item.id);
+      logMail(item.id, "created");
+      if (lost) return [];
       return Promise.all(watching("Messages", "created").map((s) => post(s.notificationUrl, { value: [notification(s, "created", "Messages", item)] })));
     },
+    messageId(subject: string) {
+      const id = [...inbox].find((i) => items.get(i)?.subject === subject);
+      if (!id) throw new Error(`no message "${subject}" in the inbox`);
+      return id;
+    },
+    readMessage(id: string) {
+      items.set(id, { ...items.get(id)!, isRead: true, changeKey: randomBytes(9).toString("base64"), lastModifiedDateTime: opts.clock.now().toISOString() });
+      logMail(id, "readState");
+    },
+    async deleteMessage(id: string) {
+      const item = items.get(id)!;
+      items.delete(id);
+      inbox.delete(id);
+      logMail(id, "deleted");
+      if (lost) return [];
+      return Promise.all(watching("Messages", "deleted").map((s) => post(s.notificationUrl, { value: [notification(s, "deleted", "Messages", item)] })));
+    },
+    loseNotifications(value: boolean) {
+      lost = value;
+    },
+    mailDeltaRequests,
+    mailDeltaLinks,
     async eventChanges(changes: Array<{ changeType: "created" | "updated" | "deleted"; subject: string; id?: string }>) {
       const made = changes.map((c) => {
         const item = newItem(c.subject, c.id);

@@ -4,6 +4,11 @@
  * changed item's `resource` path (https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks).
  * Without resource data in the notification, the item is read at that path with the account's
  * token; a deleted item cannot be read, so its notification's own fields are forwarded.
+ *
+ * The dedupe key is the item's id and change type, and for an update also its version: an item is
+ * created and deleted once, so a read of the same change that finds the item changed since (a
+ * message read meanwhile has a new etag) is still that change (mailDelta.ts lists a missed message
+ * as it is now and keys it the same way).
  */
 import type { ChangeReadContext } from "../../subscription.ts";
 import { GRAPH_VERSION } from "./graph.ts";
@@ -30,8 +35,14 @@ export async function readGraphChange(ctx: ChangeReadContext): Promise<{ events:
     }
   }
   const version = asString(resourceData["@odata.etag"]) ?? asString(data.changeKey) ?? asString(data.lastModifiedDateTime) ?? "";
+  return { events: [{ trigger, externalIds: [ctx.externalId], dedupeKey: graphDedupeKey(id, changeType, version), occurredAt: occurredAt(data, ctx.now), data }] };
+}
+
+/** One change of a Graph item: `created` and `deleted` happen once per item, an update once per version. */
+export const graphDedupeKey = (id: string, changeType: string, version: string) => (changeType === "updated" ? `${id}:updated:${version}` : `${id}:${changeType}`);
+
+/** When an Outlook item last changed (or arrived), else now. */
+export function occurredAt(data: Record<string, unknown>, now: Date): Date {
   const at = new Date(String(data.lastModifiedDateTime ?? data.receivedDateTime ?? ""));
-  return {
-    events: [{ trigger, externalIds: [ctx.externalId], dedupeKey: `${id}:${changeType}:${version}`, occurredAt: Number.isNaN(at.getTime()) ? ctx.now : at, data }],
-  };
+  return Number.isNaN(at.getTime()) ? now : at;
 }

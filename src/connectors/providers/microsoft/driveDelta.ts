@@ -16,11 +16,8 @@
 import { GRAPH_VERSION } from "./graph.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asRecord, asString } from "../../json.ts";
+import { deltaRound, resyncRequired } from "./delta.ts";
 import type { NormalizedEvent } from "../../types.ts";
-
-const MAX_PAGES = 20;
-
-const statusOf = (error: unknown) => asRecord(error)?.status;
 
 const deltaPath = (resource: string) => `${GRAPH_VERSION}/${resource.replace(/^\/+|\/+$/g, "")}/delta`;
 
@@ -47,21 +44,14 @@ export async function readDriveDelta(ctx: ChangeReadContext): Promise<{ events: 
   const listed = new Set(ctx.triggersFor(ctx.lifecycleEvent ? "updated" : (asString(ctx.item.changeType) ?? "")));
   if (listed.size === 0) return { events: [] };
   if (!ctx.cursor) return { events: [], cursor: await latest(ctx) };
-  const items: Record<string, unknown>[] = [];
-  let next: string | undefined = ctx.cursor;
-  let cursor: string | undefined;
-  for (let page = 0; next && page < MAX_PAGES; page++) {
-    let answer: Record<string, unknown>;
-    try {
-      answer = asRecord(await ctx.fetchJson(next)) ?? {};
-    } catch (error) {
-      if (statusOf(error) === 410) return { events: [], cursor: await latest(ctx) };
-      throw error;
-    }
-    for (const item of Array.isArray(answer.value) ? answer.value : []) if (asRecord(item)) items.push(item as Record<string, unknown>);
-    next = asString(answer["@odata.nextLink"]);
-    cursor = next ?? asString(answer["@odata.deltaLink"]) ?? cursor;
+  let round;
+  try {
+    round = await deltaRound(ctx.fetchJson, ctx.cursor);
+  } catch (error) {
+    if (resyncRequired(error)) return { events: [], cursor: await latest(ctx) };
+    throw error;
   }
+  const { items, link: cursor } = round;
   const events: NormalizedEvent[] = [];
   for (const item of items) {
     const trigger = triggerOf(item);

@@ -95,7 +95,7 @@ export function graphSubscription(opts: {
       handshakes: [{ type: "graph_validation_token" }],
       // https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events: renew (a PATCH
       // with a new expiry also reauthorizes), re-create, or resync what was missed (a delta reader
-      // reads on from its cursor; Outlook's reader reads one item per notification and has no cursor).
+      // reads on from its cursor: a drive's delta, Outlook's inbox messages delta).
       lifecycle: {
         eventPath: "lifecycleEvent",
         events: { reauthorizationRequired: "renew", subscriptionRemoved: "recreate", missed: "read" },

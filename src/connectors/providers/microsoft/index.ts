@@ -3,11 +3,13 @@
  * Microsoft Graph. Outlook triggers come through Graph subscriptions Switchyard makes per account
  * (one on the inbox's messages, one on the calendar's events): POST /subscriptions with our own
  * clientState (Graph first checks the notificationUrl with its validationToken request), PATCH to
- * renew, DELETE. Notifications batch changes in `value[]`; changes.ts reads each item.
+ * renew, DELETE. Notifications batch changes in `value[]`; changes.ts reads each item. After a
+ * `missed` lifecycle notification the inbox's messages delta is read from the position taken when
+ * its subscription was made (mailDelta.ts).
  */
 import { declareConnector } from "../../declaration.ts";
-import { readGraphChange } from "./changes.ts";
 import { graphIdentity, graphOAuth, graphSubscription } from "./graph.ts";
+import { readOutlookChange, startOutlookDelta } from "./mailDelta.ts";
 
 const sampleMessage = {
   "@odata.etag": 'W/"CQAAABYAAAB3f0eAa2hDQ5XyZ8fT8A=="',
@@ -55,6 +57,7 @@ export default declareConnector({
     "https://learn.microsoft.com/en-us/graph/api/resources/subscription",
     "https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks",
     "https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events",
+    "https://learn.microsoft.com/en-us/graph/api/message-delta",
   ],
   oauth: graphOAuth({ "Mail.Read": "Read your mail", "Calendars.Read": "Read your calendars" }),
   identity: graphIdentity,
@@ -65,7 +68,8 @@ export default declareConnector({
     ],
     // Outlook messages and events allow at most 10,070 minutes; 4,230 (under 3 days) is Graph's common choice.
     lifetimeSeconds: 4230 * 60,
-    read: readGraphChange,
+    read: readOutlookChange,
+    start: startOutlookDelta,
   }),
   triggers: [
     {

@@ -1,0 +1,34 @@
+/**
+ * One round of a Graph delta query, as every Graph delta function pages it
+ * (https://learn.microsoft.com/en-us/graph/delta-query-overview): each answer lists changed items in
+ * `value` and ends with an `@odata.nextLink` (more pages of this round) or an `@odata.deltaLink`
+ * (the round is over; the link reads on from here next time). Both links are followed as given.
+ */
+import { asRecord, asString } from "../../json.ts";
+import type { ChangeReadContext } from "../../subscription.ts";
+
+/** Pages read per round; a longer round resumes at its next link the next time. */
+const MAX_PAGES = 20;
+
+export interface DeltaRound {
+  items: Record<string, unknown>[];
+  /** Where the next round starts: the round's delta link, or the next link where MAX_PAGES cut it short. */
+  link: string | undefined;
+}
+
+/** Reads from `link` (a delta or next link, or a round's first request) until the delta link or MAX_PAGES; throws as fetchJson does. */
+export async function deltaRound(fetchJson: ChangeReadContext["fetchJson"], link: string): Promise<DeltaRound> {
+  const items: Record<string, unknown>[] = [];
+  let next: string | undefined = link;
+  let last: string | undefined;
+  for (let page = 0; next && page < MAX_PAGES; page++) {
+    const answer: Record<string, unknown> = asRecord(await fetchJson(next)) ?? {};
+    for (const item of Array.isArray(answer.value) ? answer.value : []) if (asRecord(item)) items.push(item as Record<string, unknown>);
+    next = asString(answer["@odata.nextLink"]);
+    last = next ?? asString(answer["@odata.deltaLink"]) ?? last;
+  }
+  return { items, link: last };
+}
+
+/** A 410 Gone: the delta link is too old to read on from (Graph's resync required). */
+export const resyncRequired = (error: unknown) => asRecord(error)?.status === 410;

@@ -1,0 +1,86 @@
+/**
+ * Outlook's change reader: a change notification names one item, read by changes.ts; a `missed`
+ * lifecycle notification (Graph could not deliver some notifications:
+ * https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events) names none, so
+ * the inbox's messages delta is read on from the stored position instead
+ * (https://learn.microsoft.com/en-us/graph/api/message-delta,
+ * https://learn.microsoft.com/en-us/graph/delta-query-messages).
+ *
+ * The position is taken when the inbox subscription is made: the first round of
+ * `GET /v1.0/me/mailFolders('Inbox')/messages/delta?changeType=created&$filter=receivedDateTime ge <now>`
+ * lists no message received before the subscription (so no backlog is read, let alone forwarded),
+ * and Graph encodes both options into the round's `@odata.deltaLink`, so every later round lists
+ * only messages created since. The cursor keeps that link with the instant of the filter. Graph
+ * documents that a messages delta also lists entries outside its filter (`@removed` entries,
+ * read/unread changes of older messages): those are skipped. Each listed message is
+ * `message_received` as it is now, with the key a notification of that message gets
+ * (changes.ts), so what a notification already forwarded is not forwarded again.
+ *
+ * Without a position (taking it at creation failed) the first `missed` takes it and forwards
+ * nothing; a 410 (the delta link expired) takes it again, likewise.
+ *
+ * The calendar's `missed` is only counted and logged: Graph v1.0 has no delta over `me/events`
+ * (only over a calendarView, a fixed window of dates listing each occurrence of a series under its
+ * own id: https://learn.microsoft.com/en-us/graph/delta-query-events), so what it lists could not
+ * be keyed as the subscription's notifications are.
+ */
+import { z } from "zod";
+import { GRAPH_VERSION } from "./graph.ts";
+import { graphDedupeKey, occurredAt, readGraphChange } from "./changes.ts";
+import { deltaRound, resyncRequired } from "./delta.ts";
+import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
+import { asString } from "../../json.ts";
+import type { NormalizedEvent } from "../../types.ts";
+
+/** The messages of one mail folder (`me/mailFolders('Inbox')/messages`): the resources with a messages delta. */
+const isMailFolder = (resource: string) => /^\/?me\/mailFolders\([^/]+\)\/messages\/?$/.test(resource);
+
+const positionSchema = z.object({ deltaLink: z.url(), receivedSince: z.iso.datetime() });
+type Position = z.infer<typeof positionSchema>;
+
+function parsePosition(cursor: string | undefined): Position | undefined {
+  try {
+    const parsed = positionSchema.safeParse(JSON.parse(cursor ?? ""));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder's position now: a first round that lists only messages received from now on (whole seconds: the filter's form). */
+async function positionAt(fetchJson: ChangeReadContext["fetchJson"], resource: string, now: Date): Promise<string | undefined> {
+  const receivedSince = new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
+  const folder = resource.replace(/^\/+|\/+$/g, "");
+  const { link } = await deltaRound(fetchJson, `${GRAPH_VERSION}/${folder}/delta?changeType=created&$filter=${encodeURIComponent(`receivedDateTime ge ${receivedSince}`)}`);
+  return link ? JSON.stringify({ deltaLink: link, receivedSince } satisfies Position) : undefined;
+}
+
+/** Taken when the subscription is made: the inbox's position; the calendar has none. */
+export const startOutlookDelta = (ctx: ChangeStartContext): Promise<string | undefined> =>
+  isMailFolder(ctx.resource) ? positionAt(ctx.fetchJson, ctx.resource, ctx.now) : Promise.resolve(undefined);
+
+async function readMissedMessages(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
+  const [trigger] = ctx.triggersFor("created");
+  if (!trigger || !isMailFolder(ctx.resource)) return { events: [] };
+  const position = parsePosition(ctx.cursor);
+  if (!position) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.resource, ctx.now) };
+  let round;
+  try {
+    round = await deltaRound(ctx.fetchJson, position.deltaLink);
+  } catch (error) {
+    if (resyncRequired(error)) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.resource, ctx.now) };
+    throw error;
+  }
+  const since = Date.parse(position.receivedSince);
+  const events: NormalizedEvent[] = [];
+  for (const item of round.items) {
+    const id = asString(item.id);
+    const received = Date.parse(asString(item.receivedDateTime) ?? "");
+    if (!id || item["@removed"] !== undefined || !(received >= since)) continue;
+    events.push({ trigger, externalIds: [ctx.externalId], dedupeKey: graphDedupeKey(id, "created", ""), occurredAt: occurredAt(item, ctx.now), data: item });
+  }
+  return { events, cursor: round.link ? JSON.stringify({ ...position, deltaLink: round.link } satisfies Position) : ctx.cursor };
+}
+
+/** A change notification's item, or (Graph's `missed`) the inbox's messages delta from the stored position. */
+export const readOutlookChange = (ctx: ChangeReadContext) => (ctx.lifecycleEvent ? readMissedMessages(ctx) : readGraphChange(ctx));
