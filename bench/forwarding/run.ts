@@ -5,8 +5,10 @@
  *   - graphile: the durable forwarder a Node team would write instead — node:http verifying GitHub's
  *     signature, graphile-worker's `addJob`, a task POSTing it, concurrency 10 (graphile.ts);
  *   - naive: a non-durable forwarder — one autocommit insert, answer, one POST, no retry (baseline.ts).
- * Switchyard is measured twice at the maximum rate: every event for one connected account ("hot"),
- * and events spread over 10,000 connected accounts ("spread", inserted by SQL).
+ * Switchyard is measured three times at the maximum rate: every event for one connected account
+ * ("hot"), events spread over 10,000 connected accounts ("spread", inserted by SQL), and the spread
+ * load split over two instances on the same database ("2-instances": their summed rate, and every
+ * event exactly once — `duplicates` counts webhook-ids received twice).
  *
  *   npm run bench:forwarding                       # 200 events/s, then --rounds interleaved rounds at max rate
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
@@ -54,6 +56,8 @@ const { values: args } = parseArgs({
     "hanging-rate": { type: "string", default: "5" },
     // DELIVERY_MAX_IN_FLIGHT_PER_URL for the service (its default when unset).
     "max-in-flight": { type: "string" },
+    // A second instance on the same database, for the "two instances" target (--no-two-instances: without).
+    "two-instances": { type: "boolean", default: true },
     out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
@@ -101,7 +105,7 @@ const hangingUrl = `http://127.0.0.1:${(hanging.address() as { port: number }).p
 
 await benchDb.create();
 const children: ChildProcess[] = [];
-const service = await serviceProcess({
+const serviceEnv = {
   DATABASE_URL: benchDb.url,
   NODE_ENV: "test",
   ENCRYPTION_KEY: randomBytes(32).toString("base64"),
@@ -110,11 +114,15 @@ const service = await serviceProcess({
   CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
   ...(args["max-in-flight"] ? { DELIVERY_MAX_IN_FLIGHT_PER_URL: args["max-in-flight"] } : {}),
   ...(args["cpu-prof"] ? { NODE_OPTIONS: `--import ${join(here, "cpuProfile.mjs")}`, BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
-}, { compiled: true });
+};
+const service = await serviceProcess(serviceEnv, { compiled: true });
+// The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
+const second = args["two-instances"] ? await serviceProcess(serviceEnv, { compiled: true }) : undefined;
 
 let db: pg.Client | undefined;
 try {
   await service.start();
+  await second?.start();
   const operator = await createBenchOperator(service.url);
   const deploymentId = operator.development;
   // A connected GitHub account (id 583231, the sender of every payload); its token is never used here.
@@ -179,6 +187,8 @@ try {
   const targets = [
     { name: "switchyard", url: switchyardUrl, path: "/switchyard", spread: false },
     { name: "switchyard-spread", url: switchyardUrl, path: "/switchyard", spread: true },
+    // Half the connections to each instance; every event must still arrive exactly once.
+    ...(second ? [{ name: "switchyard-2-instances", url: switchyardUrl, path: "/switchyard", spread: true, also: `${second.url}/webhooks/${deploymentId}/github` }] : []),
     { name: "graphile", url: `http://127.0.0.1:${graphilePort}/`, path: "/graphile", spread: false },
     { name: "naive", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false },
   ];
@@ -205,7 +215,8 @@ try {
     }, 0);
   const backends = async () =>
     (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
-  const targetPid = (name: string) => (name.startsWith("switchyard") ? service.pid() : name === "graphile" ? graphilePid : naivePid);
+  const targetPids = (name: string) =>
+    name === "switchyard-2-instances" ? [service.pid()!, second!.pid()!] : [name.startsWith("switchyard") ? service.pid()! : name === "graphile" ? graphilePid! : naivePid!];
 
   const pct = (values: number[], p: number) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -226,21 +237,28 @@ try {
     let done = false;
     const sampling = !rate && target.name.startsWith("switchyard") ? waits(() => done) : undefined;
     const pgBefore = await backends();
-    const cpuBefore = { own: cpuSeconds([targetPid(target.name)!]), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
-    const result = await autocannon({
-      url: target.url,
-      method: "POST",
-      connections: rate ? Math.min(CONNECTIONS, 20) : CONNECTIONS,
-      duration: DURATION,
-      ...(rate ? { overallRate: rate } : {}),
-      requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...signed(target.spread) }) }],
-    });
+    const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
+    const urls = "also" in target && target.also ? [target.url, target.also] : [target.url];
+    const connections = rate ? Math.min(CONNECTIONS, 20) : CONNECTIONS;
+    const loads = await Promise.all(
+      urls.map((url) =>
+        autocannon({
+          url,
+          method: "POST",
+          connections: Math.ceil(connections / urls.length),
+          duration: DURATION,
+          ...(rate ? { overallRate: rate / urls.length } : {}),
+          requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...signed(target.spread) }) }],
+        }),
+      ),
+    );
+    const result = loads[0];
     done = true;
-    const accepted = result["2xx"];
+    const accepted = loads.reduce((sum, each) => sum + each["2xx"], 0);
     await drain(target.path, accepted);
     const elapsed = (Date.now() - started) / 1000;
     const pgAfter = await backends();
-    const ownCpu = cpuSeconds([targetPid(target.name)!]) - cpuBefore.own;
+    const ownCpu = cpuSeconds(targetPids(target.name)) - cpuBefore.own;
     const pgCpu = pgAfter.reduce((sum, pid) => sum + cpuSeconds([pid]) - (cpuBefore.pg.get(pid) ?? 0), 0);
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(1, counts.get(target.path) ?? 0)) / 100;
     const e2e = arrivals.get(target.path)!;
@@ -255,12 +273,14 @@ try {
       acceptP99: result.latency.p99,
       e2eP50: pct(e2e, 50),
       e2eP99: pct(e2e, 99),
-      non2xx: result.non2xx,
-      errors: result.errors,
+      non2xx: loads.reduce((sum, each) => sum + each.non2xx, 0),
+      errors: loads.reduce((sum, each) => sum + each.errors, 0),
       delivered: counts.get(target.path) ?? 0,
       accepted,
       // Accepted (2xx) but never at the receiver, by distinct webhook-id.
       lost: Math.max(0, accepted - distinct),
+      // Delivered more than once (at-least-once allows it after a crash; none is expected here).
+      duplicates: Math.max(0, (counts.get(target.path) ?? 0) - distinct),
       // CPU ms per delivered event: the forwarder's process, and the bench database's PostgreSQL backends.
       cpuMsPerEvent: perEvent(ownCpu),
       pgCpuMsPerEvent: perEvent(pgCpu),
@@ -321,6 +341,9 @@ try {
     maxRateVsGraphile: ratio("switchyard", "graphile"),
     spreadMaxRateRatio: ratio("switchyard-spread", "naive"),
     spreadMaxRateVsGraphile: ratio("switchyard-spread", "graphile"),
+    // Two instances on one database ÷ one, both spreading over the 10,000 accounts.
+    ...(second ? { twoInstancesVsOne: ratio("switchyard-2-instances", "switchyard-spread") } : {}),
+    duplicates: Object.fromEntries(targets.map((t) => [t.name, results.filter((r) => r.target === t.name).reduce((n, r) => n + r.duplicates, 0)])),
     lost: Object.fromEntries(targets.map((t) => [t.name, results.filter((r) => r.target === t.name).reduce((n, r) => n + r.lost, 0)])),
     ...(hangingPhase
       ? {
@@ -341,6 +364,7 @@ try {
   hanging.closeAllConnections();
   hanging.close();
   await service.stop().catch(() => {});
+  await second?.stop().catch(() => {});
   receiver.close();
   if (args["keep-db"]) console.log(`kept database ${benchDb.name}`);
   else await benchDb.drop().catch(() => {});
