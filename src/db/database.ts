@@ -41,6 +41,11 @@ export type DatabaseTarget =
       onStorageFailure?: (failure: StorageFailure) => void;
       /** TEST ONLY: writes fail with ENOSPC while this file exists (./storageGuard.ts). */
       testOnlyFailWritesWhen?: string;
+      /**
+       * TEST ONLY, in memory: start from this dump (PGlite's dumpDataDir) instead of running initdb,
+       * which costs seconds of CPU per database; the test suite makes one migrated dump per run.
+       */
+      testOnlyStartFrom?: Blob;
     };
 
 // Timestamps are `timestamp without time zone` holding UTC (Prisma's convention); make every
@@ -116,6 +121,7 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
     const pglite = new PGlite({
       // On disk, through the guard that ends the process on a write the disk refuses (./storageGuard.ts).
       ...(pgdata ? { fs: new GuardedNodeFS(pgdata, onStorageFailure, target.testOnlyFailWritesWhen) } : {}),
+      ...(!pgdata && target.testOnlyStartFrom ? { loadDataDir: target.testOnlyStartFrom } : {}),
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
     });
     await pglite.waitReady;

@@ -42,7 +42,7 @@ export interface TestApp {
  * or overrides configuration exactly as the process environment would.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { worker?: boolean; poller?: boolean; clock?: Clock; logger?: Logger } = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: true });
   const server = createServer();
   // Longer than any client's idle keep-alive: starting another embedded database blocks the event
   // loop for seconds, after which Node's default 5 s could close a socket the client is reusing

@@ -3,8 +3,9 @@
  * (developer.box.com/reference/post-webhooks/, /get-webhooks-id/, /delete-webhooks-id/,
  * /guides/webhooks/v2/limitations-v2/): a connection names its folder (`params[folder_id]`, never
  * the root "0"); Switchyard adds a webhook on it with the account's token (`POST /2.0/webhooks`
- * `{target: {id, type: "folder"}, address, triggers}`), looks it up (`GET /2.0/webhooks/{id}`) and
- * makes it again when Box answers 404, and deletes it on disconnect. Box allows one webhook per
+ * `{target: {id, type: "folder"}, address, triggers}`) and deletes it on disconnect; how it is
+ * looked up (`GET /2.0/webhooks/{id}`) and made again when Box answers 404 is in
+ * remadeWhenGone.test.ts. Box allows one webhook per
  * item, app and user (a second answers 409). Deliveries are signed with the app's primary and
  * secondary keys (developer.box.com/guides/webhooks/v2/signatures-v2/): base64 HMAC-SHA256 of the
  * body followed by BOX-DELIVERY-TIMESTAMP.
@@ -15,20 +16,17 @@ import { findConnector } from "../../src/connectors/registry.ts";
 import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
-import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { fakeHooks, hookRoutes } from "./fakeHooks.ts";
+import { fakeHooks } from "./fakeHooks.ts";
 import { accountSubscriptions, storedEvents, disconnect, expectParamRefused } from "./helpers.ts";
+import { BOX_FOLDER as FOLDER, boxHookApi } from "./hookApis.ts";
 
-const FOLDER = "254789045123";
 const PRIMARY_KEY = "box-primary-signature-key";
 const SECONDARY_KEY = "box-secondary-signature-key";
-const HOUR_MS = 60 * 60_000;
 const clock = fakeClock(new Date());
 const box = fakeHooks();
-const error = (status: number, code: string, message: string) => jsonReply(status, { type: "error", status, code, message, request_id: randomUUID() });
 
 let fake: FakeDeclaredProvider;
 let app: TestApp;
@@ -37,39 +35,7 @@ let accountId: string;
 let externalId: string;
 
 beforeAll(async () => {
-  fake = await startDeclaredProvider(findConnector("box")!, {
-    routes: [
-      ...hookRoutes(box, {
-        methods: ["POST"],
-        pattern: "/api/2.0/webhooks",
-        unauthorized: () => error(401, "unauthorized", "Unauthorized"),
-        handle({ body, grant }) {
-          const target = body.target ?? {};
-          if (!["file", "folder"].includes(target.type) || !target.id || typeof body.address !== "string" || !Array.isArray(body.triggers) || body.triggers.length === 0) {
-            return error(400, "bad_request", "Bad request");
-          }
-          if (target.id === "0") return error(400, "bad_request", "Webhooks cannot be created on the root folder");
-          if (target.id !== FOLDER) return error(404, "not_found", "Not Found");
-          // One webhook per item, application and user.
-          if (box.live().some((h) => h.owner === grant.identity.id && h.body.target.id === target.id)) return error(409, "conflict", "Webhook already exists");
-          const hook = box.add(grant.identity.id, body);
-          return jsonReply(201, { id: hook.id, type: "webhook", target, created_by: { type: "user", id: grant.identity.id }, created_at: new Date().toISOString(), address: body.address, triggers: body.triggers });
-        },
-      }),
-      ...hookRoutes(box, {
-        methods: ["GET", "DELETE"],
-        pattern: /^\/api\/2\.0\/webhooks\/([^/]+)$/,
-        unauthorized: () => error(401, "unauthorized", "Unauthorized"),
-        handle({ method, grant, params: [id] }) {
-          const hook = box.hooks.get(id);
-          if (!hook || hook.owner !== grant.identity.id) return error(404, "not_found", "Not Found");
-          if (method === "GET") return jsonReply(200, { id: hook.id, type: "webhook", target: hook.body.target, address: hook.body.address, triggers: hook.body.triggers });
-          box.hooks.delete(id);
-          return { status: 204, body: "" };
-        },
-      }),
-    ],
-  });
+  fake = await startDeclaredProvider(findConnector("box")!, { routes: boxHookApi(box) });
   app = await startTestApp({ ...fake.env(), CONNECTOR_BOX_WEBHOOK_SECRET: PRIMARY_KEY }, { clock });
   ada = await createOperator(app);
   await listTriggers(["file_uploaded", "comment_created"]);
@@ -156,28 +122,6 @@ describe("a Box connection naming its folder", () => {
     address.searchParams.set("token", "A".repeat(32));
     expect(await deliver(address.toString(), "FILE.UPLOADED", PRIMARY_KEY)).toBe(401);
     expect(await boxEvents()).toHaveLength(1);
-  });
-
-  test("looked up every 6 hours; made again when Box no longer has it", async () => {
-    const [hook] = box.live();
-    clock.advance(5 * HOUR_MS);
-    await app.app.subscriptions.runOnce(true);
-    expect(box.made("GET")).toHaveLength(0);
-    clock.advance(HOUR_MS);
-    await app.app.subscriptions.runOnce(true);
-    expect(box.made("GET").map((c) => [c.path, c.owner])).toEqual([[`/api/2.0/webhooks/${hook.id}`, externalId]]);
-    expect(box.live().map((h) => h.id)).toEqual([hook.id]);
-
-    // Box deletes it (its deliveries failed for 30 days, say): the next look-up makes a new one.
-    box.hooks.delete(hook.id);
-    clock.advance(6 * HOUR_MS);
-    await app.app.subscriptions.runOnce(true);
-    expect(box.live()).toHaveLength(1);
-    const [again] = box.live();
-    expect(again.id).not.toBe(hook.id);
-    expect(again.owner).toBe(externalId);
-    const [sub] = (await accountSubscriptions(app, ada, accountId)).filter((s) => s.status !== "DELETED");
-    expect(sub).toMatchObject({ status: "ACTIVE", providerId: again.id, lastError: null });
   });
 
   test("listing another trigger replaces the webhook: the old one is deleted first, as Box allows one per folder", async () => {
