@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import type { Logger } from "pino";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { packageRoot } from "../version.ts";
@@ -56,6 +57,16 @@ const utc = "-c TimeZone=UTC";
 export const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB", "-c", "wal_buffers=512kB"];
 
 /**
+ * PostgreSQL's WebAssembly runs on V8's baseline compiler only (Liftoff), never tiered up to the
+ * optimizing one: at a start, recompiling the functions the start runs hot was half the CPU PGlite
+ * used (opening a database and its first statements: ~1,080 → ~600 ms of CPU, on threads beside
+ * the main one), while the statements of a running service cost ~10 % more CPU without it
+ * (docs/benchmarks.md, "The first start from a migrated template"). The embedded database serves
+ * small installations, where a start is the larger cost; PostgreSQL is the one for throughput.
+ */
+export const PGLITE_V8_FLAGS = "--liftoff-only";
+
+/**
  * An embedded database made at build time (`npm run build`, scripts/build-pgdata.ts): initdb, then
  * the migrations. A new DATA_DIR starts as a copy of it instead of running initdb (seconds of CPU,
  * ~500 MB more RSS) and then every migration (~2 s of CPU) at its first start. Without it (not
@@ -109,6 +120,8 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       mkdirSync(target.dataDir, { recursive: true });
       lockDataDir(target.dataDir);
     }
+    // Set before PGlite's module is compiled (the flag is read then), for the whole process.
+    setFlagsFromString(PGLITE_V8_FLAGS);
     const [{ PGlite }, { PrismaPGlite }, { GuardedNodeFS }] = await Promise.all([
       import("@electric-sql/pglite"),
       import("pglite-prisma-adapter"),
