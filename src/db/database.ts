@@ -1,9 +1,10 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import type { Logger } from "pino";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { packageRoot } from "../version.ts";
-import { migrate } from "./migrate.ts";
+import { type Migration, migrate, readMigrations } from "./migrate.ts";
 import type { StorageFailure } from "./storageGuard.ts";
 import { type Sql, sqlOverPGlite, sqlOverPool } from "./sql.ts";
 
@@ -65,17 +66,43 @@ const utc = "-c TimeZone=UTC -c jit=off";
 export const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB", "-c", "wal_buffers=512kB"];
 
 /**
- * An empty embedded database made at build time (`npm run build`, scripts/build-pgdata.ts). A new
- * DATA_DIR starts as a copy of it instead of running initdb at start-up, which took seconds of CPU
- * and left the process ~500 MB larger. Without it (not built), PGlite runs initdb as before.
+ * PostgreSQL's WebAssembly runs on V8's baseline compiler only (Liftoff), never tiered up to the
+ * optimizing one: at a start, recompiling the functions the start runs hot was half the CPU PGlite
+ * used (opening a database and its first statements: ~1,080 → ~600 ms of CPU, on threads beside
+ * the main one), while the statements of a running service cost ~10 % more CPU without it
+ * (docs/benchmarks.md, "The first start from a migrated template"). The embedded database serves
+ * small installations, where a start is the larger cost; PostgreSQL is the one for throughput.
+ */
+export const PGLITE_V8_FLAGS = "--liftoff-only";
+
+/**
+ * An embedded database made at build time (`npm run build`, scripts/build-pgdata.ts): initdb, then
+ * the migrations. A new DATA_DIR starts as a copy of it instead of running initdb (seconds of CPU,
+ * ~500 MB more RSS) and then every migration (~2 s of CPU) at its first start. Without it (not
+ * built), or when it holds a migration this code does not have, PGlite runs initdb as before.
  */
 export const PGDATA_TEMPLATE = join(packageRoot, "dist", "pgdata-template");
-/** The template's empty folders, which a packed copy of it loses (scripts/build-pgdata.ts). */
-export const PGDATA_TEMPLATE_EMPTY_DIRS = `${PGDATA_TEMPLATE}.empty-dirs.json`;
+/** What the template holds (scripts/build-pgdata.ts writes it last, once the template is whole). */
+export const PGDATA_TEMPLATE_MANIFEST = `${PGDATA_TEMPLATE}.json`;
+
+export interface PgdataTemplateManifest {
+  /** Folders a packed copy of the template loses (npm pack keeps no empty folder). */
+  emptyDirs: string[];
+  /** The migrations applied to it, oldest first. */
+  migrations: { name: string; checksum: string }[];
+}
+
+/** Every migration the template holds is one of `migrations`, unchanged: the code can take it from there. */
+export function templateMatches(manifest: PgdataTemplateManifest, migrations: Migration[]): boolean {
+  const checksums = new Map(migrations.map((migration) => [migration.name, migration.checksum]));
+  return manifest.migrations.every((held) => checksums.get(held.name) === held.checksum);
+}
 
 /** Opens the database, applies pending migrations and returns Prisma plus the driver's SQL. */
 export async function openDatabase(target: DatabaseTarget, logger: Logger): Promise<Database> {
   let database: Database;
+  const migrations = readMigrations();
+  let templateMigrations: string[] = [];
   // Each driver is loaded only when used: start-up time is mostly loading modules.
   if (target.kind === "postgresql") {
     const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
@@ -102,21 +129,15 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       mkdirSync(target.dataDir, { recursive: true });
       lockDataDir(target.dataDir);
     }
+    // Set before PGlite's module is compiled (the flag is read then), for the whole process.
+    setFlagsFromString(PGLITE_V8_FLAGS);
     const [{ PGlite }, { PrismaPGlite }, { GuardedNodeFS }] = await Promise.all([
       import("@electric-sql/pglite"),
       import("pglite-prisma-adapter"),
       import("./storageGuard.ts"),
     ]);
     const pgdata = target.dataDir ? join(target.dataDir, "pgdata") : undefined;
-    if (pgdata && !existsSync(pgdata) && existsSync(PGDATA_TEMPLATE)) {
-      // Copied aside and renamed: a start interrupted mid-copy must not leave half a database.
-      const copying = `${pgdata}.copying-${process.pid}`;
-      cpSync(PGDATA_TEMPLATE, copying, { recursive: true });
-      if (existsSync(PGDATA_TEMPLATE_EMPTY_DIRS)) {
-        for (const dir of JSON.parse(readFileSync(PGDATA_TEMPLATE_EMPTY_DIRS, "utf8")) as string[]) mkdirSync(join(copying, dir), { recursive: true });
-      }
-      renameSync(copying, pgdata);
-    }
+    if (pgdata && !existsSync(pgdata)) templateMigrations = copyTemplate(pgdata, migrations, logger);
     const onStorageFailure = target.onStorageFailure ?? defaultStorageFailure;
     const pglite = new PGlite({
       // On disk, through the guard that ends the process on a write the disk refuses (./storageGuard.ts).
@@ -137,8 +158,28 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       },
     };
   }
-  database.migrationsApplied = await migrate(database.sql, logger);
+  // A database just copied from the template was created with the template's migrations: they count as applied by this open.
+  database.migrationsApplied = [...templateMigrations, ...(await migrate(database.sql, logger, migrations))];
   return database;
+}
+
+/**
+ * A new embedded database as a copy of the build's template, when there is one this code can
+ * migrate. Copied aside and renamed: a start interrupted mid-copy must not leave half a database.
+ * Returns the migrations the copy holds (none: no usable template, PGlite runs initdb).
+ */
+function copyTemplate(pgdata: string, migrations: Migration[], logger: Logger): string[] {
+  if (!existsSync(PGDATA_TEMPLATE_MANIFEST)) return [];
+  const manifest = JSON.parse(readFileSync(PGDATA_TEMPLATE_MANIFEST, "utf8")) as PgdataTemplateManifest;
+  if (!templateMatches(manifest, migrations)) {
+    logger.warn({ template: PGDATA_TEMPLATE }, "the embedded database template holds migrations this code does not have (run `npm run build:pgdata`): creating the database without it");
+    return [];
+  }
+  const copying = `${pgdata}.copying-${process.pid}`;
+  cpSync(PGDATA_TEMPLATE, copying, { recursive: true });
+  for (const dir of manifest.emptyDirs) mkdirSync(join(copying, dir), { recursive: true });
+  renameSync(copying, pgdata);
+  return manifest.migrations.map((migration) => migration.name);
 }
 
 /** Without a handler from main.ts: say why, and end the process (nothing else can run after a PANIC). */
