@@ -157,4 +157,27 @@ describe("an Outlook calendar subscription after Graph's missed lifecycle notifi
     await receiver.waitFor((r) => r.length >= 8, 20_000);
     expect(forwarded()).toHaveLength(8);
   });
+
+  test("an expired delta link (410) takes a fresh position over a new window: that gap is not forwarded, the next one is", async () => {
+    fake.expireCalendarDeltaLinks();
+    fake.loseNotifications(true);
+    clock.advance(1_000);
+    await fake.eventChanges([{ changeType: "updated", subject: "Offsite (in the gap)", id: fake.eventId("Offsite (moved)") }]);
+    fake.loseNotifications(false);
+    const requests = fake.calendarDeltaRequests.length;
+    expect(await fake.lifecycle(calendar().id, "missed")).toBe(202);
+    const fresh = new URL(fake.calendarDeltaRequests[requests + 1], "http://graph");
+    expect(tokenOf(fresh.href)).toBeNull();
+    expect(Date.parse(fresh.searchParams.get("startDateTime")!)).toBe(clock.now().getTime() - DAY);
+    expect(await stored()).toHaveLength(8);
+
+    fake.loseNotifications(true);
+    clock.advance(1_000);
+    await fake.eventChanges([{ changeType: "updated", subject: "Offsite (after the gap)", id: fake.eventId("Offsite (in the gap)") }]);
+    fake.loseNotifications(false);
+    expect(await fake.lifecycle(calendar().id, "missed")).toBe(202);
+    expect((await stored()).filter((e) => e.includes("Offsite"))).toEqual(["event_updated Offsite (after the gap)", "event_updated Offsite (moved)"]);
+    await receiver.waitFor((r) => r.length >= 9, 20_000);
+    expect(forwarded()).toHaveLength(9);
+  });
 });

@@ -35,7 +35,8 @@
  *   instances: a single event as itself (`type: singleInstance`); a weekly series as each of its
  *   occurrences in the window (`type: occurrence`, its own id and changeKey, `seriesMasterId`),
  *   never as its master; a deleted event as `{id, "@removed": {reason: "deleted"}}` per instance it
- *   had in the window. An event created and deleted within one round is not listed.
+ *   had in the window. An event created and deleted within one round is not listed. After
+ *   `expireCalendarDeltaLinks()`, the links answered before answer 410 `SyncStateNotFound`.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { findConnector } from "../../../src/connectors/registry.ts";
@@ -76,6 +77,8 @@ interface CalendarDeltaState {
   offset: number;
   start: string;
   end: string;
+  /** Links of an older generation have expired. */
+  generation: number;
 }
 
 /** The state a messages delta token carries: the round lists changes after `from` up to `upto`, from its `offset`. */
@@ -125,6 +128,8 @@ export interface FakeMicrosoftGraph extends FakeDeclaredProvider {
   /** Every calendar-view delta request (path and query), and every delta link answered. */
   calendarDeltaRequests: string[];
   calendarDeltaLinks: string[];
+  /** Every calendar-view delta and next link answered so far expires (410). */
+  expireCalendarDeltaLinks(): void;
   /** Every notification POSTed so far. */
   sent: Array<{ url: string; body: unknown }>;
   /** POSTs a body to a subscription's notificationUrl as Graph would; the status. */
@@ -159,6 +164,7 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
   const calendarLog: Array<{ id: string; change: CalendarChange }> = [];
   const calendarDeltaRequests: string[] = [];
   const calendarDeltaLinks: string[] = [];
+  let calendarGeneration = 0;
   let held: Promise<void> | undefined;
   const userId = randomUUID();
   const live = () => subscriptions.filter((s) => !s.deleted && Date.parse(s.expirationDateTime) > opts.clock.now().getTime());
@@ -266,12 +272,13 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
       } catch {
         return invalid("The sync state is not valid.");
       }
+      if (state.generation !== calendarGeneration) return jsonReply(410, { error: { code: "SyncStateNotFound", message: "The sync state is no longer valid; start a new round." } });
       if (req.query.has("$deltatoken")) state = { ...state, upto: calendarLog.length, offset: 0 };
     } else {
       const start = req.query.get("startDateTime");
       const end = req.query.get("endDateTime");
       if (!start || !end || Number.isNaN(Date.parse(start)) || Number.isNaN(Date.parse(end))) return invalid("This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.");
-      state = { from: 0, upto: calendarLog.length, offset: 0, start, end };
+      state = { from: 0, upto: calendarLog.length, offset: 0, start, end, generation: calendarGeneration };
     }
     const changes = new Map<string, Set<CalendarChange>>();
     for (const entry of calendarLog.slice(state.from, state.upto)) {
@@ -502,6 +509,9 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
     },
     calendarDeltaRequests,
     calendarDeltaLinks,
+    expireCalendarDeltaLinks() {
+      calendarGeneration++;
+    },
     sent,
     post,
     async lifecycle(id: string, lifecycleEvent: "reauthorizationRequired" | "subscriptionRemoved" | "missed", clientState?: string) {
