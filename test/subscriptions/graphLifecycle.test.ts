@@ -2,9 +2,9 @@
  * Microsoft Graph lifecycle notifications, end to end against the fake Graph: every subscription
  * is made with a lifecycleNotificationUrl (the same inbound URL, validated like the notification
  * URL); a reauthorizationRequired renews it with a PATCH at once, a subscriptionRemoved makes a
- * new one and forgets the old id, a missed is acknowledged and counted (what the inbox's delta then
- * forwards: outlookMissed.test.ts); a lifecycle notification with a wrong clientState is refused
- * and changes nothing.
+ * new one and forgets the old id, a missed is acknowledged and counted (what the inbox's and the
+ * calendar's deltas then forward: outlookMissed.test.ts, outlookCalendarMissed.test.ts); a
+ * lifecycle notification with a wrong clientState is refused and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connectAccount } from "../helpers/connectFlow.ts";

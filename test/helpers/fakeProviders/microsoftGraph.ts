@@ -27,6 +27,16 @@
  *   `@odata.nextLink` (`$skiptoken`) or, on the last page, `@odata.deltaLink` (`$deltatoken`), from
  *   which the next round lists what changed since. As Graph documents, `@removed` entries and
  *   read/unread changes are listed whatever the round's filter. Pages of `deltaPageSize` (10 unless given).
+ * - `GET /v1.0/me/events/{id}` answers the event (a series master as such), with `@odata.etag`.
+ * - `GET /v1.0/me/calendarView/delta?startDateTime=…&endDateTime=…` (https://learn.microsoft.com/en-us/graph/api/event-delta,
+ *   https://learn.microsoft.com/en-us/graph/delta-query-events): both dates are required on a
+ *   round's first request and kept in its state tokens; the first round lists every event of the
+ *   window, each later one what changed since, paged as the messages delta is. Events are listed as
+ *   instances: a single event as itself (`type: singleInstance`); a weekly series as each of its
+ *   occurrences in the window (`type: occurrence`, its own id and changeKey, `seriesMasterId`),
+ *   never as its master; a deleted event as `{id, "@removed": {reason: "deleted"}}` per instance it
+ *   had in the window. An event created and deleted within one round is not listed. After
+ *   `expireCalendarDeltaLinks()`, the links answered before answer 410 `SyncStateNotFound`.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { findConnector } from "../../../src/connectors/registry.ts";
@@ -56,6 +66,20 @@ type Kind = "Messages" | "Events";
 
 /** A change to a message in the inbox, as the messages delta sees it; a read/unread change is its own kind (listed whatever the filter). */
 type MailChange = "created" | "updated" | "readState" | "deleted";
+
+/** A change to an event of the calendar, as the calendar-view delta sees it. */
+type CalendarChange = "created" | "updated" | "deleted";
+
+/** The state a calendar-view delta token carries: as a messages delta's, with the view's window. */
+interface CalendarDeltaState {
+  from: number;
+  upto: number;
+  offset: number;
+  start: string;
+  end: string;
+  /** Links of an older generation have expired. */
+  generation: number;
+}
 
 /** The state a messages delta token carries: the round lists changes after `from` up to `upto`, from its `offset`. */
 interface MailDeltaState {
@@ -93,7 +117,19 @@ export interface FakeMicrosoftGraph extends FakeDeclaredProvider {
   mailDeltaRequests: string[];
   mailDeltaLinks: string[];
   /** Several event changes in ONE notification request per subscription. */
-  eventChanges(changes: Array<{ changeType: "created" | "updated" | "deleted"; subject: string; id?: string }>): Promise<{ ids: string[]; statuses: number[] }>;
+  /**
+   * Several event changes in ONE notification request per subscription (none while notifications
+   * are lost). `start`: when the event starts (a day from now unless given); `weekly`: a series
+   * of that many weekly occurrences. An update keeps the event's start, series and creation time.
+   */
+  eventChanges(changes: Array<{ changeType: "created" | "updated" | "deleted"; subject: string; id?: string; start?: string; weekly?: number }>): Promise<{ ids: string[]; statuses: number[] }>;
+  /** The id of the calendar event with this subject. */
+  eventId(subject: string): string;
+  /** Every calendar-view delta request (path and query), and every delta link answered. */
+  calendarDeltaRequests: string[];
+  calendarDeltaLinks: string[];
+  /** Every calendar-view delta and next link answered so far expires (410). */
+  expireCalendarDeltaLinks(): void;
   /** Every notification POSTed so far. */
   sent: Array<{ url: string; body: unknown }>;
   /** POSTs a body to a subscription's notificationUrl as Graph would; the status. */
@@ -119,6 +155,16 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
   const logMail = (id: string, change: MailChange) => mailLog.push({ seq: mailLog.length + 1, id, change });
   const mailDeltaRequests: string[] = [];
   const mailDeltaLinks: string[] = [];
+  const calendar = new Map<string, Record<string, unknown>>();
+  /** Each event deleted, as it last was (its instances are listed as removed). */
+  const deletedEvents = new Map<string, Record<string, unknown>>();
+  /** A series' number of weekly occurrences, and their ids. */
+  const seriesLength = new Map<string, number>();
+  const occurrenceIds = new Map<string, string[]>();
+  const calendarLog: Array<{ id: string; change: CalendarChange }> = [];
+  const calendarDeltaRequests: string[] = [];
+  const calendarDeltaLinks: string[] = [];
+  let calendarGeneration = 0;
   let held: Promise<void> | undefined;
   const userId = randomUUID();
   const live = () => subscriptions.filter((s) => !s.deleted && Date.parse(s.expirationDateTime) > opts.clock.now().getTime());
@@ -193,6 +239,67 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
     const deltaLink = link(`$deltatoken=${token({ from: state.upto, changeType: state.changeType, since: state.since })}`);
     mailDeltaLinks.push(deltaLink);
     return jsonReply(200, { "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#Collection(message)", value: page, "@odata.deltaLink": deltaLink });
+  };
+  const asEvent = (item: Record<string, unknown>) => ({ "@odata.type": "#microsoft.graph.event", "@odata.etag": `W/"${item.changeKey}"`, ...item });
+  const HOUR = 60 * 60 * 1000;
+  const WEEK = 7 * 24 * HOUR;
+  const at = (ms: number) => ({ dateTime: new Date(ms).toISOString().replace("Z", "0000"), timeZone: "UTC" });
+  /** The event as a calendar view lists it: itself, or each occurrence of its series, within the window. */
+  const startOf = (event: Record<string, unknown>) => Date.parse(`${(event.start as { dateTime: string }).dateTime.slice(0, 23)}Z`);
+  const instances = (item: Record<string, unknown>, window: { start: string; end: string }): Record<string, unknown>[] => {
+    const start = startOf(item);
+    const weekly = seriesLength.get(String(item.id)) ?? 0;
+    const occurrences: Record<string, unknown>[] =
+      weekly === 0
+        ? [asEvent(item)]
+        : Array.from({ length: weekly }, (_, k) => {
+            const ids = occurrenceIds.get(String(item.id)) ?? Array.from({ length: weekly }, () => `AAMk${randomBytes(16).toString("base64url")}`);
+            occurrenceIds.set(String(item.id), ids);
+            const changeKey = `${item.changeKey}${k}`;
+            return { ...asEvent({ ...item, changeKey }), recurrence: null, id: ids[k], type: "occurrence", seriesMasterId: item.id, start: at(start + k * WEEK), end: at(start + k * WEEK + HOUR) };
+          });
+    return occurrences.filter((o) => startOf(o) < Date.parse(window.end) && startOf(o) + HOUR > Date.parse(window.start));
+  };
+  /** One page of a calendar-view delta round. */
+  const calendarDelta = (req: FakeRequest, baseUrl: string) => {
+    calendarDeltaRequests.push(`${req.path}?${req.query}`);
+    const invalid = (message: string) => jsonReply(400, { error: { code: "ErrorInvalidParameter", message } });
+    const carried = req.query.get("$deltatoken") ?? req.query.get("$skiptoken");
+    let state: CalendarDeltaState;
+    if (carried !== null) {
+      try {
+        state = JSON.parse(Buffer.from(carried, "base64url").toString()) as CalendarDeltaState;
+      } catch {
+        return invalid("The sync state is not valid.");
+      }
+      if (state.generation !== calendarGeneration) return jsonReply(410, { error: { code: "SyncStateNotFound", message: "The sync state is no longer valid; start a new round." } });
+      if (req.query.has("$deltatoken")) state = { ...state, upto: calendarLog.length, offset: 0 };
+    } else {
+      const start = req.query.get("startDateTime");
+      const end = req.query.get("endDateTime");
+      if (!start || !end || Number.isNaN(Date.parse(start)) || Number.isNaN(Date.parse(end))) return invalid("This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.");
+      state = { from: 0, upto: calendarLog.length, offset: 0, start, end, generation: calendarGeneration };
+    }
+    const changes = new Map<string, Set<CalendarChange>>();
+    for (const entry of calendarLog.slice(state.from, state.upto)) {
+      changes.delete(entry.id);
+      changes.set(entry.id, new Set([...(changes.get(entry.id) ?? []), entry.change]));
+    }
+    const listed = [...changes].flatMap(([id, kinds]): Record<string, unknown>[] => {
+      if (kinds.has("deleted")) {
+        const gone = deletedEvents.get(id);
+        return kinds.has("created") || !gone ? [] : instances(gone, state).map((i) => ({ "@odata.type": "#microsoft.graph.event", id: i.id, "@removed": { reason: "deleted" } }));
+      }
+      const item = calendar.get(id);
+      return item ? instances(item, state) : [];
+    });
+    const size = opts.deltaPageSize ?? 10;
+    const link = (query: string) => `${baseUrl}/api/v1.0/me/calendarView/delta?${query}`;
+    const page = listed.slice(state.offset, state.offset + size);
+    if (state.offset + size < listed.length) return jsonReply(200, { value: page, "@odata.nextLink": link(`$skiptoken=${token({ ...state, offset: state.offset + size })}`) });
+    const deltaLink = link(`$deltatoken=${token({ ...state, from: state.upto, offset: 0 })}`);
+    calendarDeltaLinks.push(deltaLink);
+    return jsonReply(200, { "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#Collection(event)", value: page, "@odata.deltaLink": deltaLink });
   };
   const watching = (kind: Kind, changeType: string) =>
     live().filter((s) => s.changeType.split(",").includes(changeType) && (kind === "Messages" ? /messages$/i.test(s.resource) : /events$/i.test(s.resource)));
@@ -285,6 +392,24 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
           return folder.toLowerCase() === "inbox" ? mailDelta(req, ctx.baseUrl, folder) : notFound;
         },
       },
+      {
+        method: "GET",
+        path: /^\/api\/v1\.0\/me\/events\/([^/]+)$/,
+        handle(req, ctx, [id]) {
+          if (!ctx.authenticate(req)) return unauthorized;
+          reads.push(req.path);
+          const item = calendar.get(decodeURIComponent(id));
+          return item ? jsonReply(200, asEvent(item)) : notFound;
+        },
+      },
+      {
+        method: "GET",
+        path: "/api/v1.0/me/calendarView/delta",
+        handle(req, ctx) {
+          if (!ctx.authenticate(req)) return unauthorized;
+          return calendarDelta(req, ctx.baseUrl);
+        },
+      },
       ...(opts.routes ?? []),
     ],
   });
@@ -346,18 +471,46 @@ export async function startFakeMicrosoftGraph(opts: { clock: Clock; maxLifetimeM
     },
     mailDeltaRequests,
     mailDeltaLinks,
-    async eventChanges(changes: Array<{ changeType: "created" | "updated" | "deleted"; subject: string; id?: string }>) {
+    async eventChanges(changes: Array<{ changeType: "created" | "updated" | "deleted"; subject: string; id?: string; start?: string; weekly?: number }>) {
       const made = changes.map((c) => {
+        const before = c.id ? calendar.get(c.id) : undefined;
+        const start = before ? startOf(before) : Date.parse(c.start ?? new Date(opts.clock.now().getTime() + 24 * HOUR).toISOString());
+        const weekly = before ? (seriesLength.get(String(before.id)) ?? 0) : (c.weekly ?? 0);
         const item = newItem(c.subject, c.id);
-        if (c.changeType === "deleted") items.delete(String(item.id));
+        Object.assign(item, {
+          type: weekly ? "seriesMaster" : "singleInstance",
+          start: at(start),
+          end: at(start + HOUR),
+          ...(weekly ? { recurrence: { pattern: { type: "weekly", interval: 1 }, range: { type: "numbered", numberOfOccurrences: weekly } } } : {}),
+        });
+        if (weekly) seriesLength.set(String(item.id), weekly);
+        calendarLog.push({ id: String(item.id), change: c.changeType });
+        if (c.changeType === "deleted") {
+          items.delete(String(item.id));
+          calendar.delete(String(item.id));
+          deletedEvents.set(String(item.id), item);
+        } else {
+          calendar.set(String(item.id), item);
+        }
         return { change: c, item };
       });
+      if (lost) return { ids: made.map((m) => String(m.item.id)), statuses: [] };
       const statuses = await Promise.all(
         live()
           .filter((s) => /events$/i.test(s.resource))
           .map((s) => post(s.notificationUrl, { value: made.filter((m) => s.changeType.split(",").includes(m.change.changeType)).map((m) => notification(s, m.change.changeType, "Events", m.item)) })),
       );
       return { ids: made.map((m) => String(m.item.id)), statuses };
+    },
+    eventId(subject: string) {
+      const id = [...calendar.values()].find((e) => e.subject === subject)?.id;
+      if (!id) throw new Error(`no event "${subject}" in the calendar`);
+      return String(id);
+    },
+    calendarDeltaRequests,
+    calendarDeltaLinks,
+    expireCalendarDeltaLinks() {
+      calendarGeneration++;
     },
     sent,
     post,

@@ -8,7 +8,8 @@
  * The dedupe key is the item's id and change type, and for an update also its version: an item is
  * created and deleted once, so a read of the same change that finds the item changed since (a
  * message read meanwhile has a new etag) is still that change (mailDelta.ts lists a missed message
- * as it is now and keys it the same way).
+ * as it is now and keys it the same way; calendarDelta.ts keys a missed event as its notification
+ * would be, an update by the etag a notification's resourceData names).
  */
 import type { ChangeReadContext } from "../../subscription.ts";
 import { GRAPH_VERSION } from "./graph.ts";

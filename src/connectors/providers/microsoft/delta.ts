@@ -14,6 +14,8 @@ export interface DeltaRound {
   items: Record<string, unknown>[];
   /** Where the next round starts: the round's delta link, or the next link where MAX_PAGES cut it short. */
   link: string | undefined;
+  /** Whether the round reached its delta link (false: MAX_PAGES cut it short at a next link). */
+  complete: boolean;
 }
 
 /** Reads from `link` (a delta or next link, or a round's first request) until the delta link or MAX_PAGES; throws as fetchJson does. */
@@ -27,7 +29,7 @@ export async function deltaRound(fetchJson: ChangeReadContext["fetchJson"], link
     next = asString(answer["@odata.nextLink"]);
     last = next ?? asString(answer["@odata.deltaLink"]) ?? last;
   }
-  return { items, link: last };
+  return { items, link: last, complete: next === undefined && last !== undefined };
 }
 
 /** A 410 Gone: the delta link is too old to read on from (Graph's resync required). */

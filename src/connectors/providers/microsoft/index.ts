@@ -4,12 +4,12 @@
  * (one on the inbox's messages, one on the calendar's events): POST /subscriptions with our own
  * clientState (Graph first checks the notificationUrl with its validationToken request), PATCH to
  * renew, DELETE. Notifications batch changes in `value[]`; changes.ts reads each item. After a
- * `missed` lifecycle notification the inbox's messages delta is read from the position taken when
- * its subscription was made (mailDelta.ts).
+ * `missed` lifecycle notification the inbox's messages delta and the calendar's calendar-view delta
+ * are read from the positions taken when their subscriptions were made (outlook.ts).
  */
 import { declareConnector } from "../../declaration.ts";
 import { graphIdentity, graphOAuth, graphSubscription } from "./graph.ts";
-import { readOutlookChange, startOutlookDelta } from "./mailDelta.ts";
+import { readOutlookChange, startOutlookDelta } from "./outlook.ts";
 
 const sampleMessage = {
   "@odata.etag": 'W/"CQAAABYAAAB3f0eAa2hDQ5XyZ8fT8A=="',
@@ -58,6 +58,7 @@ export default declareConnector({
     "https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks",
     "https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events",
     "https://learn.microsoft.com/en-us/graph/api/message-delta",
+    "https://learn.microsoft.com/en-us/graph/api/event-delta",
   ],
   oauth: graphOAuth({ "Mail.Read": "Read your mail", "Calendars.Read": "Read your calendars" }),
   identity: graphIdentity,

@@ -1,9 +1,6 @@
 /**
- * Outlook's change reader: a change notification names one item, read by changes.ts; a `missed`
- * lifecycle notification (Graph could not deliver some notifications:
- * https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events) names none, so
- * the inbox's messages delta is read on from the stored position instead
- * (https://learn.microsoft.com/en-us/graph/api/message-delta,
+ * The inbox after a `missed` lifecycle notification (outlook.ts): its messages delta is read on
+ * from the stored position (https://learn.microsoft.com/en-us/graph/api/message-delta,
  * https://learn.microsoft.com/en-us/graph/delta-query-messages).
  *
  * The position is taken when the inbox subscription is made: the first round of
@@ -18,22 +15,17 @@
  *
  * Without a position (taking it at creation failed) the first `missed` takes it and forwards
  * nothing; a 410 (the delta link expired) takes it again, likewise.
- *
- * The calendar's `missed` is only counted and logged: Graph v1.0 has no delta over `me/events`
- * (only over a calendarView, a fixed window of dates listing each occurrence of a series under its
- * own id: https://learn.microsoft.com/en-us/graph/delta-query-events), so what it lists could not
- * be keyed as the subscription's notifications are.
  */
 import { z } from "zod";
 import { GRAPH_VERSION } from "./graph.ts";
-import { graphDedupeKey, occurredAt, readGraphChange } from "./changes.ts";
+import { graphDedupeKey, occurredAt } from "./changes.ts";
 import { deltaRound, resyncRequired } from "./delta.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
 /** The messages of one mail folder (`me/mailFolders('Inbox')/messages`): the resources with a messages delta. */
-const isMailFolder = (resource: string) => /^\/?me\/mailFolders\([^/]+\)\/messages\/?$/.test(resource);
+export const isMailFolder = (resource: string) => /^\/?me\/mailFolders\([^/]+\)\/messages\/?$/.test(resource);
 
 const positionSchema = z.object({ deltaLink: z.url(), receivedSince: z.iso.datetime() });
 type Position = z.infer<typeof positionSchema>;
@@ -55,11 +47,10 @@ async function positionAt(fetchJson: ChangeReadContext["fetchJson"], resource: s
   return link ? JSON.stringify({ deltaLink: link, receivedSince } satisfies Position) : undefined;
 }
 
-/** Taken when the subscription is made: the inbox's position; the calendar has none. */
-export const startOutlookDelta = (ctx: ChangeStartContext): Promise<string | undefined> =>
-  isMailFolder(ctx.resource) ? positionAt(ctx.fetchJson, ctx.resource, ctx.now) : Promise.resolve(undefined);
+/** Taken when the inbox subscription is made. */
+export const startMailDelta = (ctx: ChangeStartContext): Promise<string | undefined> => positionAt(ctx.fetchJson, ctx.resource, ctx.now);
 
-async function readMissedMessages(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
+export async function readMissedMessages(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
   const [trigger] = ctx.triggersFor("created");
   if (!trigger || !isMailFolder(ctx.resource)) return { events: [] };
   const position = parsePosition(ctx.cursor);
@@ -81,6 +72,3 @@ async function readMissedMessages(ctx: ChangeReadContext): Promise<{ events: Nor
   }
   return { events, cursor: round.link ? JSON.stringify({ ...position, deltaLink: round.link } satisfies Position) : ctx.cursor };
 }
-
-/** A change notification's item, or (Graph's `missed`) the inbox's messages delta from the stored position. */
-export const readOutlookChange = (ctx: ChangeReadContext) => (ctx.lifecycleEvent ? readMissedMessages(ctx) : readGraphChange(ctx));
