@@ -22,8 +22,8 @@ const cell = (text: string) => text.replaceAll("|", "\\|");
  */
 export function proxyBase(c: ConnectorDefinition): string {
   if (c.authMode === "NONE") return "—";
-  const declared = c.declaration.api?.baseUrl;
-  const base = declared ? declared.replace("{apiUrl}", c.endpoints.apiUrl) : c.endpoints.apiUrl;
+  const declared = c.declaration.api?.connectionBaseUrl;
+  const base = declared ? declared.replace("{baseUrl}", c.endpoints.apiUrl) : c.endpoints.apiUrl;
   return `\`${cell(base)}\``;
 }
 

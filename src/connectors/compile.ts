@@ -179,7 +179,7 @@ function authorization(decl: ConnectorDeclaration, oauth: OAuthDeclaration, iden
     endpoints: {
       authorizeUrl: oauth.authorizeUrl,
       tokenUrl: oauth.tokenUrl,
-      apiUrl: oauth.apiUrl,
+      apiUrl: decl.api?.baseUrl ?? "",
       ...(scheme?.type === "jwt" ? { jwksUrl: scheme.jwksUrl } : {}),
       ...(oauth.revocation ? { revocationUrl: oauth.revocation.url } : {}),
     },
@@ -229,8 +229,8 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
     authMode: decl.authMode,
     ...(decl.oauth && decl.identity
       ? authorization(decl, decl.oauth, decl.identity)
-      : // API_KEY and BASIC: no authorization server; the API base is the credentials' (src/connect/credentials.ts reads the identity).
-        { ...NEVER_AUTHORIZED, endpoints: { ...NEVER_AUTHORIZED.endpoints, apiUrl: decl.credentials?.apiUrl ?? "" } }),
+      : // API_KEY and BASIC: no authorization server (src/connect/credentials.ts reads the identity); NONE: no API.
+        { ...NEVER_AUTHORIZED, endpoints: { ...NEVER_AUTHORIZED.endpoints, apiUrl: decl.api?.baseUrl ?? "" } }),
     triggers: decl.triggers.map((t) => ({
       name: t.name,
       displayName: t.displayName,

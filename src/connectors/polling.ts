@@ -18,7 +18,7 @@ export const CURSOR_PLACEHOLDER = "{cursor}";
 export function pollingSchema(jsonPath: z.ZodString) {
   const requestSchema = z
     .object({
-      /** GET `{path}` under the connection's API base (the `api` section: `oauth.apiUrl` unless declared) with the account's token in the declared style. */
+      /** GET `{path}` under the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`) with the account's token in the declared style. */
       path: z.string().startsWith("/", "must start with /"),
       /**
        * Query parameters. A value holding `{cursor}` gets the stored position; the parameter is left

@@ -22,7 +22,7 @@
  * board param, else the member). A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number,
  * exactly "{events:includes:<event>}" a JSON boolean (whether that provider event is wanted: GitLab's and SendGrid's per-event flags).
  *
- * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl), or
+ * The calls go to the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`), or
  * to `base` resolved against it where the provider's webhooks live beside its API (Figma's /v2).
  */
 import { z } from "zod";
@@ -34,7 +34,7 @@ import type { NormalizedEvent } from "./types.ts";
 const callSchema = z
   .object({
     method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
-    /** Under the connection's API base (the `api` section: `oauth.apiUrl` unless declared), the token in the declared style. */
+    /** Under the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`), the token in the declared style. */
     path: z.string().startsWith("/", "must start with /"),
     body: z.record(z.string(), z.unknown()).optional(),
     /**

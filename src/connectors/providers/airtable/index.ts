@@ -49,8 +49,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://airtable.com/oauth2/v1/authorize",
     tokenUrl: "https://airtable.com/oauth2/v1/token",
-    // The proxy base: airtable.js: `endpointUrl` https://api.airtable.com, it adds `/v0/` (https://github.com/Airtable/airtable.js).
-    apiUrl: "https://api.airtable.com",
     // webhook:manage: the base's webhook Switchyard adds, refreshes and removes; data.records:read also reads its record payloads.
     scopes: ["user.email:read", "data.records:read", "schema.bases:read", "webhook:manage"],
     scopeDescriptions: {
@@ -79,6 +77,8 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { email: "email", scopes: "scopes" },
   },
+  // The proxy base: airtable.js: `endpointUrl` https://api.airtable.com, it adds `/v0/` (https://github.com/Airtable/airtable.js).
+  api: { baseUrl: "https://api.airtable.com" },
   // A ping names no event: at a subscription's own URL the changes it announces are read (payloads.ts); anywhere else it yields none.
   webhook: {
     scheme: signature,

@@ -66,12 +66,11 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://documentation.bamboohr.com/docs/getting-started",
-    apiUrl: "https://{company_domain}.bamboohr.com/api/v1",
     basic: { username: "{api_key}", password: "x" },
     // The key's own employee record (id 0 is "the user the key belongs to"); it answers its id and first name.
     test: { method: "GET", path: "/employees/0", idPath: "id", displayNamePath: "firstName" },
   },
-  api: { auth: { style: "basic" } },
+  api: { baseUrl: "https://{company_domain}.bamboohr.com/api/v1", auth: { style: "basic" } },
   webhook: {
     scheme: SCHEME,
     event: { path: "type" },

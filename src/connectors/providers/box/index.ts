@@ -69,8 +69,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://account.box.com/api/oauth2/authorize",
     tokenUrl: "https://api.box.com/oauth2/token",
-    // The proxy base: Box's SDKs: base URL https://api.box.com, they add `/2.0/` (https://github.com/box/box-typescript-sdk-gen/blob/main/docs/configuration.md).
-    apiUrl: "https://api.box.com",
     // The app's configured application scopes apply; the scope parameter narrows them: reading, and
     // managing the webhook Switchyard adds on the watched folder ("Manage webhooks" on the app).
     scopes: ["root_readonly", "manage_webhook"],
@@ -100,6 +98,8 @@ export default declareConnector({
     displayNamePath: "name",
     metadata: { login: "login", enterpriseId: "enterprise.id" },
   },
+  // The proxy base: Box's SDKs: base URL https://api.box.com, they add `/2.0/` (https://github.com/box/box-typescript-sdk-gen/blob/main/docs/configuration.md).
+  api: { baseUrl: "https://api.box.com" },
   webhook: {
     scheme: { type: "box" },
     event: { path: "trigger" },

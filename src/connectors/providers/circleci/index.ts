@@ -87,11 +87,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://app.circleci.com/settings/user/tokens",
-    apiUrl: "https://circleci.com/api/v2",
     key: "api_token",
     test: { method: "GET", path: "/project/{vcs}/{organization}/{project}", idPath: "id", displayNamePath: "slug" },
   },
-  api: { auth: { style: "header", header: "circle-token" } },
+  api: { baseUrl: "https://circleci.com/api/v2", auth: { style: "header", header: "circle-token" } },
   webhook: {
     scheme: { type: "hmac", header: "circleci-signature", algorithm: "sha256", encoding: "hex", prefix: "v1=", signedContent: "{body}" },
     event: { path: "type" },

@@ -105,11 +105,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://support.greenhouse.io/hc/en-us/articles/202842799-Create-an-API-key-in-Greenhouse-Recruiting",
-    apiUrl: "https://harvest.greenhouse.io",
     basic: { username: "{api_key}", password: "" },
     test: { method: "GET", path: "/v1/users/{user_id}", idPath: "id", displayNamePath: "name" },
   },
-  api: { auth: { style: "basic" } },
+  api: { baseUrl: "https://harvest.greenhouse.io", auth: { style: "basic" } },
   triggers: [
     {
       name: "application_created",

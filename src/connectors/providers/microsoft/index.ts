@@ -7,7 +7,7 @@
  */
 import { declareConnector } from "../../declaration.ts";
 import { readGraphChange } from "./changes.ts";
-import { graphIdentity, graphOAuth, graphSubscription } from "./graph.ts";
+import { graphApi, graphIdentity, graphOAuth, graphSubscription } from "./graph.ts";
 
 const sampleMessage = {
   "@odata.etag": 'W/"CQAAABYAAAB3f0eAa2hDQ5XyZ8fT8A=="',
@@ -58,6 +58,7 @@ export default declareConnector({
   ],
   oauth: graphOAuth({ "Mail.Read": "Read your mail", "Calendars.Read": "Read your calendars" }),
   identity: graphIdentity,
+  api: graphApi,
   subscription: graphSubscription({
     resources: [
       { resource: "me/mailFolders('Inbox')/messages", triggers: { message_received: ["created"] } },

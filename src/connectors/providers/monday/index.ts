@@ -43,7 +43,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://auth.monday.com/oauth2/authorize",
     tokenUrl: "https://auth.monday.com/oauth2/token",
-    apiUrl: "https://api.monday.com",
     scopes: ["me:read", "boards:read", "webhooks:write"],
     scopeDescriptions: {
       "me:read": "Read your profile",
@@ -73,6 +72,7 @@ export default declareConnector({
     displayNamePath: "data.me.name",
     metadata: { email: "data.me.email", accountId: "data.me.account.id" },
   },
+  api: { baseUrl: "https://api.monday.com" },
   webhook: {
     scheme: signature,
     handshakes: [{ type: "monday_challenge" }],

@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.netlify.com/authorize",
     tokenUrl: "https://api.netlify.com/oauth/token",
-    apiUrl: "https://api.netlify.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -38,6 +37,7 @@ export default declareConnector({
     displayNamePath: "full_name",
     metadata: { email: "email" },
   },
+  api: { baseUrl: "https://api.netlify.com" },
   triggers: [
     {
       name: "site_deployed",

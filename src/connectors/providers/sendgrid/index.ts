@@ -45,11 +45,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://app.sendgrid.com/settings/api_keys",
-    apiUrl: "https://api.sendgrid.com",
     key: "api_key",
     test: { method: "GET", path: "/v3/user/username", idPath: "user_id", displayNamePath: "username" },
   },
-  api: { auth: { style: "bearer" } },
+  api: { baseUrl: "https://api.sendgrid.com", auth: { style: "bearer" } },
   webhook: {
     scheme: { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" },
     // One POST carries a JSON array of events, each its own trigger event.

@@ -39,7 +39,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://slack.com/oauth/v2/authorize",
     tokenUrl: "https://slack.com/api/oauth.v2.access",
-    apiUrl: "https://slack.com/api",
     // User-token scopes: the Events API delivers events the authorizing user can see.
     scopes: ["channels:history", "groups:history", "im:history", "mpim:history", "reactions:read"],
     scopeDescriptions: {
@@ -89,6 +88,7 @@ export default declareConnector({
       };
     },
   },
+  api: { baseUrl: "https://slack.com/api" },
   webhook: {
     scheme: {
       type: "hmac",

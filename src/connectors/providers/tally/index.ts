@@ -45,11 +45,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://tally.so/settings/api-keys",
-    apiUrl: "https://api.tally.so",
     key: "api_key",
     test: { method: "GET", path: "/forms/{form_id}", idPath: "id", displayNamePath: "name" },
   },
-  api: { auth: { style: "bearer" } },
+  api: { baseUrl: "https://api.tally.so", auth: { style: "bearer" } },
   webhook: {
     scheme: { type: "hmac", header: "tally-signature", algorithm: "sha256", encoding: "base64", signedContent: "{body}" },
     event: { path: "eventType" },

@@ -73,12 +73,11 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://developer.atlassian.com/cloud/trello/guides/rest-api/authorization/",
-    apiUrl: "https://api.trello.com/1",
     // The documented header form of the key and token: neither ends up in a URL (or a log line).
     keyTemplate: 'oauth_consumer_key="{api_key}", oauth_token="{token}"',
     test: { method: "GET", path: "/members/me", idPath: "id", displayNamePath: "fullName" },
   },
-  api: { auth: { style: "header", header: "authorization", prefix: "OAuth " } },
+  api: { baseUrl: "https://api.trello.com/1", auth: { style: "header", header: "authorization", prefix: "OAuth " } },
   webhook: {
     scheme: signature,
     handshakes: [{ type: "trello_head" }],

@@ -53,11 +53,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://console.twilio.com/",
-    apiUrl: "https://api.twilio.com",
     basic: { username: "{account_sid}", password: "{auth_token}" },
     test: { method: "GET", path: "/2010-04-01/Accounts/{account_sid}.json", idPath: "sid", displayNamePath: "friendly_name" },
   },
-  api: { auth: { style: "basic" } },
+  api: { baseUrl: "https://api.twilio.com", auth: { style: "basic" } },
   webhook: {
     scheme: { type: "hmac_form_params", header: "x-twilio-signature" },
     format: "form",

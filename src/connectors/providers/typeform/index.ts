@@ -43,7 +43,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://api.typeform.com/oauth/authorize",
     tokenUrl: "https://api.typeform.com/oauth/token",
-    apiUrl: "https://api.typeform.com",
     scopes: ["accounts:read", "forms:read", "responses:read", "webhooks:read", "webhooks:write", "offline"],
     scopeDescriptions: {
       "webhooks:read": "Read the webhooks of your forms",
@@ -64,6 +63,7 @@ export default declareConnector({
     displayNamePath: "alias",
     metadata: { email: "email" },
   },
+  api: { baseUrl: "https://api.typeform.com" },
   webhook: {
     // Only for a subscription's own URL, verified with that webhook's generated secret.
     scheme: { type: "hmac", header: "typeform-signature", algorithm: "sha256", encoding: "base64", prefix: "sha256=" },

@@ -69,11 +69,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://help.workable.com/hc/en-us/articles/115015785428-Generating-an-API-access-token",
-    apiUrl: "https://{subdomain}.workable.com/spi/v3",
     key: "api_token",
     test: { method: "GET", path: "/accounts/{subdomain}", idPath: "id", displayNamePath: "name" },
   },
-  api: { auth: { style: "bearer" } },
+  api: { baseUrl: "https://{subdomain}.workable.com/spi/v3", auth: { style: "bearer" } },
   webhook: {
     scheme: { type: "hmac", header: "x-workable-signature", encoding: "hex" },
     event: { path: "event_type" },
