@@ -119,8 +119,7 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
     // An empty delivery id is no id: it would make every delivery a duplicate of the first.
     const delivery =
       (webhook.deliveryId.header && !webhook.batch ? deliveryId(req.headers[webhook.deliveryId.header]) : undefined) ??
-      (webhook.deliveryId.path ? deliveryId(valueAt(body, webhook.deliveryId.path)) : undefined) ??
-      (webhook.deliveryId.paths ? compositeId(body, webhook.deliveryId.paths) : undefined);
+      (webhook.deliveryId.paths ? bodyDeliveryId(body, webhook.deliveryId.paths) : undefined);
     return {
       trigger: trigger.name,
       externalIds,
@@ -151,8 +150,12 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
   };
 }
 
-/** The values at `paths` joined, each escaped so that no two different lists join alike; undefined when any is missing. */
-function compositeId(body: Record<string, unknown>, paths: string[]): string | undefined {
+/**
+ * The value at the one path, as it is; or the values at several joined, each escaped so that no two
+ * different lists join alike. Undefined when any is missing.
+ */
+function bodyDeliveryId(body: Record<string, unknown>, paths: string[]): string | undefined {
+  if (paths.length === 1) return deliveryId(valueAt(body, paths[0]));
   const parts = paths.map((path) => deliveryId(valueAt(body, path)));
   return parts.every((part) => part !== undefined) ? parts.map((part) => encodeURIComponent(part!)).join(":") : undefined;
 }

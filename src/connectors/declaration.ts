@@ -243,14 +243,14 @@ const webhookSchema = z
      */
     batch: z.object({ path: jsonPath.optional() }).strict().optional(),
     /**
-     * Where the provider's delivery id is (stable across its retries); none, or empty ⇒ a digest of the body.
-     * `paths`: where no one field is unique, the fields that together are (HubSpot's eventId "is not
-     * guaranteed to be unique"; Xero's events carry no id): their values joined, absent when any is missing.
+     * Where the provider's delivery id is (stable across its retries): a header, else the body's
+     * value at `paths`; none, or empty ⇒ a digest of the body. One path is the usual id (`["id"]`);
+     * several are the fields that together are unique where no one field is (HubSpot's eventId "is
+     * not guaranteed to be unique"; Xero's events carry no id): their values joined, absent when any is missing.
      */
     deliveryId: z
-      .object({ header: headerName.optional(), path: jsonPath.optional(), paths: z.array(jsonPath).min(2).optional() })
+      .object({ header: headerName.optional(), paths: z.array(jsonPath).min(1).optional() })
       .strict()
-      .refine((d) => !(d.path && d.paths), { message: "path or paths, not both", path: ["paths"] })
       .default({}),
     /**
      * Every answer to the provider has no body, refusals included (Xero: "there is no body in the

@@ -75,7 +75,7 @@ export default declareConnector({
     scheme: SCHEME,
     event: { path: "type" },
     routing: ["data.companyDomain"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["timestamp"],
   },
   subscription: {

@@ -104,7 +104,7 @@ export default declareConnector({
     scheme: { type: "box" },
     event: { path: "trigger" },
     routing: ["created_by.id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["created_at"],
   },
   // One V2 webhook per connection on its folder, for the listed triggers. V2 webhooks do not expire

@@ -95,7 +95,7 @@ export default declareConnector({
     scheme: { type: "hmac", header: "circleci-signature", algorithm: "sha256", encoding: "hex", prefix: "v1=", signedContent: "{body}" },
     event: { path: "type" },
     routing: ["project.id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["happened_at"],
   },
   subscription: {

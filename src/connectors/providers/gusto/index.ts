@@ -58,7 +58,7 @@ export default declareConnector({
     verificationToken: { field: "verification_token" },
     event: { path: "event_type" },
     routing: ["resource_uuid"],
-    deliveryId: { path: "uuid" },
+    deliveryId: { paths: ["uuid"] },
     occurredAt: ["timestamp"],
     // Gusto retries up to 16 times with exponential backoff (about three days).
     replayWindowSeconds: 4 * 86_400,

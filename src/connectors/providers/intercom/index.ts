@@ -67,7 +67,7 @@ export default declareConnector({
     scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha1", encoding: "hex", prefix: "sha1=" },
     event: { path: "topic" },
     routing: ["app_id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["created_at"],
   },
   triggers: [

@@ -55,7 +55,7 @@ export default declareConnector({
     scheme: { type: "hmac_body_fields", signaturePath: "signature", signedPaths: ["token", "triggeredAt"] },
     event: { path: "event" },
     routing: ["data.userId"],
-    deliveryId: { path: "token" },
+    deliveryId: { paths: ["token"] },
     occurredAt: ["triggeredAt"],
   },
   // One webhook per event: Lever's create takes a single `event`.

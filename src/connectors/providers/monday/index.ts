@@ -78,7 +78,7 @@ export default declareConnector({
     handshakes: [{ type: "monday_challenge" }],
     event: { path: "event.type" },
     routing: ["event.userId"],
-    deliveryId: { path: "event.triggerUuid" },
+    deliveryId: { paths: ["event.triggerUuid"] },
     occurredAt: ["event.triggerTime"],
   },
   // One webhook per listed event type: a monday webhook has one event. Every event on the

@@ -73,7 +73,7 @@ export default declareConnector({
     verificationToken: { field: "verification_token" },
     event: { path: "type" },
     routing: ["workspace_id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["timestamp"],
   },
   triggers: [

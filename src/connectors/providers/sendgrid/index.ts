@@ -55,7 +55,7 @@ export default declareConnector({
     batch: {},
     event: { path: "event" },
     // Events come to the connection's own webhook URL: they are that account's (no routing needed).
-    deliveryId: { path: "sg_event_id" },
+    deliveryId: { paths: ["sg_event_id"] },
     occurredAt: ["timestamp"],
   },
   subscription: {

@@ -103,7 +103,7 @@ export default declareConnector({
     // The acting user, then every user whose installation the event was delivered for.
     routing: ["event.user", "authorizations[].user_id"],
     // Kept on Slack's retries (X-Slack-Retry-Num).
-    deliveryId: { path: "event_id" },
+    deliveryId: { paths: ["event_id"] },
     occurredAt: ["event_time", "event.event_ts", "event.ts"],
   },
   triggers: [

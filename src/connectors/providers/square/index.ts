@@ -66,7 +66,7 @@ export default declareConnector({
     scheme: { type: "hmac", header: "x-square-hmacsha256-signature", algorithm: "sha256", encoding: "base64", signedContent: "{url}{body}" },
     event: { path: "type" },
     routing: ["merchant_id"],
-    deliveryId: { path: "event_id" },
+    deliveryId: { paths: ["event_id"] },
     occurredAt: ["created_at"],
   },
   triggers: [

@@ -48,7 +48,7 @@ export default declareConnector({
     event: { path: "type" },
     // Connect events name the connected account; platform-own events have no `account`.
     routing: ["account"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["created"],
   },
   triggers: [

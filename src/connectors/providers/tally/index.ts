@@ -53,7 +53,7 @@ export default declareConnector({
     scheme: { type: "hmac", header: "tally-signature", algorithm: "sha256", encoding: "base64", signedContent: "{body}" },
     event: { path: "eventType" },
     routing: ["data.formId"],
-    deliveryId: { path: "eventId" },
+    deliveryId: { paths: ["eventId"] },
     occurredAt: ["createdAt"],
   },
   subscription: {

@@ -84,7 +84,7 @@ export default declareConnector({
     event: { path: "action.type" },
     // Who acted; a connection's webhook delivers its board's (or member's) actions whoever that is.
     routing: ["action.idMemberCreator"],
-    deliveryId: { path: "action.id" },
+    deliveryId: { paths: ["action.id"] },
     occurredAt: ["action.date"],
   },
   subscription: {

@@ -70,7 +70,7 @@ export default declareConnector({
     event: { path: "event_type" },
     // The form; the subscription says whose it is (keep: "all").
     routing: ["form_response.form_id"],
-    deliveryId: { path: "event_id" },
+    deliveryId: { paths: ["event_id"] },
     occurredAt: ["form_response.submitted_at"],
   },
   subscription: {

@@ -77,7 +77,7 @@ export default declareConnector({
     scheme: { type: "hmac", header: "x-workable-signature", encoding: "hex" },
     event: { path: "event_type" },
     routing: ["data.account.subdomain"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["fired_at", "data.updated_at"],
   },
   // One subscription per event: Workable's create takes a single `event`.

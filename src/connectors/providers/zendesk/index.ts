@@ -85,7 +85,7 @@ export default declareConnector({
     },
     event: { path: "type" },
     routing: ["detail.assignee_id", "detail.requester_id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["time"],
   },
   triggers: [
