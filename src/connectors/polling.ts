@@ -42,8 +42,8 @@ export function pollingSchema(jsonPath: z.ZodString) {
        * once per (id, version). Absent: once per id.
        */
       version: jsonPath.optional(),
-      /** The item's time, forwarded as the event's occurredAt; absent or unreadable: the poll time. */
-      occurredAt: jsonPath.optional(),
+      /** Where the item's time is, first readable wins, forwarded as the event's occurredAt; none readable: the poll time. */
+      occurredAt: z.array(jsonPath).default([]),
       /**
        * How the position moves.
        * - `answer`: the provider names it — the first of `paths` present in the answer (Spotify

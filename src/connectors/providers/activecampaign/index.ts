@@ -107,7 +107,7 @@ export default declareConnector({
         items: "contacts",
         id: "id",
         version: "cdate",
-        occurredAt: "cdate",
+        occurredAt: ["cdate"],
         cursor: { from: "version" },
       },
       deal_added: {
@@ -115,7 +115,7 @@ export default declareConnector({
         items: "deals",
         id: "id",
         version: "cdate",
-        occurredAt: "cdate",
+        occurredAt: ["cdate"],
         cursor: { from: "version" },
       },
     },

@@ -75,7 +75,7 @@ export default declareConnector({
         items: "calls",
         id: "id",
         version: "started_at",
-        occurredAt: "started_at",
+        occurredAt: ["started_at"],
         cursor: { from: "version" },
       },
     },

@@ -68,7 +68,7 @@ export default declareConnector({
         items: "data",
         id: "id.task_id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

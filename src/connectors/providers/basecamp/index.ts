@@ -74,7 +74,7 @@ export default declareConnector({
         request: { path: "/projects/recordings.json", query: { type: "Todo", sort: "updated_at", direction: "desc" } },
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

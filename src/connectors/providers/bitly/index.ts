@@ -64,7 +64,7 @@ export default declareConnector({
         items: "links",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

@@ -69,7 +69,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

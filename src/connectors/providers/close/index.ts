@@ -73,7 +73,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "date_created",
-        occurredAt: "date_created",
+        occurredAt: ["date_created"],
         cursor: { from: "version" },
       },
     },

@@ -93,7 +93,7 @@ export default declareConnector({
         items: "results",
         id: "id",
         version: "version.createdAt",
-        occurredAt: "version.createdAt",
+        occurredAt: ["version.createdAt"],
         cursor: { from: "version" },
       },
     },

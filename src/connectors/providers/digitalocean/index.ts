@@ -68,7 +68,7 @@ export default declareConnector({
         items: "actions",
         id: "id",
         version: "completed_at",
-        occurredAt: "completed_at",
+        occurredAt: ["completed_at"],
         cursor: { from: "version" },
       },
     },

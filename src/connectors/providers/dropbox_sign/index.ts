@@ -70,7 +70,7 @@ export default declareConnector({
         items: "signature_requests",
         id: "signature_request_id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

@@ -88,7 +88,7 @@ export default declareConnector({
         request: { path: "/api/v2/tickets", query: { order_by: "updated_at", order_type: "desc", per_page: "100", updated_since: "{cursor}" } },
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

@@ -66,7 +66,7 @@ export default declareConnector({
         items: "_results",
         id: "id",
         version: "emitted_at",
-        occurredAt: "emitted_at",
+        occurredAt: ["emitted_at"],
         cursor: { from: "version" },
       },
     },

@@ -184,7 +184,7 @@ export default declareConnector({
         },
         id: "repo.id",
         version: "starred_at",
-        occurredAt: "starred_at",
+        occurredAt: ["starred_at"],
         cursor: { from: "version" },
       },
     },

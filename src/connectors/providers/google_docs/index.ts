@@ -84,7 +84,7 @@ export default declareConnector({
         items: "files",
         id: "id",
         version: "modifiedTime",
-        occurredAt: "modifiedTime",
+        occurredAt: ["modifiedTime"],
         cursor: { from: "version" },
       },
     },

@@ -87,7 +87,7 @@ export default declareConnector({
         items: "changes",
         id: "fileId",
         version: "time",
-        occurredAt: "time",
+        occurredAt: ["time"],
         cursor: { from: "answer", paths: ["nextPageToken", "newStartPageToken"] },
         more: "nextPageToken",
       },

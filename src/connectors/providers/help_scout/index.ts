@@ -75,7 +75,7 @@ export default declareConnector({
         items: "_embedded.conversations",
         id: "id",
         version: "userUpdatedAt",
-        occurredAt: "userUpdatedAt",
+        occurredAt: ["userUpdatedAt"],
         cursor: { from: "version" },
       },
     },

@@ -76,7 +76,7 @@ export default declareConnector({
         },
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

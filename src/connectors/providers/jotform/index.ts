@@ -68,7 +68,7 @@ export default declareConnector({
         items: "content",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

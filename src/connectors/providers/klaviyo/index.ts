@@ -82,7 +82,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "attributes.datetime",
-        occurredAt: "attributes.datetime",
+        occurredAt: ["attributes.datetime"],
         cursor: { from: "version" },
       },
     },

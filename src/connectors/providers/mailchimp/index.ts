@@ -69,7 +69,7 @@ export default declareConnector({
         items: "campaigns",
         id: "id",
         version: "create_time",
-        occurredAt: "create_time",
+        occurredAt: ["create_time"],
         cursor: { from: "version" },
       },
     },

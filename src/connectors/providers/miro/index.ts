@@ -72,7 +72,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "modifiedAt",
-        occurredAt: "modifiedAt",
+        occurredAt: ["modifiedAt"],
         cursor: { from: "version" },
       },
     },

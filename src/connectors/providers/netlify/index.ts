@@ -72,7 +72,7 @@ export default declareConnector({
         request: { path: "/api/v1/sites", query: { filter: "all", per_page: "100" } },
         id: "id",
         version: "published_deploy.published_at",
-        occurredAt: "published_deploy.published_at",
+        occurredAt: ["published_deploy.published_at"],
         cursor: { from: "version" },
       },
     },

@@ -78,7 +78,7 @@ export default declareConnector({
         items: "incidents",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

@@ -73,7 +73,7 @@ export default declareConnector({
         items: "results",
         id: "id",
         version: "date_modified",
-        occurredAt: "date_modified",
+        occurredAt: ["date_modified"],
         cursor: { from: "version" },
       },
     },

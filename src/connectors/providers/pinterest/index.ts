@@ -72,7 +72,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

@@ -72,7 +72,7 @@ export default declareConnector({
         items: "Messages",
         id: "MessageID",
         version: "ReceivedAt",
-        occurredAt: "ReceivedAt",
+        occurredAt: ["ReceivedAt"],
         cursor: { from: "version" },
       },
     },

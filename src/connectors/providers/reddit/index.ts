@@ -76,7 +76,7 @@ export default declareConnector({
         items: "data.children",
         id: "data.name",
         version: "data.created_utc",
-        occurredAt: "data.created_utc",
+        occurredAt: ["data.created_utc"],
         cursor: { from: "version" },
       },
     },

@@ -75,7 +75,7 @@ export default declareConnector({
         items: "records",
         id: "id",
         version: "startTime",
-        occurredAt: "startTime",
+        occurredAt: ["startTime"],
         cursor: { from: "version" },
       },
     },

@@ -80,7 +80,7 @@ export default declareConnector({
         items: "records",
         id: "Id",
         version: "LastModifiedDate",
-        occurredAt: "LastModifiedDate",
+        occurredAt: ["LastModifiedDate"],
         cursor: { from: "version" },
       },
     },

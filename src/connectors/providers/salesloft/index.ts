@@ -72,7 +72,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

@@ -70,7 +70,7 @@ export default declareConnector({
         items: "items",
         id: "track.id",
         version: "played_at",
-        occurredAt: "played_at",
+        occurredAt: ["played_at"],
         cursor: { from: "answer", paths: ["cursors.after"] },
       },
     },

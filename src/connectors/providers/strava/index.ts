@@ -78,7 +78,7 @@ export default declareConnector({
         request: { path: "/api/v3/athlete/activities", query: { per_page: "30" } },
         id: "id",
         version: "start_date",
-        occurredAt: "start_date",
+        occurredAt: ["start_date"],
         cursor: { from: "version" },
       },
     },

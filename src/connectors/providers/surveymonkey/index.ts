@@ -74,7 +74,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "date_modified",
-        occurredAt: "date_modified",
+        occurredAt: ["date_modified"],
         cursor: { from: "version" },
       },
     },

@@ -134,7 +134,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "last_updated_at",
-        occurredAt: "last_updated_at",
+        occurredAt: ["last_updated_at"],
         cursor: { from: "version" },
       },
     },

@@ -71,7 +71,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "lastActivity",
-        occurredAt: "lastActivity",
+        occurredAt: ["lastActivity"],
         cursor: { from: "version" },
       },
     },

@@ -72,7 +72,7 @@ export default declareConnector({
         items: "sites",
         id: "id",
         version: "lastPublished",
-        occurredAt: "lastPublished",
+        occurredAt: ["lastPublished"],
         cursor: { from: "version" },
       },
     },

@@ -76,7 +76,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "updatedDate",
-        occurredAt: "updatedDate",
+        occurredAt: ["updatedDate"],
         cursor: { from: "version" },
       },
     },

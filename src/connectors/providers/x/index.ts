@@ -70,7 +70,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

@@ -78,7 +78,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "snippet.publishedAt",
-        occurredAt: "snippet.publishedAt",
+        occurredAt: ["snippet.publishedAt"],
         cursor: { from: "version" },
       },
     },

@@ -77,7 +77,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "Modified_Time",
-        occurredAt: "Modified_Time",
+        occurredAt: ["Modified_Time"],
         cursor: { from: "version" },
       },
     },
