@@ -27,7 +27,7 @@
  */
 import { z } from "zod";
 import { headerName, jsonPath } from "./fields.ts";
-import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
+import { handshakeSchema, schemeSchema, type SchemeParams } from "./schemes/index.ts";
 import type { NormalizedEvent } from "./types.ts";
 
 
@@ -243,7 +243,9 @@ export const subscriptionSchema = z
     onlyWithParam: z.string().regex(/^[a-z][a-z0-9_]*$/).optional(),
     /**
      * The provider POSTs whole events (parsed by the connector's `webhook` section) to
-     * {subscriptionUrl}, which names the subscription; each is verified with `scheme` keyed by the
+     * {subscriptionUrl}, which names the subscription; each is verified with the connector's
+     * `webhook.scheme` (or `scheme` here, where these deliveries are signed otherwise: Jira's
+     * dynamic webhooks carry a JWT, Pipedrive's use HTTP Basic) keyed by the
      * subscription's own secret (Calendly's signing key, a generated webhook secret) or, where the
      * provider signs with the OAuth app's client secret (Jira's dynamic webhooks) or with the
      * connection's own token (Workable's account token), by that. The
@@ -251,7 +253,8 @@ export const subscriptionSchema = z
      */
     webhook: z
       .object({
-        scheme: schemeSchema,
+        /** Only where it is not the connector's `webhook.scheme`, which is declared once there. */
+        scheme: schemeSchema.optional(),
         /**
          * subscription: the subscription's own secret; client_secret: the OAuth app's (Jira);
          * webhook_secret: the connector's webhook secret, as its ordinary webhooks (an app-wide
@@ -326,6 +329,11 @@ export const subscriptionSchema = z
   .refine((s) => (s.secret === "handshake") === Boolean(s.webhook?.secretHandshake), { message: "secret \"handshake\" goes with webhook.secretHandshake (and only with it)", path: ["webhook", "secretHandshake"] });
 
 export type SubscriptionDeclaration = z.output<typeof subscriptionSchema>;
+
+/** The scheme that verifies events sent to a subscription's own URL: its own where declared, else the connector's webhook scheme. */
+export function subscriptionWebhookScheme(decl: { subscription?: SubscriptionDeclaration; webhook?: { scheme: SchemeParams } }): SchemeParams | undefined {
+  return decl.subscription?.webhook?.scheme ?? decl.webhook?.scheme;
+}
 
 /**
  * The declared resource a subscription row watches: its resource is the declared one with the

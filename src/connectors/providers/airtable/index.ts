@@ -97,7 +97,7 @@ export default declareConnector({
     answer: { idPath: "id", expiresPath: "expirationTime", secretPath: "macSecretBase64" },
     lifetimeSeconds: 7 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: signature, keep: "all" },
+    webhook: { keep: "all" },
     read: readAirtablePayloads,
   },
   triggers: [

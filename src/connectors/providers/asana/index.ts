@@ -112,7 +112,7 @@ export default declareConnector({
     secret: "handshake",
     placeholders: { project: "project" },
     onlyWithParam: "project",
-    webhook: { scheme: { type: "hmac", header: "x-hook-signature", algorithm: "sha256", encoding: "hex" }, secretHandshake: { header: "x-hook-secret" }, keep: "all" },
+    webhook: { secretHandshake: { header: "x-hook-secret" }, keep: "all" },
   },
   triggers: [
     {

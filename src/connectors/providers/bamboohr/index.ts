@@ -97,7 +97,7 @@ export default declareConnector({
     secret: "answer",
     // The webhook is the connection's own: every delivery is its account's (the body names the
     // company and an employee, never the key's owner the connection is identified by).
-    webhook: { scheme: SCHEME, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

@@ -96,7 +96,7 @@ export default declareConnector({
     // Hooks do not expire (BigCommerce deactivates one only after failed deliveries).
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "token", header: "x-switchyard-token" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

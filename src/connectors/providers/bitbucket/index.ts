@@ -137,7 +137,7 @@ export default declareConnector({
     answer: { idPath: "uuid" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

@@ -135,7 +135,7 @@ export default declareConnector({
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
     // Box signs with the app's keys, not per webhook: verified with the connector's webhook secret.
-    webhook: { scheme: { type: "box" }, key: "webhook_secret", keep: "all" },
+    webhook: { key: "webhook_secret", keep: "all" },
   },
   triggers: [
     {

@@ -95,7 +95,7 @@ export default declareConnector({
     // Cal.com webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "hmac", header: "x-cal-signature-256", algorithm: "sha256", encoding: "hex", signedContent: "{body}" } },
+    webhook: {},
   },
   triggers: [
     {

@@ -110,7 +110,7 @@ export default declareConnector({
     // CircleCI webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "hmac", header: "circleci-signature", algorithm: "sha256", encoding: "hex", prefix: "v1=", signedContent: "{body}" } },
+    webhook: {},
   },
   triggers: [
     {

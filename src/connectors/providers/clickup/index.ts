@@ -86,7 +86,7 @@ export default declareConnector({
     answer: { idPath: "webhook.id", secretPath: "webhook.secret" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: { type: "hmac", header: "x-signature", algorithm: "sha256", encoding: "hex" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

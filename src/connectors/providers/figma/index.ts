@@ -104,7 +104,7 @@ export default declareConnector({
     answer: { idPath: "id" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "body_token", path: "passcode" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

@@ -170,7 +170,7 @@ export default declareConnector({
     answer: { idPath: "id" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "token", header: "x-gitlab-token" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

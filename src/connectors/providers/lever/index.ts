@@ -71,7 +71,7 @@ export default declareConnector({
     // Lever webhooks do not expire; the lifetime is only when one is made afresh.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: { type: "hmac_body_fields", signaturePath: "signature", signedPaths: ["token", "triggeredAt"] } },
+    webhook: {},
   },
   triggers: [
     {

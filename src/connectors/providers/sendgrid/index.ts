@@ -93,7 +93,7 @@ export default declareConnector({
     // Event Webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" } },
+    webhook: {},
   },
   triggers: [
     {

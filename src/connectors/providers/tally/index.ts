@@ -64,7 +64,7 @@ export default declareConnector({
     // Tally webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "hmac", header: "tally-signature", algorithm: "sha256", encoding: "base64", signedContent: "{body}" } },
+    webhook: {},
   },
   triggers: [
     {

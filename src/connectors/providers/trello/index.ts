@@ -102,7 +102,7 @@ export default declareConnector({
     // Trello webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
-    webhook: { scheme: signature, key: "webhook_secret", keep: "all" },
+    webhook: { key: "webhook_secret", keep: "all" },
   },
   triggers: [
     {

@@ -73,7 +73,7 @@ export default declareConnector({
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
     placeholders: { account_sid: "account_sid" },
-    webhook: { scheme: { type: "hmac_form_params", header: "x-twilio-signature" }, key: "basic_password" },
+    webhook: { key: "basic_password" },
   },
   triggers: [
     {

@@ -87,7 +87,7 @@ export default declareConnector({
     secret: "generated",
     placeholders: { form_id: "form_id" },
     onlyWithParam: "form_id",
-    webhook: { scheme: { type: "hmac", header: "typeform-signature", algorithm: "sha256", encoding: "base64", prefix: "sha256=" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

@@ -159,7 +159,7 @@ export default declareConnector({
     // WooCommerce webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: signature, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

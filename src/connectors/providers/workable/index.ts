@@ -94,7 +94,7 @@ export default declareConnector({
     secret: "none",
     // The subscription is the account's own: every delivery is the connection's (the body names the
     // account by its subdomain, not by the id the account read answers).
-    webhook: { scheme: { type: "hmac", header: "x-workable-signature", encoding: "hex" }, key: "access_token", keep: "all" },
+    webhook: { key: "access_token", keep: "all" },
   },
   triggers: [
     {
