@@ -4,6 +4,7 @@
  * test/connectors/docsTable.test.ts fails when it is stale.
  */
 import { allConnectors, connectorEnvPrefix } from "../src/connectors/registry.ts";
+import { subscriptionWebhookScheme } from "../src/connectors/subscription.ts";
 import type { ConnectorDefinition } from "../src/connectors/types.ts";
 
 const connectors = allConnectors();
@@ -22,8 +23,8 @@ const cell = (text: string) => text.replaceAll("|", "\\|");
  */
 export function proxyBase(c: ConnectorDefinition): string {
   if (c.authMode === "NONE") return "—";
-  const declared = c.declaration.api?.baseUrl;
-  const base = declared ? declared.replace("{apiUrl}", c.endpoints.apiUrl) : c.endpoints.apiUrl;
+  const declared = c.declaration.api?.connectionBaseUrl;
+  const base = declared ? declared.replace("{baseUrl}", c.endpoints.apiUrl) : c.endpoints.apiUrl;
   return `\`${cell(base)}\``;
 }
 
@@ -101,7 +102,7 @@ export function setupAtProvider(c: ConnectorDefinition): string[] {
   if (ways.has("per-account subscription")) {
     const env = Object.values(d.subscription?.env ?? {});
     // The provider signs every subscription's events with one app-level key (Box): the operator stores it.
-    const appKey = d.subscription?.webhook?.key === "webhook_secret" ? `; its events are verified as \`${d.subscription.webhook.scheme.type}\` with the app's key stored as ${envName("WEBHOOK_SECRET")} (or in the console)` : "";
+    const appKey = d.subscription?.webhook?.key === "webhook_secret" ? `; its events are verified as \`${subscriptionWebhookScheme(d)!.type}\` with the app's key stored as ${envName("WEBHOOK_SECRET")} (or in the console)` : "";
     lines.push(`- Per-account subscription: Switchyard creates it with each connection's token${env.length ? `; set ${env.map(envName).join(", ")} first (unset: no subscriptions)` : appKey ? "" : ", nothing to register"}${appKey}.`);
   }
   if (ways.has("polling")) lines.push("- Polling: Switchyard reads the account on a schedule with its token, nothing to register.");

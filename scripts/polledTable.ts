@@ -17,7 +17,7 @@ export function renderPolledTable(): string {
   const polled = [...connectors].filter((c) => c.declaration.polling).sort((a, b) => a.name.localeCompare(b.name));
   const rows = polled.flatMap((c) => {
     const { minIntervalSeconds, triggers } = c.declaration.polling!;
-    const base = apiOf(c.declaration).baseUrl;
+    const base = apiOf(c.declaration).connectionBaseUrl;
     return Object.entries(triggers)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([trigger, spec]) => {

@@ -67,7 +67,7 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
         url = new URL(`${base.href.replace(/\/+$/, "")}${fillCredentialTemplate(decl.test.path, params, encodeURIComponent)}`);
       } catch (error) {
         // A non-secret field that cannot be part of a URL (a param was checked when the link was made).
-        const field = decl.fields.find((f) => !f.secret && (decl.apiUrl.includes(`{${f.name}}`) || decl.test.path.includes(`{${f.name}}`)));
+        const field = decl.fields.find((f) => !f.secret && ((def.declaration.api?.baseUrl ?? "").includes(`{${f.name}}`) || decl.test.path.includes(`{${f.name}}`)));
         if (field) return { ok: false, kind: "invalid", errors: { [field.name]: `This does not look like a ${field.label}: ${field.help}` } };
         throw error;
       }

@@ -1,7 +1,7 @@
 /**
- * The `api` section of a connector declaration: how the authenticated proxy calls the provider's
- * API with a connection's token. Absent, the token goes in `Authorization: Bearer …` to the
- * connector's `oauth.apiUrl` (with its CONNECTOR_<NAME>_API_URL override). What a provider does
+ * The `api` section of a connector declaration: the provider API's base URL, and how the
+ * authenticated proxy calls that API with a connection's token. Unless declared otherwise, the token
+ * goes in `Authorization: Bearer …` to `api.baseUrl` (with its CONNECTOR_<NAME>_API_URL override). What a provider does
  * differently is declared here and read by everything that calls a provider with an account's
  * token — the proxy (src/connections/proxy.ts), the poller (src/polling/) and the subscription
  * manager (src/subscriptions/); no code branches on a name.
@@ -37,12 +37,20 @@ export const apiSchema = z
   .object({
     auth: authSchema.default({ style: "bearer" }),
     /**
-     * The API base when it is not `oauth.apiUrl`: an https URL, or a template whose `{name}`s are
-     * filled per connection — `{apiUrl}` is the (overridable) oauth.apiUrl; any other name is the
-     * connection's `params[name]`, else the metadata path declared in `placeholders`.
-     * `{apiUrl}/ex/jira/{cloudId}`, `{instanceUrl}`, `https://{subdomain}.zendesk.com`.
+     * The provider API's base URL, the one place a declaration names it (required unless authMode
+     * NONE): the identity read, installation tokens, change reads and the credential check go under
+     * it, and so does every call with a connection's token unless `connectionBaseUrl` says
+     * otherwise. Overridable with CONNECTOR_<NAME>_API_URL. May name connection params in its host
+     * (OAuth) or non-secret credential fields (API_KEY, BASIC); checked with the declaration.
      */
     baseUrl: z.string().optional(),
+    /**
+     * Where one connection's calls go when not `baseUrl` itself: an https URL, or a template whose
+     * `{name}`s are filled per connection — `{baseUrl}` is the (overridable) `baseUrl`; any other
+     * name is the connection's `params[name]`, else the metadata path declared in `placeholders`.
+     * `{baseUrl}/ex/jira/{cloudId}`, `{instanceUrl}`, `https://{dc}.api.mailchimp.com`.
+     */
+    connectionBaseUrl: z.string().optional(),
     /** Placeholder → where in the connection's metadata its value is, when no param gives it (default: the member of that name). */
     placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
     /** Headers every proxied request carries unless the caller sends its own (a required API version). */
@@ -52,17 +60,18 @@ export const apiSchema = z
   })
   .strict()
   .superRefine((api, ctx) => {
-    if (!api.baseUrl) return;
-    const probe = api.baseUrl.replace(PLACEHOLDER, (_, name: string) => (name === "apiUrl" || api.baseUrl!.startsWith(`{${name}}`) ? "https://x.example" : "x"));
+    const template = api.connectionBaseUrl;
+    if (!template) return;
+    const probe = template.replace(PLACEHOLDER, (_, name: string) => (name === "baseUrl" || template.startsWith(`{${name}}`) ? "https://x.example" : "x"));
     let url: URL;
     try {
       url = new URL(probe);
     } catch {
-      ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "must be an https URL or a template of one" });
+      ctx.addIssue({ code: "custom", path: ["connectionBaseUrl"], message: "must be an https URL or a template of one" });
       return;
     }
-    if (url.protocol !== "https:") ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "must be an https URL" });
-    if (url.search || url.hash) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "must not have a query or a fragment" });
+    if (url.protocol !== "https:") ctx.addIssue({ code: "custom", path: ["connectionBaseUrl"], message: "must be an https URL" });
+    if (url.search || url.hash) ctx.addIssue({ code: "custom", path: ["connectionBaseUrl"], message: "must not have a query or a fragment" });
   });
 
 export type ApiDeclaration = z.output<typeof apiSchema>;
@@ -96,20 +105,20 @@ export function connectionValue(connection: { params: unknown; metadata: unknown
  */
 export function resolveApiBase(
   api: ApiDeclaration,
-  apiUrl: string,
+  baseUrl: string,
   connection: { params: unknown; metadata: unknown },
   options: { allowHttp: boolean },
 ): URL {
-  const template = api.baseUrl ?? "{apiUrl}";
+  const template = api.connectionBaseUrl ?? "{baseUrl}";
   const lookup = (name: string): string => {
-    if (name === "apiUrl") return apiUrl;
+    if (name === "baseUrl") return baseUrl;
     const value = connectionValue(connection, name, api.placeholders[name] ?? name);
     if (value === undefined) throw new ApiBaseError(`the connection has no ${name} to call its API with`);
     return value;
   };
   const whole = /^\{([A-Za-z][A-Za-z0-9_]*)\}(\/.*)?$/.exec(template);
   let filled: string;
-  if (whole && whole[1] !== "apiUrl") {
+  if (whole && whole[1] !== "baseUrl") {
     let url: URL;
     try {
       url = new URL(lookup(whole[1]));
@@ -122,7 +131,7 @@ export function resolveApiBase(
     }
     filled = url.origin + (whole[2] ?? "").replace(PLACEHOLDER, (_, name: string) => safe(name, lookup(name)));
   } else {
-    filled = template.replace(PLACEHOLDER, (_, name: string) => (name === "apiUrl" ? apiUrl : safe(name, lookup(name))));
+    filled = template.replace(PLACEHOLDER, (_, name: string) => (name === "baseUrl" ? baseUrl : safe(name, lookup(name))));
   }
   return new URL(filled.replace(/\/+$/, ""));
 }

@@ -119,8 +119,7 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
     // An empty delivery id is no id: it would make every delivery a duplicate of the first.
     const delivery =
       (webhook.deliveryId.header && !webhook.batch ? deliveryId(req.headers[webhook.deliveryId.header]) : undefined) ??
-      (webhook.deliveryId.path ? deliveryId(valueAt(body, webhook.deliveryId.path)) : undefined) ??
-      (webhook.deliveryId.paths ? compositeId(body, webhook.deliveryId.paths) : undefined);
+      (webhook.deliveryId.paths ? bodyDeliveryId(body, webhook.deliveryId.paths) : undefined);
     return {
       trigger: trigger.name,
       externalIds,
@@ -151,8 +150,12 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
   };
 }
 
-/** The values at `paths` joined, each escaped so that no two different lists join alike; undefined when any is missing. */
-function compositeId(body: Record<string, unknown>, paths: string[]): string | undefined {
+/**
+ * The value at the one path, as it is; or the values at several joined, each escaped so that no two
+ * different lists join alike. Undefined when any is missing.
+ */
+function bodyDeliveryId(body: Record<string, unknown>, paths: string[]): string | undefined {
+  if (paths.length === 1) return deliveryId(valueAt(body, paths[0]));
   const parts = paths.map((path) => deliveryId(valueAt(body, path)));
   return parts.every((part) => part !== undefined) ? parts.map((part) => encodeURIComponent(part!)).join(":") : undefined;
 }
@@ -179,7 +182,7 @@ function authorization(decl: ConnectorDeclaration, oauth: OAuthDeclaration, iden
     endpoints: {
       authorizeUrl: oauth.authorizeUrl,
       tokenUrl: oauth.tokenUrl,
-      apiUrl: oauth.apiUrl,
+      apiUrl: decl.api?.baseUrl ?? "",
       ...(scheme?.type === "jwt" ? { jwksUrl: scheme.jwksUrl } : {}),
       ...(oauth.revocation ? { revocationUrl: oauth.revocation.url } : {}),
     },
@@ -229,8 +232,8 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
     authMode: decl.authMode,
     ...(decl.oauth && decl.identity
       ? authorization(decl, decl.oauth, decl.identity)
-      : // API_KEY and BASIC: no authorization server; the API base is the credentials' (src/connect/credentials.ts reads the identity).
-        { ...NEVER_AUTHORIZED, endpoints: { ...NEVER_AUTHORIZED.endpoints, apiUrl: decl.credentials?.apiUrl ?? "" } }),
+      : // API_KEY and BASIC: no authorization server (src/connect/credentials.ts reads the identity); NONE: no API.
+        { ...NEVER_AUTHORIZED, endpoints: { ...NEVER_AUTHORIZED.endpoints, apiUrl: decl.api?.baseUrl ?? "" } }),
     triggers: decl.triggers.map((t) => ({
       name: t.name,
       displayName: t.displayName,

@@ -38,11 +38,6 @@ export const credentialsSchema = z
     fields: z.array(fieldSchema).min(1),
     /** The provider's page where the end user finds these values (linked from the form). */
     whereToFind: httpsUrl,
-    /**
-     * The API base (overridable with CONNECTOR_<NAME>_API_URL like an OAuth connector's apiUrl).
-     * May name connection params in its host, or non-secret fields.
-     */
-    apiUrl: z.string().refine((t) => httpsUrl.safeParse(t.replace(PLACEHOLDER, "x")).success, "must be an https:// URL (or a template of one)"),
     /** API_KEY: the field that is the key. */
     key: z.string().optional(),
     /**
@@ -56,7 +51,7 @@ export const credentialsSchema = z
     test: z
       .object({
         method: z.enum(["GET", "POST"]).default("GET"),
-        /** Under apiUrl; may name fields and params (`/2010-04-01/Accounts/{account_sid}.json`). */
+        /** Under `api.baseUrl`; may name fields and params (`/2010-04-01/Accounts/{account_sid}.json`). */
         path: z.string().startsWith("/", "must start with /"),
         /** The account's id in the answer: the connection's externalId. */
         idPath: jsonPath,
@@ -74,13 +69,17 @@ export const credentialsSchema = z
       if (!names.includes(name)) ctx.addIssue({ code: "custom", path: ["keyTemplate"], message: `{${name}} is not one of the fields` });
     }
     // A secret goes on the wire only through the credential: templates that are logged or put in URLs may name non-secret fields only.
-    const secret = new Set(c.fields.filter((f) => f.secret).map((f) => f.name));
-    for (const [path, template] of [["apiUrl", c.apiUrl], ["test.path", c.test.path]] as const) {
-      for (const [, name] of template.matchAll(PLACEHOLDER)) {
-        if (secret.has(name)) ctx.addIssue({ code: "custom", path: path.split("."), message: `must not name the secret field {${name}}` });
-      }
-    }
+    for (const name of secretFieldsNamed(c, c.test.path)) ctx.addIssue({ code: "custom", path: ["test", "path"], message: `must not name the secret field {${name}}` });
   });
+
+/** The secret fields a template names (`api.baseUrl`, `test.path`): none may be, they are logged and put in URLs. */
+export function secretFieldsNamed(c: { fields: { name: string; secret: boolean }[] }, template: string): string[] {
+  const secret = new Set(c.fields.filter((f) => f.secret).map((f) => f.name));
+  return [...template.matchAll(PLACEHOLDER)].map(([, name]) => name).filter((name) => secret.has(name));
+}
+
+/** A template over the fields and params that is an https URL once they are filled (`https://{domain}.freshdesk.com`). */
+export const isHttpsUrlTemplate = (template: string): boolean => httpsUrl.safeParse(template.replace(PLACEHOLDER, "x")).success;
 
 export type CredentialsDeclaration = z.output<typeof credentialsSchema>;
 export type CredentialField = CredentialsDeclaration["fields"][number];

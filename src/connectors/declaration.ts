@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { apiSchema } from "./api.ts";
-import { credentialsSchema } from "./credentials.ts";
+import { credentialsSchema, isHttpsUrlTemplate, secretFieldsNamed } from "./credentials.ts";
 import { headerName, httpsUrl, jsonPath } from "./fields.ts";
 import { installationSchema } from "./installation.ts";
 import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } from "./params.ts";
@@ -70,14 +70,13 @@ export type IdentityReader = (ctx: {
   /** The token endpoint's parsed answer. */
   token: Record<string, unknown>;
   fetchJson: (path: string, init?: { method?: string; body?: string; headers?: Record<string, string> }) => Promise<any>;
+  /** `api.baseUrl`, resolved (CONNECTOR_<NAME>_API_URL). */
   apiUrl: string;
 }) => Promise<ExternalIdentity>;
 
 const oauthSchema = z.object({
   authorizeUrl: httpsUrlTemplate,
   tokenUrl: httpsUrlTemplate,
-  /** Base of the identity path (and of anything read with the account's token). */
-  apiUrl: httpsUrlTemplate,
   /** May be empty for providers without scopes (the parameter is then left out). */
   scopes: z.array(z.string().min(1)),
   /** Each scope in words, for the consent page. */
@@ -139,7 +138,7 @@ const oauthSchema = z.object({
 
 const identitySchema = z
   .object({
-    /** GET (or `method`) `{apiUrl}{path}` with the new access token. */
+    /** GET (or `method`) `{api.baseUrl}{path}` with the new access token. */
     path: z.string().startsWith("/", "must start with /").optional(),
     method: z.enum(["GET", "POST"]).default("GET"),
     /** Request body for POST identity reads (GraphQL APIs: a JSON `{"query":…}`). */
@@ -156,7 +155,7 @@ const identitySchema = z
     cursorPath: jsonPath.optional(),
     /**
      * A sync position at connect time read by a second call, after the identity (Dropbox's
-     * `files/list_folder/get_latest_cursor`): `{apiUrl}{path}` with the new token, the position at `cursorPath`.
+     * `files/list_folder/get_latest_cursor`): `{api.baseUrl}{path}` with the new token, the position at `cursorPath`.
      */
     cursorFrom: z
       .object({
@@ -244,14 +243,14 @@ const webhookSchema = z
      */
     batch: z.object({ path: jsonPath.optional() }).strict().optional(),
     /**
-     * Where the provider's delivery id is (stable across its retries); none, or empty ⇒ a digest of the body.
-     * `paths`: where no one field is unique, the fields that together are (HubSpot's eventId "is not
-     * guaranteed to be unique"; Xero's events carry no id): their values joined, absent when any is missing.
+     * Where the provider's delivery id is (stable across its retries): a header, else the body's
+     * value at `paths`; none, or empty ⇒ a digest of the body. One path is the usual id (`["id"]`);
+     * several are the fields that together are unique where no one field is (HubSpot's eventId "is
+     * not guaranteed to be unique"; Xero's events carry no id): their values joined, absent when any is missing.
      */
     deliveryId: z
-      .object({ header: headerName.optional(), path: jsonPath.optional(), paths: z.array(jsonPath).min(2).optional() })
+      .object({ header: headerName.optional(), paths: z.array(jsonPath).min(1).optional() })
       .strict()
-      .refine((d) => !(d.path && d.paths), { message: "path or paths, not both", path: ["paths"] })
       .default({}),
     /**
      * Every answer to the provider has no body, refusals included (Xero: "there is no body in the
@@ -324,10 +323,11 @@ export const connectorDeclarationSchema = z
   .superRefine((c, ctx) => {
     const hosts = new Set(c.params.filter((p) => p.in === "host" && !p.optional).map((p) => p.name));
     const wholeHosts = new Set(c.params.filter((p) => p.in === "hostname").map((p) => p.name));
-    for (const field of ["authorizeUrl", "tokenUrl", "apiUrl"] as const) {
-      const template = c.oauth?.[field];
+    // The OAuth URLs and the API base of an OAuth connector may name host parameters.
+    const oauthUrls = c.oauth ? ([["oauth", "authorizeUrl", c.oauth.authorizeUrl], ["oauth", "tokenUrl", c.oauth.tokenUrl], ["api", "baseUrl", c.api?.baseUrl]] as const) : [];
+    for (const [section, field, template] of oauthUrls) {
       if (!template) continue;
-      const path = ["oauth", field];
+      const path = [section, field];
       const unknown = placeholders(template).filter((name) => !hosts.has(name) && !wholeHosts.has(name));
       const host = urlHost(template);
       if (unknown.length > 0) ctx.addIssue({ code: "custom", path, message: `names {${unknown.join("}, {")}}, which params does not declare as (required) host parameters` });
@@ -336,8 +336,15 @@ export const connectorDeclarationSchema = z
       else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params), c.params)).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
     }
     const keyed = c.authMode === "API_KEY" || c.authMode === "BASIC";
+    const baseUrl = c.api?.baseUrl;
+    if (c.authMode !== "NONE" && !baseUrl) ctx.addIssue({ code: "custom", path: ["api", "baseUrl"], message: "required (only authMode NONE connectors call no API)" });
     if (keyed) {
       if (!c.credentials) ctx.addIssue({ code: "custom", path: ["credentials"], message: `required for authMode ${c.authMode}` });
+      // A keyed connector's base may name its connection params and non-secret fields anywhere.
+      if (baseUrl && !isHttpsUrlTemplate(baseUrl)) ctx.addIssue({ code: "custom", path: ["api", "baseUrl"], message: "must be an https:// URL (or a template of one)" });
+      for (const name of baseUrl && c.credentials ? secretFieldsNamed(c.credentials, baseUrl) : []) {
+        ctx.addIssue({ code: "custom", path: ["api", "baseUrl"], message: `must not name the secret field {${name}}` });
+      }
       if (c.oauth || c.identity) ctx.addIssue({ code: "custom", path: [c.oauth ? "oauth" : "identity"], message: `not used with authMode ${c.authMode} (credentials.test reads the identity)` });
       const style = c.api?.auth.style ?? "bearer";
       if (c.authMode === "BASIC" && (style !== "basic" || !c.credentials?.basic || c.credentials.key)) {

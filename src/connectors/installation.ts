@@ -17,14 +17,14 @@ export const installationSchema = z
       .string()
       .refine(naming("slug"), "must name {slug}")
       .refine((t) => httpsUrl.safeParse(t.replace("{slug}", "app")).success, "must be an https:// URL"),
-    /** POST `{apiUrl}{path}` with the app's JWT mints an installation token; names `{installation_id}`. */
+    /** POST `{api.baseUrl}{path}` with the app's JWT mints an installation token; names `{installation_id}`. */
     accessTokenPath: apiPath.refine(naming("installation_id"), "must name {installation_id}"),
     /** Members of that answer: the token, its expiry (ISO-8601) and the permissions granted (stored as the connection's scopes, `name:level`). */
     tokenPath: jsonPath.default("token"),
     expiresAtPath: jsonPath.default("expires_at"),
     permissionsPath: jsonPath.default("permissions"),
     /**
-     * GET `{apiUrl}{path}` with the installing user's token (from the `code` the provider adds when
+     * GET `{api.baseUrl}{path}` with the installing user's token (from the `code` the provider adds when
      * the app asks for user authorization during installation): the installations that user can
      * reach, an array at `listPath` whose items have `id`. The installation is accepted only if listed.
      */

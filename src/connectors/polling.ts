@@ -18,7 +18,7 @@ export const CURSOR_PLACEHOLDER = "{cursor}";
 export function pollingSchema(jsonPath: z.ZodString) {
   const requestSchema = z
     .object({
-      /** GET `{path}` under the connection's API base (the `api` section: `oauth.apiUrl` unless declared) with the account's token in the declared style. */
+      /** GET `{path}` under the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`) with the account's token in the declared style. */
       path: z.string().startsWith("/", "must start with /"),
       /**
        * Query parameters. A value holding `{cursor}` gets the stored position; the parameter is left
@@ -42,8 +42,8 @@ export function pollingSchema(jsonPath: z.ZodString) {
        * once per (id, version). Absent: once per id.
        */
       version: jsonPath.optional(),
-      /** The item's time, forwarded as the event's occurredAt; absent or unreadable: the poll time. */
-      occurredAt: jsonPath.optional(),
+      /** Where the item's time is, first readable wins, forwarded as the event's occurredAt; none readable: the poll time. */
+      occurredAt: z.array(jsonPath).default([]),
       /**
        * How the position moves.
        * - `answer`: the provider names it — the first of `paths` present in the answer (Spotify

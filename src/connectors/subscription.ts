@@ -22,19 +22,19 @@
  * board param, else the member). A value that is exactly "{name[]}" becomes a JSON array, exactly "{name:number}" a JSON number,
  * exactly "{events:includes:<event>}" a JSON boolean (whether that provider event is wanted: GitLab's and SendGrid's per-event flags).
  *
- * The calls go to the connection's API base (the `api` section's baseUrl, else oauth.apiUrl), or
+ * The calls go to the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`), or
  * to `base` resolved against it where the provider's webhooks live beside its API (Figma's /v2).
  */
 import { z } from "zod";
 import { headerName, jsonPath } from "./fields.ts";
-import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
+import { handshakeSchema, schemeSchema, type SchemeParams } from "./schemes/index.ts";
 import type { NormalizedEvent } from "./types.ts";
 
 
 const callSchema = z
   .object({
     method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
-    /** Under the connection's API base (the `api` section: `oauth.apiUrl` unless declared), the token in the declared style. */
+    /** Under the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`), the token in the declared style. */
     path: z.string().startsWith("/", "must start with /"),
     body: z.record(z.string(), z.unknown()).optional(),
     /**
@@ -245,7 +245,9 @@ export const subscriptionSchema = z
     onlyWithParam: z.string().regex(/^[a-z][a-z0-9_]*$/).optional(),
     /**
      * The provider POSTs whole events (parsed by the connector's `webhook` section) to
-     * {subscriptionUrl}, which names the subscription; each is verified with `scheme` keyed by the
+     * {subscriptionUrl}, which names the subscription; each is verified with the connector's
+     * `webhook.scheme` (or `scheme` here, where these deliveries are signed otherwise: Jira's
+     * dynamic webhooks carry a JWT, Pipedrive's use HTTP Basic) keyed by the
      * subscription's own secret (Calendly's signing key, a generated webhook secret) or, where the
      * provider signs with the OAuth app's client secret (Jira's dynamic webhooks) or with the
      * connection's own token (Workable's account token), by that. The
@@ -253,7 +255,8 @@ export const subscriptionSchema = z
      */
     webhook: z
       .object({
-        scheme: schemeSchema,
+        /** Only where it is not the connector's `webhook.scheme`, which is declared once there. */
+        scheme: schemeSchema.optional(),
         /**
          * subscription: the subscription's own secret; client_secret: the OAuth app's (Jira);
          * webhook_secret: the connector's webhook secret, as its ordinary webhooks (an app-wide
@@ -328,6 +331,11 @@ export const subscriptionSchema = z
   .refine((s) => (s.secret === "handshake") === Boolean(s.webhook?.secretHandshake), { message: "secret \"handshake\" goes with webhook.secretHandshake (and only with it)", path: ["webhook", "secretHandshake"] });
 
 export type SubscriptionDeclaration = z.output<typeof subscriptionSchema>;
+
+/** The scheme that verifies events sent to a subscription's own URL: its own where declared, else the connector's webhook scheme. */
+export function subscriptionWebhookScheme(decl: { subscription?: SubscriptionDeclaration; webhook?: { scheme: SchemeParams } }): SchemeParams | undefined {
+  return decl.subscription?.webhook?.scheme ?? decl.webhook?.scheme;
+}
 
 /**
  * The declared resource a subscription row watches: its resource is the declared one with the

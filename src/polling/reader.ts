@@ -106,7 +106,7 @@ export async function readPolledTrigger(
         trigger,
         externalIds: [],
         dedupeKey: `poll:${trigger}:${id}${version === undefined ? "" : `@${version}`}`,
-        occurredAt: (spec.occurredAt ? itemTime(valueAt(item, spec.occurredAt)) : undefined) ?? now,
+        occurredAt: spec.occurredAt.map((path) => itemTime(valueAt(item, path))).find(Boolean) ?? now,
         data: item,
       });
     }

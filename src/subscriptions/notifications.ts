@@ -21,7 +21,7 @@ import { type AccessTokens, ReauthRequiredError } from "../connections/accessTok
 import type { Clock } from "../clock.ts";
 import type { Logger } from "pino";
 import type { WakeSignal } from "../events/wakeSignal.ts";
-import { declaredResource, type NotificationLocation } from "../connectors/subscription.ts";
+import { declaredResource, subscriptionWebhookScheme, type NotificationLocation } from "../connectors/subscription.ts";
 import { verifyWithScheme } from "../connectors/schemes/index.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
@@ -222,7 +222,9 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       const key = sub ? await signingKey(signed.key, sub, def, deploymentId, webhookSecret) : undefined;
       const now = deps.clock.now();
       // Verified even for an unknown subscription, so timing does not tell known ids apart.
-      const verified = verifyWithScheme(signed.scheme, { req, secret: key || "\u0000no subscription", now });
+      const scheme = subscriptionWebhookScheme(def.declaration);
+      if (!scheme) return { refused: "the connector's subscriptions send no events of their own" };
+      const verified = verifyWithScheme(scheme, { req, secret: key || "\u0000no subscription", now });
       if (!sub || !key || !verified.ok) return { refused: verified.ok ? "no such subscription" : verified.reason };
       // A signed ping that only says "changed" (Airtable's): what changed is read with the account's token.
       if (def.declaration.subscription?.read) {

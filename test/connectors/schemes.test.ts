@@ -1,13 +1,12 @@
 /**
  * The shared verification schemes, each against the provider's own signing code where one is on
- * npm (@octokit/webhooks-methods, standardwebhooks) or the provider's documented test vectors,
+ * npm (@octokit/webhooks-methods) or the provider's documented test vectors,
  * and each refusing a wrong secret, an altered body, a stale timestamp and a missing header.
  */
 import { createHmac, generateKeyPairSync, sign as cryptoSign } from "node:crypto";
 import { EventWebhook } from "@sendgrid/eventwebhook";
 import twilio from "twilio";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
-import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, schemeSchema, verifyWithScheme } from "../../src/connectors/schemes/index.ts";
 import type { InboundRequest } from "../../src/connectors/types.ts";
@@ -97,27 +96,6 @@ describe("token (shared secret header)", () => {
     expect(verify(gitlab, req({ "x-gitlab-token": "tok2" }), "tok")).toMatchObject({ ok: false });
     expect(verify(gitlab, req({}), "tok")).toMatchObject({ ok: false });
     expect(verify({ type: "token", header: "authorization", prefix: "Bearer " }, req({ authorization: "Bearer tok" }), "tok")).toEqual({ ok: true });
-  });
-});
-
-describe("standard_webhooks", () => {
-  const secret = `whsec_${Buffer.from("a shared secret of 24 bytes!").toString("base64")}`;
-  const headers = (at = now, raw = body, key = secret) => {
-    const id = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
-    return { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(key).sign(id, at, raw) };
-  };
-
-  it("accepts what the standardwebhooks library signs", () => {
-    expect(verify({ type: "standard_webhooks" }, req(headers()), secret)).toEqual({ ok: true });
-  });
-
-  it("refuses a wrong secret, an altered body, a stale timestamp and missing headers", () => {
-    const other = `whsec_${Buffer.from("another secret, 24 bytes").toString("base64")}`;
-    expect(verify({ type: "standard_webhooks" }, req(headers(now, body, other)), secret)).toMatchObject({ ok: false });
-    expect(verify({ type: "standard_webhooks" }, req(headers(), `${body}x`), secret)).toMatchObject({ ok: false });
-    expect(verify({ type: "standard_webhooks" }, req(headers(new Date(now.getTime() - 301_000))), secret)).toMatchObject({ ok: false });
-    const { ["webhook-signature"]: _s, ...missing } = headers();
-    expect(verify({ type: "standard_webhooks" }, req(missing), secret)).toMatchObject({ ok: false });
   });
 });
 

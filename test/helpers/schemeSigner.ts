@@ -4,7 +4,6 @@
  * registry. Written independently of src/connectors/schemes (it is the other side of the wire).
  */
 import { createHmac } from "node:crypto";
-import { Webhook } from "standardwebhooks";
 import type { SchemeParams } from "../../src/connectors/schemes/index.ts";
 
 export interface SignedInbound {
@@ -36,12 +35,6 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
       return { [scheme.header]: `${scheme.prefix}${secret}` };
     case "basic":
       return { authorization: `Basic ${Buffer.from(`${scheme.user}:${secret}`).toString("base64")}` };
-    case "standard_webhooks": {
-      const id = `msg_${Math.random().toString(36).slice(2)}`;
-      const signature = new Webhook(secret).sign(id, now, body);
-      const p = scheme.headerPrefix;
-      return { [`${p}-id`]: id, [`${p}-timestamp`]: seconds, [`${p}-signature`]: signature };
-    }
     case "box": {
       // Box's documented format: RFC 3339 with an offset; signed after the body bytes.
       const timestamp = now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
@@ -59,9 +52,8 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
   }
 }
 
-/** A secret in the form the scheme expects (Standard Webhooks: whsec_ + base64). */
+/** A secret in the form the scheme expects (base64 where the declaration says so). */
 export function secretForScheme(scheme: SchemeParams): string {
-  if (scheme.type === "standard_webhooks") return `whsec_${Buffer.from("a shared secret of 24 bytes!").toString("base64")}`;
   if (scheme.type === "hmac" && scheme.secretEncoding === "base64") return Buffer.from("a base64 webhook secret").toString("base64");
   return "the-webhook-secret";
 }

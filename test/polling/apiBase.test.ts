@@ -54,8 +54,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()));
 });
 
-const headerApi = apiSchema.parse({ baseUrl: "{apiUrl}/tenants/{tenant}", auth: { style: "header", header: "x-api-token", prefix: "Token " } });
-const queryApi = apiSchema.parse({ baseUrl: "{apiUrl}/tenants/{tenant}", auth: { style: "query", param: "access_token" }, placeholders: { tenant: "site.key" } });
+const headerApi = apiSchema.parse({ connectionBaseUrl: "{baseUrl}/tenants/{tenant}", auth: { style: "header", header: "x-api-token", prefix: "Token " } });
+const queryApi = apiSchema.parse({ connectionBaseUrl: "{baseUrl}/tenants/{tenant}", auth: { style: "query", param: "access_token" }, placeholders: { tenant: "site.key" } });
 const polled = pollingSchema(jsonPath).parse({
   triggers: { item_changed: { request: { path: "/items", query: { since: "{cursor}" } }, items: "items", id: "id", version: "updated", cursor: { from: "version" } } },
 }).triggers.item_changed;

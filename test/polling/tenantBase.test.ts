@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
  * The poller end to end on the database with a connector whose API base is per tenant: Aircall's
- * declared reader, re-declared with `api.baseUrl: "{apiUrl}/tenants/{tenant}"` and its token in an
+ * declared reader, re-declared with `api.connectionBaseUrl: "{baseUrl}/tenants/{tenant}"` and its token in an
  * `x-api-token` header. Each connection is read under its own tenant's base (the tenant from its
  * params, or from its identity metadata), never under the bare apiUrl nor with a bearer token; a
  * connection with no tenant fails its read and stays scheduled.
@@ -22,7 +22,7 @@ const clock = fakeClock(new Date("2026-03-01T12:00:00.000Z"));
 const aircall = findConnector("aircall")!;
 const tenantAircall: ConnectorDefinition = {
   ...aircall,
-  declaration: { ...aircall.declaration, api: apiSchema.parse({ baseUrl: "{apiUrl}/tenants/{tenant}", placeholders: { tenant: "company.slug" }, auth: { style: "header", header: "x-api-token" } }) },
+  declaration: { ...aircall.declaration, api: apiSchema.parse({ connectionBaseUrl: "{baseUrl}/tenants/{tenant}", placeholders: { tenant: "company.slug" }, auth: { style: "header", header: "x-api-token" } }) },
 };
 let app: TestApp;
 let ada: Operator;

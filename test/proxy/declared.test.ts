@@ -10,7 +10,7 @@ describe("the api section", () => {
   const api = (input: unknown) => apiSchema.parse(input);
 
   test("fills a tenant's API base from params first, then metadata; values must be plain names", () => {
-    const jira = api({ baseUrl: "{apiUrl}/ex/jira/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } });
+    const jira = api({ connectionBaseUrl: "{baseUrl}/ex/jira/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } });
     const metadata = { sites: [{ cloudId: "1324a887-45db-1bf4-1e99-ef0ff456d421" }, { cloudId: "second" }] };
     expect(resolveApiBase(jira, "https://api.atlassian.com", { params: {}, metadata }, { allowHttp: false }).href).toBe(
       "https://api.atlassian.com/ex/jira/1324a887-45db-1bf4-1e99-ef0ff456d421",
@@ -21,13 +21,13 @@ describe("the api section", () => {
     }
     expect(() => resolveApiBase(jira, "https://api.atlassian.com", { params: {}, metadata: {} }, { allowHttp: false })).toThrow(/no cloudId/);
 
-    const zendesk = api({ baseUrl: "https://{subdomain}.zendesk.com" });
+    const zendesk = api({ connectionBaseUrl: "https://{subdomain}.zendesk.com" });
     expect(resolveApiBase(zendesk, "unused", { params: { subdomain: "acme" }, metadata: {} }, { allowHttp: false }).href).toBe("https://acme.zendesk.com/");
     expect(() => resolveApiBase(zendesk, "unused", { params: { subdomain: "evil.com/x" }, metadata: {} }, { allowHttp: false })).toThrow();
   });
 
   test("a value that is the whole base gives only its https origin", () => {
-    const salesforce = api({ baseUrl: "{instanceUrl}", placeholders: { instanceUrl: "restUrl" } });
+    const salesforce = api({ connectionBaseUrl: "{instanceUrl}", placeholders: { instanceUrl: "restUrl" } });
     const metadata = { restUrl: "https://acme.my.salesforce.com/services/data/v{version}/" };
     expect(resolveApiBase(salesforce, "https://login.salesforce.com", { params: {}, metadata }, { allowHttp: false }).href).toBe("https://acme.my.salesforce.com/");
     for (const bad of ["http://acme.my.salesforce.com", "javascript:alert(1)", "https://user:pw@acme.my.salesforce.com", "not a url"]) {
@@ -36,8 +36,8 @@ describe("the api section", () => {
   });
 
   test("declarations are checked: https bases, known auth styles", () => {
-    expect(apiSchema.safeParse({ baseUrl: "http://api.example.com" }).success).toBe(false);
-    expect(apiSchema.safeParse({ baseUrl: "https://api.example.com/?x=1" }).success).toBe(false);
+    expect(apiSchema.safeParse({ connectionBaseUrl: "http://api.example.com" }).success).toBe(false);
+    expect(apiSchema.safeParse({ connectionBaseUrl: "https://api.example.com/?x=1" }).success).toBe(false);
     expect(apiSchema.safeParse({ auth: { style: "cookie" } }).success).toBe(false);
     expect(apiSchema.safeParse({ auth: { style: "header", header: "X-Token" } }).success).toBe(false);
     expect(api({}).auth).toEqual({ style: "bearer" });

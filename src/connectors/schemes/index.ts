@@ -7,7 +7,6 @@ import type { VerifyResult } from "../types.ts";
 import type { SchemeInput } from "./common.ts";
 import { hmacScheme, verifyHmac } from "./hmac.ts";
 import { jwtScheme, verifyJwt } from "./jwt.ts";
-import { standardWebhooksScheme, verifyStandardWebhooks } from "./standardWebhooks.ts";
 import { stripeScheme, verifyStripe } from "./stripe.ts";
 import { tokenScheme, verifyToken } from "./token.ts";
 import { bodyTokenScheme, verifyBodyToken } from "./bodyToken.ts";
@@ -23,7 +22,6 @@ export const schemeSchema = z.discriminatedUnion("type", [
   hmacScheme,
   stripeScheme,
   tokenScheme,
-  standardWebhooksScheme,
   jwtScheme,
   hmacBodyTimestampScheme,
   boxScheme,
@@ -45,8 +43,6 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyStripe(params, input);
     case "token":
       return verifyToken(params, input);
-    case "standard_webhooks":
-      return verifyStandardWebhooks(params, input);
     case "jwt":
       return verifyJwt(params, input);
     case "hmac_body_timestamp":
@@ -70,7 +66,7 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
 
 /**
  * Whether a valid signature also proves the request is recent: the signed content includes a
- * timestamp the scheme holds to a window (Slack/Zoom `{timestamp}`, Stripe, Standard Webhooks, Box,
+ * timestamp the scheme holds to a window (Slack/Zoom `{timestamp}`, Stripe, Box,
  * Linear's body timestamp, a JWT's iat/exp). Without one, a captured delivery verifies forever, so
  * the inbound route also deduplicates on the body's digest (the connector's replay window).
  */
@@ -80,7 +76,6 @@ export function signsTimestamp(params: SchemeParams): boolean {
       return params.signedContent.includes("{timestamp}");
     case "stripe":
       return params.signedContent.includes("{timestamp}");
-    case "standard_webhooks":
     case "box":
     case "hmac_body_timestamp":
     case "jwt":

@@ -47,7 +47,7 @@ export async function startCredentialedProvider(def: ConnectorDefinition, option
   const values = { ...exampleValues(def.declaration.params), ...fields };
   const credential = wireCredential(decl, def.authMode as "API_KEY" | "BASIC", fields);
   // The host part that names params becomes a path prefix: https://{domain}.freshdesk.com → /{domain}.
-  const hostParams = [...new URL(decl.apiUrl.replace(/\{([a-z0-9_]+)\}/g, "p-$1")).host.matchAll(/p-([a-z0-9_]+)/g)].map((m) => m[1]);
+  const hostParams = [...new URL(def.declaration.api!.baseUrl!.replace(/\{([a-z0-9_]+)\}/g, "p-$1")).host.matchAll(/p-([a-z0-9_]+)/g)].map((m) => m[1]);
   const prefixTemplate = hostParams.map((name) => `/{${name}}`).join("");
   const prefix = fillCredentialTemplate(prefixTemplate, values);
   const testPath = `${prefix}${fillCredentialTemplate(decl.test.path, values, encodeURIComponent)}`;

@@ -74,7 +74,7 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
   const { tokenResponse } = oauth;
   const tenant = tenantPaths(def);
   // Matched without its query string (e.g. `/v1/me?fields=id`).
-  const identityPath = `${tenant.filled}/api${pathOf(oauth.apiUrl).replace(/\/$/, "")}${(identity.path ?? "").split("?")[0]}`;
+  const identityPath = `${tenant.filled}/api${pathOf(decl.api!.baseUrl!).replace(/\/$/, "")}${(identity.path ?? "").split("?")[0]}`;
   const identityRequests: FakeDeclaredProvider["identityRequests"] = [];
 
   const tokenBody = (grant: Grant<DeclaredIdentity>): Record<string, unknown> => {
@@ -137,7 +137,7 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
               ? [
                   {
                     method: identity.cursorFrom.method,
-                    path: `${tenant.filled}/api${pathOf(oauth.apiUrl).replace(/\/$/, "")}${identity.cursorFrom.path}`,
+                    path: `${tenant.filled}/api${pathOf(decl.api!.baseUrl!).replace(/\/$/, "")}${identity.cursorFrom.path}`,
                     handle(req: Parameters<Route<DeclaredIdentity>["handle"]>[0], ctx: Parameters<Route<DeclaredIdentity>["handle"]>[1]) {
                       const grant = ctx.authenticate(req);
                       if (!grant) return jsonReply(401, { error: "invalid_token" });
@@ -160,7 +160,7 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
     env: () => ({
       [`${prefix}AUTHORIZE_URL`]: `${server.url}${tenant.template}${pathOf(oauth.authorizeUrl).replace(/\/+$/, "")}`,
       [`${prefix}TOKEN_URL`]: `${server.url}${tenant.template}${pathOf(oauth.tokenUrl).replace(/\/+$/, "")}`,
-      [`${prefix}API_URL`]: `${server.url}${tenant.template}/api${pathOf(oauth.apiUrl).replace(/\/$/, "")}`,
+      [`${prefix}API_URL`]: `${server.url}${tenant.template}/api${pathOf(decl.api!.baseUrl!).replace(/\/$/, "")}`,
       [`${prefix}CLIENT_ID`]: server.clientId,
       [`${prefix}CLIENT_SECRET`]: server.clientSecret,
     }),

@@ -46,11 +46,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://help.activecampaign.com/hc/en-us/articles/207317590-Getting-started-with-the-API",
-    apiUrl: "https://{account}.api-us1.com",
     key: "api_key",
     test: { method: "GET", path: "/api/3/users/me", idPath: "user.id", displayNamePath: "user.username" },
   },
-  api: { auth: { style: "header", header: "api-token" } },
+  api: { baseUrl: "https://{account}.api-us1.com", auth: { style: "header", header: "api-token" } },
   triggers: [
     {
       name: "contact_added",
@@ -108,7 +107,7 @@ export default declareConnector({
         items: "contacts",
         id: "id",
         version: "cdate",
-        occurredAt: "cdate",
+        occurredAt: ["cdate"],
         cursor: { from: "version" },
       },
       deal_added: {
@@ -116,7 +115,7 @@ export default declareConnector({
         items: "deals",
         id: "id",
         version: "cdate",
-        occurredAt: "cdate",
+        occurredAt: ["cdate"],
         cursor: { from: "version" },
       },
     },

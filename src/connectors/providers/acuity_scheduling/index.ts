@@ -22,7 +22,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://acuityscheduling.com/oauth2/authorize",
     tokenUrl: "https://acuityscheduling.com/oauth2/token",
-    apiUrl: "https://acuityscheduling.com",
     scopes: ["api-v1"],
     scopeDescriptions: {
       "api-v1": "Read and change your appointments, calendars and clients",
@@ -38,4 +37,5 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { name: "name", timezone: "timezone" },
   },
+  api: { baseUrl: "https://acuityscheduling.com" },
 });

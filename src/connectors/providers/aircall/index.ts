@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://dashboard.aircall.io/oauth/authorize",
     tokenUrl: "https://api.aircall.io/v1/oauth/token",
-    apiUrl: "https://api.aircall.io",
     scopes: ["public_api"],
     scopeDescriptions: {
       public_api: "Read and change your Aircall calls, numbers, users and contacts",
@@ -43,6 +42,7 @@ export default declareConnector({
     displayNamePath: "integration.name",
     metadata: { status: "integration.status" },
   },
+  api: { baseUrl: "https://api.aircall.io" },
   triggers: [
     {
       name: "call_created",
@@ -75,7 +75,7 @@ export default declareConnector({
         items: "calls",
         id: "id",
         version: "started_at",
-        occurredAt: "started_at",
+        occurredAt: ["started_at"],
         cursor: { from: "version" },
       },
     },

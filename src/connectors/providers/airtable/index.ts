@@ -49,8 +49,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://airtable.com/oauth2/v1/authorize",
     tokenUrl: "https://airtable.com/oauth2/v1/token",
-    // The proxy base: airtable.js: `endpointUrl` https://api.airtable.com, it adds `/v0/` (https://github.com/Airtable/airtable.js).
-    apiUrl: "https://api.airtable.com",
     // webhook:manage: the base's webhook Switchyard adds, refreshes and removes; data.records:read also reads its record payloads.
     scopes: ["user.email:read", "data.records:read", "schema.bases:read", "webhook:manage"],
     scopeDescriptions: {
@@ -79,6 +77,8 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { email: "email", scopes: "scopes" },
   },
+  // The proxy base: airtable.js: `endpointUrl` https://api.airtable.com, it adds `/v0/` (https://github.com/Airtable/airtable.js).
+  api: { baseUrl: "https://api.airtable.com" },
   // A ping names no event: at a subscription's own URL the changes it announces are read (payloads.ts); anywhere else it yields none.
   webhook: {
     scheme: signature,
@@ -97,7 +97,7 @@ export default declareConnector({
     answer: { idPath: "id", expiresPath: "expirationTime", secretPath: "macSecretBase64" },
     lifetimeSeconds: 7 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: signature, keep: "all" },
+    webhook: { keep: "all" },
     read: readAirtablePayloads,
   },
   triggers: [

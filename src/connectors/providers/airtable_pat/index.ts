@@ -32,9 +32,8 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://airtable.com/create/tokens",
-    apiUrl: "https://api.airtable.com",
     key: "token",
     test: { method: "GET", path: "/v0/meta/whoami", idPath: "id", displayNamePath: "email" },
   },
-  api: { auth: { style: "bearer" } },
+  api: { baseUrl: "https://api.airtable.com", auth: { style: "bearer" } },
 });

@@ -52,7 +52,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.asana.com/-/oauth_authorize",
     tokenUrl: "https://app.asana.com/-/oauth_token",
-    apiUrl: "https://app.asana.com/api/1.0",
     scopes: ["openid", "email", "profile", "webhooks:write", "webhooks:delete"],
     scopeDescriptions: {
       openid: "Confirm your Asana identity",
@@ -72,6 +71,7 @@ export default declareConnector({
     displayNamePath: "data.name",
     metadata: { email: "data.email" },
   },
+  api: { baseUrl: "https://app.asana.com/api/1.0" },
   webhook: {
     // Only for the subscription's own URL: Asana signs with the secret its handshake handed over.
     scheme: { type: "hmac", header: "x-hook-signature", algorithm: "sha256", encoding: "hex" },
@@ -112,7 +112,7 @@ export default declareConnector({
     secret: "handshake",
     placeholders: { project: "project" },
     onlyWithParam: "project",
-    webhook: { scheme: { type: "hmac", header: "x-hook-signature", algorithm: "sha256", encoding: "hex" }, secretHandshake: { header: "x-hook-secret" }, keep: "all" },
+    webhook: { secretHandshake: { header: "x-hook-secret" }, keep: "all" },
   },
   triggers: [
     {

@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.attio.com/authorize",
     tokenUrl: "https://app.attio.com/oauth/token",
-    apiUrl: "https://api.attio.com",
     // Scopes are set on the app in Attio's developer dashboard.
     scopes: [],
     pkce: false,
@@ -41,6 +40,7 @@ export default declareConnector({
     displayNamePath: "workspace_name",
     metadata: { workspaceSlug: "workspace_slug", memberId: "authorized_by_workspace_member_id" },
   },
+  api: { baseUrl: "https://api.attio.com" },
   triggers: [
     {
       name: "task_created",
@@ -68,7 +68,7 @@ export default declareConnector({
         items: "data",
         id: "id.task_id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

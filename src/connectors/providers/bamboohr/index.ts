@@ -66,17 +66,16 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://documentation.bamboohr.com/docs/getting-started",
-    apiUrl: "https://{company_domain}.bamboohr.com/api/v1",
     basic: { username: "{api_key}", password: "x" },
     // The key's own employee record (id 0 is "the user the key belongs to"); it answers its id and first name.
     test: { method: "GET", path: "/employees/0", idPath: "id", displayNamePath: "firstName" },
   },
-  api: { auth: { style: "basic" } },
+  api: { baseUrl: "https://{company_domain}.bamboohr.com/api/v1", auth: { style: "basic" } },
   webhook: {
     scheme: SCHEME,
     event: { path: "type" },
     routing: ["data.companyDomain"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["timestamp"],
   },
   subscription: {
@@ -98,7 +97,7 @@ export default declareConnector({
     secret: "answer",
     // The webhook is the connection's own: every delivery is its account's (the body names the
     // company and an employee, never the key's owner the connection is identified by).
-    webhook: { scheme: SCHEME, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

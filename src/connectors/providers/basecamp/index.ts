@@ -25,7 +25,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://launchpad.37signals.com/authorization/new",
     tokenUrl: "https://launchpad.37signals.com/authorization/token",
-    apiUrl: "https://launchpad.37signals.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -40,7 +39,7 @@ export default declareConnector({
   },
   // Basecamp 4's API is per account: every path is under the account id (the first of the
   // accounts Launchpad lists, unless the connection's params name another accountId).
-  api: { baseUrl: "https://3.basecampapi.com/{accountId}" },
+  api: { baseUrl: "https://launchpad.37signals.com", connectionBaseUrl: "https://3.basecampapi.com/{accountId}" },
   triggers: [
     {
       name: "todo_changed",
@@ -75,7 +74,7 @@ export default declareConnector({
         request: { path: "/projects/recordings.json", query: { type: "Todo", sort: "updated_at", direction: "desc" } },
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

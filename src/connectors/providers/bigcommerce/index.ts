@@ -44,7 +44,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://login.bigcommerce.com/oauth2/authorize",
     tokenUrl: "https://login.bigcommerce.com/oauth2/token",
-    apiUrl: "https://api.bigcommerce.com",
     scopes: ["store_v2_orders_read_only", "store_v2_products_read_only", "store_v2_customers_read_only"],
     scopeDescriptions: {
       store_v2_orders_read_only: "Read the store's orders (and hear when they are created or updated)",
@@ -68,8 +67,9 @@ export default declareConnector({
     },
   },
   api: {
+    baseUrl: "https://api.bigcommerce.com",
     auth: { style: "header", header: "x-auth-token", prefix: "" },
-    baseUrl: "{apiUrl}/stores/{storeHash}",
+    connectionBaseUrl: "{baseUrl}/stores/{storeHash}",
     placeholders: { storeHash: "store_hash" },
   },
   webhook: {
@@ -96,7 +96,7 @@ export default declareConnector({
     // Hooks do not expire (BigCommerce deactivates one only after failed deliveries).
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "token", header: "x-switchyard-token" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

@@ -69,7 +69,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://bitbucket.org/site/oauth2/authorize",
     tokenUrl: "https://bitbucket.org/site/oauth2/access_token",
-    apiUrl: "https://api.bitbucket.org/2.0",
     // The consumer's permissions decide what is granted; `account` is what GET /user needs,
     // `webhook` what the repository hooks API needs (developer.atlassian.com/cloud/bitbucket/rest/api-group-webhooks/).
     scopes: ["account", "webhook"],
@@ -104,6 +103,7 @@ export default declareConnector({
     displayNamePath: "display_name",
     metadata: { accountId: "account_id", nickname: "nickname" },
   },
+  api: { baseUrl: "https://api.bitbucket.org/2.0" },
   webhook: {
     scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
     event: { header: "x-event-key" },
@@ -137,7 +137,7 @@ export default declareConnector({
     answer: { idPath: "uuid" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

@@ -21,7 +21,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://bitly.com/oauth/authorize",
     tokenUrl: "https://api-ssl.bitly.com/oauth/access_token",
-    apiUrl: "https://api-ssl.bitly.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -33,6 +32,7 @@ export default declareConnector({
     displayNamePath: "name",
     metadata: { defaultGroup: "default_group_guid" },
   },
+  api: { baseUrl: "https://api-ssl.bitly.com" },
   triggers: [
     {
       name: "link_created",
@@ -64,7 +64,7 @@ export default declareConnector({
         items: "links",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

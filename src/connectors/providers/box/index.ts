@@ -69,8 +69,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://account.box.com/api/oauth2/authorize",
     tokenUrl: "https://api.box.com/oauth2/token",
-    // The proxy base: Box's SDKs: base URL https://api.box.com, they add `/2.0/` (https://github.com/box/box-typescript-sdk-gen/blob/main/docs/configuration.md).
-    apiUrl: "https://api.box.com",
     // The app's configured application scopes apply; the scope parameter narrows them: reading, and
     // managing the webhook Switchyard adds on the watched folder ("Manage webhooks" on the app).
     scopes: ["root_readonly", "manage_webhook"],
@@ -100,11 +98,13 @@ export default declareConnector({
     displayNamePath: "name",
     metadata: { login: "login", enterpriseId: "enterprise.id" },
   },
+  // The proxy base: Box's SDKs: base URL https://api.box.com, they add `/2.0/` (https://github.com/box/box-typescript-sdk-gen/blob/main/docs/configuration.md).
+  api: { baseUrl: "https://api.box.com" },
   webhook: {
     scheme: { type: "box" },
     event: { path: "trigger" },
     routing: ["created_by.id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["created_at"],
   },
   // One V2 webhook per connection on its folder, for the listed triggers. V2 webhooks do not expire
@@ -135,7 +135,7 @@ export default declareConnector({
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
     // Box signs with the app's keys, not per webhook: verified with the connector's webhook secret.
-    webhook: { scheme: { type: "box" }, key: "webhook_secret", keep: "all" },
+    webhook: { key: "webhook_secret", keep: "all" },
   },
   triggers: [
     {

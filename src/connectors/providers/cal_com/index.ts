@@ -71,11 +71,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://app.cal.com/settings/developer/api-keys",
-    apiUrl: "https://api.cal.com",
     key: "api_key",
     test: { method: "GET", path: "/v2/me", idPath: "data.id", displayNamePath: "data.name" },
   },
-  api: { auth: { style: "bearer" } },
+  api: { baseUrl: "https://api.cal.com", auth: { style: "bearer" } },
   webhook: {
     scheme: { type: "hmac", header: "x-cal-signature-256", algorithm: "sha256", encoding: "hex", signedContent: "{body}" },
     event: { path: "triggerEvent" },
@@ -96,7 +95,7 @@ export default declareConnector({
     // Cal.com webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "hmac", header: "x-cal-signature-256", algorithm: "sha256", encoding: "hex", signedContent: "{body}" } },
+    webhook: {},
   },
   triggers: [
     {

@@ -72,7 +72,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://auth.calendly.com/oauth/authorize",
     tokenUrl: "https://auth.calendly.com/oauth/token",
-    apiUrl: "https://api.calendly.com",
     // Calendly OAuth apps get the user's full API access; there are no scopes to ask for.
     scopes: [],
     pkce: true,
@@ -85,6 +84,7 @@ export default declareConnector({
     displayNamePath: "resource.name",
     metadata: { email: "resource.email", organization: "resource.current_organization", timezone: "resource.timezone" },
   },
+  api: { baseUrl: "https://api.calendly.com" },
   webhook: {
     // Calendly's own example rejects signatures older than three minutes.
     scheme: { type: "stripe", header: "calendly-webhook-signature", toleranceSeconds: 180 },

@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.canva.com/api/oauth/authorize",
     tokenUrl: "https://api.canva.com/rest/v1/oauth/token",
-    apiUrl: "https://api.canva.com",
     scopes: ["profile:read", "design:meta:read"],
     scopeDescriptions: {
       "profile:read": "Read your Canva display name",
@@ -42,6 +41,7 @@ export default declareConnector({
     idPath: "team_user.user_id",
     metadata: { teamId: "team_user.team_id" },
   },
+  api: { baseUrl: "https://api.canva.com" },
   triggers: [
     {
       name: "design_modified",
@@ -69,7 +69,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

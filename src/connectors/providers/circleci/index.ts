@@ -87,16 +87,15 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://app.circleci.com/settings/user/tokens",
-    apiUrl: "https://circleci.com/api/v2",
     key: "api_token",
     test: { method: "GET", path: "/project/{vcs}/{organization}/{project}", idPath: "id", displayNamePath: "slug" },
   },
-  api: { auth: { style: "header", header: "circle-token" } },
+  api: { baseUrl: "https://circleci.com/api/v2", auth: { style: "header", header: "circle-token" } },
   webhook: {
     scheme: { type: "hmac", header: "circleci-signature", algorithm: "sha256", encoding: "hex", prefix: "v1=", signedContent: "{body}" },
     event: { path: "type" },
     routing: ["project.id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["happened_at"],
   },
   subscription: {
@@ -111,7 +110,7 @@ export default declareConnector({
     // CircleCI webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "hmac", header: "circleci-signature", algorithm: "sha256", encoding: "hex", prefix: "v1=", signedContent: "{body}" } },
+    webhook: {},
   },
   triggers: [
     {

@@ -34,7 +34,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.clickup.com/api",
     tokenUrl: "https://api.clickup.com/api/v2/oauth/token",
-    apiUrl: "https://api.clickup.com/api/v2",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -57,7 +56,7 @@ export default declareConnector({
   },
   // "Include the token in the Authorization header": the token itself, no Bearer
   // (developer.clickup.com/docs/authentication).
-  api: { auth: { style: "header", header: "authorization", prefix: "" } },
+  api: { baseUrl: "https://api.clickup.com/api/v2", auth: { style: "header", header: "authorization", prefix: "" } },
   webhook: {
     scheme: { type: "hmac", header: "x-signature", algorithm: "sha256", encoding: "hex" },
     event: { path: "event" },
@@ -87,7 +86,7 @@ export default declareConnector({
     answer: { idPath: "webhook.id", secretPath: "webhook.secret" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: { type: "hmac", header: "x-signature", algorithm: "sha256", encoding: "hex" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.close.com/oauth2/authorize",
     tokenUrl: "https://api.close.com/oauth2/token/",
-    apiUrl: "https://api.close.com",
     scopes: ["all.full_access", "offline_access"],
     scopeDescriptions: {
       "all.full_access": "Read and change the data of your Close organization",
@@ -44,6 +43,7 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { firstName: "first_name", lastName: "last_name", organizationId: "organizations[].id" },
   },
+  api: { baseUrl: "https://api.close.com" },
   triggers: [
     {
       name: "activity_created",
@@ -73,7 +73,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "date_created",
-        occurredAt: "date_created",
+        occurredAt: ["date_created"],
         cursor: { from: "version" },
       },
     },

@@ -28,7 +28,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://auth.atlassian.com/authorize",
     tokenUrl: "https://auth.atlassian.com/oauth/token",
-    apiUrl: "https://api.atlassian.com",
     scopes: ["read:confluence-space.summary", "read:confluence-content.summary", "read:page:confluence", "read:me", "offline_access"],
     scopeDescriptions: {
       "read:page:confluence": "Read your Confluence pages",
@@ -60,7 +59,7 @@ export default declareConnector({
   },
   // Calls go through the gateway with the site's cloud id: the first site, unless the
   // connection's params name another cloudId.
-  api: { baseUrl: "{apiUrl}/ex/confluence/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } },
+  api: { baseUrl: "https://api.atlassian.com", connectionBaseUrl: "{baseUrl}/ex/confluence/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } },
   triggers: [
     {
       name: "page_updated",
@@ -94,7 +93,7 @@ export default declareConnector({
         items: "results",
         id: "id",
         version: "version.createdAt",
-        occurredAt: "version.createdAt",
+        occurredAt: ["version.createdAt"],
         cursor: { from: "version" },
       },
     },

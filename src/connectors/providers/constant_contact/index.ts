@@ -23,7 +23,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://authz.constantcontact.com/oauth2/default/v1/authorize",
     tokenUrl: "https://authz.constantcontact.com/oauth2/default/v1/token",
-    apiUrl: "https://api.cc.email",
     scopes: ["account_read", "contact_data", "offline_access"],
     scopeDescriptions: {
       account_read: "Read your Constant Contact account details",
@@ -41,4 +40,5 @@ export default declareConnector({
     displayNamePath: "organization_name",
     metadata: { email: "contact_email" },
   },
+  api: { baseUrl: "https://api.cc.email" },
 });

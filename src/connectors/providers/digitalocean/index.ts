@@ -25,7 +25,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://cloud.digitalocean.com/v1/oauth/authorize",
     tokenUrl: "https://cloud.digitalocean.com/v1/oauth/token",
-    apiUrl: "https://api.digitalocean.com",
     scopes: ["read"],
     scopeDescriptions: {
       read: "Read your DigitalOcean resources",
@@ -41,6 +40,7 @@ export default declareConnector({
     displayNamePath: "account.email",
     metadata: { teamUuid: "account.team.uuid", teamName: "account.team.name" },
   },
+  api: { baseUrl: "https://api.digitalocean.com" },
   triggers: [
     {
       name: "action_completed",
@@ -68,7 +68,7 @@ export default declareConnector({
         items: "actions",
         id: "id",
         version: "completed_at",
-        occurredAt: "completed_at",
+        occurredAt: ["completed_at"],
         cursor: { from: "version" },
       },
     },

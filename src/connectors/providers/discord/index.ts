@@ -22,8 +22,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://discord.com/oauth2/authorize",
     tokenUrl: "https://discord.com/api/oauth2/token",
-    // The proxy base: @discordjs/rest: `api` https://discord.com/api, it adds `/v10` (https://discord.js.org/docs/packages/rest/main/RESTOptions:Interface).
-    apiUrl: "https://discord.com/api",
     scopes: ["identify", "guilds"],
     scopeDescriptions: {
       identify: "Read your username, avatar and user id",
@@ -40,4 +38,6 @@ export default declareConnector({
     displayNamePath: "global_name",
     metadata: { username: "username" },
   },
+  // The proxy base: @discordjs/rest: `api` https://discord.com/api, it adds `/v10` (https://discord.js.org/docs/packages/rest/main/RESTOptions:Interface).
+  api: { baseUrl: "https://discord.com/api" },
 });

@@ -53,8 +53,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://account.docusign.com/oauth/auth",
     tokenUrl: "https://account.docusign.com/oauth/token",
-    // userinfo answers on the account server; the eSignature REST base_uri is in its answer.
-    apiUrl: "https://account.docusign.com",
     scopes: ["signature", "extended"],
     scopeDescriptions: {
       signature: "Read and send envelopes in your Docusign account",
@@ -71,6 +69,8 @@ export default declareConnector({
     displayNamePath: "accounts[].account_name",
     metadata: { userId: "sub", name: "name", email: "email", baseUri: "accounts[].base_uri" },
   },
+  // userinfo answers on the account server; the eSignature REST base_uri is in its answer.
+  api: { baseUrl: "https://account.docusign.com" },
   webhook: {
     // With several HMAC keys Docusign adds -2, -3…; the configured key must be the first one.
     scheme: { type: "hmac", header: "x-docusign-signature-1", algorithm: "sha256", encoding: "base64" },

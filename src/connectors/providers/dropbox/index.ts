@@ -43,7 +43,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.dropbox.com/oauth2/authorize",
     tokenUrl: "https://api.dropboxapi.com/oauth2/token",
-    apiUrl: "https://api.dropboxapi.com/2",
     scopes: ["account_info.read", "files.metadata.read"],
     scopeDescriptions: {
       "account_info.read": "View your Dropbox account information",
@@ -75,6 +74,7 @@ export default declareConnector({
       cursorPath: "cursor",
     },
   },
+  api: { baseUrl: "https://api.dropboxapi.com/2" },
   // The app's one webhook URI is this deployment's Dropbox webhook URL; its secret is the app
   // secret (the OAuth client secret): Dropbox signs X-Dropbox-Signature with it. The URI is verified
   // with a GET ?challenge=…, echoed as text/plain with X-Content-Type-Options: nosniff.

@@ -28,7 +28,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.hellosign.com/oauth/authorize",
     tokenUrl: "https://app.hellosign.com/oauth/token",
-    apiUrl: "https://api.hellosign.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -39,6 +38,7 @@ export default declareConnector({
     idPath: "account.account_id",
     displayNamePath: "account.email_address",
   },
+  api: { baseUrl: "https://api.hellosign.com" },
   triggers: [
     {
       name: "signature_request_created",
@@ -70,7 +70,7 @@ export default declareConnector({
         items: "signature_requests",
         id: "signature_request_id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

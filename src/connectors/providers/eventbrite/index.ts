@@ -22,7 +22,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.eventbrite.com/oauth/authorize",
     tokenUrl: "https://www.eventbrite.com/oauth/token",
-    apiUrl: "https://www.eventbriteapi.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -34,4 +33,5 @@ export default declareConnector({
     displayNamePath: "name",
     metadata: { email: "emails[].email" },
   },
+  api: { baseUrl: "https://www.eventbriteapi.com" },
 });

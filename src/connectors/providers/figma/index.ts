@@ -48,7 +48,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.figma.com/oauth",
     tokenUrl: "https://api.figma.com/v1/oauth/token",
-    apiUrl: "https://api.figma.com/v1",
     // webhooks:write and webhooks:read: the team webhooks Switchyard adds, looks up and removes.
     scopes: ["current_user:read", "file_content:read", "file_comments:read", "webhooks:write", "webhooks:read"],
     scopeDescriptions: {
@@ -78,6 +77,7 @@ export default declareConnector({
     displayNamePath: "handle",
     metadata: { email: "email" },
   },
+  api: { baseUrl: "https://api.figma.com/v1" },
   webhook: {
     scheme: { type: "body_token", path: "passcode" },
     event: { path: "event_type" },
@@ -104,7 +104,7 @@ export default declareConnector({
     answer: { idPath: "id" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "body_token", path: "passcode" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

@@ -23,7 +23,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://auth.freshbooks.com/oauth/authorize",
     tokenUrl: "https://api.freshbooks.com/auth/oauth/token",
-    apiUrl: "https://api.freshbooks.com",
     scopes: ["user:profile:read", "user:invoices:read", "user:clients:read"],
     scopeDescriptions: {
       "user:profile:read": "Read your FreshBooks profile and the businesses you belong to",
@@ -41,4 +40,5 @@ export default declareConnector({
     displayNamePath: "response.email",
     metadata: { firstName: "response.first_name", lastName: "response.last_name", accountId: "response.business_memberships[].business.account_id" },
   },
+  api: { baseUrl: "https://api.freshbooks.com" },
 });

@@ -41,11 +41,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://support.freshdesk.com/support/solutions/articles/215517-how-to-find-your-api-key",
-    apiUrl: "https://{domain}.freshdesk.com",
     basic: { username: "{api_key}", password: "X" },
     test: { method: "GET", path: "/api/v2/agents/me", idPath: "id", displayNamePath: "contact.name" },
   },
-  api: { auth: { style: "basic" } },
+  api: { baseUrl: "https://{domain}.freshdesk.com", auth: { style: "basic" } },
   triggers: [
     {
       name: "ticket_updated",
@@ -89,7 +88,7 @@ export default declareConnector({
         request: { path: "/api/v2/tickets", query: { order_by: "updated_at", order_type: "desc", per_page: "100", updated_since: "{cursor}" } },
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

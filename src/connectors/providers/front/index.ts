@@ -28,7 +28,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.frontapp.com/oauth/authorize",
     tokenUrl: "https://app.frontapp.com/oauth/token",
-    apiUrl: "https://api2.frontapp.com",
     // Front grants what the app's OAuth feature is configured for; no scope parameter.
     scopes: [],
     pkce: false,
@@ -40,6 +39,7 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "name",
   },
+  api: { baseUrl: "https://api2.frontapp.com" },
   triggers: [
     {
       name: "event_created",
@@ -66,7 +66,7 @@ export default declareConnector({
         items: "_results",
         id: "id",
         version: "emitted_at",
-        occurredAt: "emitted_at",
+        occurredAt: ["emitted_at"],
         cursor: { from: "version" },
       },
     },

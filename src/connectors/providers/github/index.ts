@@ -54,7 +54,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://github.com/login/oauth/authorize",
     tokenUrl: "https://github.com/login/oauth/access_token",
-    apiUrl: "https://api.github.com",
     // Identity only: the operator registers the repository/organization webhook with the secret.
     scopes: ["read:user"],
     scopeDescriptions: { "read:user": "Read your GitHub profile (your user id, login and name)" },
@@ -77,7 +76,7 @@ export default declareConnector({
   // Bearer on api.github.com (the default); a rate-limited answer without retry-after says when
   // the limit resets in x-ratelimit-reset, UTC epoch seconds
   // (docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api).
-  api: { rateLimitHeaders: [{ header: "x-ratelimit-reset", value: "epoch_seconds" }] },
+  api: { baseUrl: "https://api.github.com", rateLimitHeaders: [{ header: "x-ratelimit-reset", value: "epoch_seconds" }] },
   webhook: {
     scheme: { type: "hmac", header: "x-hub-signature-256", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
     event: { header: "x-github-event", actionPath: "action" },
@@ -185,7 +184,7 @@ export default declareConnector({
         },
         id: "repo.id",
         version: "starred_at",
-        occurredAt: "starred_at",
+        occurredAt: ["starred_at"],
         cursor: { from: "version" },
       },
     },

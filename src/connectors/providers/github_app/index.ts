@@ -41,7 +41,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://github.com/login/oauth/authorize",
     tokenUrl: "https://github.com/login/oauth/access_token",
-    apiUrl: "https://api.github.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -68,7 +67,7 @@ export default declareConnector({
     displayNamePath: "account.login",
     metadata: { login: "account.login", accountId: "account.id", accountType: "account.type", targetType: "target_type", htmlUrl: "html_url" },
   },
-  api: { rateLimitHeaders: [{ header: "x-ratelimit-reset", value: "epoch_seconds" }] },
+  api: { baseUrl: "https://api.github.com", rateLimitHeaders: [{ header: "x-ratelimit-reset", value: "epoch_seconds" }] },
   webhook: {
     // The app's webhook secret; the same X-Hub-Signature-256 as repository webhooks.
     scheme: { type: "hmac", header: "x-hub-signature-256", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },

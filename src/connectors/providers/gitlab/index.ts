@@ -98,8 +98,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://gitlab.com/oauth/authorize",
     tokenUrl: "https://gitlab.com/oauth/token",
-    // The proxy base: @gitbeaker/rest: `host` https://gitlab.com, it adds `/api/v4/` (https://github.com/jdalrymple/gitbeaker).
-    apiUrl: "https://gitlab.com",
     // Managing a project's webhooks takes the `api` scope (docs.gitlab.com/api/project_webhooks/).
     scopes: ["read_user", "api"],
     scopeDescriptions: {
@@ -126,6 +124,8 @@ export default declareConnector({
     displayNamePath: "username",
     metadata: { name: "name", webUrl: "web_url" },
   },
+  // The proxy base: @gitbeaker/rest: `host` https://gitlab.com, it adds `/api/v4/` (https://github.com/jdalrymple/gitbeaker).
+  api: { baseUrl: "https://gitlab.com" },
   webhook: {
     scheme: { type: "token", header: "x-gitlab-token" },
     // object_kind is in every payload; issues and merge requests add object_attributes.action.
@@ -170,7 +170,7 @@ export default declareConnector({
     answer: { idPath: "id" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "token", header: "x-gitlab-token" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

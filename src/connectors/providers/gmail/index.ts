@@ -41,7 +41,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
-    apiUrl: "https://gmail.googleapis.com",
     scopes: ["https://www.googleapis.com/auth/gmail.readonly"],
     scopeDescriptions: {
       "https://www.googleapis.com/auth/gmail.readonly": "Read your email messages and settings (no sending, no deleting)",
@@ -66,6 +65,7 @@ export default declareConnector({
     // The mailbox position at connect time: history is read from here on the first push.
     cursorPath: "historyId",
   },
+  api: { baseUrl: "https://gmail.googleapis.com" },
   webhook: {
     delivery: "push",
     scheme: {

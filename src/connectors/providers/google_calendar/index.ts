@@ -48,7 +48,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
-    apiUrl: "https://www.googleapis.com",
     scopes: ["https://www.googleapis.com/auth/calendar.readonly"],
     scopeDescriptions: {
       "https://www.googleapis.com/auth/calendar.readonly": "See and download any calendar you can access",
@@ -85,6 +84,7 @@ export default declareConnector({
     lowercaseId: true,
     metadata: { timeZone: "timeZone" },
   },
+  api: { baseUrl: "https://www.googleapis.com" },
   subscription: {
     // One channel per watched calendar (the primary one when none is named); it reports every change.
     resources: [{ resource: "{calendar_id}", triggers: { event_created: ["events"], event_updated: ["events"], event_cancelled: ["events"] } }],

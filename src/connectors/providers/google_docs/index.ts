@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
-    apiUrl: "https://www.googleapis.com",
     scopes: [
       "openid",
       "email",
@@ -51,6 +50,7 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { name: "name" },
   },
+  api: { baseUrl: "https://www.googleapis.com" },
   triggers: [
     {
       name: "document_changed",
@@ -84,7 +84,7 @@ export default declareConnector({
         items: "files",
         id: "id",
         version: "modifiedTime",
-        occurredAt: "modifiedTime",
+        occurredAt: ["modifiedTime"],
         cursor: { from: "version" },
       },
     },

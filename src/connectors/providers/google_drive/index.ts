@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
-    apiUrl: "https://www.googleapis.com",
     scopes: ["https://www.googleapis.com/auth/drive.metadata.readonly"],
     scopeDescriptions: {
       "https://www.googleapis.com/auth/drive.metadata.readonly": "See information about your Google Drive files",
@@ -48,6 +47,7 @@ export default declareConnector({
     displayNamePath: "user.displayName",
     metadata: { email: "user.emailAddress" },
   },
+  api: { baseUrl: "https://www.googleapis.com" },
   triggers: [
     {
       name: "file_changed",
@@ -87,7 +87,7 @@ export default declareConnector({
         items: "changes",
         id: "fileId",
         version: "time",
-        occurredAt: "time",
+        occurredAt: ["time"],
         cursor: { from: "answer", paths: ["nextPageToken", "newStartPageToken"] },
         more: "nextPageToken",
       },

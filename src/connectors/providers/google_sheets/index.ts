@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
-    apiUrl: "https://www.googleapis.com",
     scopes: [
       "openid",
       "email",
@@ -52,6 +51,7 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { name: "name" },
   },
+  api: { baseUrl: "https://www.googleapis.com" },
   triggers: [
     {
       name: "spreadsheet_changed",
@@ -85,7 +85,7 @@ export default declareConnector({
         items: "files",
         id: "id",
         version: "modifiedTime",
-        occurredAt: "modifiedTime",
+        occurredAt: ["modifiedTime"],
         cursor: { from: "version" },
       },
     },

@@ -40,7 +40,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://api.gusto.com/oauth/authorize",
     tokenUrl: "https://api.gusto.com/oauth/token",
-    apiUrl: "https://api.gusto.com",
     // Gusto's permissions are chosen on the application, not requested per authorization.
     scopes: [],
     pkce: false,
@@ -53,12 +52,13 @@ export default declareConnector({
     idPath: "resource.uuid",
     metadata: { resourceType: "resource.type", ownerUuid: "resource_owner.uuid", ownerType: "resource_owner.type" },
   },
+  api: { baseUrl: "https://api.gusto.com" },
   webhook: {
     scheme: { type: "hmac", header: "x-gusto-signature", algorithm: "sha256", encoding: "hex" },
     verificationToken: { field: "verification_token" },
     event: { path: "event_type" },
     routing: ["resource_uuid"],
-    deliveryId: { path: "uuid" },
+    deliveryId: { paths: ["uuid"] },
     occurredAt: ["timestamp"],
     // Gusto retries up to 16 times with exponential backoff (about three days).
     replayWindowSeconds: 4 * 86_400,

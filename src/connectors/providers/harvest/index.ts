@@ -20,7 +20,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://id.getharvest.com/oauth2/authorize",
     tokenUrl: "https://id.getharvest.com/api/v2/oauth2/token",
-    apiUrl: "https://id.getharvest.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -32,4 +31,5 @@ export default declareConnector({
     displayNamePath: "user.email",
     metadata: { firstName: "user.first_name", lastName: "user.last_name", accountId: "accounts[].id" },
   },
+  api: { baseUrl: "https://id.getharvest.com" },
 });

@@ -25,7 +25,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://secure.helpscout.net/authentication/authorizeClientApplication",
     tokenUrl: "https://api.helpscout.net/v2/oauth2/token",
-    apiUrl: "https://api.helpscout.net",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -37,6 +36,7 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { firstName: "firstName", lastName: "lastName" },
   },
+  api: { baseUrl: "https://api.helpscout.net" },
   triggers: [
     {
       name: "conversation_updated",
@@ -75,7 +75,7 @@ export default declareConnector({
         items: "_embedded.conversations",
         id: "id",
         version: "userUpdatedAt",
-        occurredAt: "userUpdatedAt",
+        occurredAt: ["userUpdatedAt"],
         cursor: { from: "version" },
       },
     },

@@ -28,7 +28,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://id.heroku.com/oauth/authorize",
     tokenUrl: "https://id.heroku.com/oauth/token",
-    apiUrl: "https://api.heroku.com",
     scopes: ["read"],
     scopeDescriptions: {
       read: "Read your Heroku apps and account (not their configuration secrets)",
@@ -45,6 +44,7 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { name: "name" },
   },
+  api: { baseUrl: "https://api.heroku.com" },
   triggers: [
     {
       name: "app_updated",
@@ -76,7 +76,7 @@ export default declareConnector({
         },
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

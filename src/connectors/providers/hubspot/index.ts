@@ -58,7 +58,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.hubspot.com/oauth/authorize",
     tokenUrl: "https://api.hubapi.com/oauth/v1/token",
-    apiUrl: "https://api.hubapi.com",
     // Webhook subscriptions need the read scope of each object type they cover (the webhooks guide's "Scopes").
     scopes: ["oauth", "crm.objects.contacts.read", "crm.objects.companies.read", "crm.objects.deals.read"],
     scopeDescriptions: {
@@ -79,6 +78,7 @@ export default declareConnector({
     displayNamePath: "uiDomain",
     metadata: { accountType: "accountType", timeZone: "timeZone" },
   },
+  api: { baseUrl: "https://api.hubapi.com" },
   webhook: {
     scheme: {
       type: "hmac",

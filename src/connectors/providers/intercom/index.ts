@@ -50,7 +50,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.intercom.com/oauth",
     tokenUrl: "https://api.intercom.io/auth/eagle/token",
-    apiUrl: "https://api.intercom.io",
     // Permissions are chosen on the app in the Developer Hub, not requested per authorization.
     scopes: [],
     pkce: false,
@@ -63,11 +62,12 @@ export default declareConnector({
     displayNamePath: "app.name",
     metadata: { adminId: "id", adminName: "name", adminEmail: "email" },
   },
+  api: { baseUrl: "https://api.intercom.io" },
   webhook: {
     scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha1", encoding: "hex", prefix: "sha1=" },
     event: { path: "topic" },
     routing: ["app_id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["created_at"],
   },
   triggers: [

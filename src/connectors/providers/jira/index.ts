@@ -49,7 +49,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://auth.atlassian.com/authorize",
     tokenUrl: "https://auth.atlassian.com/oauth/token",
-    apiUrl: "https://api.atlassian.com",
     // read:me for GET /me; offline_access for a (rotating) refresh token; manage:jira-webhook to
     // register the connection's dynamic webhook.
     scopes: ["read:jira-work", "read:jira-user", "manage:jira-webhook", "read:me", "offline_access"],
@@ -89,7 +88,7 @@ export default declareConnector({
   // 3LO calls go through the gateway with the site's cloud id, the `id` accessible-resources gave
   // (developer.atlassian.com/cloud/oauth/getting-started/making-calls-to-api/): the first site,
   // unless the connection's params name another cloudId. Rate-limited answers carry Retry-After.
-  api: { baseUrl: "{apiUrl}/ex/jira/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } },
+  api: { baseUrl: "https://api.atlassian.com", connectionBaseUrl: "{baseUrl}/ex/jira/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } },
   webhook: {
     scheme: { type: "hmac", header: "x-hub-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
     event: { path: "webhookEvent" },

@@ -31,7 +31,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://api.getjobber.com/api/oauth/authorize",
     tokenUrl: "https://api.getjobber.com/api/oauth/token",
-    apiUrl: "https://api.getjobber.com",
     // The app's scopes are set in the Developer Center; the authorize URL carries none.
     scopes: [],
     pkce: false,
@@ -47,6 +46,7 @@ export default declareConnector({
     idPath: "data.account.id",
     displayNamePath: "data.account.name",
   },
+  api: { baseUrl: "https://api.getjobber.com" },
   webhook: {
     scheme: { type: "hmac", header: "x-jobber-hmac-sha256", algorithm: "sha256", encoding: "base64" },
     event: { path: "data.webHookEvent.topic" },

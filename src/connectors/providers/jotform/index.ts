@@ -33,11 +33,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://www.jotform.com/myaccount/api",
-    apiUrl: "https://api.jotform.com",
     key: "api_key",
     test: { method: "GET", path: "/user", idPath: "content.username", displayNamePath: "content.name" },
   },
-  api: { auth: { style: "header", header: "apikey" } },
+  api: { baseUrl: "https://api.jotform.com", auth: { style: "header", header: "apikey" } },
   triggers: [
     {
       name: "submission_created",
@@ -69,7 +68,7 @@ export default declareConnector({
         items: "content",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

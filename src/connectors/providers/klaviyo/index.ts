@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.klaviyo.com/oauth/authorize",
     tokenUrl: "https://a.klaviyo.com/oauth/token",
-    apiUrl: "https://a.klaviyo.com",
     scopes: ["accounts:read", "profiles:read", "lists:read", "events:read"],
     scopeDescriptions: {
       "accounts:read": "Read your Klaviyo account details",
@@ -46,6 +45,7 @@ export default declareConnector({
     idPath: "data[].id",
     displayNamePath: "data[].attributes.contact_information.organization_name",
   },
+  api: { baseUrl: "https://a.klaviyo.com" },
   triggers: [
     {
       name: "event_created",
@@ -82,7 +82,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "attributes.datetime",
-        occurredAt: "attributes.datetime",
+        occurredAt: ["attributes.datetime"],
         cursor: { from: "version" },
       },
     },

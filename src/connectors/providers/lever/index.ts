@@ -37,7 +37,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://auth.lever.co/authorize",
     tokenUrl: "https://auth.lever.co/oauth/token",
-    apiUrl: "https://api.lever.co/v1",
     scopes: ["offline_access", "users:read:admin", "webhooks:write:admin", "opportunities:read:admin"],
     scopeDescriptions: {
       offline_access: "Keep this access while you are away (until you revoke it)",
@@ -51,11 +50,12 @@ export default declareConnector({
     refresh: true,
   },
   identity: { path: "/users/me", idPath: "data.id", displayNamePath: "data.name", metadata: { email: "data.email" } },
+  api: { baseUrl: "https://api.lever.co/v1" },
   webhook: {
     scheme: { type: "hmac_body_fields", signaturePath: "signature", signedPaths: ["token", "triggeredAt"] },
     event: { path: "event" },
     routing: ["data.userId"],
-    deliveryId: { path: "token" },
+    deliveryId: { paths: ["token"] },
     occurredAt: ["triggeredAt"],
   },
   // One webhook per event: Lever's create takes a single `event`.
@@ -71,7 +71,7 @@ export default declareConnector({
     // Lever webhooks do not expire; the lifetime is only when one is made afresh.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: { type: "hmac_body_fields", signaturePath: "signature", signedPaths: ["token", "triggeredAt"] } },
+    webhook: {},
   },
   triggers: [
     {

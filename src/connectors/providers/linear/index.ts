@@ -60,7 +60,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://linear.app/oauth/authorize",
     tokenUrl: "https://api.linear.app/oauth/token",
-    apiUrl: "https://api.linear.app",
     scopes: ["read"],
     scopeDescriptions: { read: "Read your Linear workspace: issues, projects, comments and teams" },
     scopeSeparator: ",",
@@ -77,6 +76,7 @@ export default declareConnector({
     displayNamePath: "data.viewer.organization.name",
     metadata: { userId: "data.viewer.id", userName: "data.viewer.name", email: "data.viewer.email", urlKey: "data.viewer.organization.urlKey" },
   },
+  api: { baseUrl: "https://api.linear.app" },
   webhook: {
     scheme: { type: "hmac_body_timestamp", header: "linear-signature", timestampPath: "webhookTimestamp", timestampUnit: "ms", toleranceSeconds: 60 },
     event: { path: "type", actionPath: "action" },

@@ -23,7 +23,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.linkedin.com/oauth/v2/authorization",
     tokenUrl: "https://www.linkedin.com/oauth/v2/accessToken",
-    apiUrl: "https://api.linkedin.com",
     scopes: ["openid", "profile", "email"],
     scopeDescriptions: {
       openid: "Confirm who you are on LinkedIn",
@@ -41,4 +40,5 @@ export default declareConnector({
     displayNamePath: "name",
     metadata: { email: "email" },
   },
+  api: { baseUrl: "https://api.linkedin.com" },
 });

@@ -25,7 +25,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://login.mailchimp.com/oauth2/authorize",
     tokenUrl: "https://login.mailchimp.com/oauth2/token",
-    apiUrl: "https://login.mailchimp.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -38,7 +37,7 @@ export default declareConnector({
     metadata: { dc: "dc", apiEndpoint: "api_endpoint", email: "login.email" },
   },
   // The Marketing API lives on the account's data centre (`dc` from the metadata call, e.g. us19).
-  api: { baseUrl: "https://{dc}.api.mailchimp.com" },
+  api: { baseUrl: "https://login.mailchimp.com", connectionBaseUrl: "https://{dc}.api.mailchimp.com" },
   triggers: [
     {
       name: "campaign_created",
@@ -70,7 +69,7 @@ export default declareConnector({
         items: "campaigns",
         id: "id",
         version: "create_time",
-        occurredAt: "create_time",
+        occurredAt: ["create_time"],
         cursor: { from: "version" },
       },
     },

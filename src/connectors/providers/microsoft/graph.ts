@@ -30,9 +30,6 @@ export function graphOAuth(scopes: Record<string, string>): NonNullable<Connecto
   return {
     authorizeUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
     tokenUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/token",
-    // The base Microsoft's Graph SDKs are configured with: they add the version (`/v1.0/me`)
-    // themselves, so every path here names it too (https://learn.microsoft.com/en-us/graph/sdks/customize-client).
-    apiUrl: "https://graph.microsoft.com",
     scopes: Object.keys(described),
     scopeDescriptions: described,
     scopeSeparator: " ",
@@ -45,6 +42,12 @@ export function graphOAuth(scopes: Record<string, string>): NonNullable<Connecto
     // User.RevokeSessions.All); the tokens are only forgotten and lapse at the provider.
   };
 }
+
+/**
+ * The base Microsoft's Graph SDKs are configured with: they add the version (`/v1.0/me`)
+ * themselves, so every path here names it too (https://learn.microsoft.com/en-us/graph/sdks/customize-client).
+ */
+export const graphApi: NonNullable<ConnectorDeclarationInput["api"]> = { baseUrl: "https://graph.microsoft.com" };
 
 export const graphIdentity: NonNullable<ConnectorDeclarationInput["identity"]> = {
   path: `${GRAPH_VERSION}/me`,

@@ -8,7 +8,7 @@
  * are read from the positions taken when their subscriptions were made (outlook.ts).
  */
 import { declareConnector } from "../../declaration.ts";
-import { graphIdentity, graphOAuth, graphSubscription } from "./graph.ts";
+import { graphApi, graphIdentity, graphOAuth, graphSubscription } from "./graph.ts";
 import { readOutlookChange, startOutlookDelta } from "./outlook.ts";
 
 const sampleMessage = {
@@ -62,6 +62,7 @@ export default declareConnector({
   ],
   oauth: graphOAuth({ "Mail.Read": "Read your mail", "Calendars.Read": "Read your calendars" }),
   identity: graphIdentity,
+  api: graphApi,
   subscription: graphSubscription({
     resources: [
       { resource: "me/mailFolders('Inbox')/messages", triggers: { message_received: ["created"] } },

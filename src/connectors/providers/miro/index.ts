@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://miro.com/oauth/authorize",
     tokenUrl: "https://api.miro.com/v1/oauth/token",
-    apiUrl: "https://api.miro.com",
     scopes: ["boards:read"],
     scopeDescriptions: {
       "boards:read": "Read your Miro boards and their items",
@@ -43,6 +42,7 @@ export default declareConnector({
     displayNamePath: "user.name",
     metadata: { teamId: "team.id", teamName: "team.name" },
   },
+  api: { baseUrl: "https://api.miro.com" },
   triggers: [
     {
       name: "board_modified",
@@ -72,7 +72,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "modifiedAt",
-        occurredAt: "modifiedAt",
+        occurredAt: ["modifiedAt"],
         cursor: { from: "version" },
       },
     },

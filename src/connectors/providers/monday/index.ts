@@ -43,7 +43,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://auth.monday.com/oauth2/authorize",
     tokenUrl: "https://auth.monday.com/oauth2/token",
-    apiUrl: "https://api.monday.com",
     scopes: ["me:read", "boards:read", "webhooks:write"],
     scopeDescriptions: {
       "me:read": "Read your profile",
@@ -73,12 +72,13 @@ export default declareConnector({
     displayNamePath: "data.me.name",
     metadata: { email: "data.me.email", accountId: "data.me.account.id" },
   },
+  api: { baseUrl: "https://api.monday.com" },
   webhook: {
     scheme: signature,
     handshakes: [{ type: "monday_challenge" }],
     event: { path: "event.type" },
     routing: ["event.userId"],
-    deliveryId: { path: "event.triggerUuid" },
+    deliveryId: { paths: ["event.triggerUuid"] },
     occurredAt: ["event.triggerTime"],
   },
   // One webhook per listed event type: a monday webhook has one event. Every event on the
@@ -119,7 +119,7 @@ export default declareConnector({
     // monday's webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
-    webhook: { scheme: signature, key: "webhook_secret", keep: "all" },
+    webhook: { key: "webhook_secret", keep: "all" },
   },
   triggers: [
     {

@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.netlify.com/authorize",
     tokenUrl: "https://api.netlify.com/oauth/token",
-    apiUrl: "https://api.netlify.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -38,6 +37,7 @@ export default declareConnector({
     displayNamePath: "full_name",
     metadata: { email: "email" },
   },
+  api: { baseUrl: "https://api.netlify.com" },
   triggers: [
     {
       name: "site_deployed",
@@ -72,7 +72,7 @@ export default declareConnector({
         request: { path: "/api/v1/sites", query: { filter: "all", per_page: "100" } },
         id: "id",
         version: "published_deploy.published_at",
-        occurredAt: "published_deploy.published_at",
+        occurredAt: ["published_deploy.published_at"],
         cursor: { from: "version" },
       },
     },

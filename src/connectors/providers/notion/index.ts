@@ -42,9 +42,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://api.notion.com/v1/oauth/authorize",
     tokenUrl: "https://api.notion.com/v1/oauth/token",
-    // The base @notionhq/client is configured with (its `baseUrl`): it adds `/v1/…` itself.
-    // https://github.com/makenotion/notion-sdk-js#clientoptions
-    apiUrl: "https://api.notion.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_basic",
@@ -65,6 +62,9 @@ export default declareConnector({
       };
     },
   },
+  // The base @notionhq/client is configured with (its `baseUrl`): it adds `/v1/…` itself.
+  // https://github.com/makenotion/notion-sdk-js#clientoptions
+  api: { baseUrl: "https://api.notion.com" },
   webhook: {
     scheme: { type: "hmac", header: "x-notion-signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
     // The unsigned `{"verification_token": …}` POST at subscription: captured for the operator to
@@ -73,7 +73,7 @@ export default declareConnector({
     verificationToken: { field: "verification_token" },
     event: { path: "type" },
     routing: ["workspace_id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["timestamp"],
   },
   triggers: [

@@ -6,7 +6,7 @@
  */
 import { declareConnector } from "../../declaration.ts";
 import { readDriveDelta, startDriveDelta } from "../microsoft/driveDelta.ts";
-import { graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
+import { graphApi, graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
 
 // A driveItem as https://learn.microsoft.com/en-us/graph/api/driveitem-delta lists it.
 export const sampleFile = {
@@ -72,6 +72,7 @@ export default declareConnector({
   ],
   oauth: graphOAuth({ "Files.Read": "Read your files" }),
   identity: graphIdentity,
+  api: graphApi,
   subscription: graphSubscription({
     resources: [{ resource: "me/drive/root", triggers: driveResourceTriggers }],
     lifetimeSeconds: 4230 * 60,

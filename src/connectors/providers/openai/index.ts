@@ -36,10 +36,9 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://platform.openai.com/api-keys",
-    // The SDKs' base URL (`baseURL`, default https://api.openai.com/v1): paths are under the version.
-    apiUrl: "https://api.openai.com/v1",
     key: "api_key",
     test: { method: "GET", path: "/models", idPath: "object" },
   },
-  api: { auth: { style: "bearer" } },
+  // The SDKs' base URL (`baseURL`, default https://api.openai.com/v1): paths are under the version.
+  api: { baseUrl: "https://api.openai.com/v1", auth: { style: "bearer" } },
 });

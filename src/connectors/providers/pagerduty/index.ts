@@ -24,7 +24,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://identity.pagerduty.com/oauth/authorize",
     tokenUrl: "https://identity.pagerduty.com/oauth/token",
-    apiUrl: "https://api.pagerduty.com",
     scopes: ["users.read", "incidents.read", "services.read"],
     scopeDescriptions: {
       "users.read": "Read the users of your account, including your own profile",
@@ -42,6 +41,7 @@ export default declareConnector({
     displayNamePath: "user.name",
     metadata: { email: "user.email" },
   },
+  api: { baseUrl: "https://api.pagerduty.com" },
   triggers: [
     {
       name: "incident_triggered",
@@ -78,7 +78,7 @@ export default declareConnector({
         items: "incidents",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

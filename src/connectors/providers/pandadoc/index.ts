@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.pandadoc.com/oauth2/authorize",
     tokenUrl: "https://api.pandadoc.com/oauth2/access_token",
-    apiUrl: "https://api.pandadoc.com",
     scopes: ["read+write"],
     scopeDescriptions: {
       "read+write": "Read, create and send your PandaDoc documents",
@@ -43,6 +42,7 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { workspaceId: "workspace_id", workspaceName: "workspace_name", membershipId: "membership_id" },
   },
+  api: { baseUrl: "https://api.pandadoc.com" },
   triggers: [
     {
       name: "document_updated",
@@ -73,7 +73,7 @@ export default declareConnector({
         items: "results",
         id: "id",
         version: "date_modified",
-        occurredAt: "date_modified",
+        occurredAt: ["date_modified"],
         cursor: { from: "version" },
       },
     },

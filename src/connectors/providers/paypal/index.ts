@@ -24,7 +24,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.paypal.com/signin/authorize",
     tokenUrl: "https://api-m.paypal.com/v1/oauth2/token",
-    apiUrl: "https://api-m.paypal.com",
     scopes: ["openid", "email"],
     scopeDescriptions: {
       openid: "Confirm who you are on PayPal",
@@ -42,4 +41,5 @@ export default declareConnector({
     displayNamePath: "name",
     metadata: { payerId: "payer_id" },
   },
+  api: { baseUrl: "https://api-m.paypal.com" },
 });

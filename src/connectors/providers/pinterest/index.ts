@@ -25,7 +25,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.pinterest.com/oauth/",
     tokenUrl: "https://api.pinterest.com/v5/oauth/token",
-    apiUrl: "https://api.pinterest.com",
     scopes: ["user_accounts:read", "boards:read", "pins:read"],
     scopeDescriptions: {
       "user_accounts:read": "Read your Pinterest profile",
@@ -43,6 +42,7 @@ export default declareConnector({
     displayNamePath: "username",
     metadata: { accountType: "account_type" },
   },
+  api: { baseUrl: "https://api.pinterest.com" },
   triggers: [
     {
       name: "pin_created",
@@ -72,7 +72,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

@@ -67,7 +67,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://oauth.pipedrive.com/oauth/authorize",
     tokenUrl: "https://oauth.pipedrive.com/oauth/token",
-    apiUrl: "https://api.pipedrive.com",
     // Scopes are chosen on the app in Developer Hub; the authorize URL takes none.
     scopes: [],
     pkce: false,
@@ -80,6 +79,7 @@ export default declareConnector({
     displayNamePath: "data.company_name",
     metadata: { userId: "data.id", userName: "data.name", email: "data.email", companyDomain: "data.company_domain" },
   },
+  api: { baseUrl: "https://api.pipedrive.com" },
   webhook: {
     scheme: { type: "token", header: "authorization", prefix: "Basic " },
     // Pipedrive names events action.object (create.deal), as in event_action / event_object.

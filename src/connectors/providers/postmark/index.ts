@@ -33,11 +33,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://account.postmarkapp.com/servers",
-    apiUrl: "https://api.postmarkapp.com",
     key: "server_token",
     test: { method: "GET", path: "/server", idPath: "ID", displayNamePath: "Name" },
   },
-  api: { auth: { style: "header", header: "x-postmark-server-token" }, headers: { accept: "application/json" } },
+  api: { baseUrl: "https://api.postmarkapp.com", auth: { style: "header", header: "x-postmark-server-token" }, headers: { accept: "application/json" } },
   triggers: [
     {
       name: "message_sent",
@@ -73,7 +72,7 @@ export default declareConnector({
         items: "Messages",
         id: "MessageID",
         version: "ReceivedAt",
-        occurredAt: "ReceivedAt",
+        occurredAt: ["ReceivedAt"],
         cursor: { from: "version" },
       },
     },

@@ -23,9 +23,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://appcenter.intuit.com/connect/oauth2",
     tokenUrl: "https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer",
-    // The identity lives on Intuit's accounts host; the accounting API is
-    // https://quickbooks.api.intuit.com/v3/company/{realmId}.
-    apiUrl: "https://accounts.platform.intuit.com",
     scopes: ["com.intuit.quickbooks.accounting", "openid", "profile", "email"],
     scopeDescriptions: {
       "com.intuit.quickbooks.accounting": "Work with your QuickBooks company's accounting data",
@@ -44,4 +41,7 @@ export default declareConnector({
     displayNamePath: "givenName",
     metadata: { email: "email" },
   },
+  // The identity lives on Intuit's accounts host; the accounting API is
+  // https://quickbooks.api.intuit.com/v3/company/{realmId}.
+  api: { baseUrl: "https://accounts.platform.intuit.com" },
 });

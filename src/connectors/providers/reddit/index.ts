@@ -25,7 +25,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.reddit.com/api/v1/authorize",
     tokenUrl: "https://www.reddit.com/api/v1/access_token",
-    apiUrl: "https://oauth.reddit.com",
     scopes: ["identity", "read", "privatemessages"],
     scopeDescriptions: {
       identity: "See your Reddit username and signup date",
@@ -43,6 +42,7 @@ export default declareConnector({
     idPath: "id",
     displayNamePath: "name",
   },
+  api: { baseUrl: "https://oauth.reddit.com" },
   triggers: [
     {
       name: "inbox_item",
@@ -76,7 +76,7 @@ export default declareConnector({
         items: "data.children",
         id: "data.name",
         version: "data.created_utc",
-        occurredAt: "data.created_utc",
+        occurredAt: ["data.created_utc"],
         cursor: { from: "version" },
       },
     },

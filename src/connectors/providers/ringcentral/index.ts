@@ -29,7 +29,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://platform.ringcentral.com/restapi/oauth/authorize",
     tokenUrl: "https://platform.ringcentral.com/restapi/oauth/token",
-    apiUrl: "https://platform.ringcentral.com",
     scopes: [],
     pkce: true,
     clientAuth: "client_secret_basic",
@@ -41,6 +40,7 @@ export default declareConnector({
     displayNamePath: "name",
     metadata: { accountId: "account.id", extensionNumber: "extensionNumber" },
   },
+  api: { baseUrl: "https://platform.ringcentral.com" },
   triggers: [
     {
       name: "call_logged",
@@ -75,7 +75,7 @@ export default declareConnector({
         items: "records",
         id: "id",
         version: "startTime",
-        occurredAt: "startTime",
+        occurredAt: ["startTime"],
         cursor: { from: "version" },
       },
     },

@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://login.salesforce.com/services/oauth2/authorize",
     tokenUrl: "https://login.salesforce.com/services/oauth2/token",
-    apiUrl: "https://login.salesforce.com",
     scopes: ["api", "refresh_token", "openid"],
     scopeDescriptions: {
       api: "Access your Salesforce data through the REST API",
@@ -51,7 +50,7 @@ export default declareConnector({
   // The org's REST API is on its own instance, not login.salesforce.com: the token answer's
   // instance_url, whose origin userinfo's urls.rest also gives
   // (help.salesforce.com … remoteaccess_using_userinfo_endpoint): kept as metadata restUrl.
-  api: { baseUrl: "{instanceUrl}", placeholders: { instanceUrl: "restUrl" } },
+  api: { baseUrl: "https://login.salesforce.com", connectionBaseUrl: "{instanceUrl}", placeholders: { instanceUrl: "restUrl" } },
   triggers: [
     {
       name: "account_updated",
@@ -81,7 +80,7 @@ export default declareConnector({
         items: "records",
         id: "Id",
         version: "LastModifiedDate",
-        occurredAt: "LastModifiedDate",
+        occurredAt: ["LastModifiedDate"],
         cursor: { from: "version" },
       },
     },

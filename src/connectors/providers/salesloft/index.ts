@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.salesloft.com/oauth/authorize",
     tokenUrl: "https://accounts.salesloft.com/oauth/token",
-    apiUrl: "https://api.salesloft.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -38,6 +37,7 @@ export default declareConnector({
     displayNamePath: "data.name",
     metadata: { email: "data.email", guid: "data.guid" },
   },
+  api: { baseUrl: "https://api.salesloft.com" },
   triggers: [
     {
       name: "person_updated",
@@ -72,7 +72,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "updated_at",
-        occurredAt: "updated_at",
+        occurredAt: ["updated_at"],
         cursor: { from: "version" },
       },
     },

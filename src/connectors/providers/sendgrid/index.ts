@@ -45,18 +45,17 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://app.sendgrid.com/settings/api_keys",
-    apiUrl: "https://api.sendgrid.com",
     key: "api_key",
     test: { method: "GET", path: "/v3/user/username", idPath: "user_id", displayNamePath: "username" },
   },
-  api: { auth: { style: "bearer" } },
+  api: { baseUrl: "https://api.sendgrid.com", auth: { style: "bearer" } },
   webhook: {
     scheme: { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" },
     // One POST carries a JSON array of events, each its own trigger event.
     batch: {},
     event: { path: "event" },
     // Events come to the connection's own webhook URL: they are that account's (no routing needed).
-    deliveryId: { path: "sg_event_id" },
+    deliveryId: { paths: ["sg_event_id"] },
     occurredAt: ["timestamp"],
   },
   subscription: {
@@ -94,7 +93,7 @@ export default declareConnector({
     // Event Webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "answer",
-    webhook: { scheme: { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" } },
+    webhook: {},
   },
   triggers: [
     {

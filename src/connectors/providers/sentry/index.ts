@@ -18,7 +18,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://sentry.io/oauth/authorize/",
     tokenUrl: "https://sentry.io/oauth/token/",
-    apiUrl: "https://sentry.io/api/0",
     scopes: ["org:read", "project:read", "event:read"],
     scopeDescriptions: {
       "org:read": "See your organizations and teams",
@@ -37,4 +36,5 @@ export default declareConnector({
     displayNamePath: "user.name",
     metadata: { email: "user.email" },
   },
+  api: { baseUrl: "https://sentry.io/api/0" },
 });

@@ -7,7 +7,7 @@
  */
 import { declareConnector } from "../../declaration.ts";
 import { readDriveDelta, startDriveDelta } from "../microsoft/driveDelta.ts";
-import { graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
+import { graphApi, graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
 import { driveResourceTriggers, driveTriggers } from "../onedrive/index.ts";
 
 export default declareConnector({
@@ -43,6 +43,7 @@ export default declareConnector({
   ],
   oauth: graphOAuth({ "Sites.Read.All": "Read the SharePoint sites you can open" }),
   identity: graphIdentity,
+  api: graphApi,
   subscription: graphSubscription({
     resources: [{ resource: "site/drive/root", triggers: driveResourceTriggers }],
     resource: "sites/{site_id}/drive/root",

@@ -46,7 +46,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://{shop}.myshopify.com/admin/oauth/authorize",
     tokenUrl: "https://{shop}.myshopify.com/admin/oauth/access_token",
-    apiUrl: "https://{shop}.myshopify.com",
     scopes: ["read_orders", "read_products"],
     scopeDescriptions: { read_orders: "Read your store's orders", read_products: "Read your store's products" },
     scopeSeparator: ",",
@@ -83,6 +82,7 @@ export default declareConnector({
       };
     },
   },
+  api: { baseUrl: "https://{shop}.myshopify.com" },
   webhook: {
     scheme: { type: "hmac", header: "x-shopify-hmac-sha256", algorithm: "sha256", encoding: "base64", signedContent: "{body}" },
     event: { header: "x-shopify-topic" },

@@ -39,7 +39,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://slack.com/oauth/v2/authorize",
     tokenUrl: "https://slack.com/api/oauth.v2.access",
-    apiUrl: "https://slack.com/api",
     // User-token scopes: the Events API delivers events the authorizing user can see.
     scopes: ["channels:history", "groups:history", "im:history", "mpim:history", "reactions:read"],
     scopeDescriptions: {
@@ -89,6 +88,7 @@ export default declareConnector({
       };
     },
   },
+  api: { baseUrl: "https://slack.com/api" },
   webhook: {
     scheme: {
       type: "hmac",
@@ -103,7 +103,7 @@ export default declareConnector({
     // The acting user, then every user whose installation the event was delivered for.
     routing: ["event.user", "authorizations[].user_id"],
     // Kept on Slack's retries (X-Slack-Retry-Num).
-    deliveryId: { path: "event_id" },
+    deliveryId: { paths: ["event_id"] },
     occurredAt: ["event_time", "event.event_ts", "event.ts"],
   },
   triggers: [

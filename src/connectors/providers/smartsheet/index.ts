@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://app.smartsheet.com/b/authorize",
     tokenUrl: "https://api.smartsheet.com/2.0/token",
-    apiUrl: "https://api.smartsheet.com",
     scopes: ["READ_SHEETS", "READ_USERS"],
     scopeDescriptions: {
       READ_SHEETS: "Read your sheets, reports and workspaces",
@@ -44,6 +43,7 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { firstName: "firstName", lastName: "lastName", account: "account.id" },
   },
+  api: { baseUrl: "https://api.smartsheet.com" },
   triggers: [
     {
       name: "sheet_modified",
@@ -70,7 +70,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "modifiedAt",
-        occurredAt: "modifiedAt",
+        occurredAt: ["modifiedAt"],
         cursor: { from: "version" },
       },
     },

@@ -22,7 +22,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.spotify.com/authorize",
     tokenUrl: "https://accounts.spotify.com/api/token",
-    apiUrl: "https://api.spotify.com/v1",
     scopes: ["user-read-email", "user-read-private", "user-read-recently-played"],
     scopeDescriptions: {
       "user-read-email": "Read your email address",
@@ -40,6 +39,7 @@ export default declareConnector({
     displayNamePath: "display_name",
     metadata: { email: "email", country: "country" },
   },
+  api: { baseUrl: "https://api.spotify.com/v1" },
   triggers: [
     {
       name: "track_played",
@@ -70,7 +70,7 @@ export default declareConnector({
         items: "items",
         id: "track.id",
         version: "played_at",
-        occurredAt: "played_at",
+        occurredAt: ["played_at"],
         cursor: { from: "answer", paths: ["cursors.after"] },
       },
     },

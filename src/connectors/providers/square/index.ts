@@ -40,7 +40,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://connect.squareup.com/oauth2/authorize",
     tokenUrl: "https://connect.squareup.com/oauth2/token",
-    apiUrl: "https://connect.squareup.com",
     scopes: ["MERCHANT_PROFILE_READ", "PAYMENTS_READ", "ORDERS_READ", "CUSTOMERS_READ"],
     scopeDescriptions: {
       MERCHANT_PROFILE_READ: "Read your business profile and locations",
@@ -61,12 +60,13 @@ export default declareConnector({
     displayNamePath: "merchant.business_name",
     metadata: { country: "merchant.country", currency: "merchant.currency", mainLocationId: "merchant.main_location_id" },
   },
+  api: { baseUrl: "https://connect.squareup.com" },
   webhook: {
     // The URL Square called is part of the signed content: it must be the public URL registered there.
     scheme: { type: "hmac", header: "x-square-hmacsha256-signature", algorithm: "sha256", encoding: "base64", signedContent: "{url}{body}" },
     event: { path: "type" },
     routing: ["merchant_id"],
-    deliveryId: { path: "event_id" },
+    deliveryId: { paths: ["event_id"] },
     occurredAt: ["created_at"],
   },
   triggers: [

@@ -23,7 +23,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://login.squarespace.com/api/1/login/oauth/provider/authorize",
     tokenUrl: "https://login.squarespace.com/api/1/login/oauth/provider/tokens",
-    apiUrl: "https://api.squarespace.com",
     scopes: ["website.orders.read", "website.inventory.read"],
     scopeDescriptions: {
       "website.orders.read": "Read your website's orders",
@@ -41,4 +40,5 @@ export default declareConnector({
     displayNamePath: "title",
     metadata: { url: "url" },
   },
+  api: { baseUrl: "https://api.squarespace.com" },
 });

@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://www.strava.com/oauth/authorize",
     tokenUrl: "https://www.strava.com/oauth/token",
-    apiUrl: "https://www.strava.com",
     scopes: ["read", "activity:read"],
     scopeDescriptions: {
       read: "Read your public profile and segments",
@@ -44,6 +43,7 @@ export default declareConnector({
     displayNamePath: "username",
     metadata: { firstName: "firstname", lastName: "lastname" },
   },
+  api: { baseUrl: "https://www.strava.com" },
   triggers: [
     {
       name: "activity_created",
@@ -78,7 +78,7 @@ export default declareConnector({
         request: { path: "/api/v3/athlete/activities", query: { per_page: "30" } },
         id: "id",
         version: "start_date",
-        occurredAt: "start_date",
+        occurredAt: ["start_date"],
         cursor: { from: "version" },
       },
     },

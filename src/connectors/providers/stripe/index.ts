@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://connect.stripe.com/oauth/authorize",
     tokenUrl: "https://connect.stripe.com/oauth/token",
-    apiUrl: "https://api.stripe.com",
     // One value, not a list: read_only or read_write.
     scopes: ["read_only"],
     scopeDescriptions: { read_only: "See your Stripe account's payments, customers and invoices (no changes)" },
@@ -43,12 +42,13 @@ export default declareConnector({
     displayNamePath: "business_profile.name",
     metadata: { email: "email", country: "country", chargesEnabled: "charges_enabled" },
   },
+  api: { baseUrl: "https://api.stripe.com" },
   webhook: {
     scheme: { type: "stripe", header: "stripe-signature", toleranceSeconds: 300 },
     event: { path: "type" },
     // Connect events name the connected account; platform-own events have no `account`.
     routing: ["account"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["created"],
   },
   triggers: [

@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://api.surveymonkey.com/oauth/authorize",
     tokenUrl: "https://api.surveymonkey.com/oauth/token",
-    apiUrl: "https://api.surveymonkey.com",
     scopes: [],
     pkce: false,
     clientAuth: "client_secret_post",
@@ -39,6 +38,7 @@ export default declareConnector({
     displayNamePath: "username",
     metadata: { email: "email", accountType: "account_type" },
   },
+  api: { baseUrl: "https://api.surveymonkey.com" },
   triggers: [
     {
       name: "survey_modified",
@@ -74,7 +74,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "date_modified",
-        occurredAt: "date_modified",
+        occurredAt: ["date_modified"],
         cursor: { from: "version" },
       },
     },

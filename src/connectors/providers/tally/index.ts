@@ -45,16 +45,15 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://tally.so/settings/api-keys",
-    apiUrl: "https://api.tally.so",
     key: "api_key",
     test: { method: "GET", path: "/forms/{form_id}", idPath: "id", displayNamePath: "name" },
   },
-  api: { auth: { style: "bearer" } },
+  api: { baseUrl: "https://api.tally.so", auth: { style: "bearer" } },
   webhook: {
     scheme: { type: "hmac", header: "tally-signature", algorithm: "sha256", encoding: "base64", signedContent: "{body}" },
     event: { path: "eventType" },
     routing: ["data.formId"],
-    deliveryId: { path: "eventId" },
+    deliveryId: { paths: ["eventId"] },
     occurredAt: ["createdAt"],
   },
   subscription: {
@@ -65,7 +64,7 @@ export default declareConnector({
     // Tally webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "hmac", header: "tally-signature", algorithm: "sha256", encoding: "base64", signedContent: "{body}" } },
+    webhook: {},
   },
   triggers: [
     {

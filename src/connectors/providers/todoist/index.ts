@@ -59,7 +59,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://todoist.com/oauth/authorize",
     tokenUrl: "https://todoist.com/oauth/access_token",
-    apiUrl: "https://api.todoist.com/api/v1",
     scopes: ["data:read"],
     scopeDescriptions: { "data:read": "Read your tasks, projects, labels and filters" },
     scopeSeparator: ",",
@@ -73,6 +72,7 @@ export default declareConnector({
     displayNamePath: "full_name",
     metadata: { email: "email", timezone: "tz_info.timezone" },
   },
+  api: { baseUrl: "https://api.todoist.com/api/v1" },
   webhook: {
     scheme: { type: "hmac", header: "x-todoist-hmac-sha256", algorithm: "sha256", encoding: "base64" },
     event: { path: "event_name" },

@@ -73,19 +73,18 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://developer.atlassian.com/cloud/trello/guides/rest-api/authorization/",
-    apiUrl: "https://api.trello.com/1",
     // The documented header form of the key and token: neither ends up in a URL (or a log line).
     keyTemplate: 'oauth_consumer_key="{api_key}", oauth_token="{token}"',
     test: { method: "GET", path: "/members/me", idPath: "id", displayNamePath: "fullName" },
   },
-  api: { auth: { style: "header", header: "authorization", prefix: "OAuth " } },
+  api: { baseUrl: "https://api.trello.com/1", auth: { style: "header", header: "authorization", prefix: "OAuth " } },
   webhook: {
     scheme: signature,
     handshakes: [{ type: "trello_head" }],
     event: { path: "action.type" },
     // Who acted; a connection's webhook delivers its board's (or member's) actions whoever that is.
     routing: ["action.idMemberCreator"],
-    deliveryId: { path: "action.id" },
+    deliveryId: { paths: ["action.id"] },
     occurredAt: ["action.date"],
   },
   subscription: {
@@ -103,7 +102,7 @@ export default declareConnector({
     // Trello webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
-    webhook: { scheme: signature, key: "webhook_secret", keep: "all" },
+    webhook: { key: "webhook_secret", keep: "all" },
   },
   triggers: [
     {

@@ -53,11 +53,10 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://console.twilio.com/",
-    apiUrl: "https://api.twilio.com",
     basic: { username: "{account_sid}", password: "{auth_token}" },
     test: { method: "GET", path: "/2010-04-01/Accounts/{account_sid}.json", idPath: "sid", displayNamePath: "friendly_name" },
   },
-  api: { auth: { style: "basic" } },
+  api: { baseUrl: "https://api.twilio.com", auth: { style: "basic" } },
   webhook: {
     scheme: { type: "hmac_form_params", header: "x-twilio-signature" },
     format: "form",
@@ -74,7 +73,7 @@ export default declareConnector({
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
     placeholders: { account_sid: "account_sid" },
-    webhook: { scheme: { type: "hmac_form_params", header: "x-twilio-signature" }, key: "basic_password" },
+    webhook: { key: "basic_password" },
   },
   triggers: [
     {

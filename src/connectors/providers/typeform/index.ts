@@ -43,7 +43,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://api.typeform.com/oauth/authorize",
     tokenUrl: "https://api.typeform.com/oauth/token",
-    apiUrl: "https://api.typeform.com",
     scopes: ["accounts:read", "forms:read", "responses:read", "webhooks:read", "webhooks:write", "offline"],
     scopeDescriptions: {
       "webhooks:read": "Read the webhooks of your forms",
@@ -64,13 +63,14 @@ export default declareConnector({
     displayNamePath: "alias",
     metadata: { email: "email" },
   },
+  api: { baseUrl: "https://api.typeform.com" },
   webhook: {
     // Only for a subscription's own URL, verified with that webhook's generated secret.
     scheme: { type: "hmac", header: "typeform-signature", algorithm: "sha256", encoding: "base64", prefix: "sha256=" },
     event: { path: "event_type" },
     // The form; the subscription says whose it is (keep: "all").
     routing: ["form_response.form_id"],
-    deliveryId: { path: "event_id" },
+    deliveryId: { paths: ["event_id"] },
     occurredAt: ["form_response.submitted_at"],
   },
   subscription: {
@@ -87,7 +87,7 @@ export default declareConnector({
     secret: "generated",
     placeholders: { form_id: "form_id" },
     onlyWithParam: "form_id",
-    webhook: { scheme: { type: "hmac", header: "typeform-signature", algorithm: "sha256", encoding: "base64", prefix: "sha256=" }, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {
@@ -134,7 +134,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "last_updated_at",
-        occurredAt: "last_updated_at",
+        occurredAt: ["last_updated_at"],
         cursor: { from: "version" },
       },
     },

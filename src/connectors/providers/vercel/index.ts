@@ -23,7 +23,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://vercel.com/oauth/authorize",
     tokenUrl: "https://api.vercel.com/login/oauth/token",
-    apiUrl: "https://api.vercel.com",
     scopes: ["openid", "email", "profile", "offline_access"],
     scopeDescriptions: {
       openid: "Confirm who you are on Vercel",
@@ -42,4 +41,5 @@ export default declareConnector({
     displayNamePath: "name",
     metadata: { email: "email", username: "preferred_username" },
   },
+  api: { baseUrl: "https://api.vercel.com" },
 });

@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://webexapis.com/v1/authorize",
     tokenUrl: "https://webexapis.com/v1/access_token",
-    apiUrl: "https://webexapis.com",
     scopes: ["spark:people_read", "spark:rooms_read", "meeting:schedules_read"],
     scopeDescriptions: {
       "spark:people_read": "Read your Webex profile and your company directory",
@@ -44,6 +43,7 @@ export default declareConnector({
     displayNamePath: "displayName",
     metadata: { email: "emails[]", orgId: "orgId" },
   },
+  api: { baseUrl: "https://webexapis.com" },
   triggers: [
     {
       name: "room_activity",
@@ -71,7 +71,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "lastActivity",
-        occurredAt: "lastActivity",
+        occurredAt: ["lastActivity"],
         cursor: { from: "version" },
       },
     },

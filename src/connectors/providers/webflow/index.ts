@@ -25,7 +25,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://webflow.com/oauth/authorize",
     tokenUrl: "https://api.webflow.com/oauth/access_token",
-    apiUrl: "https://api.webflow.com",
     scopes: ["authorized_user:read", "sites:read", "cms:read"],
     scopeDescriptions: {
       "authorized_user:read": "Read your Webflow name and email",
@@ -43,6 +42,7 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { firstName: "firstName", lastName: "lastName" },
   },
+  api: { baseUrl: "https://api.webflow.com" },
   triggers: [
     {
       name: "site_published",
@@ -72,7 +72,7 @@ export default declareConnector({
         items: "sites",
         id: "id",
         version: "lastPublished",
-        occurredAt: "lastPublished",
+        occurredAt: ["lastPublished"],
         cursor: { from: "version" },
       },
     },

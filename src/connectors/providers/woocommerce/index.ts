@@ -129,13 +129,12 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://woocommerce.com/document/woocommerce-rest-api/",
-    // The proxy base: @woocommerce/woocommerce-rest-api: `url` is the store, it adds `/wp-json/wc/v3/` (https://woocommerce.github.io/woocommerce-rest-api-docs/).
-    apiUrl: "https://{store}",
     // "over HTTPS … provide the Consumer Key as the username and the Consumer Secret as the password".
     basic: { username: "{consumer_key}", password: "{consumer_secret}" },
     test: { method: "GET", path: "/wp-json/wc/v3/system_status", idPath: "environment.home_url" },
   },
-  api: { auth: { style: "basic" } },
+  // The proxy base: @woocommerce/woocommerce-rest-api: `url` is the store, it adds `/wp-json/wc/v3/` (https://woocommerce.github.io/woocommerce-rest-api-docs/).
+  api: { baseUrl: "https://{store}", auth: { style: "basic" } },
   webhook: {
     scheme: signature,
     handshakes: [{ type: "woocommerce_ping" }],
@@ -160,7 +159,7 @@ export default declareConnector({
     // WooCommerce webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: signature, keep: "all" },
+    webhook: { keep: "all" },
   },
   triggers: [
     {

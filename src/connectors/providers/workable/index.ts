@@ -69,16 +69,15 @@ export default declareConnector({
       },
     ],
     whereToFind: "https://help.workable.com/hc/en-us/articles/115015785428-Generating-an-API-access-token",
-    apiUrl: "https://{subdomain}.workable.com/spi/v3",
     key: "api_token",
     test: { method: "GET", path: "/accounts/{subdomain}", idPath: "id", displayNamePath: "name" },
   },
-  api: { auth: { style: "bearer" } },
+  api: { baseUrl: "https://{subdomain}.workable.com/spi/v3", auth: { style: "bearer" } },
   webhook: {
     scheme: { type: "hmac", header: "x-workable-signature", encoding: "hex" },
     event: { path: "event_type" },
     routing: ["data.account.subdomain"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["fired_at", "data.updated_at"],
   },
   // One subscription per event: Workable's create takes a single `event`.
@@ -95,7 +94,7 @@ export default declareConnector({
     secret: "none",
     // The subscription is the account's own: every delivery is the connection's (the body names the
     // account by its subdomain, not by the id the account read answers).
-    webhook: { scheme: { type: "hmac", header: "x-workable-signature", encoding: "hex" }, key: "access_token", keep: "all" },
+    webhook: { key: "access_token", keep: "all" },
   },
   triggers: [
     {

@@ -26,7 +26,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://login.wrike.com/oauth2/authorize/v4",
     tokenUrl: "https://login.wrike.com/oauth2/token",
-    apiUrl: "https://www.wrike.com",
     scopes: ["wsReadOnly"],
     scopeDescriptions: {
       wsReadOnly: "Read your Wrike folders, projects, tasks and contacts",
@@ -42,6 +41,7 @@ export default declareConnector({
     displayNamePath: "data[].primaryEmail",
     metadata: { firstName: "data[].firstName", lastName: "data[].lastName" },
   },
+  api: { baseUrl: "https://www.wrike.com" },
   triggers: [
     {
       name: "task_updated",
@@ -76,7 +76,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "updatedDate",
-        occurredAt: "updatedDate",
+        occurredAt: ["updatedDate"],
         cursor: { from: "version" },
       },
     },

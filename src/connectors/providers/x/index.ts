@@ -25,7 +25,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://x.com/i/oauth2/authorize",
     tokenUrl: "https://api.x.com/2/oauth2/token",
-    apiUrl: "https://api.x.com",
     scopes: ["tweet.read", "users.read", "offline.access"],
     scopeDescriptions: {
       "tweet.read": "Read posts you can see",
@@ -43,6 +42,7 @@ export default declareConnector({
     displayNamePath: "data.name",
     metadata: { username: "data.username", userId: "data.id" },
   },
+  api: { baseUrl: "https://api.x.com" },
   triggers: [
     {
       name: "mention_received",
@@ -70,7 +70,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "created_at",
-        occurredAt: "created_at",
+        occurredAt: ["created_at"],
         cursor: { from: "version" },
       },
     },

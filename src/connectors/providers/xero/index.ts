@@ -48,7 +48,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://login.xero.com/identity/connect/authorize",
     tokenUrl: "https://identity.xero.com/connect/token",
-    apiUrl: "https://api.xero.com",
     scopes: ["openid", "profile", "email", "offline_access", "accounting.transactions.read", "accounting.contacts.read"],
     scopeDescriptions: {
       openid: "Confirm your Xero identity",
@@ -81,6 +80,7 @@ export default declareConnector({
       };
     },
   },
+  api: { baseUrl: "https://api.xero.com" },
   webhook: {
     scheme: { type: "hmac", header: "x-xero-signature", algorithm: "sha256", encoding: "base64" },
     emptyAnswers: true,

@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
-    apiUrl: "https://www.googleapis.com",
     scopes: ["https://www.googleapis.com/auth/youtube.readonly"],
     scopeDescriptions: {
       "https://www.googleapis.com/auth/youtube.readonly": "See your YouTube account",
@@ -43,6 +42,7 @@ export default declareConnector({
     idPath: "items[].id",
     displayNamePath: "items[].snippet.title",
   },
+  api: { baseUrl: "https://www.googleapis.com" },
   triggers: [
     {
       name: "channel_activity",
@@ -78,7 +78,7 @@ export default declareConnector({
         items: "items",
         id: "id",
         version: "snippet.publishedAt",
-        occurredAt: "snippet.publishedAt",
+        occurredAt: ["snippet.publishedAt"],
         cursor: { from: "version" },
       },
     },

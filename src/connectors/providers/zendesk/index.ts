@@ -51,7 +51,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://{subdomain}.zendesk.com/oauth/authorizations/new",
     tokenUrl: "https://{subdomain}.zendesk.com/oauth/tokens",
-    apiUrl: "https://{subdomain}.zendesk.com",
     scopes: ["read"],
     scopeDescriptions: { read: "Read your tickets, users and organizations" },
     scopeSeparator: " ",
@@ -73,6 +72,7 @@ export default declareConnector({
     displayNamePath: "user.name",
     metadata: { email: "user.email", role: "user.role" },
   },
+  api: { baseUrl: "https://{subdomain}.zendesk.com" },
   webhook: {
     scheme: {
       type: "hmac",
@@ -85,7 +85,7 @@ export default declareConnector({
     },
     event: { path: "type" },
     routing: ["detail.assignee_id", "detail.requester_id"],
-    deliveryId: { path: "id" },
+    deliveryId: { paths: ["id"] },
     occurredAt: ["time"],
   },
   triggers: [

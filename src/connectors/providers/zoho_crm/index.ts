@@ -27,7 +27,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://accounts.zoho.com/oauth/v2/auth",
     tokenUrl: "https://accounts.zoho.com/oauth/v2/token",
-    apiUrl: "https://accounts.zoho.com",
     scopes: ["ZohoCRM.modules.READ", "ZohoCRM.users.READ", "AaaServer.profile.READ"],
     scopeDescriptions: {
       "ZohoCRM.modules.READ": "Read your CRM records (leads, contacts, accounts, deals…)",
@@ -47,7 +46,7 @@ export default declareConnector({
     metadata: { email: "Email" },
   },
   // The CRM API is on the data centre's API host (US here), with Zoho's own token prefix.
-  api: { baseUrl: "https://www.zohoapis.com", auth: { style: "header", header: "authorization", prefix: "Zoho-oauthtoken " } },
+  api: { baseUrl: "https://accounts.zoho.com", connectionBaseUrl: "https://www.zohoapis.com", auth: { style: "header", header: "authorization", prefix: "Zoho-oauthtoken " } },
   triggers: [
     {
       name: "lead_updated",
@@ -78,7 +77,7 @@ export default declareConnector({
         items: "data",
         id: "id",
         version: "Modified_Time",
-        occurredAt: "Modified_Time",
+        occurredAt: ["Modified_Time"],
         cursor: { from: "version" },
       },
     },

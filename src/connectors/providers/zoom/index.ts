@@ -41,7 +41,6 @@ export default declareConnector({
   oauth: {
     authorizeUrl: "https://zoom.us/oauth/authorize",
     tokenUrl: "https://zoom.us/oauth/token",
-    apiUrl: "https://api.zoom.us/v2",
     scopes: ["user:read:user"],
     scopeDescriptions: { "user:read:user": "View your Zoom user profile" },
     scopeSeparator: " ",
@@ -58,6 +57,7 @@ export default declareConnector({
     displayNamePath: "display_name",
     metadata: { accountId: "account_id", email: "email" },
   },
+  api: { baseUrl: "https://api.zoom.us/v2" },
   webhook: {
     // Zoom states no replay window; Slack's five minutes, as for every other timestamped scheme here.
     scheme: {
