@@ -28,7 +28,7 @@
 import { z } from "zod";
 import { GRAPH_VERSION } from "./graph.ts";
 import { graphDedupeKey, occurredAt } from "./changes.ts";
-import { deltaRound, resyncRequired } from "./delta.ts";
+import { deltaRound, parsePosition, resyncRequired } from "./delta.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asRecord, asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
@@ -54,15 +54,6 @@ const positionSchema = z.object({
   initialSync: z.literal(true).optional(),
 });
 type Position = z.infer<typeof positionSchema>;
-
-function parsePosition(cursor: string | undefined): Position | undefined {
-  try {
-    const parsed = positionSchema.safeParse(JSON.parse(cursor ?? ""));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Reads the first round on from `link` (up to `rounds` reads), forwarding nothing: the position where it ends, or undefined without any link. */
 async function syncThrough(fetchJson: ChangeReadContext["fetchJson"], link: string, position: Omit<Position, "deltaLink" | "initialSync">, rounds: number): Promise<string | undefined> {
@@ -103,7 +94,7 @@ function etagOf(event: Record<string, unknown>): string {
 }
 
 export async function readMissedEvents(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
-  const position = parsePosition(ctx.cursor);
+  const position = parsePosition(positionSchema, ctx.cursor);
   if (!position) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.now) };
   if (position.initialSync) {
     const { deltaLink, initialSync: _syncing, ...window } = position;

@@ -4,6 +4,7 @@
  * `value` and ends with an `@odata.nextLink` (more pages of this round) or an `@odata.deltaLink`
  * (the round is over; the link reads on from here next time). Both links are followed as given.
  */
+import type { z } from "zod";
 import { asRecord, asString } from "../../json.ts";
 import type { ChangeReadContext } from "../../subscription.ts";
 
@@ -34,3 +35,13 @@ export async function deltaRound(fetchJson: ChangeReadContext["fetchJson"], link
 
 /** A 410 Gone: the delta link is too old to read on from (Graph's resync required). */
 export const resyncRequired = (error: unknown) => asRecord(error)?.status === 410;
+
+/** A stored delta position as `schema` describes it; undefined when there is none or it is unreadable (a fresh one is taken). */
+export function parsePosition<T>(schema: z.ZodType<T>, cursor: string | undefined): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(cursor ?? ""));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

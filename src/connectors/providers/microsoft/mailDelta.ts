@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { GRAPH_VERSION } from "./graph.ts";
 import { graphDedupeKey, occurredAt } from "./changes.ts";
-import { deltaRound, resyncRequired } from "./delta.ts";
+import { deltaRound, parsePosition, resyncRequired } from "./delta.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
@@ -29,15 +29,6 @@ export const isMailFolder = (resource: string) => /^\/?me\/mailFolders\([^/]+\)\
 
 const positionSchema = z.object({ deltaLink: z.url(), receivedSince: z.iso.datetime() });
 type Position = z.infer<typeof positionSchema>;
-
-function parsePosition(cursor: string | undefined): Position | undefined {
-  try {
-    const parsed = positionSchema.safeParse(JSON.parse(cursor ?? ""));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The folder's position now: a first round that lists only messages received from now on (whole seconds: the filter's form). */
 async function positionAt(fetchJson: ChangeReadContext["fetchJson"], resource: string, now: Date): Promise<string | undefined> {
@@ -53,7 +44,7 @@ export const startMailDelta = (ctx: ChangeStartContext): Promise<string | undefi
 export async function readMissedMessages(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
   const [trigger] = ctx.triggersFor("created");
   if (!trigger || !isMailFolder(ctx.resource)) return { events: [] };
-  const position = parsePosition(ctx.cursor);
+  const position = parsePosition(positionSchema, ctx.cursor);
   if (!position) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.resource, ctx.now) };
   let round;
   try {
