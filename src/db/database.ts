@@ -55,7 +55,7 @@ export type DatabaseTarget =
 // JIT off: every statement here is short OLTP work, but the event path's batch statements are
 // estimated above jit_above_cost, and PostgreSQL then spent 350–560 ms compiling each batch before
 // running it (EXPLAIN ANALYZE: "JIT: Emission 511 ms") — most of the database's CPU per event.
-const utc = "-c TimeZone=UTC -c jit=off";
+const connectionSettings = "-c TimeZone=UTC -c jit=off";
 
 /**
  * PostgreSQL's settings inside PGlite. Its shared buffers live in the process's WebAssembly memory
@@ -108,8 +108,8 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
     const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
     const statementTimeout = target.statementTimeoutMs ? ` -c statement_timeout=${Math.round(target.statementTimeoutMs)}` : "";
     // A bounded wait for a connection: during an outage a request fails (503) instead of queueing forever.
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: utc + statementTimeout, connectionTimeoutMillis: 5_000 });
-    const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: utc, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: connectionSettings + statementTimeout, connectionTimeoutMillis: 5_000 });
+    const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: connectionSettings, connectionTimeoutMillis: 5_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     // Debug only, and only the message: pg's error carries its client (statements included), and an
     // outage closes every idle connection at once — the outage itself is logged once (./outage.ts).
