@@ -28,7 +28,7 @@
 import { z } from "zod";
 import { GRAPH_VERSION } from "./graph.ts";
 import { graphDedupeKey, occurredAt } from "./changes.ts";
-import { deltaRound, parsePosition, resyncRequired } from "./delta.ts";
+import { deltaRound, parsePosition, readOnFrom } from "./delta.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asRecord, asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
@@ -100,13 +100,8 @@ export async function readMissedEvents(ctx: ChangeReadContext): Promise<{ events
     const { deltaLink, initialSync: _syncing, ...window } = position;
     return { events: [], cursor: (await syncThrough(ctx.fetchJson, deltaLink, window, 1)) ?? ctx.cursor };
   }
-  let round;
-  try {
-    round = await deltaRound(ctx.fetchJson, position.deltaLink);
-  } catch (error) {
-    if (resyncRequired(error)) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.now) };
-    throw error;
-  }
+  const round = await readOnFrom(ctx.fetchJson, position.deltaLink);
+  if (!round) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.now) };
   const since = Date.parse(position.since);
   const events: NormalizedEvent[] = [];
   const keys = new Set<string>();

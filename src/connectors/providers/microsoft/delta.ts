@@ -33,8 +33,18 @@ export async function deltaRound(fetchJson: ChangeReadContext["fetchJson"], link
   return { items, link: last, complete: next === undefined && last !== undefined };
 }
 
-/** A 410 Gone: the delta link is too old to read on from (Graph's resync required). */
-export const resyncRequired = (error: unknown) => asRecord(error)?.status === 410;
+/**
+ * One round on from a stored link; undefined when Graph answers 410 Gone (the link is too old to
+ * read on from: a resync is required, so the caller takes a fresh position). Throws otherwise, as fetchJson does.
+ */
+export async function readOnFrom(fetchJson: ChangeReadContext["fetchJson"], link: string): Promise<DeltaRound | undefined> {
+  try {
+    return await deltaRound(fetchJson, link);
+  } catch (error) {
+    if (asRecord(error)?.status === 410) return undefined;
+    throw error;
+  }
+}
 
 /** A stored delta position as `schema` describes it; undefined when there is none or it is unreadable (a fresh one is taken). */
 export function parsePosition<T>(schema: z.ZodType<T>, cursor: string | undefined): T | undefined {

@@ -16,7 +16,7 @@
 import { GRAPH_VERSION } from "./graph.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asRecord, asString } from "../../json.ts";
-import { deltaRound, resyncRequired } from "./delta.ts";
+import { readOnFrom } from "./delta.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
 const deltaPath = (resource: string) => `${GRAPH_VERSION}/${resource.replace(/^\/+|\/+$/g, "")}/delta`;
@@ -44,13 +44,8 @@ export async function readDriveDelta(ctx: ChangeReadContext): Promise<{ events: 
   const listed = new Set(ctx.triggersFor(ctx.lifecycleEvent ? "updated" : (asString(ctx.item.changeType) ?? "")));
   if (listed.size === 0) return { events: [] };
   if (!ctx.cursor) return { events: [], cursor: await latest(ctx) };
-  let round;
-  try {
-    round = await deltaRound(ctx.fetchJson, ctx.cursor);
-  } catch (error) {
-    if (resyncRequired(error)) return { events: [], cursor: await latest(ctx) };
-    throw error;
-  }
+  const round = await readOnFrom(ctx.fetchJson, ctx.cursor);
+  if (!round) return { events: [], cursor: await latest(ctx) };
   const { items, link: cursor } = round;
   const events: NormalizedEvent[] = [];
   for (const item of items) {

@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { GRAPH_VERSION } from "./graph.ts";
 import { graphDedupeKey, occurredAt } from "./changes.ts";
-import { deltaRound, parsePosition, resyncRequired } from "./delta.ts";
+import { deltaRound, parsePosition, readOnFrom } from "./delta.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
 import { asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
@@ -46,13 +46,8 @@ export async function readMissedMessages(ctx: ChangeReadContext): Promise<{ even
   if (!trigger || !isMailFolder(ctx.resource)) return { events: [] };
   const position = parsePosition(positionSchema, ctx.cursor);
   if (!position) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.resource, ctx.now) };
-  let round;
-  try {
-    round = await deltaRound(ctx.fetchJson, position.deltaLink);
-  } catch (error) {
-    if (resyncRequired(error)) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.resource, ctx.now) };
-    throw error;
-  }
+  const round = await readOnFrom(ctx.fetchJson, position.deltaLink);
+  if (!round) return { events: [], cursor: await positionAt(ctx.fetchJson, ctx.resource, ctx.now) };
   const since = Date.parse(position.receivedSince);
   const events: NormalizedEvent[] = [];
   for (const item of round.items) {
