@@ -1,0 +1,28 @@
+import { afterAll, expect, test } from "vitest";
+import { type Database, openDatabase } from "../../src/db/database.ts";
+import { createLogger } from "../../src/log.ts";
+import { createTestDatabase } from "../helpers/database.ts";
+
+/**
+ * The settings every connection to a PostgreSQL server gets (src/db/database.ts): timestamps in
+ * UTC, and no JIT — the event path's batch statements were estimated above jit_above_cost and spent
+ * hundreds of milliseconds compiling each batch. PGlite has neither setting to make.
+ */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+let database: Database | undefined;
+let drop: (() => Promise<void>) | undefined;
+
+afterAll(async () => {
+  await database?.close();
+  await drop?.();
+});
+
+test.skipIf(!onPostgres)("every connection of both pools runs in UTC without JIT", async () => {
+  const created = await createTestDatabase({ migrated: true });
+  drop = created.drop;
+  database = await openDatabase(created.target, createLogger("silent"));
+  for (const sql of [database.sql, database.workerSql]) {
+    const [row] = await sql.query<{ jit: string; zone: string }>("select current_setting('jit') as jit, current_setting('TimeZone') as zone");
+    expect(row).toEqual({ jit: "off", zone: "UTC" });
+  }
+});
