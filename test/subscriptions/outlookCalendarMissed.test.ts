@@ -10,14 +10,13 @@
  * brought; the next `missed` reads on from the stored delta link.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { connectAccount } from "../helpers/connectFlow.ts";
 import { fakeClock } from "../helpers/clock.ts";
-import { startFakeMicrosoftGraph, type FakeMicrosoftGraph } from "../helpers/fakeProviders/microsoftGraph.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import type { FakeMicrosoftGraph } from "../helpers/fakeProviders/microsoftGraph.ts";
+import type { Operator } from "../helpers/operators.ts";
+import type { Receiver } from "../helpers/receiver.ts";
+import type { TestApp } from "../helpers/testApp.ts";
 import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startOutlookStory } from "./outlookStory.ts";
 
 const clock = fakeClock(new Date());
 const CALENDAR = "me/events";
@@ -27,6 +26,7 @@ let receiver: Receiver;
 let app: TestApp;
 let ada: Operator;
 let accountId: string;
+let story: Awaited<ReturnType<typeof startOutlookStory>> | undefined;
 
 const calendar = () => fake.live().find((s) => s.resource === CALENDAR)!;
 type Payload = { id: string; subject?: string };
@@ -52,29 +52,21 @@ const DAY = 24 * 60 * 60 * 1000;
 const inDays = (days: number) => new Date(clock.now().getTime() + days * DAY).toISOString();
 
 beforeAll(async () => {
-  // Pages of two, so a round of several events follows @odata.nextLink.
-  fake = await startFakeMicrosoftGraph({ clock, deltaPageSize: 2 });
-  receiver = await startReceiver();
-  app = await startTestApp(fake.env(), { clock, worker: true });
-  ada = await createOperator(app);
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: receiver.url, triggers: TRIGGERS.map((trigger) => ({ connector: "microsoft", trigger })) } }, { token: ada.token }));
   // The calendar before the account is connected.
-  await fake.eventChanges([
-    { changeType: "created", subject: "Standup", weekly: 3 },
-    { changeType: "created", subject: "Offsite" },
-    { changeType: "created", subject: "Dentist" },
-    { changeType: "created", subject: "Review" },
-    { changeType: "created", subject: "Next year's kickoff", start: inDays(400) },
-  ]);
-  clock.advance(60_000);
-  accountId = (await connectAccount(app, ada, { connector: "microsoft", account: "alice", provider: fake })).id;
-  await app.app.subscriptions.runOnce(true);
+  story = await startOutlookStory(clock, TRIGGERS, async (graph) => {
+    await graph.eventChanges([
+      { changeType: "created", subject: "Standup", weekly: 3 },
+      { changeType: "created", subject: "Offsite" },
+      { changeType: "created", subject: "Dentist" },
+      { changeType: "created", subject: "Review" },
+      { changeType: "created", subject: "Next year's kickoff", start: inDays(400) },
+    ]);
+  });
+  ({ fake, receiver, app, ada, accountId } = story);
 }, 180_000);
 
 afterAll(async () => {
-  await app?.close();
-  await fake?.close();
-  await receiver?.close();
+  await story?.close();
 });
 
 describe("an Outlook calendar subscription after Graph's missed lifecycle notification", () => {

@@ -9,14 +9,13 @@
  * message's read/unread change are not; the next `missed` reads on from the stored delta link.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { connectAccount } from "../helpers/connectFlow.ts";
 import { fakeClock } from "../helpers/clock.ts";
-import { startFakeMicrosoftGraph, type FakeMicrosoftGraph } from "../helpers/fakeProviders/microsoftGraph.ts";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import type { FakeMicrosoftGraph } from "../helpers/fakeProviders/microsoftGraph.ts";
+import type { Operator } from "../helpers/operators.ts";
+import type { Receiver } from "../helpers/receiver.ts";
+import type { TestApp } from "../helpers/testApp.ts";
 import { accountSubscriptions, storedEvents } from "./helpers.ts";
+import { startOutlookStory } from "./outlookStory.ts";
 
 const clock = fakeClock(new Date());
 const INBOX = "me/mailFolders('Inbox')/messages";
@@ -25,6 +24,7 @@ let receiver: Receiver;
 let app: TestApp;
 let ada: Operator;
 let accountId: string;
+let story: Awaited<ReturnType<typeof startOutlookStory>> | undefined;
 
 const inbox = () => fake.live().find((s) => s.resource === INBOX)!;
 const received = async () => (await storedEvents(app, ada, "microsoft")).filter((e) => e.trigger === "message_received");
@@ -39,23 +39,15 @@ const forwardedSubjects = () =>
 const tokenOf = (url: string) => new URL(url, "http://graph").searchParams.get("$deltatoken");
 
 beforeAll(async () => {
-  // Pages of two, so a round of several messages follows @odata.nextLink.
-  fake = await startFakeMicrosoftGraph({ clock, deltaPageSize: 2 });
-  receiver = await startReceiver();
-  app = await startTestApp(fake.env(), { clock, worker: true });
-  ada = await createOperator(app);
-  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: receiver.url, triggers: [{ connector: "microsoft", trigger: "message_received" }] } }, { token: ada.token }));
   // Already in the mailbox before the account is connected.
-  await fake.receiveMessage("Before the subscription");
-  clock.advance(60_000);
-  accountId = (await connectAccount(app, ada, { connector: "microsoft", account: "alice", provider: fake })).id;
-  await app.app.subscriptions.runOnce(true);
+  story = await startOutlookStory(clock, ["message_received"], async (graph) => {
+    await graph.receiveMessage("Before the subscription");
+  });
+  ({ fake, receiver, app, ada, accountId } = story);
 }, 180_000);
 
 afterAll(async () => {
-  await app?.close();
-  await fake?.close();
-  await receiver?.close();
+  await story?.close();
 });
 
 describe("an Outlook inbox subscription after Graph's missed lifecycle notification", () => {
