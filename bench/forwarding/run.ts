@@ -14,7 +14,7 @@
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
  *   npx tsx bench/forwarding/run.ts --cpu-prof /tmp/prof   # + a CPU profile of the service
  *   npx tsx bench/forwarding/run.ts --hanging-rate 0       # without the hanging-neighbour phase
- *   npx tsx bench/forwarding/run.ts --max-in-flight 64     # another DELIVERY_MAX_IN_FLIGHT_PER_URL
+ *   npx tsx bench/forwarding/run.ts --max-in-flight 128    # another DELIVERY_MAX_IN_FLIGHT_PER_URL
  *
  * Last phase, a hanging neighbour: the fixed rate again while another deployment's webhooks
  * (--hanging-rate per second) go to a receiver that never answers (each attempt waits for
@@ -56,8 +56,8 @@ const { values: args } = parseArgs({
     "hanging-rate": { type: "string", default: "5" },
     // DELIVERY_MAX_IN_FLIGHT_PER_URL for the service (its default when unset).
     "max-in-flight": { type: "string" },
-    // A second instance on the same database, for the "two instances" target (--no-two-instances: without).
-    "two-instances": { type: "boolean", default: true },
+    // Runs only these targets (comma-separated names, e.g. "switchyard,naive") while investigating.
+    only: { type: "string" },
     out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
@@ -117,7 +117,7 @@ const serviceEnv = {
 };
 const service = await serviceProcess(serviceEnv, { compiled: true });
 // The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
-const second = args["two-instances"] ? await serviceProcess(serviceEnv, { compiled: true }) : undefined;
+const second = !args.only || args.only.split(",").includes("switchyard-2-instances") ? await serviceProcess(serviceEnv, { compiled: true }) : undefined;
 
 let db: pg.Client | undefined;
 try {
@@ -184,7 +184,7 @@ try {
   const graphilePid = children.at(-1)!.pid;
 
   const switchyardUrl = `${service.url}/webhooks/${deploymentId}/github`;
-  const targets = [
+  const allTargets = [
     { name: "switchyard", url: switchyardUrl, path: "/switchyard", spread: false },
     { name: "switchyard-spread", url: switchyardUrl, path: "/switchyard", spread: true },
     // Half the connections to each instance; every event must still arrive exactly once.
@@ -192,6 +192,7 @@ try {
     { name: "graphile", url: `http://127.0.0.1:${graphilePort}/`, path: "/graphile", spread: false },
     { name: "naive", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false },
   ];
+  const targets = args.only ? allTargets.filter((t) => args.only!.split(",").includes(t.name)) : allTargets;
 
   // The title carries the send time; its random fraction keeps bodies unique (the same GitHub body
   // twice within the replay window is answered 2xx and not recorded: replay protection, src/forwarding/inbound.ts).
@@ -324,7 +325,9 @@ try {
   }
   console.table(results.map(({ waits: _, ...row }) => row));
   for (const row of results.filter((r) => r.waits)) console.log(`${row.target} ${row.mode} pg_stat_activity (mean sessions):`, JSON.stringify(row.waits));
-  const at = (name: string, mode: string) => results.find((r) => r.target === name && r.mode === mode)!;
+  // A target left out by --only reads as NaN (null in the summary).
+  const notRun = { e2eP50: NaN, e2eP99: NaN, deliveredPerSecond: NaN };
+  const at = (name: string, mode: string) => results.find((r) => r.target === name && r.mode === mode) ?? notRun;
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   // The median over rounds of the per-round ratio (each round's targets ran back to back).
   const ratio = (a: string, b: string) =>
