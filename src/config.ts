@@ -46,7 +46,7 @@ const schema = z.object({
   FORWARDING_DISABLE_AFTER: z.string().default("5d"),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
-  DELIVERY_MAX_IN_FLIGHT_PER_URL: z.coerce.number().int().min(1).max(10_000).default(16),
+  DELIVERY_MAX_IN_FLIGHT_PER_URL: z.coerce.number().int().min(1).max(10_000).default(64),
   FORWARDING_ALLOW_PRIVATE: booleanFlag,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_RATE_LIMIT_PER_15_MINUTES: z.coerce.number().int().min(1).default(10),

@@ -63,7 +63,7 @@ export interface DeliveryWorker {
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const { queue, clock, config, logger } = deps;
-  const concurrency = options.concurrency ?? 64;
+  const concurrency = options.concurrency ?? 256;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   // The attempt cannot outlive its timeout; the margin covers signing and recording the result.
   const lockMs = options.leaseMs ?? config.deliveryTimeoutMs + 5_000;
