@@ -6,7 +6,6 @@ import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import { type AccessTokens, ReauthRequiredError } from "../connections/accessTokens.ts";
 import type { EventRecorder } from "./record.ts";
-import { type BodyClaims, createBodyClaims } from "./bodyClaims.ts";
 
 /**
  * Verified inbound events → stored events (and deliveries). Nothing here knows a provider:
@@ -48,10 +47,7 @@ export interface InboundDeps {
   disconnect?: (deploymentId: string, connector: string, account: string) => Promise<void>;
 }
 
-/** The capability's own state: the group commit over the replay check's claims (bodyClaims.ts). */
-interface Inbound extends InboundDeps {
-  claimBody: BodyClaims;
-}
+type Inbound = InboundDeps;
 
 export type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };
 
@@ -134,19 +130,13 @@ async function acceptEvents(
   const outcome = emptyOutcome();
   outcome.received = events.length;
   const windowSeconds = def.inbound.replayWindowSeconds;
-  if (source && windowSeconds && events.length > 0) {
-    const dedupeKey = events.map((event) => event.dedupeKey).join(" ");
-    // Replay check for schemes that sign no timestamp (bodyClaims.ts): batched with concurrent requests' claims.
-    const claimed = await deps.claimBody({ deploymentId, connector: def.name, digest: bodyDigest(source.rawBody), dedupeKey, now: source.now, windowSeconds });
-    if (!claimed) {
-      // A replay: the 2xx a provider expects, and nothing written.
-      outcome.duplicates = events.length;
-      return outcome;
-    }
-  }
+  // The replay check of schemes that sign no timestamp, made by the first event's own statement.
+  let bodyClaim =
+    source && windowSeconds ? { digest: bodyDigest(source.rawBody), key: events.map((event) => event.dedupeKey).join(" "), windowSeconds } : undefined;
   for (const event of events) {
     // Routed to the account inside the recording statement: one round trip per event.
     const recorded = await deps.recordRoutedEvent(deploymentId, {
+      bodyClaim,
       connector: def.name,
       trigger: event.trigger,
       externalIds: event.externalIds,
@@ -157,7 +147,13 @@ async function acceptEvents(
       resource: event.resource ?? null,
       data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
     });
-    if (!recorded) {
+    bodyClaim = undefined;
+    if (recorded === "replayed") {
+      // A replay: the 2xx a provider expects, and nothing written.
+      outcome.duplicates = events.length;
+      return outcome;
+    }
+    if (recorded === "unrouted") {
       outcome.unrouted++;
       continue;
     }
@@ -246,7 +242,7 @@ async function fetchSince(deps: InboundDeps, def: ConnectorDefinition, account: 
 
 /** Verified inbound events → stored events and deliveries: the webhook route's and the poller's. */
 export function createInboundEvents(given: InboundDeps) {
-  const deps: Inbound = { ...given, claimBody: createBodyClaims({ sql: given.sql }) };
+  const deps: Inbound = given;
   return {
     acceptEvents: (deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[], source?: InboundSource) =>
       acceptEvents(deps, deploymentId, def, events, source),

@@ -5,7 +5,7 @@ import type { Sql } from "../db/sql.ts";
 import type { Clock } from "../clock.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 import type { EventBus } from "../events/bus.ts";
-import { createEnqueuer, type Enqueuer } from "../delivery/queue/enqueue.ts";
+import { type BodyClaim, createEnqueuer, type Enqueuer } from "../delivery/queue/enqueue.ts";
 import type { LocalHandoff } from "../delivery/handoff.ts";
 import { storableJson, storableText } from "../text/storable.ts";
 
@@ -59,7 +59,7 @@ interface Recording extends EventRecorderDeps {
 /** An inbound event and its delivery, stored in one statement (recordEvent, recordRoutedEvent below). */
 export interface EventRecorder {
   record(deploymentId: string, event: EventToRecord, options?: RecordOptions): Promise<RecordedEvent>;
-  recordRouted(deploymentId: string, event: EventToRoute): Promise<(RecordedEvent & { account: string }) | undefined>;
+  recordRouted(deploymentId: string, event: EventToRoute): Promise<RoutedOutcome>;
 }
 
 /**
@@ -87,7 +87,7 @@ export function createEventRecorder(given: EventRecorderDeps): EventRecorder {
  */
 async function recordEvent(deps: Recording, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
   const recorded = await insertEvent(deps, deploymentId, event, null, options);
-  if (!recorded) throw new Error("an event with a given account was not stored");
+  if (!recorded || recorded === "replayed") throw new Error("an event with a given account was not stored");
   return recorded;
 }
 
@@ -97,7 +97,12 @@ export type EventToRoute = Omit<EventToRecord, "account" | "connectedAccountId">
   externalIds: string[];
   /** Where else in a connection's metadata those ids route it (the declaration's `webhook.routingMetadata`). */
   routingMetadata?: string;
+  /** The request's replay check, made by the same statement (../delivery/queue/enqueue.ts BodyClaim). */
+  bodyClaim?: BodyClaim;
 };
+
+/** A routed event as stored; "unrouted": no account matched; "replayed": its body claim failed. Either way nothing was stored. */
+export type RoutedOutcome = (RecordedEvent & { account: string }) | "unrouted" | "replayed";
 
 /** A declaration path (`tenants[].tenantId`) as an SQL/JSON path (`$."tenants"[*]."tenantId"`). */
 function sqlJsonPath(path: string): string {
@@ -113,19 +118,17 @@ function sqlJsonPath(path: string): string {
 }
 
 /**
- * Routes and records in the same one statement (one round trip per inbound event): the ACTIVE
- * ConnectedAccount of this deployment and connector for the most specific external id (the oldest
- * connection when several share it), then as recordEvent. Undefined when no account matches:
- * nothing is stored.
+ * Routes and records in the same one statement (one round trip per inbound event): the body claim
+ * when given, then the ACTIVE ConnectedAccount of this deployment and connector for the most
+ * specific external id (the oldest connection when several share it), then as recordEvent.
  */
-async function recordRoutedEvent(
-  deps: Recording,
-  deploymentId: string,
-  event: EventToRoute,
-): Promise<(RecordedEvent & { account: string }) | undefined> {
-  if (event.externalIds.length === 0) return undefined;
-  const { routingMetadata, ...toRecord } = event;
-  return insertEvent(deps, deploymentId, { ...toRecord, account: "", connectedAccountId: null }, event.externalIds, {}, routingMetadata ? sqlJsonPath(routingMetadata) : null);
+async function recordRoutedEvent(deps: Recording, deploymentId: string, event: EventToRoute): Promise<RoutedOutcome> {
+  const { routingMetadata, bodyClaim, ...toRecord } = event;
+  // Without an id nothing can match; a claim still has to be made, so only a claimless event stops here.
+  if (event.externalIds.length === 0 && !bodyClaim) return "unrouted";
+  const routeByMetadata = routingMetadata ? sqlJsonPath(routingMetadata) : null;
+  const recorded = await insertEvent(deps, deploymentId, { ...toRecord, account: "", connectedAccountId: null }, event.externalIds, {}, routeByMetadata, bodyClaim);
+  return recorded ?? "unrouted";
 }
 
 async function insertEvent(
@@ -135,7 +138,8 @@ async function insertEvent(
   givenRouteBy: string[] | null,
   options: RecordOptions,
   routeByMetadata: string | null = null,
-): Promise<(RecordedEvent & { account: string }) | undefined> {
+  bodyClaim: BodyClaim | null = null,
+): Promise<(RecordedEvent & { account: string }) | "replayed" | undefined> {
   // Everything here came from a provider (a webhook body, an API answer): a NUL or an unpaired
   // surrogate would fail the statement, and the provider would redeliver into the same failure
   // forever. Replaced instead (src/text/storable.ts); the data published and forwarded is the
@@ -167,7 +171,9 @@ async function insertEvent(
     forwardUnlisted: options.forwardUnlisted === true,
     routeBy,
     routeByMetadata,
+    bodyClaim: bodyClaim && { ...bodyClaim, key: storableText(bodyClaim.key) },
   });
+  if (row?.replayed) return "replayed";
   // Routing found no account: nothing stored.
   if (!row || row.account === null) return undefined;
   const account = row.account;

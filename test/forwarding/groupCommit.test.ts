@@ -13,8 +13,8 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
  * and handed to the local worker without a claim: what a user sees must not change — every request
  * answered for its own event, every event delivered with its own webhook-id, a provider's retry
  * stored once even when it arrives in the same batch, and lastEventAt read from the newest event.
- * GitHub signs no timestamp, so each webhook first claims its body's digest (the replay check,
- * src/forwarding/bodyClaims.ts), also one statement per batch: a captured body re-sent under a new
+ * GitHub signs no timestamp, so each webhook claims its body's digest (the replay check) in the
+ * statement that records its event: a captured body re-sent under a new
  * delivery id is refused even when it arrives among many others, its own delivery's retry is not.
  */
 

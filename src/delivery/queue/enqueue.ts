@@ -4,6 +4,24 @@ import type { Sql } from "../../db/sql.ts";
 import { isDatabaseUnavailable } from "../../db/errors.ts";
 import type { ClaimedDelivery } from "./claim.ts";
 
+/**
+ * The replay check of schemes that sign no timestamp (GitHub, Jira), made by the accepting
+ * statement itself: the request's first event claims its body's digest for its delivery in
+ * `inbound_body_digest` (written only here). A row says "these bytes came for this deployment and
+ * connector at seen_at, as the delivery `key`". The claim holds when the body is new within the
+ * window, or it is the same delivery again (a provider's retry); it fails when the same bytes came
+ * within the window under another key: a captured delivery replayed with a new id. Then the event
+ * is not stored (`replayed`). Claim and event commit together, so a failed recording leaves no claim.
+ */
+export interface BodyClaim {
+  /** The raw body's digest (connectors/signatures.ts bodyDigest). */
+  digest: string;
+  /** The request's events' dedupe keys, made storable: the same for a provider's retry of the delivery. */
+  key: string;
+  /** The connector's replay window. */
+  windowSeconds: number;
+}
+
 /** What enqueue stores: an event (already made storable) and, maybe, its delivery. */
 export interface EventToEnqueue {
   eventId: string;
@@ -28,6 +46,8 @@ export interface EventToEnqueue {
    * itself): a Xero connection's other organisations. null: the external id alone.
    */
   routeByMetadata: string | null;
+  /** The request's replay check (its first event only); null: none. */
+  bodyClaim: BodyClaim | null;
 }
 
 export interface EnqueuedRow {
@@ -37,6 +57,8 @@ export interface EnqueuedRow {
   delivery_id: string | null;
   url: string | null;
   received_at: Date | string | null;
+  /** The event's body claim failed (a replay): nothing was stored. */
+  replayed: boolean;
   /** The delivery was recorded already leased to this instance's worker (LocalLease). */
   leased: boolean;
   /** When leased: what the claim would have read for the attempt (the values still sealed). */
@@ -81,11 +103,41 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
   const column = <K extends keyof EventToEnqueue>(key: K) => events.map((event) => event[key]);
   const busy = [...lease.inFlight];
   const rows = await sql.query<EnqueuedRow & { ord: number | string }>(
-    `with i as (
+    `with given as (
        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::timestamp[], $10::text[], $11::boolean[], $12::text[], $13::text[], $20::text[])
+                            $9::timestamp[], $10::text[], $11::boolean[], $12::text[], $13::text[], $20::text[],
+                            $21::text[], $22::text[], $23::float8[])
          with ordinality as t(event_id, delivery_id, deployment_id, connected_account_id, connector, trigger, account, payload,
-                              occurred_at, dedupe_key, forward_unlisted, route_by, route_by_metadata, resource, ord)
+                              occurred_at, dedupe_key, forward_unlisted, route_by, route_by_metadata, resource,
+                              claim_digest, claim_key, claim_window, ord)
+     ), claim as (
+       select ord, deployment_id, connector, claim_digest as digest, claim_key as dedupe_key,
+              $19::timestamp - make_interval(secs => claim_window) as cutoff
+       from given where claim_digest is not null
+     ), pruned as (
+       -- The batch's deployments' and connectors' claims past their window; not the batch's own
+       -- digests: those rows are the upsert's to lock and re-read.
+       delete from inbound_body_digest d
+       using claim c
+       where d.deployment_id = c.deployment_id and d.connector = c.connector and d.seen_at < c.cutoff
+         and not exists (select 1 from claim mine where mine.deployment_id = d.deployment_id and mine.connector = d.connector and mine.digest = d.digest)
+     ), claimed as (
+       -- Safe under concurrency: a conflicting row is locked and re-read; one past its window is taken over.
+       insert into inbound_body_digest as d (deployment_id, connector, digest, dedupe_key, seen_at)
+       select deployment_id, connector, digest, dedupe_key, $19::timestamp from claim order by ord
+       on conflict (deployment_id, connector, digest) do update
+         set (dedupe_key, seen_at) = (
+           select case when d.seen_at < mine.cutoff then excluded.dedupe_key else d.dedupe_key end,
+                  case when d.seen_at < mine.cutoff then excluded.seen_at else d.seen_at end
+           from claim mine
+           where mine.deployment_id = excluded.deployment_id and mine.connector = excluded.connector and mine.digest = excluded.digest)
+       returning deployment_id, connector, digest, dedupe_key
+     ), i as (
+       select given.*, given.claim_digest is null or exists (
+                select 1 from claimed c
+                where c.deployment_id = given.deployment_id and c.connector = given.connector and c.digest = given.claim_digest
+                  and c.dedupe_key = given.claim_key) as admitted
+       from given
      ), routed as (
        -- acct: the given account (route_by null), or the routed one (route_by = the candidate external ids, as JSON).
        select i.*, acct.id as account_id, acct.account as account_name
@@ -93,7 +145,8 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        -- An aggregate, so the planner keeps rb a relation of its own: rb.ids then reaches the account
        -- lookup as a plain parameter, which the (deployment, connector, external id) index takes; a
        -- subquery expression there cannot be an index condition (every account of the connector scanned).
-       cross join lateral (select case when i.route_by is null then null else array_agg(id) end as ids
+       -- No candidate ids ('[]') route nowhere: the event is not stored, but its body claim is made.
+       cross join lateral (select case when i.route_by is null then null else coalesce(array_agg(id), '{}') end as ids
                            from jsonb_array_elements_text(coalesce(i.route_by::jsonb, '[]')) as id) rb
        left join lateral (
          select id, account from (
@@ -114,7 +167,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
          ) candidates
          order by rank, created_at, id
          limit 1
-       ) acct on true
+       ) acct on i.admitted
      ), target as (
        -- Where each routed event's delivery goes, if it gets one (decided before the event is stored,
        -- so the event row is written once, its latest_delivery_status already set).
@@ -157,7 +210,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        from placed order by ord
        returning id, event_id, url, locked_until is not null as leased
      )
-     select r.ord, r.account_id, r.account_name as account, ins.id as event_id, ins.received_at at time zone 'UTC' as received_at,
+     select r.ord, r.account_id, r.account_name as account, not r.admitted as replayed, ins.id as event_id, ins.received_at at time zone 'UTC' as received_at,
             del.id as delivery_id, del.url, coalesce(del.leased, false) as leased,
             s.header_key, s.header_value_encrypted,
             -- As stored (jsonb's key order): the body a claim would send on every later attempt.
@@ -191,6 +244,9 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
       lease.leaseMs,
       now.toISOString(),
       events.map((event) => event.resource ?? null),
+      events.map((event) => event.bodyClaim?.digest ?? null),
+      events.map((event) => event.bodyClaim?.key ?? null),
+      events.map((event) => event.bodyClaim?.windowSeconds ?? null),
     ],
     "record_events",
   );
@@ -228,8 +284,30 @@ export const MAX_BATCH = 256;
  */
 export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
   type Entry = { event: EventToEnqueue; resolve: (row: EnqueuedRow | undefined) => void; reject: (error: unknown) => void };
-  const waiting: Entry[] = [];
+  let waiting: Entry[] = [];
   let recording = false;
+
+  /**
+   * Up to MAX_BATCH of the waiting events, in arrival order; the rest keep waiting. Two body claims
+   * of one digest never share a statement (it cannot upsert one row twice): the later waits for the
+   * next, so it sees what the first claimed (a replay, or the same delivery again).
+   */
+  function nextBatch(): Entry[] {
+    const batch: Entry[] = [];
+    const later: Entry[] = [];
+    const digests = new Set<string>();
+    for (const entry of waiting) {
+      const { bodyClaim, deploymentId, connector } = entry.event;
+      const digest = bodyClaim && `${deploymentId}\u0000${connector}\u0000${bodyClaim.digest}`;
+      if (batch.length < MAX_BATCH && !(digest && digests.has(digest))) {
+        if (digest) digests.add(digest);
+        batch.push(entry);
+      } else later.push(entry);
+    }
+    waiting = later;
+    // Sorted by dedupe key: two instances' statements meet on the unique index in the same order.
+    return batch.sort((a, b) => (a.event.dedupeKey < b.event.dedupeKey ? -1 : a.event.dedupeKey > b.event.dedupeKey ? 1 : 0));
+  }
 
   async function recordBatch(batch: Entry[]) {
     const reservation = reserve(batch.length);
@@ -272,8 +350,7 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
     // Events that arrive in the same turn of the event loop go in the same statement.
     await Promise.resolve();
     while (waiting.length > 0) {
-      // Sorted by dedupe key: two instances' statements meet on the unique index in the same order.
-      const batch = waiting.splice(0, MAX_BATCH).sort((a, b) => (a.event.dedupeKey < b.event.dedupeKey ? -1 : a.event.dedupeKey > b.event.dedupeKey ? 1 : 0));
+      const batch = nextBatch();
       try {
         await recordBatch(batch);
       } catch (error) {
