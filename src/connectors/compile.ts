@@ -7,7 +7,7 @@
 import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
 import { providerDate } from "./dates.ts";
 import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
-import { answerHandshake, HANDSHAKE_STAGE, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
+import { signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
 import { readVerificationToken } from "./schemes/verificationToken.ts";
 import { bodyDigest } from "./signatures.ts";
 import { readStandardTokenResponse, TokenResponseError } from "./tokenResponse.ts";
@@ -252,8 +252,8 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
         // Before the signature check the caller is anyone: no handshake may use the secret then.
         const key = stage === "after_verify" ? secret : "";
         for (const handshake of webhook?.handshakes ?? decl.subscription?.notification?.handshakes ?? []) {
-          if (HANDSHAKE_STAGE[handshake.type] !== stage) continue;
-          const reply = answerHandshake(handshake, req, key);
+          if (handshake.stage !== stage) continue;
+          const reply = handshake.answer(req, key);
           if (reply) return reply;
         }
         return undefined;

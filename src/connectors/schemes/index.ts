@@ -94,5 +94,5 @@ export function signsTimestamp(params: SchemeParams): boolean {
   }
 }
 
-export { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, type Handshake, type HandshakeRefusal, type HandshakeReply } from "./handshakes.ts";
+export { handshakeSchema, type Handshake, type HandshakeRefusal, type HandshakeReply } from "./handshakes.ts";
 export type { SchemeInput } from "./common.ts";
