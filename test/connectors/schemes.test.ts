@@ -17,6 +17,10 @@ import { slackUrlVerification } from "../../src/connectors/providers/slack/verif
 import { trelloHead } from "../../src/connectors/providers/trello/verification.ts";
 import { zoomUrlValidation } from "../../src/connectors/providers/zoom/verification.ts";
 import { allConnectors } from "../../src/connectors/registry.ts";
+import { leverSignature } from "../../src/connectors/providers/lever/signature.ts";
+import { pipedriveBasicAuth } from "../../src/connectors/providers/pipedrive/basicAuth.ts";
+import { sendgridSignature } from "../../src/connectors/providers/sendgrid/signature.ts";
+import { twilioSignature } from "../../src/connectors/providers/twilio/signature.ts";
 import { schemeSchema, verifyWithScheme } from "../../src/connectors/schemes/index.ts";
 import type { InboundRequest } from "../../src/connectors/types.ts";
 
@@ -162,7 +166,7 @@ describe("handshakes", () => {
 });
 
 describe("hmac_body_fields (Lever: the signature and what it signs are in the body)", () => {
-  const params = schemeSchema.parse({ type: "hmac_body_fields", signaturePath: "signature", signedPaths: ["token", "triggeredAt"] });
+  const params = schemeSchema.parse({ own: leverSignature, params: { signaturePath: "signature", signedPaths: ["token", "triggeredAt"] } });
   const key = "lever-signature-token";
   const now = new Date("2026-01-02T12:00:00Z");
   // Lever's documented check: hex HMAC-SHA256 of token + triggeredAt, keyed with the webhook's signatureToken.
@@ -191,7 +195,7 @@ describe("hmac_body_fields (Lever: the signature and what it signs are in the bo
   });
 
   it("the declaration is validated: at least one signed path", () => {
-    expect(schemeSchema.safeParse({ type: "hmac_body_fields", signaturePath: "signature", signedPaths: [] }).success).toBe(false);
+    expect(schemeSchema.safeParse({ own: leverSignature, params: { signaturePath: "signature", signedPaths: [] } }).success).toBe(false);
   });
 });
 
@@ -200,7 +204,7 @@ describe("ecdsa (SendGrid's Signed Event Webhook)", () => {
   const pair = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const publicKey = pair.publicKey.export({ format: "der", type: "spki" }).toString("base64");
   const other = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).publicKey.export({ format: "der", type: "spki" }).toString("base64");
-  const sendgrid = { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" };
+  const sendgrid = { own: sendgridSignature, params: { header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" } };
   const events = '[{"email":"example@test.com","timestamp":1513299569,"event":"delivered","sg_event_id":"e1"}]\r\n';
   const signed = (raw: string, at = seconds, key = pair.privateKey) => ({
     "x-twilio-email-event-webhook-signature": cryptoSign("sha256", Buffer.from(`${at}${raw}`), key).toString("base64"),
@@ -231,7 +235,7 @@ describe("ecdsa (SendGrid's Signed Event Webhook)", () => {
 });
 
 describe("hmac_form_params (Twilio's X-Twilio-Signature)", () => {
-  const twilioScheme = { type: "hmac_form_params", header: "x-twilio-signature" };
+  const twilioScheme = { own: twilioSignature, params: { header: "x-twilio-signature" } };
   const authToken = "12345";
   const url = "https://switchyard.example.com/webhooks/dep_1/twilio?subscription=sub_1";
   const params = { MessageSid: "SM0123456789abcdef0123456789abcdef", AccountSid: "AC0123456789abcdef0123456789abcdef", From: "+14155550100", To: "+14155550199", Body: "Hello there ☃ & more", NumMedia: "0", SmsStatus: "received" };
@@ -262,7 +266,7 @@ describe("hmac_form_params (Twilio's X-Twilio-Signature)", () => {
 });
 
 describe("basic (Pipedrive: the HTTP Basic credentials given when the webhook was made)", () => {
-  const params = schemeSchema.parse({ type: "basic", user: "switchyard" });
+  const params = schemeSchema.parse({ own: pipedriveBasicAuth, params: { user: "switchyard" } });
   const secret = "a-subscriptions-own-password";
   const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
   const verify = (authorization: string | undefined, key = secret) =>
@@ -283,7 +287,7 @@ describe("basic (Pipedrive: the HTTP Basic credentials given when the webhook wa
   });
 
   it("the declaration is validated: a user without a colon", () => {
-    expect(schemeSchema.safeParse({ type: "basic", user: "a:b" }).success).toBe(false);
-    expect(schemeSchema.safeParse({ type: "basic" }).success).toBe(false);
+    expect(schemeSchema.safeParse({ own: pipedriveBasicAuth, params: { user: "a:b" } }).success).toBe(false);
+    expect(schemeSchema.safeParse({ own: pipedriveBasicAuth }).success).toBe(false);
   });
 });
