@@ -7,7 +7,7 @@
 import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
 import { providerDate } from "./dates.ts";
 import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
-import { answerHandshake, HANDSHAKE_STAGE, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
+import { jwksUrlOf, secretPathOf, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
 import { readVerificationToken } from "./schemes/verificationToken.ts";
 import { bodyDigest } from "./signatures.ts";
 import { readStandardTokenResponse, TokenResponseError } from "./tokenResponse.ts";
@@ -96,7 +96,7 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
   const none: InboundResult = { kind: "events", events: [] };
   // A secret carried in the body (Figma's passcode) is the provider's proof, not event data: it is
   // neither stored (members read the event log) nor forwarded.
-  const secretPath = webhook?.scheme.type === "body_token" ? webhook.scheme.path : undefined;
+  const secretPath = webhook ? secretPathOf(webhook.scheme) : undefined;
   const payload = (body: Record<string, unknown>) => (secretPath ? withoutPath(body, secretPath) : body);
 
   /** One event from one body (or one item of a batched delivery); `fallbackKey` when it carries no delivery id. */
@@ -177,13 +177,13 @@ function batchItems(rawBody: Buffer, path: string | undefined): Record<string, u
 }
 
 function authorization(decl: ConnectorDeclaration, oauth: OAuthDeclaration, identity: IdentityDeclaration) {
-  const scheme = decl.webhook?.scheme;
+  const jwksUrl = decl.webhook && jwksUrlOf(decl.webhook.scheme);
   return {
     endpoints: {
       authorizeUrl: oauth.authorizeUrl,
       tokenUrl: oauth.tokenUrl,
       apiUrl: decl.api?.baseUrl ?? "",
-      ...(scheme?.type === "jwt" ? { jwksUrl: scheme.jwksUrl } : {}),
+      ...(jwksUrl ? { jwksUrl } : {}),
       ...(oauth.revocation ? { revocationUrl: oauth.revocation.url } : {}),
     },
     oauth: {
@@ -252,8 +252,8 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
         // Before the signature check the caller is anyone: no handshake may use the secret then.
         const key = stage === "after_verify" ? secret : "";
         for (const handshake of webhook?.handshakes ?? decl.subscription?.notification?.handshakes ?? []) {
-          if (HANDSHAKE_STAGE[handshake.type] !== stage) continue;
-          const reply = answerHandshake(handshake, req, key);
+          if (handshake.stage !== stage) continue;
+          const reply = handshake.answer(req, key);
           if (reply) return reply;
         }
         return undefined;

@@ -6,6 +6,9 @@
  */
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { boxSignature } from "../../src/connectors/providers/box/signature.ts";
+import { figmaPasscode } from "../../src/connectors/providers/figma/passcode.ts";
+import { linearSignature } from "../../src/connectors/providers/linear/signature.ts";
 import { schemeSchema, verifyWithScheme } from "../../src/connectors/schemes/index.ts";
 import type { InboundRequest } from "../../src/connectors/types.ts";
 
@@ -15,7 +18,7 @@ const mac = (key: string, content: string, encoding: "hex" | "base64") => create
 const request = (headers: Record<string, string | undefined>, body: string): InboundRequest => ({ headers, rawBody: Buffer.from(body) });
 
 describe("hmac_body_timestamp (Linear)", () => {
-  const params = schemeSchema.parse({ type: "hmac_body_timestamp", header: "linear-signature", timestampPath: "webhookTimestamp", timestampUnit: "ms", toleranceSeconds: 60 });
+  const params = schemeSchema.parse({ own: linearSignature, params: { header: "linear-signature", timestampPath: "webhookTimestamp", timestampUnit: "ms", toleranceSeconds: 60 } });
   const body = (offsetMs: number, extra = "") => `{"action":"create","type":"Issue"${extra},"webhookTimestamp":${now.getTime() + offsetMs}}`;
   const verify = (headers: Record<string, string | undefined>, raw: string, key = secret) => verifyWithScheme(params, { req: request(headers, raw), secret: key, now });
 
@@ -39,18 +42,18 @@ describe("hmac_body_timestamp (Linear)", () => {
   });
 
   test("a timestamp in seconds is read as seconds", () => {
-    const seconds = schemeSchema.parse({ type: "hmac_body_timestamp", header: "x-sig", timestampPath: "meta.ts", timestampUnit: "s", toleranceSeconds: 300 });
+    const seconds = schemeSchema.parse({ own: linearSignature, params: { header: "x-sig", timestampPath: "meta.ts", timestampUnit: "s", toleranceSeconds: 300 } });
     const raw = `{"meta":{"ts":${now.getTime() / 1000 - 200}}}`;
     expect(verifyWithScheme(seconds, { req: request({ "x-sig": mac(secret, raw, "hex") }, raw), secret, now })).toEqual({ ok: true });
   });
 
   test("the declaration is validated: a timestamp path is required", () => {
-    expect(schemeSchema.safeParse({ type: "hmac_body_timestamp", header: "linear-signature" }).success).toBe(false);
+    expect(schemeSchema.safeParse({ own: linearSignature, params: { header: "linear-signature" } }).success).toBe(false);
   });
 });
 
 describe("box", () => {
-  const params = schemeSchema.parse({ type: "box" });
+  const params = schemeSchema.parse({ own: boxSignature });
   const raw = '{"type":"webhook_event","id":"eb0c4e06","trigger":"FILE.UPLOADED"}';
   // Box's documentation format: an RFC 3339 time with an offset.
   const at = (offsetSeconds: number) => new Date(now.getTime() + offsetSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
@@ -90,7 +93,7 @@ describe("box", () => {
 });
 
 describe("body_token (Figma passcode)", () => {
-  const params = schemeSchema.parse({ type: "body_token", path: "passcode" });
+  const params = schemeSchema.parse({ own: figmaPasscode, params: { path: "passcode" } });
   const verify = (body: string, key = secret) => verifyWithScheme(params, { req: request({}, body), secret: key, now });
 
   test("accepts the configured passcode and nothing else", () => {

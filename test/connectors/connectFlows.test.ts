@@ -185,7 +185,7 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     ];
     // A shared token in a header (GitLab, Pipedrive) does not cover the body.
     if (webhook.scheme.type !== "token") refused.push(["altered body", signForScheme(webhook.scheme, secret, raw, new Date(), url)!, raw.replace("}", ',"x":1}')]);
-    const timestamped = webhook.scheme.type !== "token" && (webhook.scheme.type !== "hmac" || webhook.scheme.timestampHeader);
+    const timestamped = webhook.scheme.type !== "token" && ("own" in webhook.scheme || webhook.scheme.type !== "hmac" || webhook.scheme.timestampHeader);
     if (timestamped) refused.push(["stale timestamp", signForScheme(webhook.scheme, secret, raw, stale, url)!, raw]);
     for (const [label, signature, payload] of refused) {
       const response = await post(signature, payload);

@@ -5,6 +5,7 @@ import github from "../../src/connectors/providers/github/index.ts";
 import jira from "../../src/connectors/providers/jira/index.ts";
 import freshdesk from "../../src/connectors/providers/freshdesk/index.ts";
 import twilio from "../../src/connectors/providers/twilio/index.ts";
+import { twilioSignature } from "../../src/connectors/providers/twilio/signature.ts";
 
 const valid = { ...jira };
 
@@ -30,6 +31,14 @@ describe("declaration validation", () => {
     }
     expect(message).toContain("Invalid connector declaration in src/connectors/providers/acme/index.ts");
     for (const field of ["category", "docs.0", "oauth.tokenUrl", "webhook.scheme.header"]) expect(message).toContain(`  ${field}:`);
+  });
+
+  it("names a bad parameter of a provider's own scheme, and anything else given as one", () => {
+    const own = (scheme: unknown) => () => loadConnectors([{ ...twilio, webhook: { ...twilio.webhook!, scheme } as never }]);
+    expect(own({ own: twilioSignature, params: { header: "X-Twilio-Signature" } })).toThrow(/\n  webhook\.scheme\.params\.header: must be a lower-case HTTP header name/);
+    expect(own({ own: twilioSignature, params: { header: "x-twilio-signature", algorithm: "md5" } })).toThrow(/\n  webhook\.scheme\.params\.algorithm: /);
+    expect(own({ own: { type: "forged" } })).toThrow(/\n  webhook\.scheme\.own: must be a provider's own scheme/);
+    expect(own({ type: "box" })).toThrow(/\n  webhook\.scheme\.type: /);
   });
 
   it("holds API_KEY and BASIC connectors to their credentials: the right style, no secret in a URL, examples that fit", () => {

@@ -8,7 +8,20 @@ import { EventWebhook } from "@sendgrid/eventwebhook";
 import twilio from "twilio";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
 import { describe, expect, it } from "vitest";
-import { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, schemeSchema, verifyWithScheme } from "../../src/connectors/schemes/index.ts";
+import { validateDeclaration } from "../../src/connectors/declaration.ts";
+import { dropboxChallenge } from "../../src/connectors/providers/dropbox/verification.ts";
+import jira from "../../src/connectors/providers/jira/index.ts";
+import { graphValidationToken } from "../../src/connectors/providers/microsoft/verification.ts";
+import { mondayChallenge } from "../../src/connectors/providers/monday/verification.ts";
+import { slackUrlVerification } from "../../src/connectors/providers/slack/verification.ts";
+import { trelloHead } from "../../src/connectors/providers/trello/verification.ts";
+import { zoomUrlValidation } from "../../src/connectors/providers/zoom/verification.ts";
+import { allConnectors } from "../../src/connectors/registry.ts";
+import { leverSignature } from "../../src/connectors/providers/lever/signature.ts";
+import { pipedriveBasicAuth } from "../../src/connectors/providers/pipedrive/basicAuth.ts";
+import { sendgridSignature } from "../../src/connectors/providers/sendgrid/signature.ts";
+import { twilioSignature } from "../../src/connectors/providers/twilio/signature.ts";
+import { schemeSchema, verifyWithScheme } from "../../src/connectors/schemes/index.ts";
 import type { InboundRequest } from "../../src/connectors/types.ts";
 
 const now = new Date("2026-01-01T12:00:00Z");
@@ -100,28 +113,30 @@ describe("token (shared secret header)", () => {
 });
 
 describe("handshakes", () => {
-  const hs = (type: string) => handshakeSchema.parse({ type });
-
   it("answers each provider's URL verification as documented", () => {
-    expect(answerHandshake(hs("slack_url_verification"), req({}, '{"type":"url_verification","challenge":"c1"}'), "s")).toMatchObject({ status: 200, body: "c1" });
-    expect(answerHandshake(hs("asana_hook_secret"), req({ "x-hook-secret": "hs1" }, ""), "")).toMatchObject({ status: 200, headers: { "x-hook-secret": "hs1" } });
-    expect(answerHandshake(hs("dropbox_challenge"), req({}, "", { method: "GET", query: new URLSearchParams("challenge=dbx") }), "")).toMatchObject({
+    expect(slackUrlVerification.answer(req({}, '{"type":"url_verification","challenge":"c1"}'), "s")).toMatchObject({ status: 200, body: "c1" });
+    expect(dropboxChallenge.answer(req({}, "", { method: "GET", query: new URLSearchParams("challenge=dbx") }), "")).toMatchObject({
       body: "dbx",
       headers: { "x-content-type-options": "nosniff" },
     });
-    expect(answerHandshake(hs("graph_validation_token"), req({}, "", { query: new URLSearchParams("validationToken=Validation%3A+Testing") }), "")).toMatchObject({
+    expect(graphValidationToken.answer(req({}, "", { query: new URLSearchParams("validationToken=Validation%3A+Testing") }), "")).toMatchObject({
       body: "Validation: Testing",
     });
     // Zoom: encryptedToken = hex HMAC-SHA256(secret token, plainToken).
-    const zoom = answerHandshake(hs("zoom_url_validation"), req({}, '{"event":"endpoint.url_validation","payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"}}'), "zsecret");
+    const zoom = zoomUrlValidation.answer(req({}, '{"event":"endpoint.url_validation","payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"}}'), "zsecret");
     expect(JSON.parse((zoom as { body: string }).body)).toEqual({ plainToken: "qgg8vlvZRS6UYooatFL8Aw", encryptedToken: createHmac("sha256", "zsecret").update("qgg8vlvZRS6UYooatFL8Aw").digest("hex") });
     // monday: the same JSON back; Trello: 200 to a HEAD.
-    const monday = answerHandshake(hs("monday_challenge"), req({}, '{"challenge":"3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}'), "");
+    const monday = mondayChallenge.answer(req({}, '{"challenge":"3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}'), "");
     expect(monday).toMatchObject({ status: 200, contentType: "application/json" });
     expect(JSON.parse((monday as { body: string }).body)).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
-    expect(answerHandshake(hs("monday_challenge"), req({}, '{"challenge":"<script>"}'), "")).toMatchObject({ refused: expect.any(String) });
-    expect(answerHandshake(hs("trello_head"), req({}, "", { method: "HEAD" }), "")).toMatchObject({ status: 200, body: "" });
+    expect(mondayChallenge.answer(req({}, '{"challenge":"<script>"}'), "")).toMatchObject({ refused: expect.any(String) });
+    expect(trelloHead.answer(req({}, "", { method: "HEAD" }), "")).toMatchObject({ status: 200, body: "" });
   });
+
+  // Every handshake any connector declares, wherever it lives.
+  const declared = [
+    ...new Set(allConnectors().flatMap((def) => [...(def.declaration.webhook?.handshakes ?? []), ...(def.declaration.subscription?.notification?.handshakes ?? [])])),
+  ];
 
   it("no handshake answered before the signature check computes anything with the secret", () => {
     const requests = [
@@ -130,25 +145,28 @@ describe("handshakes", () => {
       req({}, "", { method: "GET", query: new URLSearchParams("challenge=v0:1:{}&validationToken=v0:1:{}") }),
       req({}, '{"verification_token":"secret_abc"}'),
     ];
-    for (const [type, stage] of Object.entries(HANDSHAKE_STAGE)) {
-      if (stage !== "before_verify") continue;
+    expect(declared.map((h) => h.type).sort()).toEqual(["dropbox_challenge", "graph_validation_token", "monday_challenge", "slack_url_verification", "trello_head", "woocommerce_ping", "zoom_url_validation"]);
+    for (const handshake of declared) {
+      if (handshake.stage !== "before_verify") continue;
       for (const r of requests) {
         // Whatever the secret, the same answer: the answer cannot carry anything keyed by it.
-        expect(answerHandshake(hs(type), r, "secret-one"), type).toEqual(answerHandshake(hs(type), r, "another-secret"));
+        expect(handshake.answer(r, "secret-one"), handshake.type).toEqual(handshake.answer(r, "another-secret"));
       }
     }
-    expect(HANDSHAKE_STAGE.zoom_url_validation).toBe("after_verify");
+    expect(zoomUrlValidation.stage).toBe("after_verify");
   });
 
   it("leaves ordinary deliveries alone", () => {
-    for (const type of ["slack_url_verification", "asana_hook_secret", "dropbox_challenge", "zoom_url_validation", "graph_validation_token", "monday_challenge", "trello_head"]) {
-      expect(answerHandshake(hs(type), req({}, body), "s"), type).toBeUndefined();
-    }
+    for (const handshake of declared) expect(handshake.answer(req({}, body), "s"), handshake.type).toBeUndefined();
+  });
+
+  it("a declaration naming something else as a handshake fails at load, naming the field", () => {
+    expect(() => validateDeclaration("acme", { ...jira, webhook: { ...jira.webhook!, handshakes: [{ type: "dropbox_challenge" }] } })).toThrow(/webhook\.handshakes\.0: must be a provider's handshake/);
   });
 });
 
 describe("hmac_body_fields (Lever: the signature and what it signs are in the body)", () => {
-  const params = schemeSchema.parse({ type: "hmac_body_fields", signaturePath: "signature", signedPaths: ["token", "triggeredAt"] });
+  const params = schemeSchema.parse({ own: leverSignature, params: { signaturePath: "signature", signedPaths: ["token", "triggeredAt"] } });
   const key = "lever-signature-token";
   const now = new Date("2026-01-02T12:00:00Z");
   // Lever's documented check: hex HMAC-SHA256 of token + triggeredAt, keyed with the webhook's signatureToken.
@@ -177,7 +195,7 @@ describe("hmac_body_fields (Lever: the signature and what it signs are in the bo
   });
 
   it("the declaration is validated: at least one signed path", () => {
-    expect(schemeSchema.safeParse({ type: "hmac_body_fields", signaturePath: "signature", signedPaths: [] }).success).toBe(false);
+    expect(schemeSchema.safeParse({ own: leverSignature, params: { signaturePath: "signature", signedPaths: [] } }).success).toBe(false);
   });
 });
 
@@ -186,7 +204,7 @@ describe("ecdsa (SendGrid's Signed Event Webhook)", () => {
   const pair = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const publicKey = pair.publicKey.export({ format: "der", type: "spki" }).toString("base64");
   const other = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).publicKey.export({ format: "der", type: "spki" }).toString("base64");
-  const sendgrid = { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" };
+  const sendgrid = { own: sendgridSignature, params: { header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" } };
   const events = '[{"email":"example@test.com","timestamp":1513299569,"event":"delivered","sg_event_id":"e1"}]\r\n';
   const signed = (raw: string, at = seconds, key = pair.privateKey) => ({
     "x-twilio-email-event-webhook-signature": cryptoSign("sha256", Buffer.from(`${at}${raw}`), key).toString("base64"),
@@ -217,7 +235,7 @@ describe("ecdsa (SendGrid's Signed Event Webhook)", () => {
 });
 
 describe("hmac_form_params (Twilio's X-Twilio-Signature)", () => {
-  const twilioScheme = { type: "hmac_form_params", header: "x-twilio-signature" };
+  const twilioScheme = { own: twilioSignature, params: { header: "x-twilio-signature" } };
   const authToken = "12345";
   const url = "https://switchyard.example.com/webhooks/dep_1/twilio?subscription=sub_1";
   const params = { MessageSid: "SM0123456789abcdef0123456789abcdef", AccountSid: "AC0123456789abcdef0123456789abcdef", From: "+14155550100", To: "+14155550199", Body: "Hello there ☃ & more", NumMedia: "0", SmsStatus: "received" };
@@ -248,7 +266,7 @@ describe("hmac_form_params (Twilio's X-Twilio-Signature)", () => {
 });
 
 describe("basic (Pipedrive: the HTTP Basic credentials given when the webhook was made)", () => {
-  const params = schemeSchema.parse({ type: "basic", user: "switchyard" });
+  const params = schemeSchema.parse({ own: pipedriveBasicAuth, params: { user: "switchyard" } });
   const secret = "a-subscriptions-own-password";
   const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
   const verify = (authorization: string | undefined, key = secret) =>
@@ -269,7 +287,7 @@ describe("basic (Pipedrive: the HTTP Basic credentials given when the webhook wa
   });
 
   it("the declaration is validated: a user without a colon", () => {
-    expect(schemeSchema.safeParse({ type: "basic", user: "a:b" }).success).toBe(false);
-    expect(schemeSchema.safeParse({ type: "basic" }).success).toBe(false);
+    expect(schemeSchema.safeParse({ own: pipedriveBasicAuth, params: { user: "a:b" } }).success).toBe(false);
+    expect(schemeSchema.safeParse({ own: pipedriveBasicAuth }).success).toBe(false);
   });
 });

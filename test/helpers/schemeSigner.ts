@@ -15,6 +15,23 @@ export interface SignedInbound {
 export function signForScheme(scheme: SchemeParams, secret: string, body: string, now: Date, url = ""): Record<string, string> | undefined {
   const seconds = String(Math.floor(now.getTime() / 1000));
   const fill = (template: string) => template.replaceAll("{timestamp}", seconds).replaceAll("{url}", url).replace("{body}", body);
+  if ("own" in scheme) {
+    // A provider's own scheme, by the name it declares.
+    switch (scheme.type) {
+      case "basic":
+        return { authorization: `Basic ${Buffer.from(`${(scheme.params as { user: string }).user}:${secret}`).toString("base64")}` };
+      case "box": {
+        // Box's documented format: RFC 3339 with an offset; signed after the body bytes.
+        const timestamp = now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
+        return { "box-delivery-timestamp": timestamp, "box-signature-primary": createHmac("sha256", secret).update(body + timestamp).digest("base64") };
+      }
+      // Asymmetric keys (Gmail's JWT, SendGrid's ECDSA), the URL and form parameters (Twilio), or the secret or
+      // timestamp inside the body (Linear, Lever, Figma): these cannot be signed by headers alone;
+      // test/connectors/catalogInbound.test.ts signs them per provider.
+      default:
+        return undefined;
+    }
+  }
   switch (scheme.type) {
     case "hmac": {
       const key = scheme.secretEncoding === "base64" ? Buffer.from(secret, "base64") : secret;
@@ -33,27 +50,14 @@ export function signForScheme(scheme: SchemeParams, secret: string, body: string
     }
     case "token":
       return { [scheme.header]: `${scheme.prefix}${secret}` };
-    case "basic":
-      return { authorization: `Basic ${Buffer.from(`${scheme.user}:${secret}`).toString("base64")}` };
-    case "box": {
-      // Box's documented format: RFC 3339 with an offset; signed after the body bytes.
-      const timestamp = now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
-      return { "box-delivery-timestamp": timestamp, "box-signature-primary": createHmac("sha256", secret).update(body + timestamp).digest("base64") };
-    }
-    // Asymmetric keys (jwt, ecdsa), or the secret or timestamp lives inside the body (Linear, Figma): these
-    // cannot be signed by headers alone; test/connectors/catalogInbound.test.ts signs them per provider.
-    case "jwt":
-    case "ecdsa":
-    case "hmac_form_params":
+    // A JWT signed with the app's secret (Jira, monday): catalogInbound.test.ts signs it per provider.
     case "jwt_hs256":
-    case "hmac_body_timestamp":
-    case "body_token":
       return undefined;
   }
 }
 
 /** A secret in the form the scheme expects (base64 where the declaration says so). */
 export function secretForScheme(scheme: SchemeParams): string {
-  if (scheme.type === "hmac" && scheme.secretEncoding === "base64") return Buffer.from("a base64 webhook secret").toString("base64");
+  if (!("own" in scheme) && scheme.type === "hmac" && scheme.secretEncoding === "base64") return Buffer.from("a base64 webhook secret").toString("base64");
   return "the-webhook-secret";
 }

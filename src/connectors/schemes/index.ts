@@ -1,41 +1,37 @@
 /**
- * The shared verification schemes. A declaration names one (`webhook.scheme.type`) with its
- * parameters; adding a provider never adds verification code unless its scheme is truly new.
+ * The shared verification schemes: those two or more providers use. A declaration names one
+ * (`webhook.scheme.type`) with its parameters; a scheme only one provider uses is that provider's
+ * own (`scheme: { own: …, params: … }`, ./own.ts), in its folder. Adding a provider never adds code
+ * here: a new way of signing starts as the provider's own, and moves here when a second provider shares it.
  */
 import { z } from "zod";
 import type { VerifyResult } from "../types.ts";
 import type { SchemeInput } from "./common.ts";
 import { hmacScheme, verifyHmac } from "./hmac.ts";
-import { jwtScheme, verifyJwt } from "./jwt.ts";
+import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
+import { type OwnSchemeDeclaration, type OwnSchemeParams, ownSchemeSchema } from "./own.ts";
 import { stripeScheme, verifyStripe } from "./stripe.ts";
 import { tokenScheme, verifyToken } from "./token.ts";
-import { bodyTokenScheme, verifyBodyToken } from "./bodyToken.ts";
-import { boxScheme, verifyBox } from "./box.ts";
-import { hmacBodyTimestampScheme, verifyHmacBodyTimestamp } from "./hmacBodyTimestamp.ts";
-import { jwtHs256Scheme, verifyJwtHs256 } from "./jwtHs256.ts";
-import { hmacBodyFieldsScheme, verifyHmacBodyFields } from "./hmacBodyFields.ts";
-import { ecdsaScheme, verifyEcdsa } from "./ecdsa.ts";
-import { hmacFormParamsScheme, verifyHmacFormParams } from "./hmacFormParams.ts";
-import { basicScheme, verifyBasic } from "./basic.ts";
 
-export const schemeSchema = z.discriminatedUnion("type", [
-  hmacScheme,
-  stripeScheme,
-  tokenScheme,
-  jwtScheme,
-  hmacBodyTimestampScheme,
-  boxScheme,
-  bodyTokenScheme,
-  jwtHs256Scheme,
-  hmacBodyFieldsScheme,
-  ecdsaScheme,
-  hmacFormParamsScheme,
-  basicScheme,
-]);
-export type SchemeParams = z.infer<typeof schemeSchema>;
-export type SchemeType = SchemeParams["type"];
+const sharedSchemeSchema = z.discriminatedUnion("type", [hmacScheme, stripeScheme, tokenScheme, jwtHs256Scheme]);
+type SharedSchemeParams = z.output<typeof sharedSchemeSchema>;
+
+/** A shared scheme by its `type`, or a provider's own by `own`: each validated by its own schema, errors naming its fields. */
+export const schemeSchema = z
+  .custom<z.input<typeof sharedSchemeSchema> | OwnSchemeDeclaration>()
+  .transform((declared, ctx): SharedSchemeParams | OwnSchemeParams => {
+    const isOwn = typeof declared === "object" && declared !== null && "own" in declared;
+    const parsed = isOwn ? ownSchemeSchema.safeParse(declared) : sharedSchemeSchema.safeParse(declared);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
+export type SchemeParams = z.output<typeof schemeSchema>;
+
+const isOwn = (params: SchemeParams): params is OwnSchemeParams => "own" in params;
 
 export function verifyWithScheme(params: SchemeParams, input: SchemeInput): VerifyResult {
+  if (isOwn(params)) return params.own.verify(params.params, input);
   switch (params.type) {
     case "hmac":
       return verifyHmac(params, input);
@@ -43,56 +39,37 @@ export function verifyWithScheme(params: SchemeParams, input: SchemeInput): Veri
       return verifyStripe(params, input);
     case "token":
       return verifyToken(params, input);
-    case "jwt":
-      return verifyJwt(params, input);
-    case "hmac_body_timestamp":
-      return verifyHmacBodyTimestamp(params, input);
-    case "box":
-      return verifyBox(params, input);
-    case "body_token":
-      return verifyBodyToken(params, input);
     case "jwt_hs256":
       return verifyJwtHs256(params, input);
-    case "hmac_body_fields":
-      return verifyHmacBodyFields(params, input);
-    case "ecdsa":
-      return verifyEcdsa(params, input);
-    case "hmac_form_params":
-      return verifyHmacFormParams(params, input);
-    case "basic":
-      return verifyBasic(params, input);
   }
 }
 
 /**
  * Whether a valid signature also proves the request is recent: the signed content includes a
- * timestamp the scheme holds to a window (Slack/Zoom `{timestamp}`, Stripe, Box,
- * Linear's body timestamp, a JWT's iat/exp). Without one, a captured delivery verifies forever, so
- * the inbound route also deduplicates on the body's digest (the connector's replay window).
+ * timestamp the scheme holds to a window (Slack/Zoom `{timestamp}`, Stripe, and the providers' own
+ * that say so: Box, Linear's body timestamp, a JWT's iat/exp). Without one, a captured delivery
+ * verifies forever, so the inbound route also deduplicates on the body's digest (the connector's replay window).
  */
 export function signsTimestamp(params: SchemeParams): boolean {
+  if (isOwn(params)) return params.own.signsTimestamp;
   switch (params.type) {
     case "hmac":
       return params.signedContent.includes("{timestamp}");
     case "stripe":
       return params.signedContent.includes("{timestamp}");
-    case "box":
-    case "hmac_body_timestamp":
-    case "jwt":
-    case "ecdsa":
-      return true;
     case "token":
-    case "body_token":
-    case "basic":
-    // Lever signs a token and its time, not the body, and documents no window for the time.
-    case "hmac_body_fields":
-    // Twilio signs no timestamp: a captured request verifies again (the body digest is remembered).
-    case "hmac_form_params":
     // An `exp` is not documented for Jira's token: a captured delivery may verify again.
     case "jwt_hs256":
       return false;
   }
 }
 
-export { answerHandshake, HANDSHAKE_STAGE, handshakeSchema, type Handshake, type HandshakeRefusal, type HandshakeReply } from "./handshakes.ts";
+/** The JWKS the scheme's check needs fetched (Gmail's Pub/Sub push tokens), if any. */
+export const jwksUrlOf = (params: SchemeParams): string | undefined => (isOwn(params) ? params.own.jwksUrl?.(params.params) : undefined);
+
+/** Where the scheme's secret is inside the JSON body (Figma's passcode), if it is there: never stored nor forwarded. */
+export const secretPathOf = (params: SchemeParams): string | undefined => (isOwn(params) ? params.own.secretPath?.(params.params) : undefined);
+
+export { handshakeSchema, type Handshake, type HandshakeRefusal, type HandshakeReply } from "./handshakes.ts";
 export type { SchemeInput } from "./common.ts";
+export { ownScheme, type OwnScheme } from "./own.ts";

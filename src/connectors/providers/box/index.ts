@@ -12,6 +12,7 @@
  * subfolders; every event of the folder belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
+import { boxSignature } from "./signature.ts";
 
 const user = { type: "user", id: "20417854", name: "Aaron Levie", login: "ceo@example.com" };
 const file = {
@@ -101,7 +102,7 @@ export default declareConnector({
   // The proxy base: Box's SDKs: base URL https://api.box.com, they add `/2.0/` (https://github.com/box/box-typescript-sdk-gen/blob/main/docs/configuration.md).
   api: { baseUrl: "https://api.box.com" },
   webhook: {
-    scheme: { type: "box" },
+    scheme: { own: boxSignature },
     event: { path: "trigger" },
     routing: ["created_by.id"],
     deliveryId: { paths: ["id"] },

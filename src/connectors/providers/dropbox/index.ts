@@ -6,6 +6,7 @@
  */
 import { declareConnector } from "../../declaration.ts";
 import { fetchDropboxEvents, parseDropboxNotification, type DropboxEntryData } from "./events.ts";
+import { dropboxChallenge } from "./verification.ts";
 
 const sampleFile: DropboxEntryData = {
   account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc",
@@ -81,7 +82,7 @@ export default declareConnector({
   webhook: {
     delivery: "push",
     scheme: { type: "hmac", header: "x-dropbox-signature", algorithm: "sha256", encoding: "hex" },
-    handshakes: [{ type: "dropbox_challenge" }],
+    handshakes: [dropboxChallenge],
     // Answered at once (Dropbox waits 10 s); each named account is read by the poller right after.
     reads: "queued",
     parse: parseDropboxNotification,

@@ -14,6 +14,7 @@
  * stored). Every event of the team the webhook sends belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
+import { figmaPasscode } from "./passcode.ts";
 
 const triggeredBy = { id: "813845097374535682", handle: "Dylan Example" };
 const common = {
@@ -79,7 +80,7 @@ export default declareConnector({
   },
   api: { baseUrl: "https://api.figma.com/v1" },
   webhook: {
-    scheme: { type: "body_token", path: "passcode" },
+    scheme: { own: figmaPasscode, params: { path: "passcode" } },
     event: { path: "event_type" },
     routing: ["triggered_by.id"],
     occurredAt: ["timestamp"],

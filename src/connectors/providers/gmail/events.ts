@@ -11,7 +11,7 @@
  *
  * Design, so that everything here stays pure and offline-testable:
  *
- * - Verification is the shared `jwt` scheme (schemes/jwt.ts): the bearer JWT against Google's
+ * - Verification is Gmail's own `jwt` scheme (./pushToken.ts): the bearer JWT against Google's
  *   JWKS, the webhook secret being the push subscription's audience.
  * - `parse` decodes the notification (`decodePushNotification`) and returns no events but a
  *   `sync` notification routed by the lower-cased emailAddress.

@@ -5,6 +5,7 @@
  */
 import { declareConnector } from "../../declaration.ts";
 import { fetchGmailEvents, parseGmailPush, type GmailEmailData } from "./events.ts";
+import { pubsubPushToken } from "./pushToken.ts";
 
 const sampleReceived: GmailEmailData = {
   emailAddress: "alice@example.com",
@@ -69,10 +70,12 @@ export default declareConnector({
   webhook: {
     delivery: "push",
     scheme: {
-      type: "jwt",
-      // Signs the Pub/Sub push tokens.
-      jwksUrl: "https://www.googleapis.com/oauth2/v3/certs",
-      issuers: ["https://accounts.google.com", "accounts.google.com"],
+      own: pubsubPushToken,
+      params: {
+        // Signs the Pub/Sub push tokens.
+        jwksUrl: "https://www.googleapis.com/oauth2/v3/certs",
+        issuers: ["https://accounts.google.com", "accounts.google.com"],
+      },
     },
     parse: parseGmailPush,
     fetchEvents: fetchGmailEvents,

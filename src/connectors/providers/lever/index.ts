@@ -8,6 +8,7 @@
  * deleted with `DELETE /v1/webhooks/{id}`.
  */
 import { declareConnector } from "../../declaration.ts";
+import { leverSignature } from "./signature.ts";
 
 const envelope = (event: string, data: Record<string, unknown>) => ({
   triggeredAt: 1767369600000,
@@ -52,7 +53,7 @@ export default declareConnector({
   identity: { path: "/users/me", idPath: "data.id", displayNamePath: "data.name", metadata: { email: "data.email" } },
   api: { baseUrl: "https://api.lever.co/v1" },
   webhook: {
-    scheme: { type: "hmac_body_fields", signaturePath: "signature", signedPaths: ["token", "triggeredAt"] },
+    scheme: { own: leverSignature, params: { signaturePath: "signature", signedPaths: ["token", "triggeredAt"] } },
     event: { path: "event" },
     routing: ["data.userId"],
     deliveryId: { paths: ["token"] },

@@ -5,6 +5,7 @@
  * workspace, so the account's id is its organization's id (`organizationId` in every payload).
  */
 import { declareConnector } from "../../declaration.ts";
+import { linearSignature } from "./signature.ts";
 
 const organizationId = "8b4c0a8e-5a7e-4b31-9f2e-1a9d5f0c3e77";
 const actor = { id: "4e0c8b1d-7f2a-4c3e-9b5d-6a1f0e2d3c4b", type: "user", name: "Alice Example", email: "alice@example.com", url: "https://linear.app/acme/profiles/alice" };
@@ -78,7 +79,7 @@ export default declareConnector({
   },
   api: { baseUrl: "https://api.linear.app" },
   webhook: {
-    scheme: { type: "hmac_body_timestamp", header: "linear-signature", timestampPath: "webhookTimestamp", timestampUnit: "ms", toleranceSeconds: 60 },
+    scheme: { own: linearSignature, params: { header: "linear-signature", timestampPath: "webhookTimestamp", timestampUnit: "ms", toleranceSeconds: 60 } },
     event: { path: "type", actionPath: "action" },
     routing: ["organizationId"],
     deliveryId: { header: "linear-delivery" },

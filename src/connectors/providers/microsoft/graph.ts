@@ -11,6 +11,7 @@
  */
 import type { ConnectorDeclarationInput } from "../../declaration.ts";
 import type { ChangeReader, ChangeStart } from "../../subscription.ts";
+import { graphValidationToken } from "./verification.ts";
 
 type SubscriptionInput = NonNullable<ConnectorDeclarationInput["subscription"]>;
 
@@ -95,7 +96,7 @@ export function graphSubscription(opts: {
       itemsPath: "value",
       providerId: { path: "subscriptionId" },
       secret: { path: "clientState" },
-      handshakes: [{ type: "graph_validation_token" }],
+      handshakes: [graphValidationToken],
       // https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events: renew (a PATCH
       // with a new expiry also reauthorizes), re-create, or resync what was missed (a delta reader
       // reads on from its cursor: a drive's delta, Outlook's inbox messages delta).

@@ -15,6 +15,7 @@
  * removed it from the board's integrations) is made again.
  */
 import { declareConnector } from "../../declaration.ts";
+import { mondayChallenge } from "./verification.ts";
 
 // The board and item of the samples, as monday's webhook payloads name them.
 const where = { app: "monday", boardId: 1234567890, pulseId: 9876543210, userId: 55512345, originalTriggerUuid: null, triggerUuid: "6f1c2b0e9d8a7c6b5a4f3e2d1c0b9a88" };
@@ -75,7 +76,7 @@ export default declareConnector({
   api: { baseUrl: "https://api.monday.com" },
   webhook: {
     scheme: signature,
-    handshakes: [{ type: "monday_challenge" }],
+    handshakes: [mondayChallenge],
     event: { path: "event.type" },
     routing: ["event.userId"],
     deliveryId: { paths: ["event.triggerUuid"] },

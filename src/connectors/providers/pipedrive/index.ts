@@ -13,6 +13,7 @@
  * every event the webhook sends belongs to the connection.
  */
 import { declareConnector } from "../../declaration.ts";
+import { pipedriveBasicAuth } from "./basicAuth.ts";
 
 const meta = (action: string, entity: string, id: number, timestamp: number) => ({
   action,
@@ -115,7 +116,7 @@ export default declareConnector({
     answer: { idPath: "data.id" },
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    webhook: { scheme: { type: "basic", user: "switchyard" }, keep: "all" },
+    webhook: { scheme: { own: pipedriveBasicAuth, params: { user: "switchyard" } }, keep: "all" },
   },
   triggers: [
     {

@@ -13,6 +13,7 @@
  * (`DELETE …/settings/{id}`).
  */
 import { declareConnector } from "../../declaration.ts";
+import { sendgridSignature } from "./signature.ts";
 
 export default declareConnector({
   name: "sendgrid",
@@ -50,7 +51,7 @@ export default declareConnector({
   },
   api: { baseUrl: "https://api.sendgrid.com", auth: { style: "bearer" } },
   webhook: {
-    scheme: { type: "ecdsa", header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" },
+    scheme: { own: sendgridSignature, params: { header: "x-twilio-email-event-webhook-signature", timestampHeader: "x-twilio-email-event-webhook-timestamp" } },
     // One POST carries a JSON array of events, each its own trigger event.
     batch: {},
     event: { path: "event" },

@@ -5,6 +5,7 @@ import { declareConnector } from "../../declaration.ts";
 import { asRecord, asString } from "../../json.ts";
 import { shapeMessagePosted, shapeReactionAdded } from "./shapes.ts";
 import { slackEventTriggers } from "./events.ts";
+import { slackUrlVerification } from "./verification.ts";
 
 const sampleMessage = {
   teamId: "T0001ABCD",
@@ -98,7 +99,7 @@ export default declareConnector({
       timestampHeader: "x-slack-request-timestamp",
       toleranceSeconds: 300,
     },
-    handshakes: [{ type: "slack_url_verification" }],
+    handshakes: [slackUrlVerification],
     event: { path: "event.type" },
     // The acting user, then every user whose installation the event was delivered for.
     routing: ["event.user", "authorizations[].user_id"],

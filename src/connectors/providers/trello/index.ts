@@ -14,6 +14,7 @@
  * `GET /1/webhooks/{id}`; Trello webhooks do not expire.
  */
 import { declareConnector } from "../../declaration.ts";
+import { trelloHead } from "./verification.ts";
 
 const member = { id: "5e8a3c2b1f0d4a0012345678", fullName: "Ada Example", username: "adaexample", initials: "AE" };
 const board = { id: "5f1b2c3d4e5f6a7b8c9d0e1f", name: "Launch plan", shortLink: "AbCd1234" };
@@ -80,7 +81,7 @@ export default declareConnector({
   api: { baseUrl: "https://api.trello.com/1", auth: { style: "header", header: "authorization", prefix: "OAuth " } },
   webhook: {
     scheme: signature,
-    handshakes: [{ type: "trello_head" }],
+    handshakes: [trelloHead],
     event: { path: "action.type" },
     // Who acted; a connection's webhook delivers its board's (or member's) actions whoever that is.
     routing: ["action.idMemberCreator"],

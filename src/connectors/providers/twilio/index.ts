@@ -13,6 +13,7 @@
  */
 import { declareConnector } from "../../declaration.ts";
 import { twilioNumbers } from "./numbers.ts";
+import { twilioSignature } from "./signature.ts";
 
 const account = "AC0123456789abcdef0123456789abcdef";
 
@@ -58,7 +59,7 @@ export default declareConnector({
   },
   api: { baseUrl: "https://api.twilio.com", auth: { style: "basic" } },
   webhook: {
-    scheme: { type: "hmac_form_params", header: "x-twilio-signature" },
+    scheme: { own: twilioSignature, params: { header: "x-twilio-signature" } },
     format: "form",
     // The number's property whose URL Twilio called, named in that (signed) URL.
     event: { query: "event" },

@@ -13,6 +13,7 @@
  * answered 2xx (answered 200, nothing forwarded).
  */
 import { declareConnector } from "../../declaration.ts";
+import { woocommercePing } from "./verification.ts";
 
 const address = { first_name: "John", last_name: "Doe", company: "", address_1: "969 Market", address_2: "", city: "San Francisco", state: "CA", postcode: "94103", country: "US" };
 
@@ -137,7 +138,7 @@ export default declareConnector({
   api: { baseUrl: "https://{store}", auth: { style: "basic" } },
   webhook: {
     scheme: signature,
-    handshakes: [{ type: "woocommerce_ping" }],
+    handshakes: [woocommercePing],
     event: { header: "x-wc-webhook-topic" },
     // Deliveries name the store only in X-WC-Webhook-Source (its URL with a trailing slash).
     routingHeaders: ["x-wc-webhook-source"],

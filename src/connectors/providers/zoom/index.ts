@@ -11,6 +11,7 @@
  * us sign `v0:{ts}:{forged body}` as a "plainToken".
  */
 import { declareConnector } from "../../declaration.ts";
+import { zoomUrlValidation } from "./verification.ts";
 
 const meeting = {
   id: 85746065432,
@@ -68,7 +69,7 @@ export default declareConnector({
       timestampHeader: "x-zm-request-timestamp",
       toleranceSeconds: 300,
     },
-    handshakes: [{ type: "zoom_url_validation" }],
+    handshakes: [zoomUrlValidation],
     event: { path: "event" },
     routing: ["payload.object.host_id", "payload.operator_id"],
     occurredAt: ["event_ts"],

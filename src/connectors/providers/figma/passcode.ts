@@ -5,21 +5,23 @@
  * string at the path can pass.
  */
 import { z } from "zod";
-import { parseJsonObject, valueAt } from "../json.ts";
-import { safeEqual } from "../signatures.ts";
-import type { VerifyResult } from "../types.ts";
-import { noSecret, type SchemeInput } from "./common.ts";
+import { parseJsonObject, valueAt } from "../../json.ts";
+import { safeEqual } from "../../signatures.ts";
+import type { VerifyResult } from "../../types.ts";
+import { noSecret, type SchemeInput } from "../../schemes/common.ts";
+import { ownScheme } from "../../schemes/own.ts";
 
-export const bodyTokenScheme = z.object({
-  type: z.literal("body_token"),
+const paramsSchema = z.object({
   /** Dot path of the secret in the JSON body. */
   path: z.string().regex(/^[A-Za-z0-9_$@-]+(\.[A-Za-z0-9_$@-]+)*$/, "must be a dot path like passcode"),
 });
-export type BodyTokenParams = z.infer<typeof bodyTokenScheme>;
+type BodyTokenParams = z.infer<typeof paramsSchema>;
 
-export function verifyBodyToken(params: BodyTokenParams, { req, secret }: SchemeInput): VerifyResult {
+function verifyBodyToken(params: BodyTokenParams, { req, secret }: SchemeInput): VerifyResult {
   if (!secret) return noSecret;
   const value = valueAt(parseJsonObject(req.rawBody), params.path);
   if (typeof value !== "string" || !value) return { ok: false, reason: "missing token" };
   return safeEqual(value, secret) ? { ok: true } : { ok: false, reason: "token mismatch" };
 }
+
+export const figmaPasscode = ownScheme({ type: "body_token", params: paramsSchema, verify: verifyBodyToken, signsTimestamp: false, secretPath: (p) => p.path });

@@ -5,18 +5,18 @@
  * constant time, with no early exit; there is nothing to compute over the body.
  */
 import { z } from "zod";
-import { safeEqual } from "../signatures.ts";
-import type { VerifyResult } from "../types.ts";
-import { noSecret, type SchemeInput } from "./common.ts";
+import { safeEqual } from "../../signatures.ts";
+import type { VerifyResult } from "../../types.ts";
+import { noSecret, type SchemeInput } from "../../schemes/common.ts";
+import { ownScheme } from "../../schemes/own.ts";
 
-export const basicScheme = z.object({
-  type: z.literal("basic"),
+const paramsSchema = z.object({
   /** The user name sent with the secret as the password (RFC 7617: no colon in it). */
   user: z.string().min(1).regex(/^[^:]+$/, "must not contain a colon"),
 });
-export type BasicParams = z.infer<typeof basicScheme>;
+type BasicParams = z.infer<typeof paramsSchema>;
 
-export function verifyBasic(params: BasicParams, { req, secret }: SchemeInput): VerifyResult {
+function verifyBasic(params: BasicParams, { req, secret }: SchemeInput): VerifyResult {
   if (!secret) return noSecret;
   const header = req.headers.authorization?.trim();
   if (!header) return { ok: false, reason: "missing authorization header" };
@@ -30,3 +30,5 @@ export function verifyBasic(params: BasicParams, { req, secret }: SchemeInput): 
   const passwordMatches = safeEqual(decoded.slice(colon + 1), secret);
   return userMatches && passwordMatches ? { ok: true } : { ok: false, reason: "credentials mismatch" };
 }
+
+export const pipedriveBasicAuth = ownScheme({ type: "basic", params: paramsSchema, verify: verifyBasic, signsTimestamp: false });

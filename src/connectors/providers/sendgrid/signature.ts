@@ -8,11 +8,11 @@
  */
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
 import { z } from "zod";
-import type { VerifyResult } from "../types.ts";
-import { checkTimestamp, headerName, noSecret, type SchemeInput, signedContent, signedContentTemplate } from "./common.ts";
+import type { VerifyResult } from "../../types.ts";
+import { checkTimestamp, headerName, noSecret, type SchemeInput, signedContent, signedContentTemplate } from "../../schemes/common.ts";
+import { ownScheme } from "../../schemes/own.ts";
 
-export const ecdsaScheme = z.object({
-  type: z.literal("ecdsa"),
+const paramsSchema = z.object({
   /** The header carrying the base64 DER signature. */
   header: headerName,
   /** The header carrying the unix-seconds time that is signed with the body. */
@@ -20,10 +20,10 @@ export const ecdsaScheme = z.object({
   signedContent: signedContentTemplate.default("{timestamp}{body}"),
   toleranceSeconds: z.number().int().positive().default(300),
 });
-export type EcdsaParams = z.infer<typeof ecdsaScheme>;
+type EcdsaParams = z.infer<typeof paramsSchema>;
 
 /** The public key, from base64 DER (SPKI) or PEM; undefined when it is neither. */
-export function ecdsaPublicKey(secret: string): KeyObject | undefined {
+function ecdsaPublicKey(secret: string): KeyObject | undefined {
   try {
     const text = secret.trim();
     if (text.includes("-----BEGIN")) return createPublicKey(text);
@@ -34,7 +34,7 @@ export function ecdsaPublicKey(secret: string): KeyObject | undefined {
   }
 }
 
-export function verifyEcdsa(params: EcdsaParams, { req, secret, now }: SchemeInput): VerifyResult {
+function verifyEcdsa(params: EcdsaParams, { req, secret, now }: SchemeInput): VerifyResult {
   if (!secret) return noSecret;
   const header = req.headers[params.header]?.trim();
   if (!header) return { ok: false, reason: "missing signature header" };
@@ -52,3 +52,5 @@ export function verifyEcdsa(params: EcdsaParams, { req, secret, now }: SchemeInp
   }
   return valid ? { ok: true } : { ok: false, reason: "signature mismatch" };
 }
+
+export const sendgridSignature = ownScheme({ type: "ecdsa", params: paramsSchema, verify: verifyEcdsa, signsTimestamp: true });

@@ -5,14 +5,14 @@
  * provider's is parsed to read its timestamp.
  */
 import { z } from "zod";
-import { parseJsonObject, valueAt } from "../json.ts";
-import { safeEqual } from "../signatures.ts";
-import type { VerifyResult } from "../types.ts";
-import { headerName, noSecret, type SchemeInput } from "./common.ts";
-import { computeHmac } from "./hmac.ts";
+import { parseJsonObject, valueAt } from "../../json.ts";
+import { safeEqual } from "../../signatures.ts";
+import type { VerifyResult } from "../../types.ts";
+import { headerName, noSecret, type SchemeInput } from "../../schemes/common.ts";
+import { ownScheme } from "../../schemes/own.ts";
+import { computeHmac } from "../../schemes/hmac.ts";
 
-export const hmacBodyTimestampScheme = z.object({
-  type: z.literal("hmac_body_timestamp"),
+const paramsSchema = z.object({
   header: headerName,
   algorithm: z.enum(["sha256", "sha1", "sha512"]).default("sha256"),
   encoding: z.enum(["hex", "base64"]).default("hex"),
@@ -22,9 +22,9 @@ export const hmacBodyTimestampScheme = z.object({
   timestampUnit: z.enum(["s", "ms"]).default("ms"),
   toleranceSeconds: z.number().int().positive().default(60),
 });
-export type HmacBodyTimestampParams = z.infer<typeof hmacBodyTimestampScheme>;
+type HmacBodyTimestampParams = z.infer<typeof paramsSchema>;
 
-export function verifyHmacBodyTimestamp(params: HmacBodyTimestampParams, { req, secret, now }: SchemeInput): VerifyResult {
+function verifyHmacBodyTimestamp(params: HmacBodyTimestampParams, { req, secret, now }: SchemeInput): VerifyResult {
   if (!secret) return noSecret;
   const header = req.headers[params.header]?.trim();
   if (!header) return { ok: false, reason: "missing signature header" };
@@ -39,3 +39,5 @@ export function verifyHmacBodyTimestamp(params: HmacBodyTimestampParams, { req, 
   if (skewMs > params.toleranceSeconds * 1000) return { ok: false, reason: `timestamp outside the ${params.toleranceSeconds}-second window` };
   return { ok: true };
 }
+
+export const linearSignature = ownScheme({ type: "hmac_body_timestamp", params: paramsSchema, verify: verifyHmacBodyTimestamp, signsTimestamp: true });

@@ -6,21 +6,21 @@
  * can rotate keys the way Box intends (configure the other key, then regenerate the first).
  */
 import { z } from "zod";
-import { safeEqual } from "../signatures.ts";
-import type { VerifyResult } from "../types.ts";
-import { noSecret, type SchemeInput } from "./common.ts";
-import { computeHmac } from "./hmac.ts";
+import { safeEqual } from "../../signatures.ts";
+import type { VerifyResult } from "../../types.ts";
+import { noSecret, type SchemeInput } from "../../schemes/common.ts";
+import { ownScheme } from "../../schemes/own.ts";
+import { computeHmac } from "../../schemes/hmac.ts";
 
-export const boxScheme = z.object({
-  type: z.literal("box"),
+const paramsSchema = z.object({
   toleranceSeconds: z.number().int().positive().default(600),
 });
-export type BoxParams = z.infer<typeof boxScheme>;
+type BoxParams = z.infer<typeof paramsSchema>;
 
 /** RFC 3339 date-time with an explicit offset, e.g. 2016-07-11T10:10:33-07:00. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-export function verifyBox(params: BoxParams, { req, secret, now }: SchemeInput): VerifyResult {
+function verifyBox(params: BoxParams, { req, secret, now }: SchemeInput): VerifyResult {
   if (!secret) return noSecret;
   const primary = req.headers["box-signature-primary"]?.trim();
   const secondary = req.headers["box-signature-secondary"]?.trim();
@@ -41,3 +41,5 @@ export function verifyBox(params: BoxParams, { req, secret, now }: SchemeInput):
   const matches = [primary, secondary].map((given) => (given ? safeEqual(given, expected) : false));
   return matches.includes(true) ? { ok: true } : { ok: false, reason: "signature mismatch" };
 }
+
+export const boxSignature = ownScheme({ type: "box", params: paramsSchema, verify: verifyBox, signsTimestamp: true });

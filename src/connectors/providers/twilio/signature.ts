@@ -5,21 +5,21 @@
  * default port written out, as Twilio's own validator does (Twilio may sign either form).
  */
 import { z } from "zod";
-import { safeEqual } from "../signatures.ts";
-import type { InboundRequest, VerifyResult } from "../types.ts";
-import { headerName, noSecret, type SchemeInput } from "./common.ts";
-import { computeHmac } from "./hmac.ts";
+import { safeEqual } from "../../signatures.ts";
+import type { InboundRequest, VerifyResult } from "../../types.ts";
+import { headerName, noSecret, type SchemeInput } from "../../schemes/common.ts";
+import { ownScheme } from "../../schemes/own.ts";
+import { computeHmac } from "../../schemes/hmac.ts";
 
-export const hmacFormParamsScheme = z.object({
-  type: z.literal("hmac_form_params"),
+const paramsSchema = z.object({
   header: headerName,
   algorithm: z.enum(["sha1", "sha256"]).default("sha1"),
   encoding: z.enum(["hex", "base64"]).default("base64"),
 });
-export type HmacFormParamsParams = z.infer<typeof hmacFormParamsScheme>;
+type HmacFormParamsParams = z.infer<typeof paramsSchema>;
 
 /** The signed text: the URL, then name + value of each parameter in name order. */
-export function formParamsContent(url: string, body: URLSearchParams): string {
+function formParamsContent(url: string, body: URLSearchParams): string {
   const values = new Map<string, Set<string>>();
   for (const [name, value] of body) values.set(name, (values.get(name) ?? new Set()).add(value));
   let content = url;
@@ -38,7 +38,7 @@ function urlForms(url: string): string[] {
   return [url, written ? `${scheme}://${host}${rest}` : `${scheme}://${host}:${port}${rest}`];
 }
 
-export function verifyHmacFormParams(params: HmacFormParamsParams, { req, secret }: SchemeInput): VerifyResult {
+function verifyHmacFormParams(params: HmacFormParamsParams, { req, secret }: SchemeInput): VerifyResult {
   if (!secret) return noSecret;
   const given = req.headers[params.header]?.trim();
   if (!given) return { ok: false, reason: "missing signature header" };
@@ -51,6 +51,9 @@ export function verifyHmacFormParams(params: HmacFormParamsParams, { req, secret
 }
 
 /** An application/x-www-form-urlencoded body as parameters (an empty body has none). */
-export function formBody(req: Pick<InboundRequest, "rawBody">): URLSearchParams {
+function formBody(req: Pick<InboundRequest, "rawBody">): URLSearchParams {
   return new URLSearchParams(req.rawBody.toString("utf8"));
 }
+
+// Twilio signs no timestamp: a captured request verifies again (the body digest is remembered).
+export const twilioSignature = ownScheme({ type: "hmac_form_params", params: paramsSchema, verify: verifyHmacFormParams, signsTimestamp: false });

@@ -10,20 +10,20 @@
  * `<audience>|<service-account-email>` also pins the signer (`email`, which must be verified).
  */
 import { z } from "zod";
-import { verifyRs256Jwt } from "../jwt.ts";
-import { safeEqual } from "../signatures.ts";
-import type { VerifyResult } from "../types.ts";
-import { headerName, type SchemeInput } from "./common.ts";
+import { verifyRs256Jwt } from "../../jwt.ts";
+import { safeEqual } from "../../signatures.ts";
+import type { VerifyResult } from "../../types.ts";
+import { headerName, type SchemeInput } from "../../schemes/common.ts";
+import { ownScheme } from "../../schemes/own.ts";
 
-export const jwtScheme = z.object({
-  type: z.literal("jwt"),
+const paramsSchema = z.object({
   jwksUrl: z.url({ protocol: /^https$/, error: "must be an https:// URL" }),
   issuers: z.array(z.string().min(1)).min(1),
   header: headerName.default("authorization"),
 });
-export type JwtParams = z.infer<typeof jwtScheme>;
+type JwtParams = z.infer<typeof paramsSchema>;
 
-export function verifyJwt(params: JwtParams, { req, secret, now, keys }: SchemeInput): VerifyResult {
+function verifyJwt(params: JwtParams, { req, secret, now, keys }: SchemeInput): VerifyResult {
   if (!secret) return { ok: false, reason: "no push audience configured" };
   const [audience, serviceAccount] = secret.split("|", 2);
   const authorization = req.headers[params.header];
@@ -41,3 +41,5 @@ export function verifyJwt(params: JwtParams, { req, secret, now, keys }: SchemeI
   }
   return { ok: true };
 }
+
+export const pubsubPushToken = ownScheme({ type: "jwt", params: paramsSchema, verify: verifyJwt, signsTimestamp: true, jwksUrl: (p) => p.jwksUrl });

@@ -8,24 +8,24 @@
  */
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { parseJsonObject, valueAt } from "../json.ts";
-import { safeEqual } from "../signatures.ts";
-import type { VerifyResult } from "../types.ts";
-import { noSecret, type SchemeInput } from "./common.ts";
+import { parseJsonObject, valueAt } from "../../json.ts";
+import { safeEqual } from "../../signatures.ts";
+import type { VerifyResult } from "../../types.ts";
+import { noSecret, type SchemeInput } from "../../schemes/common.ts";
+import { ownScheme } from "../../schemes/own.ts";
 
 const dotPath = z.string().regex(/^[A-Za-z0-9_$@-]+(\.[A-Za-z0-9_$@-]+)*$/, "must be a dot path like token");
 
-export const hmacBodyFieldsScheme = z.object({
-  type: z.literal("hmac_body_fields"),
+const paramsSchema = z.object({
   /** Where the hex digest is in the body. */
   signaturePath: dotPath,
   /** The members whose values, concatenated as text in this order, are signed. */
   signedPaths: z.array(dotPath).min(1),
   algorithm: z.enum(["sha256", "sha1"]).default("sha256"),
 });
-export type HmacBodyFieldsParams = z.infer<typeof hmacBodyFieldsScheme>;
+type HmacBodyFieldsParams = z.infer<typeof paramsSchema>;
 
-export function verifyHmacBodyFields(params: HmacBodyFieldsParams, { req, secret }: SchemeInput): VerifyResult {
+function verifyHmacBodyFields(params: HmacBodyFieldsParams, { req, secret }: SchemeInput): VerifyResult {
   if (!secret) return noSecret;
   const body = parseJsonObject(req.rawBody);
   const signature = valueAt(body, params.signaturePath);
@@ -35,3 +35,6 @@ export function verifyHmacBodyFields(params: HmacBodyFieldsParams, { req, secret
   const expected = createHmac(params.algorithm, secret).update(parts.map(String).join("")).digest("hex");
   return safeEqual(signature.toLowerCase(), expected) ? { ok: true } : { ok: false, reason: "signature mismatch" };
 }
+
+// Lever signs a token and its time, not the body, and documents no window for the time.
+export const leverSignature = ownScheme({ type: "hmac_body_fields", params: paramsSchema, verify: verifyHmacBodyFields, signsTimestamp: false });
