@@ -51,12 +51,17 @@ async function untilInFlight(app: TestApp, n: number) {
   while ((await inFlight(app)) !== n) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+// One app for the bounds in flight and for the anonymous body limit (its test sends one request at a
+// time, well within the bounds): each app is a start-up of its own database.
+let app: TestApp;
+let ada: Operator;
+beforeAll(async () => {
+  app = await startTestApp({ BODY_MAX_IN_FLIGHT: "3", BODY_MAX_IN_FLIGHT_PER_ADDRESS: "2", TRUST_PROXY: "1", BODY_TIMEOUT: "5m" });
+  ada = await createOperator(app, "Ada");
+});
+afterAll(() => app.close());
+
 describe("bodies in flight", () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ BODY_MAX_IN_FLIGHT: "3", BODY_MAX_IN_FLIGHT_PER_ADDRESS: "2", TRUST_PROXY: "1", BODY_TIMEOUT: "5m" });
-  });
-  afterAll(() => app.close());
 
   test("one address past its bound gets 429, everyone past the global bound 503, both before their body is read", async () => {
     const a1 = upload(app, { "x-forwarded-for": "203.0.113.1" });
@@ -108,30 +113,22 @@ describe("bodies in flight", () => {
 });
 
 describe("a body that trickles in", () => {
-  let app: TestApp;
+  let impatient: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ BODY_TIMEOUT: "300ms" });
+    impatient = await startTestApp({ BODY_TIMEOUT: "300ms" });
   });
-  afterAll(() => app.close());
+  afterAll(() => impatient.close());
 
   test("is answered 408 once BODY_TIMEOUT has passed, and its place is freed", async () => {
-    const slow = upload(app, {});
+    const slow = upload(impatient, {});
     const answer = await slow.response;
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body)).toMatchObject({ status: 408, code: "request_timeout" });
-    expect(await inFlight(app)).toBe(0);
+    expect(await inFlight(impatient)).toBe(0);
   });
 });
 
 describe("an anonymous GraphQL request", () => {
-  let app: TestApp;
-  let ada: Operator;
-  beforeAll(async () => {
-    app = await startTestApp();
-    ada = await createOperator(app, "Ada");
-  });
-  afterAll(() => app.close());
-
   test("may send 64 KiB; a caller with credentials the usual 1 MiB", async () => {
     const body = JSON.stringify({ query: "{ viewer { id } }", variables: { pad: "x".repeat(100 * 1024) } });
     const anonymous = await fetch(`${app.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body });

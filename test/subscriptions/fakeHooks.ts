@@ -35,8 +35,9 @@ export function fakeHooks() {
       calls.push({ method: req.method, path: req.path, body, owner: grant?.identity.id ?? null });
       return body;
     },
-    add(owner: string, body: Record<string, any>): Hook {
-      const hook = { id: String(next++), owner, body };
+    /** A new hook; its id is the next number unless the provider makes its own (ClickUp's UUIDs). */
+    add(owner: string, body: Record<string, any>, id = String(next++)): Hook {
+      const hook = { id, owner, body };
       hooks.set(hook.id, hook);
       return hook;
     },

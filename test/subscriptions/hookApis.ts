@@ -1,13 +1,14 @@
 /**
- * The webhook APIs of the providers whose webhooks never expire and are looked up by id (GitLab,
- * Bitbucket, Box, Figma), as fake routes over a `fakeHooks()` memory. Each provider's own test
- * file tells how its webhooks are made, signed and deleted; remadeWhenGone.test.ts tells, for all
- * of them at once, how they are looked up and made again. Both speak to these same fakes.
+ * The webhook APIs of the providers whose webhooks never expire and are looked up, by id (GitLab,
+ * Bitbucket, Box, Figma) or in the list of the caller's webhooks (ClickUp, Pipedrive, monday), as
+ * fake routes over a `fakeHooks()` memory. Each provider's own test file tells how its webhooks are
+ * made, signed and deleted; remadeWhenGone.test.ts tells, for all of them at once, how they are
+ * looked up and made again. Both speak to these same fakes.
  */
-import { createHmac, randomUUID } from "node:crypto";
-import { jsonReply, type Route } from "../helpers/fakeProviders/oauthServer.ts";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { type FakeRequest, jsonReply, type Route } from "../helpers/fakeProviders/oauthServer.ts";
 import type { DeclaredIdentity } from "../helpers/fakeProviders/declared.ts";
-import { type fakeHooks, hookRoutes } from "./fakeHooks.ts";
+import { type fakeHooks, type Hook, hookRoutes } from "./fakeHooks.ts";
 
 type Hooks = ReturnType<typeof fakeHooks>;
 
@@ -215,3 +216,227 @@ export const figmaComment = (webhookId: string, passcode: string | undefined) =>
     webhook_id: webhookId,
   });
 export const figmaDeliver = (url: string, body: string) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.status);
+
+/**
+ * ClickUp webhooks (developer.clickup.com/reference/createwebhook, /reference/webhooks-1,
+ * /reference/deletewebhook): `POST /team/{team_id}/webhook` `{endpoint, events}`, answered with a
+ * UUID and the webhook's `secret`; `GET /team/{team_id}/webhook` lists the caller's own, each with
+ * its `health`; `DELETE /webhook/{webhook_id}`. The token is the whole Authorization header (no
+ * Bearer). Each hook keeps the secret ClickUp answered beside what was sent (`body.secret`).
+ */
+export const CLICKUP_TEAM = "9012345";
+export const clickupListPath = `/api/api/v2/team/${CLICKUP_TEAM}/webhook`;
+export type ClickUpHealth = { status: "active" | "failing" | "suspended"; fail_count: number };
+
+/** `health`: each webhook's as ClickUp reports it (active unless a test says otherwise). */
+export function clickupHookApi(clickup: Hooks, health = new Map<string, ClickUpHealth>()): Route<DeclaredIdentity>[] {
+  // The fake's grants are looked up as a Bearer token.
+  const authorized = (req: FakeRequest, ctx: { authenticate(r: FakeRequest): any }) => {
+    const raw = String(req.headers.authorization ?? "");
+    return raw && !/^bearer /i.test(raw) ? ctx.authenticate({ ...req, headers: { ...req.headers, authorization: `Bearer ${raw}` } }) : undefined;
+  };
+  const unauthorized = () => jsonReply(401, { err: "Token invalid", ECODE: "OAUTH_025" });
+  const teamRefused = () => jsonReply(401, { err: "Team not authorized", ECODE: "OAUTH_027" });
+  const shown = (hook: Hook) => ({
+    id: hook.id, userid: 183, team_id: Number(CLICKUP_TEAM), endpoint: hook.body.endpoint, client_id: "CLIENT", events: hook.body.events,
+    task_id: null, list_id: null, folder_id: null, space_id: null, health: health.get(hook.id) ?? { status: "active", fail_count: 0 }, secret: hook.body.secret,
+  });
+  const team = /^\/api\/api\/v2\/team\/([^/]+)\/webhook$/;
+  return [
+    ...hookRoutes(clickup, {
+      methods: ["POST"],
+      pattern: team,
+      authorized,
+      unauthorized,
+      handle({ body, grant, params: [id] }) {
+        if (id !== CLICKUP_TEAM) return teamRefused();
+        if (typeof body.endpoint !== "string" || !Array.isArray(body.events)) return jsonReply(400, { err: "Endpoint and events are required" });
+        const secret = randomUUID().replaceAll("-", "").toUpperCase();
+        const hook = clickup.add(grant.identity.id, { ...body, secret }, randomUUID());
+        return jsonReply(200, { id: hook.id, webhook: shown(hook) });
+      },
+    }),
+    ...hookRoutes(clickup, {
+      methods: ["GET"],
+      pattern: team,
+      authorized,
+      unauthorized,
+      handle({ grant, params: [id] }) {
+        if (id !== CLICKUP_TEAM) return teamRefused();
+        return jsonReply(200, { webhooks: clickup.live().filter((hook) => hook.owner === grant.identity.id).map(shown) });
+      },
+    }),
+    ...hookRoutes(clickup, {
+      methods: ["DELETE"],
+      pattern: /^\/api\/api\/v2\/webhook\/([^/]+)$/,
+      authorized,
+      unauthorized,
+      handle({ params: [id] }) {
+        if (!clickup.hooks.delete(id)) return jsonReply(404, { err: "Webhook not found" });
+        return jsonReply(200, {});
+      },
+    }),
+  ];
+}
+
+/** A ClickUp taskCreated by someone else, and its `X-Signature` (hex HMAC-SHA256 of the body with the webhook's secret). */
+export const clickupTaskCreated = (webhookId: string) =>
+  JSON.stringify({ event: "taskCreated", history_items: [{ id: randomUUID(), date: String(Date.now()), user: { id: 999, username: "Someone Else" } }], task_id: "86a1b2c3", webhook_id: webhookId });
+export const clickupSign = (body: string, secret: string) => createHmac("sha256", secret).update(body).digest("hex");
+export const clickupDeliver = (url: string, body: string, signature?: string) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(signature ? { "x-signature": signature } : {}) }, body }).then((r) => r.status);
+
+/**
+ * Pipedrive webhooks v2 (developers.pipedrive.com/docs/api/v1/Webhooks): `POST /v1/webhooks`
+ * `{subscription_url, event_action, event_object, http_auth_user, http_auth_password, version}`,
+ * `GET /v1/webhooks` (the caller's own), `DELETE /v1/webhooks/{id}`.
+ */
+const PIPEDRIVE_ACTIONS = ["create", "change", "delete", "*"];
+const PIPEDRIVE_OBJECTS = ["activity", "deal", "lead", "note", "organization", "person", "product", "user", "*"];
+export const PIPEDRIVE_LIST_PATH = "/api/v1/webhooks";
+
+export function pipedriveHookApi(pipedrive: Hooks): Route<DeclaredIdentity>[] {
+  const unauthorized = () => jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 });
+  const shown = (hook: Hook) => ({
+    id: Number(hook.id), company_id: 12882925, owner_id: 18487521, user_id: 18487521, event_action: hook.body.event_action, event_object: hook.body.event_object,
+    subscription_url: hook.body.subscription_url, version: "2.0", is_active: 1, add_time: "2026-01-01 10:00:00", type: "general",
+    http_auth_user: hook.body.http_auth_user ?? null, http_auth_password: hook.body.http_auth_password ?? null,
+  });
+  return [
+    ...hookRoutes(pipedrive, {
+      methods: ["POST"],
+      pattern: PIPEDRIVE_LIST_PATH,
+      unauthorized,
+      handle({ body, grant }) {
+        const valid = typeof body.subscription_url === "string" && body.version === "2.0" && PIPEDRIVE_ACTIONS.includes(body.event_action) && PIPEDRIVE_OBJECTS.includes(body.event_object);
+        if (!valid) return jsonReply(400, { success: false, error: "Bad request", errorCode: 400 });
+        return jsonReply(201, { success: true, data: shown(pipedrive.add(grant.identity.id, body)) });
+      },
+    }),
+    ...hookRoutes(pipedrive, {
+      methods: ["GET"],
+      pattern: PIPEDRIVE_LIST_PATH,
+      unauthorized,
+      // The webhooks the caller's app made for this user.
+      handle: ({ grant }) => jsonReply(200, { success: true, data: pipedrive.live().filter((h) => h.owner === grant.identity.id).map(shown) }),
+    }),
+    ...hookRoutes(pipedrive, {
+      methods: ["DELETE"],
+      pattern: /^\/api\/v1\/webhooks\/([0-9]+)$/,
+      unauthorized,
+      handle({ params: [id] }) {
+        if (!pipedrive.hooks.delete(id)) return jsonReply(404, { success: false, error: "Webhook not found", errorCode: 404 });
+        return jsonReply(200, { success: true, data: { id: Number(id) } });
+      },
+    }),
+  ];
+}
+
+export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+/** A Pipedrive v2 delivery of `action`.`object`, the change made by another user of the company, with `authorization` (undefined: none). */
+export function pipedriveDeliver(url: string, action: string, object: string, authorization?: string) {
+  const id = Math.floor(Math.random() * 1e6);
+  const body = JSON.stringify({
+    meta: { action, entity: object, version: "2.0", company_id: 12882925, user_id: 777, id: randomUUID(), entity_id: String(id), webhook_id: "1", attempt: 1, host: "acme.pipedrive.com", timestamp: new Date().toISOString(), change_source: "app" },
+    data: { id, title: "Acme Corp — 20 seats", value: 12000, currency: "USD", owner_id: 777, update_time: new Date().toISOString() },
+    previous: null,
+  });
+  return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) }, body }).then((r) => r.status);
+}
+
+/**
+ * monday.com board webhooks over its GraphQL API (developer.monday.com/api-reference/reference/webhooks),
+ * all at `POST /v2`: `create_webhook(board_id, url, event)`, during which monday POSTs
+ * `{"challenge": "…"}` to the URL and makes nothing unless the same JSON comes back;
+ * `webhooks(board_id)` lists the board's; `delete_webhook(id)`. A failure is answered 200 with
+ * `errors`. The routes share the identity's `POST /v2`: pass them as the fake's `before`.
+ */
+export const MONDAY_BOARD = "1234567890";
+const MONDAY_EVENTS = ["change_column_value", "change_status_column_value", "change_name", "create_item", "item_archived", "item_deleted", "create_update", "edit_update", "delete_update"];
+export interface MondayBoard {
+  /** Each challenge sent while a webhook was made, and what came back. */
+  challenges: Array<{ sent: string; answered: unknown; status: number }>;
+  /** When set, the board's webhooks are answered with GraphQL errors (status 200), as monday answers a failing query. */
+  listErrors: boolean;
+}
+export const mondayGraphqlError = (message: string) => jsonReply(200, { errors: [{ message, locations: [{ line: 1, column: 1 }], extensions: { code: "InvalidBoardIdException" } }], account_id: 4242 });
+export const mondayQuery = (body: Record<string, any>) => String(body.query ?? "");
+export const isMondayList = (body: Record<string, any>) => /^query .*webhooks \(board_id: \$board\)/.test(mondayQuery(body));
+
+export function mondayHookApi(monday: Hooks, board: MondayBoard = { challenges: [], listErrors: false }): Route<DeclaredIdentity>[] {
+  const query = (req: FakeRequest) => {
+    try {
+      return mondayQuery(JSON.parse(req.rawBody.toString()) as Record<string, any>);
+    } catch {
+      return "";
+    }
+  };
+  const error = mondayGraphqlError;
+  return [
+    {
+      method: "POST",
+      path: "/api/v2",
+      when: (req) => /create_webhook|delete_webhook|webhooks \(board_id/.test(query(req)),
+      async handle(req, ctx) {
+        const grant = ctx.authenticate(req);
+        const body = monday.record(req, grant);
+        if (!grant) return jsonReply(401, { errors: [{ message: "Not Authenticated", extensions: { code: "UNAUTHENTICATED" } }] });
+        const vars = body.variables ?? {};
+        if (isMondayList(body)) {
+          if (board.listErrors) return error("Internal server error");
+          if (String(vars.board) !== MONDAY_BOARD) return error("Board not found");
+          // As monday lists them: ids as strings, the event type, the board, the config (JSON string or null).
+          const webhooks = monday.live().filter((h) => h.body.variables.board === MONDAY_BOARD).map((h) => ({ id: h.id, event: h.body.variables.event, board_id: MONDAY_BOARD, config: null }));
+          return jsonReply(200, { data: { webhooks }, account_id: 4242 });
+        }
+        if (mondayQuery(body).includes("delete_webhook")) {
+          const hook = monday.hooks.get(String(vars.id));
+          if (!hook) return error("Webhook not found");
+          monday.hooks.delete(hook.id);
+          return jsonReply(200, { data: { delete_webhook: { id: hook.id, board_id: hook.body.variables.board } }, account_id: 4242 });
+        }
+        if (!MONDAY_EVENTS.includes(vars.event) || typeof vars.url !== "string") return error("Invalid argument");
+        if (vars.board !== MONDAY_BOARD) return error("Board not found");
+        // The URL is verified while the mutation runs: the challenge must come back as sent.
+        const sent = randomBytes(24).toString("base64url");
+        const answer = await fetch(vars.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ challenge: sent }) });
+        const answered = await answer.json().catch(() => null);
+        board.challenges.push({ sent, answered, status: answer.status });
+        if (answer.status !== 200 || (answered as { challenge?: string })?.challenge !== sent) return error("Failed to verify the url");
+        const hook = monday.add(grant.identity.id, body);
+        return jsonReply(200, { data: { create_webhook: { id: hook.id, board_id: Number(MONDAY_BOARD) } }, account_id: 4242 });
+      },
+    },
+  ];
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+/** The token monday puts in Authorization: an HS256 JWT signed with the app's Signing Secret, issued at `now` (the app's clock). */
+export function mondayJwt(secret: string, now: Date, claims: Record<string, unknown> = {}) {
+  const seconds = Math.floor(now.getTime() / 1000);
+  const unsigned = `${b64({ alg: "HS256", typ: "JWT" })}.${b64({ accountId: 4242, userId: 55512345, aud: "https://example.com", exp: seconds + 60, iat: seconds, ...claims })}`;
+  return `${unsigned}.${createHmac("sha256", secret).update(unsigned).digest("base64url")}`;
+}
+/** An item someone else added to the board, as monday sends it. */
+export const mondayItemCreated = () =>
+  JSON.stringify({
+    event: {
+      app: "monday",
+      type: "create_pulse",
+      triggerTime: new Date().toISOString(),
+      subscriptionId: 73759690,
+      userId: 99999,
+      originalTriggerUuid: null,
+      boardId: Number(MONDAY_BOARD),
+      pulseId: 9876543210,
+      pulseName: "Write the release notes",
+      groupId: "topics",
+      groupName: "This week",
+      groupColor: "#579bfc",
+      isTopGroup: true,
+      columnValues: {},
+      triggerUuid: randomUUID().replaceAll("-", ""),
+    },
+  });
+export const mondayDeliver = (url: string, body: string, authorization?: string) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(authorization === undefined ? {} : { authorization }) }, body }).then((r) => r.status);

@@ -9,30 +9,25 @@
  * Deliveries made with an app's token carry `Authorization: <JWT>` (no "Bearer "), HS256 with the
  * app's Signing Secret: the connector's webhook secret. monday's webhooks do not expire: every 6 hours
  * the board's webhooks are listed (`query { webhooks(board_id) { id event board_id config } }`,
- * answered `{data: {webhooks: [...]}}`), and one no longer listed is made again.
+ * answered `{data: {webhooks: [...]}}`), and one no longer listed is made again
+ * (remadeWhenGone.test.ts). The fake of the API is in ./hookApis.ts.
  */
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
-import { type FakeRequest, jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { fakeHooks } from "./fakeHooks.ts";
+import { MONDAY_BOARD as BOARD, type MondayBoard, mondayDeliver as deliver, mondayHookApi, mondayItemCreated as created, mondayJwt } from "./hookApis.ts";
 import { accountSubscriptions, storedEvents, disconnect, listTriggers, expectParamRefused } from "./helpers.ts";
 
-const BOARD = "1234567890";
 const SIGNING_SECRET = "monday-app-signing-secret";
-const EVENTS = ["change_column_value", "change_status_column_value", "change_name", "create_item", "item_archived", "item_deleted", "create_update", "edit_update", "delete_update"];
 const monday = fakeHooks();
-const challenges: Array<{ sent: string; answered: unknown; status: number }> = [];
+const board: MondayBoard = { challenges: [], listErrors: false };
 const CHECK_MS = 6 * 60 * 60 * 1000;
 const clock = fakeClock(new Date());
-/** When set, the board's webhooks are answered with GraphQL errors (status 200), as monday answers a failing query. */
-let listErrors = false;
-const graphqlError = (message: string) => jsonReply(200, { errors: [{ message, locations: [{ line: 1, column: 1 }], extensions: { code: "InvalidBoardIdException" } }], account_id: 4242 });
 
 let fake: FakeDeclaredProvider;
 let app: TestApp;
@@ -40,53 +35,8 @@ let ada: Operator;
 let accountId: string;
 let externalId: string;
 
-const query = (req: FakeRequest) => {
-  try {
-    return String((JSON.parse(req.rawBody.toString()) as { query?: unknown }).query ?? "");
-  } catch {
-    return "";
-  }
-};
-
 beforeAll(async () => {
-  fake = await startDeclaredProvider(findConnector("monday")!, {
-    before: [
-      {
-        method: "POST",
-        path: "/api/v2",
-        when: (req) => /create_webhook|delete_webhook|webhooks \(board_id/.test(query(req)),
-        async handle(req, ctx) {
-          const grant = ctx.authenticate(req);
-          const body = monday.record(req, grant);
-          if (!grant) return jsonReply(401, { errors: [{ message: "Not Authenticated", extensions: { code: "UNAUTHENTICATED" } }] });
-          const vars = body.variables ?? {};
-          if (/^query .*webhooks \(board_id: \$board\)/.test(query(req))) {
-            if (listErrors) return graphqlError("Internal server error");
-            if (String(vars.board) !== BOARD) return graphqlError("Board not found");
-            // The board's webhooks, as monday lists them: ids as strings, the event type, the board, the config (JSON string or null).
-            const webhooks = monday.live().filter((h) => h.body.variables.board === BOARD).map((h) => ({ id: h.id, event: h.body.variables.event, board_id: BOARD, config: null }));
-            return jsonReply(200, { data: { webhooks }, account_id: 4242 });
-          }
-          if (query(req).includes("delete_webhook")) {
-            const hook = monday.hooks.get(String(vars.id));
-            if (!hook) return graphqlError("Webhook not found");
-            monday.hooks.delete(hook.id);
-            return jsonReply(200, { data: { delete_webhook: { id: hook.id, board_id: hook.body.variables.board } }, account_id: 4242 });
-          }
-          if (!EVENTS.includes(vars.event) || typeof vars.url !== "string") return graphqlError("Invalid argument");
-          if (vars.board !== BOARD) return graphqlError("Board not found");
-          // The URL is verified while the mutation runs: the challenge must come back as sent.
-          const sent = randomBytes(24).toString("base64url");
-          const answer = await fetch(vars.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ challenge: sent }) });
-          const answered = await answer.json().catch(() => null);
-          challenges.push({ sent, answered, status: answer.status });
-          if (answer.status !== 200 || (answered as { challenge?: string })?.challenge !== sent) return graphqlError("Failed to verify the url");
-          const hook = monday.add(grant.identity.id, body);
-          return jsonReply(200, { data: { create_webhook: { id: hook.id, board_id: Number(BOARD) } }, account_id: 4242 });
-        },
-      },
-    ],
-  });
+  fake = await startDeclaredProvider(findConnector("monday")!, { before: mondayHookApi(monday, board) });
   app = await startTestApp({ ...fake.env(), CONNECTOR_MONDAY_WEBHOOK_SECRET: SIGNING_SECRET }, { clock });
   ada = await createOperator(app);
   await listTriggers(app, ada, ["item_created", "column_value_changed"].map((trigger) => ({ connector: "monday", trigger })));
@@ -100,37 +50,10 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-/** The token monday puts in Authorization: an HS256 JWT signed with the app's Signing Secret. */
+/** The token monday puts in Authorization, issued now on the app's clock. */
+const jwt = (secret: string, claims?: Record<string, unknown>) => mondayJwt(secret, clock.now(), claims);
 const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
-function jwt(secret: string, claims: Record<string, unknown> = { accountId: 4242, userId: 55512345, aud: "https://example.com", exp: nowSeconds() + 60, iat: nowSeconds() }) {
-  const unsigned = `${b64({ alg: "HS256", typ: "JWT" })}.${b64(claims)}`;
-  return `${unsigned}.${createHmac("sha256", secret).update(unsigned).digest("base64url")}`;
-}
 const hookFor = (event: string) => monday.live().find((h) => h.body.variables.event === event)!;
-const created = () =>
-  JSON.stringify({
-    event: {
-      app: "monday",
-      type: "create_pulse",
-      triggerTime: new Date().toISOString(),
-      subscriptionId: 73759690,
-      // Someone else on the board added it.
-      userId: 99999,
-      originalTriggerUuid: null,
-      boardId: Number(BOARD),
-      pulseId: 9876543210,
-      pulseName: "Write the release notes",
-      groupId: "topics",
-      groupName: "This week",
-      groupColor: "#579bfc",
-      isTopGroup: true,
-      columnValues: {},
-      triggerUuid: randomUUID().replaceAll("-", ""),
-    },
-  });
-const deliver = (url: string, body: string, authorization?: string) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(authorization === undefined ? {} : { authorization }) }, body }).then((r) => r.status);
 const mondayEvents = () => storedEvents(app, ada, "monday");
 
 describe("a monday.com connection naming its board", () => {
@@ -153,8 +76,8 @@ describe("a monday.com connection naming its board", () => {
       expect(hook.body.variables.url).toMatch(new RegExp(`^${app.url}/webhooks/${ada.deploymentId}/monday\\?subscription=psub_`));
     }
     expect(subs.find((s) => s.resource.endsWith("create_item"))?.providerId).toBe(hookFor("create_item").id);
-    expect(challenges).toHaveLength(2);
-    for (const c of challenges) expect([c.status, c.answered]).toEqual([200, { challenge: c.sent }]);
+    expect(board.challenges).toHaveLength(2);
+    for (const c of board.challenges) expect([c.status, c.answered]).toEqual([200, { challenge: c.sent }]);
   });
 
   test("an event carrying a JWT signed with the app's Signing Secret is forwarded, whoever acted; a Bearer prefix, another secret, none or an expired token is refused", async () => {
@@ -180,39 +103,10 @@ describe("a monday.com connection naming its board", () => {
     expect(response.status).toBe(400);
   });
 
-  test("a webhook removed from the board at monday is noticed by the next check (the board's webhooks listed) and made again", async () => {
-    const old = hookFor("create_item");
-    const kept = hookFor("change_column_value");
-    monday.hooks.delete(old.id);
-    clock.advance(CHECK_MS - 60_000);
-    await app.app.subscriptions.runOnce(true);
-    expect(monday.live().map((h) => h.id)).toEqual([kept.id]);
-    const before = monday.calls.length;
-    clock.advance(2 * 60_000);
-    await app.app.subscriptions.runOnce(true);
-    const lists = monday.calls.slice(before).filter((c) => /webhooks \(board_id/.test(String(c.body.query)));
-    // One look per subscription, with the account's token, naming the connection's board.
-    expect(lists.map((c) => [c.path, c.body.variables, c.owner])).toEqual([
-      ["/api/v2", { board: BOARD }, externalId],
-      ["/api/v2", { board: BOARD }, externalId],
-    ]);
-    const made = hookFor("create_item");
-    expect(made.id).not.toBe(old.id);
-    expect(monday.live().map((h) => h.id).sort()).toEqual([kept.id, made.id].sort());
-    // Gone at monday: nothing to delete there.
-    expect(monday.calls.slice(before).filter((c) => String(c.body.query).includes("delete_webhook"))).toEqual([]);
-    const subs = await accountSubscriptions(app, ada, accountId);
-    expect(subs.find((s) => s.resource.endsWith("create_item"))).toMatchObject({ status: "ACTIVE", providerId: made.id, lastError: null });
-    expect(subs.find((s) => s.resource.endsWith("change_column_value"))).toMatchObject({ status: "ACTIVE", providerId: kept.id, lastError: null });
-    // The new webhook's deliveries are taken as before.
-    expect(await deliver(made.body.variables.url as string, created(), jwt(SIGNING_SECRET))).toBe(200);
-    expect(await mondayEvents()).toHaveLength(2);
-  });
-
   test("a check answered with GraphQL errors (status 200) is a failure with monday's message: nothing is made again", async () => {
     const ids = monday.live().map((h) => h.id).sort();
     const creates = monday.calls.filter((c) => String(c.body.query).includes("create_webhook")).length;
-    listErrors = true;
+    board.listErrors = true;
     clock.advance(CHECK_MS + 60_000);
     await app.app.subscriptions.runOnce(true);
     expect(monday.live().map((h) => h.id).sort()).toEqual(ids);
@@ -222,7 +116,7 @@ describe("a monday.com connection naming its board", () => {
       expect(sub.lastError).toMatch(/answered errors: Internal server error/);
     }
     // Answered again: the retry finds both webhooks listed.
-    listErrors = false;
+    board.listErrors = false;
     clock.advance(2 * 60_000);
     await app.app.subscriptions.runOnce(true);
     expect(monday.live().map((h) => h.id).sort()).toEqual(ids);

@@ -8,30 +8,20 @@
  * the credentials as `Authorization: Basic base64(user:password)` with every delivery.
  * Pipedrive documents no read of one webhook; every 6 hours the webhooks are listed
  * (`GET /v1/webhooks`: `{success, data:[{id, …, is_active}]}`) and one that is no longer there is
- * added again.
+ * added again (remadeWhenGone.test.ts). The fake of the API is in ./hookApis.ts.
  */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
-import { fakeClock } from "../helpers/clock.ts";
 import { startDeclaredProvider, type FakeDeclaredProvider } from "../helpers/fakeProviders/declared.ts";
-import { jsonReply } from "../helpers/fakeProviders/oauthServer.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { fakeHooks, hookRoutes } from "./fakeHooks.ts";
+import { fakeHooks } from "./fakeHooks.ts";
+import { basicAuth as basic, pipedriveDeliver as deliver, pipedriveHookApi } from "./hookApis.ts";
 import { accountSubscriptions, storedEvents, disconnect } from "./helpers.ts";
 
 const pipedrive = fakeHooks();
-const ACTIONS = ["create", "change", "delete", "*"];
-const OBJECTS = ["activity", "deal", "lead", "note", "organization", "person", "product", "user", "*"];
-const clock = fakeClock(new Date());
-const CHECK_MS = 6 * 60 * 60_000;
-const shown = (id: string, body: Record<string, any>) => ({
-  id: Number(id), company_id: 12882925, owner_id: 18487521, user_id: 18487521, event_action: body.event_action, event_object: body.event_object, subscription_url: body.subscription_url,
-  version: "2.0", is_active: 1, add_time: "2026-01-01 10:00:00", type: "general", http_auth_user: body.http_auth_user ?? null, http_auth_password: body.http_auth_password ?? null,
-});
 
 let fake: FakeDeclaredProvider;
 let app: TestApp;
@@ -40,38 +30,8 @@ let accountId: string;
 let externalId: string;
 
 beforeAll(async () => {
-  fake = await startDeclaredProvider(findConnector("pipedrive")!, {
-    routes: [
-      ...hookRoutes(pipedrive, {
-        methods: ["POST"],
-        pattern: "/api/v1/webhooks",
-        unauthorized: () => jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 }),
-        handle({ body, grant }) {
-          const valid = typeof body.subscription_url === "string" && body.version === "2.0" && ACTIONS.includes(body.event_action) && OBJECTS.includes(body.event_object);
-          if (!valid) return jsonReply(400, { success: false, error: "Bad request", errorCode: 400 });
-          const hook = pipedrive.add(grant.identity.id, body);
-          return jsonReply(201, { success: true, data: shown(hook.id, body) });
-        },
-      }),
-      ...hookRoutes(pipedrive, {
-        methods: ["GET"],
-        pattern: "/api/v1/webhooks",
-        unauthorized: () => jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 }),
-        // The webhooks the caller's app made for this user.
-        handle: ({ grant }) => jsonReply(200, { success: true, data: pipedrive.live().filter((h) => h.owner === grant.identity.id).map((h) => shown(h.id, h.body)) }),
-      }),
-      ...hookRoutes(pipedrive, {
-        methods: ["DELETE"],
-        pattern: /^\/api\/v1\/webhooks\/([0-9]+)$/,
-        unauthorized: () => jsonReply(401, { success: false, error: "unauthorized access", errorCode: 401 }),
-        handle({ params: [id] }) {
-          if (!pipedrive.hooks.delete(id)) return jsonReply(404, { success: false, error: "Webhook not found", errorCode: 404 });
-          return jsonReply(200, { success: true, data: { id: Number(id) } });
-        },
-      }),
-    ],
-  });
-  app = await startTestApp(fake.env(), { clock });
+  fake = await startDeclaredProvider(findConnector("pipedrive")!, { routes: pipedriveHookApi(pipedrive) });
+  app = await startTestApp(fake.env());
   ada = await createOperator(app);
   await listTriggers(["deal_created", "deal_changed", "lead_created"]);
   const account = await connectAccount(app, ada, { connector: "pipedrive", account: "alice", provider: fake });
@@ -90,17 +50,6 @@ async function listTriggers(triggers: string[]) {
 }
 
 const hookFor = (action: string, object: string) => pipedrive.live().find((h) => h.body.event_action === action && h.body.event_object === object)!;
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-/** A v2 delivery of `action`.`object`; another user of the company made the change. */
-function deliver(url: string, action: string, object: string, authorization?: string) {
-  const id = Math.floor(Math.random() * 1e6);
-  const body = JSON.stringify({
-    meta: { action, entity: object, version: "2.0", company_id: 12882925, user_id: 777, id: randomUUID(), entity_id: String(id), webhook_id: "1", attempt: 1, host: "acme.pipedrive.com", timestamp: new Date().toISOString(), change_source: "app" },
-    data: { id, title: "Acme Corp — 20 seats", value: 12000, currency: "USD", owner_id: 777, update_time: new Date().toISOString() },
-    previous: null,
-  });
-  return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) }, body }).then((r) => r.status);
-}
 const pipedriveEvents = () => storedEvents(app, ada, "pipedrive");
 
 describe("a connected Pipedrive account with deal and lead triggers listed", () => {
@@ -139,28 +88,6 @@ describe("a connected Pipedrive account with deal and lead triggers listed", () 
     expect(pipedrive.live().map((h) => `${h.body.event_action}.${h.body.event_object}`).sort()).toEqual(["create.deal", "create.lead"]);
     // Its credentials no longer open anything.
     expect(await deliver(changed.body.subscription_url, "change", "deal", basic("switchyard", changed.body.http_auth_password))).toBe(401);
-  });
-
-  test("a webhook deleted at Pipedrive is noticed by the next check (the list of webhooks) and added again", async () => {
-    const gone = hookFor("create", "lead");
-    const kept = hookFor("create", "deal");
-    pipedrive.hooks.delete(gone.id);
-    clock.advance(CHECK_MS - 60_000);
-    await app.app.subscriptions.runOnce(true);
-    expect(pipedrive.made("GET")).toHaveLength(0);
-    clock.advance(2 * 60_000);
-    await app.app.subscriptions.runOnce(true);
-    expect(pipedrive.made("GET").map((c) => [c.path, c.owner])).toEqual([0, 1].map(() => ["/api/v1/webhooks", externalId]));
-    const again = hookFor("create", "lead");
-    expect(again.id).not.toBe(gone.id);
-    expect(hookFor("create", "deal").id).toBe(kept.id);
-    expect(pipedrive.made("DELETE")).toHaveLength(1);
-    const subs = await accountSubscriptions(app, ada, accountId);
-    expect(subs.filter((s) => s.status !== "DELETED").map((s) => [s.resource, s.status, s.providerId, s.lastError]).sort()).toEqual([
-      ["create.deal", "ACTIVE", kept.id, null],
-      ["create.lead", "ACTIVE", again.id, null],
-    ]);
-    expect(await deliver(again.body.subscription_url, "create", "lead", basic("switchyard", again.body.http_auth_password))).toBe(200);
   });
 
   test("deleted at Pipedrive on disconnect, with the account's token", async () => {
