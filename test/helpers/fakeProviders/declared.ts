@@ -124,30 +124,13 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
                 const who = grant.identity;
                 // Least important first: where paths coincide (Gmail's address is id, name and metadata), the id wins.
                 for (const [key, path] of Object.entries(identity.metadata)) setAt(answer, path, `${key} of ${who.displayName}`);
-                if (identity.cursorPath) setAt(answer, identity.cursorPath, who.cursor);
                 if (identity.displayNamePath) setAt(answer, identity.displayNamePath, who.displayName);
                 if (identity.idPath) setAt(answer, identity.idPath, who.id);
                 return jsonReply(200, answer);
               },
             },
-            // Given routes first: a test's own fake of the sync position wins.
+            // A test's own routes: a connector's change start (Dropbox's get_latest_cursor) is faked there.
             ...(opts.routes ?? []),
-            // A second call for the connect-time sync position (Dropbox's get_latest_cursor).
-            ...(identity.cursorFrom
-              ? [
-                  {
-                    method: identity.cursorFrom.method,
-                    path: `${tenant.filled}/api${pathOf(decl.api!.baseUrl!).replace(/\/$/, "")}${identity.cursorFrom.path}`,
-                    handle(req: Parameters<Route<DeclaredIdentity>["handle"]>[0], ctx: Parameters<Route<DeclaredIdentity>["handle"]>[1]) {
-                      const grant = ctx.authenticate(req);
-                      if (!grant) return jsonReply(401, { error: "invalid_token" });
-                      const answer: Record<string, unknown> = {};
-                      setAt(answer, identity.cursorFrom!.cursorPath, grant.identity.cursor);
-                      return jsonReply(200, answer);
-                    },
-                  },
-                ]
-              : []),
           ]
         : (opts.routes ?? []),
     },
