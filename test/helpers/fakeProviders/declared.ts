@@ -52,6 +52,9 @@ export function setAt(target: Record<string, unknown>, path: string, value: unkn
   });
 }
 
+/** Where a connector's change start (`changes.start`, code) POSTs for its first position, answered `{cursor}`: Dropbox's get_latest_cursor. */
+const CHANGE_START_PATHS: Record<string, string> = { dropbox: "/files/list_folder/get_latest_cursor" };
+
 /**
  * Connectors whose hosts name connection parameters (`https://{subdomain}.zendesk.com`) are served
  * under a path naming them instead: the CONNECTOR_<NAME>_* overrides keep the placeholders
@@ -129,8 +132,22 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
                 return jsonReply(200, answer);
               },
             },
-            // A test's own routes: a connector's change start (Dropbox's get_latest_cursor) is faked there.
+            // Given routes first: a test's own fake of the change start's position wins.
             ...(opts.routes ?? []),
+            // The connect-time position a connector's change start (code) asks for with a call of its own.
+            ...(CHANGE_START_PATHS[def.name]
+              ? [
+                  {
+                    method: "POST",
+                    path: `${tenant.filled}/api${pathOf(decl.api!.baseUrl!).replace(/\/$/, "")}${CHANGE_START_PATHS[def.name]}`,
+                    handle(req: Parameters<Route<DeclaredIdentity>["handle"]>[0], ctx: Parameters<Route<DeclaredIdentity>["handle"]>[1]) {
+                      const grant = ctx.authenticate(req);
+                      if (!grant) return jsonReply(401, { error: "invalid_token" });
+                      return jsonReply(200, { cursor: grant.identity.cursor });
+                    },
+                  },
+                ]
+              : []),
           ]
         : (opts.routes ?? []),
     },
