@@ -10,7 +10,7 @@
  * subscription is made and each subscription keeps its own position. Otherwise it belongs to the
  * connection (Gmail's pushes and Dropbox's notifications name the account, and both are polled):
  * `start` runs when the account connects. Every position is kept in one place, `change_position`
- * (connections/store/changePosition.ts).
+ * (../changes/positions.ts).
  */
 import { z } from "zod";
 import type { FetchInit, NormalizedEvent, SyncNotification } from "./types.ts";
