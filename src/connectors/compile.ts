@@ -4,6 +4,7 @@
  * scheme), one event parser (event name → trigger → routing, dedupe and time from the declared
  * paths). Nothing here knows a provider by name.
  */
+import { connectionChangeReader } from "./changes.ts";
 import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
 import { providerDate } from "./dates.ts";
 import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
@@ -30,7 +31,18 @@ function tokenReader(decl: ConnectorDeclaration, oauth: OAuthDeclaration): (body
 }
 
 function identityReader(decl: ConnectorDeclaration, identity: IdentityDeclaration): ConnectorDefinition["readIdentity"] {
-  if (identity.read) return identity.read;
+  const read = identity.read ?? declaredIdentityReader(decl, identity);
+  const start = connectionChangeReader(decl)?.start;
+  if (!start) return read;
+  // A connection's change reader starts where the account is when it connects: the first change after is read.
+  return async (ctx) => {
+    const result = await read(ctx);
+    const cursor = await start({ fetchJson: ctx.fetchJson, resource: "", answer: {}, now: new Date() });
+    return cursor === undefined ? result : { ...result, cursor };
+  };
+}
+
+function declaredIdentityReader(decl: ConnectorDeclaration, identity: IdentityDeclaration): ConnectorDefinition["readIdentity"] {
   return async ({ fetchJson }) => {
     const answer = await fetchJson(identity.path!, { method: identity.method, body: identity.body, headers: identity.headers });
     const id = asString(valueAt(answer, identity.idPath!));
@@ -41,15 +53,7 @@ function identityReader(decl: ConnectorDeclaration, identity: IdentityDeclaratio
       const value = valueAt(answer, path);
       if (value !== undefined) metadata[key] = value;
     }
-    const result: ExternalIdentity = { externalId: identity.lowercaseId ? id.toLowerCase() : id, displayName, metadata };
-    let cursor = identity.cursorPath ? asString(valueAt(answer, identity.cursorPath)) : undefined;
-    if (identity.cursorFrom) {
-      const from = identity.cursorFrom;
-      const position = await fetchJson(from.path, { method: from.method, body: from.body, headers: from.headers });
-      cursor = asString(valueAt(position, from.cursorPath));
-      if (!cursor) throw new Error(`${decl.displayName} ${from.path} answered without ${from.cursorPath}`);
-    }
-    return cursor === undefined ? result : { ...result, cursor };
+    return { externalId: identity.lowercaseId ? id.toLowerCase() : id, displayName, metadata } satisfies ExternalIdentity;
   };
 }
 
@@ -261,7 +265,6 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
       sendsVerificationToken: Boolean(webhook?.verificationToken),
       verificationToken: (req) => (webhook?.verificationToken ? readVerificationToken(req, webhook.verificationToken.field) : undefined),
       parse: eventParser(decl),
-      ...(webhook?.fetchEvents ? { fetchEvents: webhook.fetchEvents } : {}),
     },
   };
 }

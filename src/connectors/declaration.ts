@@ -3,7 +3,7 @@
  * endpoints, identity reading, webhook scheme, event-to-trigger mapping, routing — validated with
  * zod at start-up (`registry.ts`), errors naming the file and the field. Code appears only through
  * the few `code`/`read`/`shape` hooks below, for what a provider genuinely does unlike the others
- * (Gmail's history reading; the original ten triggers' documented payload shapes).
+ * (a change reader: Gmail's history, a Graph delta; the original ten triggers' documented payload shapes).
  *
  * `docs/connectors.md` ("How to add a connector") explains every field with an example.
  */
@@ -16,7 +16,8 @@ import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } fr
 import { pollingSchema } from "./polling.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import { subscriptionSchema } from "./subscription.ts";
-import type { ExternalIdentity, FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "./types.ts";
+import { changesSchema } from "./changes.ts";
+import type { ExternalIdentity, InboundRequest, InboundResult } from "./types.ts";
 
 export const CATEGORIES = [
   "mail",
@@ -151,22 +152,6 @@ const identitySchema = z
     lowercaseId: z.boolean().default(false),
     /** Metadata kept on the ConnectedAccount: name → path in the identity answer. */
     metadata: z.record(z.string(), jsonPath).default({}),
-    /** A sync position at connect time (Gmail historyId), for notification-only pushes. */
-    cursorPath: jsonPath.optional(),
-    /**
-     * A sync position at connect time read by a second call, after the identity (Dropbox's
-     * `files/list_folder/get_latest_cursor`): `{api.baseUrl}{path}` with the new token, the position at `cursorPath`.
-     */
-    cursorFrom: z
-      .object({
-        path: z.string().startsWith("/", "must start with /"),
-        method: z.enum(["GET", "POST"]).default("GET"),
-        body: z.string().optional(),
-        headers: z.record(z.string(), z.string()).default({}),
-        cursorPath: jsonPath,
-      })
-      .strict()
-      .optional(),
     /** Code, only when one GET cannot say who it is (several calls, values from the token answer). */
     read: fn<IdentityReader>("identity reader").optional(),
   })
@@ -271,15 +256,13 @@ const webhookSchema = z
     /** Code, for pushes that carry no event (Gmail): turns the body into events or a sync notification. */
     parse: fn<(req: InboundRequest) => InboundResult>("push parser").optional(),
     /**
-     * When `fetchEvents` runs for a push. "inline": while the notification waits, its answer saying
+     * When the connector's change reader (`changes`) runs for a push. "inline": while the notification waits, its answer saying
      * what was stored (Gmail). "queued": the notification only makes the accounts it names due for
      * the poller at once and is answered straight away (Dropbox: answer within 10 s, one
      * notification for many accounts); such connections are also read every POLL_INTERVAL, push
      * secret or not, so a notification the provider gave up on is caught up later.
      */
     reads: z.enum(["inline", "queued"]).default("inline"),
-    /** Code: reads what changed since the stored cursor, with the account's token (Gmail history). */
-    fetchEvents: fn<(ctx: FetchEventsContext) => Promise<{ events: NormalizedEvent[]; cursor: string }>>("change reader").optional(),
   })
   .strict()
   .refine((w) => w.parse || w.event, { message: "needs event (or a parse function)", path: ["event"] });
@@ -315,6 +298,8 @@ export const connectorDeclarationSchema = z
     webhook: webhookSchema.optional(),
     /** Per-account subscriptions the service keeps at the provider (./subscription.ts). */
     subscription: subscriptionSchema.optional(),
+    /** Code: the change reader, for notifications that only say "changed", and its first position (./changes.ts). */
+    changes: changesSchema.optional(),
     triggers: z.array(triggerSchema).default([]),
     /** Triggers read from the provider's list endpoints on a schedule, where it pushes nothing (./polling.ts). */
     polling: pollingSchema(jsonPath).optional(),
@@ -335,6 +320,7 @@ export const connectorDeclarationSchema = z
       else if (placeholders(host).some((name) => wholeHosts.has(name)) && !/^https:\/\/\{[a-z][a-z0-9_]*\}$/.test(host)) ctx.addIssue({ code: "custom", path, message: "a hostname parameter must be the whole host (https://{store}/…)" });
       else if (!httpsUrl.safeParse(fillTemplate(template, exampleValues(c.params), c.params)).success) ctx.addIssue({ code: "custom", path, message: "must be an https:// URL" });
     }
+    if (c.subscription?.notification && !c.changes) ctx.addIssue({ code: "custom", path: ["changes"], message: "a subscription notification needs a change reader (changes.read)" });
     const keyed = c.authMode === "API_KEY" || c.authMode === "BASIC";
     const baseUrl = c.api?.baseUrl;
     if (c.authMode !== "NONE" && !baseUrl) ctx.addIssue({ code: "custom", path: ["api", "baseUrl"], message: "required (only authMode NONE connectors call no API)" });

@@ -3,8 +3,8 @@
  * subscription is created, renewed (or re-created where the provider cannot renew) and deleted
  * with the account's token, where its id, expiry and secret are in the provider's answer, which
  * provider events each trigger needs, and how a notification names the subscription and proves it
- * is the provider's. Data, read by the core (provider.ts, notifications.ts); code only in `read`,
- * the change reader, where providers truly differ (a sync token, the item at a resource).
+ * is the provider's. Data, read by the core (provider.ts, notifications.ts); what a notification
+ * announces is read by the connector's change reader (`changes`, ./changes.ts).
  *
  * Templates: every string in `path` and `body` may carry placeholders, filled at call time:
  *   {notificationUrl}   the deployment's inbound URL for the connector (/webhooks/{deploymentId}/{connector})
@@ -28,7 +28,6 @@
 import { z } from "zod";
 import { headerName, jsonPath } from "./fields.ts";
 import { handshakeSchema, schemeSchema, type SchemeParams } from "./schemes/index.ts";
-import type { NormalizedEvent } from "./types.ts";
 
 
 const callSchema = z
@@ -53,30 +52,6 @@ const locationSchema = z
   .refine((l) => Boolean(l.header) !== Boolean(l.path), { message: "needs exactly one of header or path" });
 export type NotificationLocation = z.infer<typeof locationSchema>;
 
-/** What a change reader is given: one notification (or one item of a batched one) and the account's token. */
-export interface ChangeReadContext {
-  /** GETs `${apiUrl}${path}` (or an absolute URL under it) with the account's token; throws on non-2xx (`status` on the error). */
-  fetchJson: (path: string) => Promise<any>;
-  /** The ConnectedAccount's externalId (events are pinned to the account anyway). */
-  externalId: string;
-  /** What the subscription watches. */
-  resource: string;
-  /** Where reading resumes (sync token, delta link); undefined before the first read. */
-  cursor: string | undefined;
-  /** The notification's headers, lower-cased. */
-  headers: Record<string, string | undefined>;
-  /** The notification's body, or its one item when the declaration names `itemsPath`. */
-  item: Record<string, unknown>;
-  /** Set when a lifecycle notification asked for the read (`notification.lifecycle`, Graph's `missed`): the item names no change. */
-  lifecycleEvent?: string;
-  /** The provider's id of the subscription the notification is for (its webhook id). */
-  providerId: string;
-  /** The triggers a provider event of this resource maps to (the declaration's `resources[].triggers`, inverted). */
-  triggersFor: (providerEvent: string) => string[];
-  /** When the notification arrived. */
-  now: Date;
-}
-
 /**
  * What a subscription hook is given: requests under the connection's API base with its credential,
  * and the template values ({subscriptionUrl}, {events}, {providerId}, {providerResourceId}, the
@@ -97,30 +72,6 @@ export interface SubscriptionHooks {
   create: (ctx: SubscriptionHookContext) => Promise<{ providerId: string; providerResourceId?: string }>;
   delete: (ctx: SubscriptionHookContext) => Promise<void>;
 }
-
-/** Reads what changed; `cursor` (when given) is stored on the subscription once the events are. */
-export type ChangeReader = (ctx: ChangeReadContext) => Promise<{ events: NormalizedEvent[]; cursor?: string }>;
-
-/** What a change start is given: the subscription just made at the provider, and the account's token. */
-export interface ChangeStartContext {
-  /** As for the change reader. */
-  fetchJson: (path: string) => Promise<any>;
-  /** What the subscription watches, as declared. */
-  resource: string;
-  /** The provider's answer to the create call (Graph echoes the `resource` it watches). */
-  answer: Record<string, unknown>;
-  /** When the subscription was made (a position "from now": Outlook's messages received since). */
-  now: Date;
-}
-
-/**
- * Takes the provider's current position (a drive's delta link) when the subscription is made, so
- * the change its first notification announces is read rather than skipped. The cursor a reader
- * starts from; undefined: the reader takes the position itself.
- */
-export type ChangeStart = (ctx: ChangeStartContext) => Promise<string | undefined>;
-
-const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `must be a function (${what})` });
 
 export const subscriptionSchema = z
   .object({
@@ -312,20 +263,10 @@ export const subscriptionSchema = z
       })
       .strict()
       .optional(),
-    /**
-     * Code: reads the changes a notification announces, with the account's token. With `webhook`
-     * (a signed ping to {subscriptionUrl}: Airtable's), the ping is verified with the declared scheme
-     * and then the changes are read, instead of parsing events from the body.
-     */
-    read: fn<ChangeReader>("change reader").optional(),
-    /** Code: the reader's first cursor, taken once the subscription is made (kept across re-creations). */
-    start: fn<ChangeStart>("change start").optional(),
   })
   .strict()
   .refine((s) => !(s.check && s.renew), { message: "a subscription that is renewed needs no check", path: ["check"] })
   .refine((s) => s.hooks || (s.create && s.delete), { message: "needs create and delete calls (or hooks)", path: ["create"] })
-  .refine((s) => !s.notification || s.read, { message: "a notification needs a change reader (read)", path: ["read"] })
-  .refine((s) => !s.start || s.read, { message: "a change start needs a change reader (read)", path: ["start"] })
   .refine((s) => s.secret !== "answer" || s.answer.secretPath, { message: "secret \"answer\" needs answer.secretPath", path: ["answer", "secretPath"] })
   .refine((s) => s.webhook?.key !== "subscription" || s.secret !== "none", { message: "a webhook verified with the subscription's secret needs one (secret generated, answer or handshake)", path: ["webhook", "key"] })
   .refine((s) => (s.secret === "handshake") === Boolean(s.webhook?.secretHandshake), { message: "secret \"handshake\" goes with webhook.secretHandshake (and only with it)", path: ["webhook", "secretHandshake"] });

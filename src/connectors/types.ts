@@ -89,9 +89,8 @@ export interface ExternalIdentity {
   displayName?: string;
   metadata?: Record<string, unknown>;
   /**
-   * Initial sync cursor for connectors whose push notifications only say "something changed"
-   * (Gmail: the mailbox historyId at connect time). Store it on the ConnectedAccount and pass it to
-   * `inbound.fetchEvents` on the first notification.
+   * The first position of the connection's change reader (`changes.start`: Gmail's historyId at
+   * connect time), stored with the connection and read from on the first notification.
    */
   cursor?: string;
 }
@@ -162,8 +161,8 @@ export interface NormalizedEvent {
 
 /**
  * A push notification that carries no event data, only "account X changed up to cursor C" (Gmail
- * Pub/Sub). The caller finds the ConnectedAccount by externalIds and calls `inbound.fetchEvents`
- * with the account's token and its stored cursor.
+ * Pub/Sub). The caller finds the ConnectedAccount by externalIds and runs the connector's change
+ * reader (`changes.read`) with the account's token and its stored position.
  */
 export interface SyncNotification {
   externalIds: string[];
@@ -180,24 +179,6 @@ export interface SyncNotification {
  * the external ids of every account the notification names.
  */
 export type InboundResult = { kind: "events"; events: NormalizedEvent[]; sync?: SyncNotification; changed?: string[] };
-
-export interface FetchEventsContext {
-  accessToken: string;
-  /**
-   * GETs (or `init.method`) `${apiUrl}${path}` with the bearer token; parsed JSON; throws a
-   * ProviderUnavailableError on non-2xx (its `status`, and the provider's parsed error `body`).
-   */
-  fetchJson: (path: string, init?: FetchInit) => Promise<any>;
-  /** The injected clock's now: the time of events the provider gives none. */
-  now: Date;
-  apiUrl: string;
-  /** The ConnectedAccount's externalId. */
-  externalId: string;
-  /** The cursor stored for the account (ExternalIdentity.cursor, then each returned cursor); may be absent. */
-  cursor: string | undefined;
-  /** The push that asked for this read; absent when the account is polled. */
-  notification?: SyncNotification;
-}
 
 export interface ConnectorDefinition {
   /** Lower-case, URL-safe; appears in paths, env names (upper-cased) and event types. */
@@ -265,10 +246,5 @@ export interface ConnectorDefinition {
     verify(req: InboundRequest, secret: string, now: Date, keys?: VerificationKeys): VerifyResult;
     /** Only called after verify succeeded. */
     parse(req: InboundRequest): InboundResult;
-    /**
-     * For push connectors whose notifications carry no data (`parse` returned `sync`): turns the
-     * notification into events using the account's token, and returns the cursor to store next.
-     */
-    fetchEvents?(ctx: FetchEventsContext): Promise<{ events: NormalizedEvent[]; cursor: string }>;
   };
 }

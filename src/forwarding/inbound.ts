@@ -1,3 +1,5 @@
+import { CONNECTION_READER, movePosition } from "../changes/positions.ts";
+import { connectionChangeReader } from "../connectors/changes.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import { bodyDigest } from "../connectors/signatures.ts";
 import type { ConnectorDefinition, NormalizedEvent, SyncNotification } from "../connectors/types.ts";
@@ -36,8 +38,6 @@ export interface InboundDeps {
   connectorEnv: Record<string, string | undefined>;
   /** Tokens of connected accounts, for notification-only pushes and polls that read the changes. */
   accessTokens: Pick<AccessTokens, "fresh">;
-  /** Moves a code change reader's position on the account (the connection store's moveCursor). */
-  moveCursor: (connectedAccountId: string, cursor: string) => Promise<void>;
   /** Records one event and its delivery in one statement (forwarding/record.ts). */
   recordRoutedEvent: EventRecorder["recordRouted"];
   /**
@@ -49,6 +49,7 @@ export interface InboundDeps {
 
 type Inbound = InboundDeps;
 
+/** A connection events are routed to; `cursor`: its own change reader's position (changes/positions.ts). */
 export type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };
 
 /** Nothing received: the sum of a request that carried no events. */
@@ -58,10 +59,10 @@ async function findAccounts(deps: InboundDeps, deploymentId: string, connector: 
   if (externalIds.length === 0) return [];
   // Plain SQL: every inbound event routes through here (Prisma's query compiler costs more CPU than the query).
   const rows = await deps.sql.query<{ id: string; account: string; external_id: string; cursor: string | null; created_at: Date | string }>(
-    `select id, account, external_id, cursor, created_at at time zone 'UTC' as created_at
-     from connected_account
-     where deployment_id = $1 and connector = $2 and status = 'ACTIVE' and external_id = any($3::text[])
-     order by created_at, id`,
+    `select a.id, a.account, a.external_id, p.cursor, a.created_at at time zone 'UTC' as created_at
+     from connected_account a left join change_position p on p.connected_account_id = a.id and p.reader = ''
+     where a.deployment_id = $1 and a.connector = $2 and a.status = 'ACTIVE' and a.external_id = any($3::text[])
+     order by a.created_at, a.id`,
     [deploymentId, connector, [...new Set(externalIds)]],
     "inbound_find_accounts",
   );
@@ -174,20 +175,20 @@ async function acceptEvents(
 export class UpstreamUnavailableError extends Error {}
 
 /**
- * A notification-only push (Gmail): read what changed since the account's cursor with its token,
- * store the events, then move the cursor. The cursor moves only after the events are stored, so a
- * crash in between re-reads (and deduplicates) rather than skips.
+ * A notification-only push (Gmail): the connection's change reader reads what changed since its
+ * position with the account's token, the events are stored, then the position moves. It moves only
+ * after the events are stored, so a crash in between re-reads (and deduplicates) rather than skips.
  */
 async function acceptSync(deps: Inbound, deploymentId: string, def: ConnectorDefinition, sync: SyncNotification): Promise<InboundOutcome> {
   const accounts = await findAccounts(deps, deploymentId, def.name, sync.externalIds);
   const account = route(accounts, sync.externalIds);
-  if (!account || !def.inbound.fetchEvents) return { ...emptyOutcome(), unrouted: 1 };
+  if (!account || !connectionChangeReader(def.declaration)) return { ...emptyOutcome(), unrouted: 1 };
   return readChanges(deps, deploymentId, def, account, sync);
 }
 
 /**
  * Polling, for accounts whose provider does not push to us (Gmail without Pub/Sub): the same read
- * as a push triggers, from the stored cursor to whatever is new.
+ * as a push triggers, from the stored position to whatever is new.
  */
 async function pollAccount(deps: Inbound, deploymentId: string, def: ConnectorDefinition, account: Account): Promise<InboundOutcome> {
   return readChanges(deps, deploymentId, def, account, undefined);
@@ -209,8 +210,8 @@ async function readChanges(
     // Already routed: pin every event to this account.
     fetched.events.map((event) => ({ ...event, externalIds: [account.externalId] })),
   );
-  if (fetched.cursor !== account.cursor) {
-    await deps.moveCursor(account.id, fetched.cursor);
+  if (fetched.cursor !== undefined && fetched.cursor !== account.cursor) {
+    await movePosition(deps.sql, account.id, CONNECTION_READER, fetched.cursor);
   }
   return outcome;
 }
@@ -226,13 +227,16 @@ async function fetchSince(deps: InboundDeps, def: ConnectorDefinition, account: 
     throw new UpstreamUnavailableError(`could not get a token for the account: ${(error as Error).message}`);
   }
   try {
-    return await def.inbound.fetchEvents!({
-      accessToken,
+    return await connectionChangeReader(def.declaration)!.read({
       fetchJson: bearerFetchJson(apiUrl, accessToken),
-      apiUrl,
       externalId: account.externalId,
+      resource: "",
       cursor: account.cursor ?? undefined,
-      notification,
+      headers: {},
+      item: {},
+      ...(notification ? { notification } : {}),
+      providerId: "",
+      triggersFor: (providerEvent) => def.triggers.filter((t) => t.providerEvent === providerEvent).map((t) => t.name),
       now: deps.clock.now(),
     });
   } catch (error) {

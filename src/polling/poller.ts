@@ -116,7 +116,7 @@ const DEFAULT_FAILED_AFTER_MS = 24 * 3_600_000;
 /** How much of a failure's message the polling health keeps. */
 const ERROR_MESSAGE_LIMIT = 500;
 
-/** The stored positions of a connection's declared readers: trigger → position (connected_account.cursor, JSON). */
+/** The stored positions of a connection's declared readers: trigger → position (its change_position, JSON). */
 function positions(cursor: string | null): Record<string, string> {
   try {
     const parsed: unknown = cursor ? JSON.parse(cursor) : {};
@@ -193,7 +193,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
         outcome = "skipped";
       } else {
         // A code change reader (Gmail's history, Dropbox's list_folder): it reads from, and moves, the
-        // account's cursor itself. Gmail's pushes read it themselves; Dropbox's only nudge (connections/store/pollNudge.ts).
+        // connection's position itself. Gmail's pushes read it themselves; Dropbox's only nudge (connections/store/pollNudge.ts).
         recorded = (await deps.inboundEvents.pollAccount(connection.deploymentId, target.def, connection)).recorded;
       }
     } catch (error) {

@@ -1,9 +1,10 @@
 /**
  * What is polled: every connector with a declared `polling` section (its polled triggers) or a code
- * change reader (`webhook.fetchEvents`, Gmail: all its triggers, read from one history). Derived
+ * change reader of its own (`changes`, Gmail and Dropbox: all its triggers, read from one history). Derived
  * once from the catalog; the queue's statements take it as parameters.
  */
 import type { PolledPairs } from "../connections/store/index.ts";
+import { connectionChangeReader } from "../connectors/changes.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 
 export interface PollTarget {
@@ -20,7 +21,7 @@ export function pollTargets(connectors: readonly ConnectorDefinition[], pollInte
   const targets = new Map<string, PollTarget>();
   for (const def of connectors) {
     const polling = def.declaration.polling;
-    const triggers = polling ? Object.keys(polling.triggers) : def.inbound.fetchEvents ? def.triggers.map((t) => t.name) : [];
+    const triggers = polling ? Object.keys(polling.triggers) : connectionChangeReader(def.declaration) ? def.triggers.map((t) => t.name) : [];
     if (triggers.length === 0) continue;
     targets.set(def.name, { def, triggers, intervalMs: Math.max(pollIntervalMs, (polling?.minIntervalSeconds ?? 0) * 1000) });
   }

@@ -11,6 +11,7 @@
  * once, at start-up (declarations or their environment may have changed). A change is seen at once
  * when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
  */
+import { changeReaderScope, type ChangeStart } from "../connectors/changes.ts";
 import { createTenantHostDispatcher } from "../net/ssrf.ts";
 import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
@@ -219,7 +220,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     // An expiry the create does not answer (Jira's webhooks: 30 days) is the lifetime asked for.
     const expiresAt = answered.expiresAt ?? (decl.answer.expiresPath ? new Date(String(vars.expiresAt)) : null);
     const kept = secret ?? answered.secret;
-    const cursor = decl.start ? await startCursor(work, decl, to, answer) : undefined;
+    const start = changeReaderScope(def.declaration) === "subscription" ? def.declaration.changes?.start : undefined;
+    const cursor = start ? await startCursor(work, start, to, answer) : undefined;
     const recorded = await queue.recordCreated(work, {
       cursor,
       providerId,
@@ -241,9 +243,9 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   }
 
   /** The change reader's first position; a failure only logs: the reader then takes it at the first notification. */
-  async function startCursor(work: SubscriptionWork, decl: SubscriptionDeclaration, to: { base: URL; accessToken: string }, answer: Record<string, unknown>) {
+  async function startCursor(work: SubscriptionWork, start: ChangeStart, to: { base: URL; accessToken: string }, answer: Record<string, unknown>) {
     try {
-      return await decl.start!({ fetchJson: bearerFetchJson(to.base.href.replace(/\/$/, ""), to.accessToken), resource: work.resource, answer, now: clock.now() });
+      return await start({ fetchJson: bearerFetchJson(to.base.href.replace(/\/$/, ""), to.accessToken), resource: work.resource, answer, now: clock.now() });
     } catch (error) {
       logger.warn({ subscriptionId: work.id, connector: work.connector, err: String(error) }, "could not take the provider's current position; the first notification takes it");
       return undefined;

@@ -3,7 +3,7 @@
  * its subscription (a header, or a path in each item of a batched body) and carries its secret
  * (Calendar's channel token, Graph's clientState), compared in constant time with that
  * subscription's own before anything is read. Then the changes are read with the account's token
- * (the declared change reader, resuming at the row's cursor) and stored one event per changed item,
+ * (the declared change reader, resuming at the subscription's position) and stored one event per changed item,
  * deduplicated by the reader's item id + version. One forged item refuses the whole request.
  *
  * Items about the subscription itself (`notification.lifecycle`: Graph's lifecycle notifications)
@@ -23,6 +23,7 @@ import type { Logger } from "pino";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 import { declaredResource, subscriptionWebhookScheme, type NotificationLocation } from "../connectors/subscription.ts";
 import { verifyWithScheme } from "../connectors/schemes/index.ts";
+import { movePosition } from "../changes/positions.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { SubscriptionMetrics } from "./metrics.ts";
@@ -38,7 +39,7 @@ export interface SubscriptionNotificationDeps {
   connectorEnv: Record<string, string | undefined>;
   accessTokens: Pick<AccessTokens, "fresh">;
   inboundEvents: Pick<InboundEvents, "acceptEvents">;
-  queue: Pick<SubscriptionQueue, "recordCursor" | "recordHandshakeSecret" | "renewNow" | "recordRemoved">;
+  queue: Pick<SubscriptionQueue, "recordHandshakeSecret" | "renewNow" | "recordRemoved">;
   metrics: Pick<SubscriptionMetrics, "operation" | "lifecycle">;
   logger: Pick<Logger, "info" | "warn">;
   /** Wakes the subscription manager: a subscription a lifecycle notification made due is worked at once. */
@@ -80,8 +81,9 @@ const read = (location: NotificationLocation, req: InboundRequest, item: Record<
 export function createSubscriptionNotifications(deps: SubscriptionNotificationDeps) {
   async function live(deploymentId: string, connector: string, providerIds: string[]): Promise<Map<string, LiveSubscription>> {
     const rows = await deps.sql.query<LiveSubscription>(
-      `select s.id, s.provider_id, s.resource, s.secret_encrypted, s.cursor, s.connected_account_id, a.external_id, s.resource_params
+      `select s.id, s.provider_id, s.resource, s.secret_encrypted, p.cursor, s.connected_account_id, a.external_id, s.resource_params
        from provider_subscription s join connected_account a on a.id = s.connected_account_id
+       left join change_position p on p.connected_account_id = s.connected_account_id and p.reader = s.id
        where s.connector = $1 and s.provider_id = any($2::text[]) and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
       [connector, providerIds, deploymentId],
       "subscriptions_notified",
@@ -106,7 +108,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
     const { apiUrl } = resolveEndpoints(def, deps.connectorEnv);
     let changes;
     try {
-      changes = await decl.read!({
+      changes = await def.declaration.changes!.read({
         fetchJson: bearerFetchJson(apiUrl, accessToken),
         externalId: sub.external_id,
         resource: sub.resource,
@@ -129,7 +131,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       def,
       changes.events.map((event) => ({ ...event, externalIds: [sub.external_id], resource: resourceOf(sub) })),
     );
-    if (changes.cursor !== undefined && changes.cursor !== sub.cursor) await deps.queue.recordCursor(sub.id, changes.cursor);
+    if (changes.cursor !== undefined && changes.cursor !== sub.cursor) await movePosition(deps.sql, sub.connected_account_id, sub.id, changes.cursor);
     return outcome;
   }
 
@@ -160,8 +162,9 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
   /** The live subscription a `{subscriptionUrl}` names, with its account. */
   async function named(deploymentId: string, connector: string, id: string) {
     const rows = await deps.sql.query<LiveSubscription>(
-      `select s.id, s.provider_id, s.resource, s.secret_encrypted, s.cursor, s.connected_account_id, a.external_id, s.resource_params
+      `select s.id, s.provider_id, s.resource, s.secret_encrypted, p.cursor, s.connected_account_id, a.external_id, s.resource_params
        from provider_subscription s join connected_account a on a.id = s.connected_account_id
+       left join change_position p on p.connected_account_id = s.connected_account_id and p.reader = s.id
        where s.id = $1 and s.connector = $2 and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
       [id, connector, deploymentId],
       "subscription_named",
@@ -227,7 +230,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       const verified = verifyWithScheme(scheme, { req, secret: key || "\u0000no subscription", now });
       if (!sub || !key || !verified.ok) return { refused: verified.ok ? "no such subscription" : verified.reason };
       // A signed ping that only says "changed" (Airtable's): what changed is read with the account's token.
-      if (def.declaration.subscription?.read) {
+      if (def.declaration.changes) {
         if (!sub.provider_id) return { refused: "the subscription is not made yet" };
         const body = parseJsonObject(req.rawBody);
         if (!body) return { refused: "the notification is not a JSON object" };

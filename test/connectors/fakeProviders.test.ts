@@ -300,14 +300,17 @@ describe("fake Google (Gmail)", () => {
     expect(parsed.kind === "events" && parsed.sync).toMatchObject({ externalIds: ["alice@example.com"], cursor: fake.historyId() });
     if (parsed.kind !== "events" || !parsed.sync) return;
 
-    const result = await def.inbound.fetchEvents!({
+    const result = await def.declaration.changes!.read({
       now: new Date(),
-      accessToken: token.accessToken,
       fetchJson: client.fetchJson(token.accessToken),
-      apiUrl: client.endpoints.apiUrl,
       externalId: identity.externalId,
+      resource: "",
       cursor,
+      headers: {},
+      item: {},
       notification: parsed.sync,
+      providerId: "",
+      triggersFor: () => [],
     });
     expect(result.cursor).toBe(fake.historyId());
     expect(result.events.map((e) => [e.trigger, e.data.subject])).toEqual([

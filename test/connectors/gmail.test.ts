@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import { findConnector } from "../../src/connectors/registry.ts";
 import {
   decodePushNotification,
-  fetchGmailEvents,
   historyToEvents,
   type GmailHistoryResponse,
+  readGmailHistory,
 } from "../../src/connectors/providers/gmail/events.ts";
-import type { FetchEventsContext, InboundRequest, JsonWebKeySet, SyncNotification } from "../../src/connectors/types.ts";
+import type { ChangeReadContext } from "../../src/connectors/changes.ts";
+import type { InboundRequest, JsonWebKeySet, SyncNotification } from "../../src/connectors/types.ts";
 import { gmailPush } from "../helpers/fakeProviders/index.ts";
 
 const gmail = findConnector("gmail")!;
@@ -198,17 +199,20 @@ describe("historyToEvents", () => {
   });
 });
 
-describe("fetchGmailEvents", () => {
+describe("readGmailHistory", () => {
   const notification: SyncNotification = { externalIds: ["alice@example.com"], cursor: "104", dedupeKey: "p1", occurredAt: now };
 
-  function context(responses: Record<string, unknown>, cursor: string | undefined, calls: string[] = []): FetchEventsContext {
+  function context(responses: Record<string, unknown>, cursor: string | undefined, calls: string[] = []): ChangeReadContext {
     return {
       now,
-      accessToken: "ya29.x",
-      apiUrl: "https://gmail.googleapis.com",
       externalId: "alice@example.com",
+      resource: "",
       cursor,
+      headers: {},
+      item: {},
       notification,
+      providerId: "",
+      triggersFor: () => [],
       fetchJson: async (path: string) => {
         calls.push(path);
         const key = Object.keys(responses).find((k) => path.startsWith(k));
@@ -221,7 +225,7 @@ describe("fetchGmailEvents", () => {
 
   it("reads history since the stored cursor, follows pages, and enriches with message headers", async () => {
     const calls: string[] = [];
-    const result = await fetchGmailEvents(
+    const result = await readGmailHistory(
       context(
         {
           "/gmail/v1/users/me/history?startHistoryId=99&historyTypes=messageAdded&pageToken=p2": { history: history.history!.slice(1, 2), historyId: "104" },
@@ -250,21 +254,21 @@ describe("fetchGmailEvents", () => {
 
   it("without a stored cursor, only sets the baseline", async () => {
     const calls: string[] = [];
-    expect(await fetchGmailEvents(context({}, undefined, calls))).toEqual({ events: [], cursor: "104" });
+    expect(await readGmailHistory(context({}, undefined, calls))).toEqual({ events: [], cursor: "104" });
     expect(calls).toEqual([]);
   });
 
   it("ignores a late notification for a position already passed", async () => {
-    expect(await fetchGmailEvents(context({}, "200"))).toEqual({ events: [], cursor: "200" });
+    expect(await readGmailHistory(context({}, "200"))).toEqual({ events: [], cursor: "200" });
   });
 
   it("resumes from the notification when the stored cursor is too old (history 404)", async () => {
-    expect(await fetchGmailEvents(context({}, "1"))).toEqual({ events: [], cursor: "104" });
+    expect(await readGmailHistory(context({}, "1"))).toEqual({ events: [], cursor: "104" });
   });
 
   it("lets other API failures propagate so the push is retried", async () => {
     const boom = Object.assign(new Error("500"), { status: 500 });
-    await expect(fetchGmailEvents(context({ "/gmail/v1/users/me/history": boom }, "99"))).rejects.toBe(boom);
+    await expect(readGmailHistory(context({ "/gmail/v1/users/me/history": boom }, "99"))).rejects.toBe(boom);
   });
 });
 

@@ -264,7 +264,10 @@ describe("Dropbox", () => {
   });
 
   test("a connection made before Dropbox triggers existed (no cursor) starts from Dropbox's latest cursor", async () => {
-    await app.database.sql.query(`update connected_account set cursor = null where connector = 'dropbox' and external_id = $1`, [BOB]);
+    await app.database.sql.query(
+      `delete from change_position p using connected_account a where p.connected_account_id = a.id and a.connector = 'dropbox' and a.external_id = $1`,
+      [BOB],
+    );
     writeFile(BOB, "/Photos/before-the-upgrade.jpg");
     await notification([BOB]);
     expect(await poller.runOnce()).toMatchObject({ polled: 1, recorded: 0 });

@@ -58,7 +58,7 @@ async function connect(account: string, token: string, status: "ACTIVE" | "REAUT
   });
 }
 
-const schedule = (id: string) => app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id }, select: { nextPollAt: true, pollLeaseUntil: true, cursor: true } });
+const schedule = (id: string) => app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id }, select: { nextPollAt: true, pollLeaseUntil: true } });
 const events = (id: string) => app.database.prisma.triggerEvent.findMany({ where: { connectedAccountId: id }, include: { deliveries: true }, orderBy: { occurredAt: "asc" } });
 const requestsOf = (token: string) => spotify.requests.filter((r) => r.token === token);
 
@@ -121,7 +121,7 @@ test("an item the provider lists again is not forwarded twice (dedupe by id and 
   clock.advance(INTERVAL_MS * 1.1);
   expect((await poller.runOnce()).recorded).toBe(1);
   // A lost position (a crash between recording and storing it) reads the same play again.
-  await app.database.prisma.connectedAccount.update({ where: { id: bob.id }, data: { cursor: JSON.stringify({ track_played: "" }) } });
+  await app.database.prisma.changePosition.update({ where: { connectedAccountId_reader: { connectedAccountId: bob.id, reader: "" } }, data: { cursor: JSON.stringify({ track_played: "" }) } });
   clock.advance(INTERVAL_MS * 1.1);
   expect((await poller.runOnce()).recorded).toBe(0);
   expect(await events(bob.id)).toHaveLength(1);

@@ -218,7 +218,8 @@ describe("an Airtable connection naming its base", () => {
     expect((await airtableEvents()).map((e) => (e.payload as { recordId: string }).recordId).filter((id) => id === "recAAAAAAAAAAAAAA3")).toHaveLength(1);
 
     // Had the cursor been lost (a crash between storing the events and keeping it), the re-read stores nothing twice.
-    await app.database.prisma.providerSubscription.updateMany({ where: { providerId: hook.id }, data: { cursor: null } });
+    const sub = await app.database.prisma.providerSubscription.findFirstOrThrow({ where: { providerId: hook.id } });
+    await app.database.prisma.changePosition.delete({ where: { connectedAccountId_reader: { connectedAccountId: sub.connectedAccountId, reader: sub.id } } });
     expect((await ping(hook.body.notificationUrl, hook.id, webhook.secret)).status).toBe(200);
     expect(payloadReads.map((r) => r.cursor).slice(-2)).toEqual(["1", "3"]);
     expect(await airtableEvents()).toHaveLength(5);

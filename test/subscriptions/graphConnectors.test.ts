@@ -235,7 +235,10 @@ describe.each(["onedrive", "sharepoint"] as const)("%s", (name) => {
     const before = (await eventsOf(name)).length;
     const [sub] = await accountSubscriptions(app, ada, accounts[name]);
     // Rewind the stored position, as a crash between storing events and moving the cursor would leave it.
-    await app.database.prisma.providerSubscription.update({ where: { id: sub.id }, data: { cursor: `${fake().url}/api/v1.0/${drive.root}/delta?token=100` } });
+    await app.database.prisma.changePosition.update({
+      where: { connectedAccountId_reader: { connectedAccountId: accounts[name], reader: sub.id } },
+      data: { cursor: `${fake().url}/api/v1.0/${drive.root}/delta?token=100` },
+    });
     expect(await changed()).toBe(202);
     expect(await eventsOf(name)).toHaveLength(before);
   });

@@ -22,8 +22,6 @@
  *   releaseRefresh refreshing (own lock)            ACTIVE, tokens unchanged    ../accessTokens.ts
  *   requireReauth ACTIVE (refreshing included)      REAUTH_REQUIRED             ../accessTokens.ts
  *   disconnect    ACTIVE, REAUTH_REQUIRED           DISCONNECTED                ../connections.ts
- *   moveCursor    any                               (same), the code reader's   forwarding/inbound.ts
- *                                                   position moved
  *
  * The poll schedule rides on the row (`next_poll_at`, `poll_lease_until`, with `status` and the
  * Forwarding Trigger List), moved only by the poller (../../polling/poller.ts) through these:
@@ -55,7 +53,6 @@ import type { Db } from "../../db/database.ts";
 import type { Sql } from "../../db/sql.ts";
 import { disconnect } from "./disconnect.ts";
 import { lockRefresh } from "./lockRefresh.ts";
-import { moveCursor } from "./moveCursor.ts";
 import { releaseRefresh } from "./releaseRefresh.ts";
 import { requireReauth } from "./requireReauth.ts";
 import { type CompletedSession, save } from "./save.ts";
@@ -91,7 +88,6 @@ export function createConnectionStore({ db, sql, box }: ConnectionStoreDeps) {
     releaseRefresh: (id: string, lockedUntil: Date) => releaseRefresh(db, id, lockedUntil),
     requireReauth: (id: string) => requireReauth(db, id),
     disconnect: (id: string, now: Date) => disconnect(sql, id, now),
-    moveCursor: (id: string, cursor: string) => moveCursor(db, id, cursor),
   };
 }
 

@@ -9,6 +9,7 @@ export interface ClaimedConnection {
   connector: string;
   account: string;
   externalId: string;
+  /** Its own change reader's position (change_position, ../../changes/positions.ts): a code reader's, or the declared readers' by trigger. */
   cursor: string | null;
   /** Its connection params and identity metadata: what fills a per-tenant API base. */
   params: unknown;
@@ -65,7 +66,8 @@ export async function pollClaim(sql: Sql, pairs: PolledPairs, now: Date, leaseMs
        next_poll_at = case when due.polled then a.next_poll_at end
      from due
      where a.id = due.id
-     returning due.polled, a.id, a.deployment_id, a.connector, a.account, a.external_id, a.cursor, a.params, a.metadata, a.created_at at time zone 'UTC' as created_at,
+     returning due.polled, a.id, a.deployment_id, a.connector, a.account, a.external_id,
+       (select p.cursor from change_position p where p.connected_account_id = a.id and p.reader = '') as cursor, a.params, a.metadata, a.created_at at time zone 'UTC' as created_at,
        array(select t.trigger from forwarding_trigger t
              join unnest($4::text[], $5::text[]) as p(connector, trigger) on p.connector = t.connector and p.trigger = t.trigger
              where t.deployment_id = a.deployment_id and t.connector = a.connector order by t.trigger) as triggers`,

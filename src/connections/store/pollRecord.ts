@@ -5,8 +5,9 @@ export type PollAttempt = { at: Date; error: string | null } | null;
 
 /**
  * pollRecord: in flight → scheduled again at `nextPollAt` (the poller's now + interval + jitter, or
- * sooner when nudged since `claimedAt`), the lease cleared, the position moved when the poll read
- * one (`cursor`; null keeps the stored one), and the attempt counted in the polling health: a
+ * sooner when nudged since `claimedAt`), the lease cleared, the connection's reader position
+ * (change_position, ../../changes/positions.ts) moved when the poll read one (`cursor`; null keeps
+ * the stored one) — under the same lease, and the attempt counted in the polling health: a
  * success ends a run of failures; a failure starts or extends one. Only the lease this instance
  * holds: a poll that outlived its lease (another instance has taken the row since) changes nothing.
  * A connection that stopped being ACTIVE meanwhile is unscheduled instead.
@@ -31,6 +32,11 @@ export async function pollRecord(
        from connected_account
        where id = $1 and poll_lease_until = $2::timestamp
        for update
+     ),
+     moved as (
+       insert into change_position (connected_account_id, reader, cursor)
+       select old.id, '', $4::text from old where $4::text is not null
+       on conflict (connected_account_id, reader) do update set cursor = excluded.cursor
      )
      update connected_account a set
        -- A next_poll_at after the claim is a nudge that came during the read (pollNudge.ts): kept when sooner.
@@ -38,7 +44,6 @@ export async function pollRecord(
          case when a.next_poll_at > $5::timestamp then least(a.next_poll_at, $3::timestamp) else $3::timestamp end
        end,
        poll_lease_until = null,
-       cursor = coalesce($4, a.cursor),
        last_polled_at = case when old.attempted then $8::timestamp else a.last_polled_at end,
        last_poll_succeeded_at = case when old.attempted and old.error is null then $8::timestamp else a.last_poll_succeeded_at end,
        last_poll_error = case when old.attempted then old.error else a.last_poll_error end,

@@ -1,3 +1,4 @@
+import { CONNECTION_READER } from "../../changes/positions.ts";
 import type { ExternalIdentity, NormalizedToken } from "../../connectors/types.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import type { Db } from "../../db/database.ts";
@@ -16,7 +17,7 @@ export interface CompletedSession {
  * save: — → ACTIVE (a new connection), or any state → ACTIVE for the same (deployment, connector,
  * account): new tokens, identity and params, the refresh lock cleared. The connect session is marked
  * completed in the same transaction, so a second callback of one session stores nothing (undefined).
- * A code reader's position survives a reconnect; only an account that never had one takes the new one.
+ * The change reader's position (change_position) survives a reconnect; only an account that never had one takes the new one.
  */
 export async function save(
   db: Db,
@@ -48,12 +49,16 @@ export async function save(
     });
     if (count !== 1) return undefined;
     const key = { deploymentId: session.deploymentId, connector: session.connector, account: session.account };
-    const existing = await tx.connectedAccount.findUnique({ where: { deploymentId_connector_account: key }, select: { cursor: true } });
+    const existing = await tx.connectedAccount.findUnique({ where: { deploymentId_connector_account: key }, select: { id: true } });
     const account = await tx.connectedAccount.upsert({
       where: { deploymentId_connector_account: key },
-      create: { ...key, ...tokens, cursor: identity.cursor ?? null },
-      update: { ...tokens, ...(existing?.cursor ? {} : { cursor: identity.cursor ?? null }) },
+      create: { ...key, ...tokens },
+      update: tokens,
     });
+    // The change reader's first position (changes.start); one held from before a reconnection is kept, so nothing is skipped.
+    if (identity.cursor) {
+      await tx.changePosition.createMany({ data: [{ connectedAccountId: account.id, reader: CONNECTION_READER, cursor: identity.cursor }], skipDuplicates: true });
+    }
     return { account, created: !existing };
   });
 }

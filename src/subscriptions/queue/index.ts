@@ -24,14 +24,14 @@
  *   retryNow       PENDING/ACTIVE/FAILED        due now (an operator's Retry now)
  *   renewNow       PENDING/ACTIVE/FAILED        due now, while it names the provider id (the provider asks for a renewal: Graph's reauthorizationRequired)
  *   recordRemoved  PENDING/ACTIVE/FAILED        PENDING, provider id forgotten, lease ended, due now (the provider removed it: Graph's subscriptionRemoved)
- *   recordCursor   any                          the same, with where change reading resumes
  *   awaitHandshake leased                       the same, secret cleared: a create whose provider hands the secret over (Asana) is about to be sent
  *   recordHandshakeSecret  leased, no secret    the same, with the secret the provider's handshake carried (once per create)
  *
  * When a row is due again is policy.ts (renewal at a quarter of the lifetime left; 1 min doubling to
  * 1 h; FAILED after 24 h). Every record* statement is guarded by the claim's lease (held.ts: `lease_until` as claimed): an instance
  * whose lease ran out and was taken over records nothing, so renewals are never doubled.
- * Times are the injected clock's, passed as parameters.
+ * Times are the injected clock's, passed as parameters. Where a subscription's change reader resumes is
+ * not on the row: ../../changes/positions.ts keeps every reader's position.
  */
 import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
@@ -40,7 +40,6 @@ import { claimLive } from "./claimLive.ts";
 import { plan, type ResourceParams, type WantedEvent } from "./plan.ts";
 import { accountsAfter, accountsChanged, forgetChanges, forgetChangesUpTo, lastChange, pendingChanges, type PlanChange } from "./changes.ts";
 import { type Created, recordCreated } from "./recordCreated.ts";
-import { recordCursor } from "./recordCursor.ts";
 import { awaitHandshake, recordHandshakeSecret } from "./recordHandshakeSecret.ts";
 import { recordDeleted } from "./recordDeleted.ts";
 import { recordFailed } from "./recordFailed.ts";
@@ -70,7 +69,6 @@ export function createSubscriptionQueue({ sql, clock }: { sql: Sql; clock: Clock
     recordRenewed: (work: SubscriptionWork, expiresAt: Date | null, checkAt: Date | null = null) => recordRenewed(sql, work, expiresAt, clock.now(), checkAt),
     recordFailed: (work: SubscriptionWork, error: string) => recordFailed(sql, work, error, clock.now()),
     recordDeleted: (work: SubscriptionWork, error: string | null = null) => recordDeleted(sql, work, clock.now(), error),
-    recordCursor: (id: string, cursor: string) => recordCursor(sql, id, cursor),
     awaitHandshake: (work: SubscriptionWork) => awaitHandshake(sql, work, clock.now()),
     recordHandshakeSecret: (id: string, deploymentId: string, connector: string, secretSealed: string) => recordHandshakeSecret(sql, id, deploymentId, connector, secretSealed, clock.now()),
     retryNow: (id: string) => retryNow(sql, id, clock.now()),

@@ -1,3 +1,4 @@
+import { startPosition } from "../../changes/positions.ts";
 import type { Sql } from "../../db/sql.ts";
 import { HELD, held } from "./held.ts";
 import { renewAt } from "./policy.ts";
@@ -11,7 +12,7 @@ export interface Created {
   expiresAt: Date | null;
   /** When to look it up again where it does not expire (the declared check); null: never. */
   checkAt: Date | null;
-  /** Where the change reader starts (the declared `start`); a cursor already held is kept, so a re-creation skips nothing. */
+  /** Where the change reader starts (the declared `changes.start`); a position already held is kept, so a re-creation skips nothing. */
   cursor?: string | null;
 }
 
@@ -23,11 +24,13 @@ export async function recordCreated(sql: Sql, work: SubscriptionWork, created: C
        status = case when events = $9::text[] then 'ACTIVE'::"ProviderSubscriptionStatus" else 'PENDING'::"ProviderSubscriptionStatus" end,
        next_attempt_at = case when events = $9::text[] then $8::timestamp else $7::timestamp end,
        expires_at = $6::timestamp, last_renewed_at = $7::timestamp, lease_until = null,
-       last_error = null, failing_since = null, failures = 0, updated_at = $7::timestamp, cursor = coalesce(cursor, $10)
+       last_error = null, failing_since = null, failures = 0, updated_at = $7::timestamp
      where ${HELD}
      returning id`,
-    [...held(work), created.providerId, created.providerResourceId, created.secretSealed, created.expiresAt?.toISOString() ?? null, now.toISOString(), (renewAt(now, created.expiresAt) ?? created.checkAt)?.toISOString() ?? null, work.events, created.cursor ?? null],
+    [...held(work), created.providerId, created.providerResourceId, created.secretSealed, created.expiresAt?.toISOString() ?? null, now.toISOString(), (renewAt(now, created.expiresAt) ?? created.checkAt)?.toISOString() ?? null, work.events],
     "subscriptions_record_created",
   );
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  if (created.cursor) await startPosition(sql, work.connectedAccountId, work.id, created.cursor);
+  return true;
 }

@@ -52,6 +52,9 @@ export function setAt(target: Record<string, unknown>, path: string, value: unkn
   });
 }
 
+/** Where a connector's change start (`changes.start`, code) POSTs for its first position, answered `{cursor}`: Dropbox's get_latest_cursor. */
+const CHANGE_START_PATHS: Record<string, string> = { dropbox: "/files/list_folder/get_latest_cursor" };
+
 /**
  * Connectors whose hosts name connection parameters (`https://{subdomain}.zendesk.com`) are served
  * under a path naming them instead: the CONNECTOR_<NAME>_* overrides keep the placeholders
@@ -124,26 +127,23 @@ export async function startDeclaredProvider(def: ConnectorDefinition, opts: Decl
                 const who = grant.identity;
                 // Least important first: where paths coincide (Gmail's address is id, name and metadata), the id wins.
                 for (const [key, path] of Object.entries(identity.metadata)) setAt(answer, path, `${key} of ${who.displayName}`);
-                if (identity.cursorPath) setAt(answer, identity.cursorPath, who.cursor);
                 if (identity.displayNamePath) setAt(answer, identity.displayNamePath, who.displayName);
                 if (identity.idPath) setAt(answer, identity.idPath, who.id);
                 return jsonReply(200, answer);
               },
             },
-            // Given routes first: a test's own fake of the sync position wins.
+            // Given routes first: a test's own fake of the change start's position wins.
             ...(opts.routes ?? []),
-            // A second call for the connect-time sync position (Dropbox's get_latest_cursor).
-            ...(identity.cursorFrom
+            // The connect-time position a connector's change start (code) asks for with a call of its own.
+            ...(CHANGE_START_PATHS[def.name]
               ? [
                   {
-                    method: identity.cursorFrom.method,
-                    path: `${tenant.filled}/api${pathOf(decl.api!.baseUrl!).replace(/\/$/, "")}${identity.cursorFrom.path}`,
+                    method: "POST",
+                    path: `${tenant.filled}/api${pathOf(decl.api!.baseUrl!).replace(/\/$/, "")}${CHANGE_START_PATHS[def.name]}`,
                     handle(req: Parameters<Route<DeclaredIdentity>["handle"]>[0], ctx: Parameters<Route<DeclaredIdentity>["handle"]>[1]) {
                       const grant = ctx.authenticate(req);
                       if (!grant) return jsonReply(401, { error: "invalid_token" });
-                      const answer: Record<string, unknown> = {};
-                      setAt(answer, identity.cursorFrom!.cursorPath, grant.identity.cursor);
-                      return jsonReply(200, answer);
+                      return jsonReply(200, { cursor: grant.identity.cursor });
                     },
                   },
                 ]

@@ -98,8 +98,8 @@ export default declareConnector({
     lifetimeSeconds: 7 * 24 * 60 * 60,
     secret: "answer",
     webhook: { keep: "all" },
-    read: readAirtablePayloads,
   },
+  changes: { read: readAirtablePayloads },
   triggers: [
     {
       name: "record_created",

@@ -12,7 +12,7 @@
  * `changedRecordsById` and `destroyedRecordIds`. One event per record: `record_created`,
  * `record_updated`, `record_deleted`, deduplicated by record id and transaction.
  */
-import type { ChangeReadContext } from "../../subscription.ts";
+import type { ChangeReadContext } from "../../changes.ts";
 import { providerDate } from "../../dates.ts";
 import { asRecord } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";

@@ -12,12 +12,13 @@
  * Design:
  * - `parseDropboxNotification` returns the notified account ids as `changed`: the connector reads
  *   `queued`, so the webhook answers at once and the poller reads each account after the answer.
- * - `fetchDropboxEvents` (the connector's `fetchEvents`) loops over `list_folder/continue` while
+ * - `readDropboxChanges` (the connector's change reader, `changes.read`) loops over `list_folder/continue` while
  *   `has_more`, turning entries into events with the pure `entriesToEvents`; a 409 `reset` (the
  *   cursor was invalidated) takes a new latest cursor. Changes made before a reset cannot be read.
  */
 import { createHash } from "node:crypto";
-import type { FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "../../types.ts";
+import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
+import type { InboundRequest, InboundResult, NormalizedEvent } from "../../types.ts";
 import { providerDate } from "../../dates.ts";
 import { asRecord, asString, parseJsonObject } from "../../json.ts";
 import { storableOptional, storableText } from "../../../text/storable.ts";
@@ -124,7 +125,7 @@ const MAX_PAGES = 50;
 const rpc = (body: unknown) => ({ method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
 /** The account's position now, over the whole Dropbox (recursive from the root). */
-async function latestCursor(ctx: FetchEventsContext): Promise<string> {
+async function latestCursor(ctx: Pick<ChangeStartContext, "fetchJson">): Promise<string> {
   const answer = asRecord(await ctx.fetchJson("/files/list_folder/get_latest_cursor", rpc({ path: "", recursive: true })));
   const cursor = asString(answer?.cursor);
   if (!cursor) throw new Error("files/list_folder/get_latest_cursor answered without a cursor");
@@ -137,11 +138,16 @@ function isReset(error: unknown): boolean {
   return e?.status === 409 && asString(asRecord(asRecord(e.body)?.error)?.[".tag"]) === "reset";
 }
 
+/** `changes.start` for Dropbox: the account's latest cursor when it connects, so the first change after is read. */
+export function startDropboxChanges(ctx: ChangeStartContext): Promise<string> {
+  return latestCursor(ctx);
+}
+
 /**
- * `fetchEvents` for Dropbox: what changed since the stored cursor. Without one (a connection made
+ * `changes.read` for Dropbox: what changed since the stored cursor. Without one (a connection made
  * before Dropbox read its changes) the account's latest cursor is taken and nothing is forwarded.
  */
-export async function fetchDropboxEvents(ctx: FetchEventsContext): Promise<{ events: NormalizedEvent[]; cursor: string }> {
+export async function readDropboxChanges(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor: string }> {
   if (!ctx.cursor) return { events: [], cursor: await latestCursor(ctx) };
   const now = ctx.notification?.occurredAt ?? ctx.now;
   const events: NormalizedEvent[] = [];

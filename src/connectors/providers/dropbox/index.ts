@@ -5,7 +5,7 @@
  * `files/list_folder/continue` with its own token (events.ts beside this file).
  */
 import { declareConnector } from "../../declaration.ts";
-import { fetchDropboxEvents, parseDropboxNotification, type DropboxEntryData } from "./events.ts";
+import { parseDropboxNotification, readDropboxChanges, startDropboxChanges, type DropboxEntryData } from "./events.ts";
 import { dropboxChallenge } from "./verification.ts";
 
 const sampleFile: DropboxEntryData = {
@@ -65,15 +65,6 @@ export default declareConnector({
     idPath: "account_id",
     displayNamePath: "name.display_name",
     metadata: { email: "email", country: "country" },
-    // The account's position at connect time, over its whole Dropbox: the first change after
-    // connecting is read from here. An RPC endpoint: POST with a JSON body.
-    cursorFrom: {
-      path: "/files/list_folder/get_latest_cursor",
-      method: "POST",
-      body: '{"path":"","recursive":true}',
-      headers: { "content-type": "application/json" },
-      cursorPath: "cursor",
-    },
   },
   api: { baseUrl: "https://api.dropboxapi.com/2" },
   // The app's one webhook URI is this deployment's Dropbox webhook URL; its secret is the app
@@ -86,8 +77,10 @@ export default declareConnector({
     // Answered at once (Dropbox waits 10 s); each named account is read by the poller right after.
     reads: "queued",
     parse: parseDropboxNotification,
-    fetchEvents: fetchDropboxEvents,
   },
+  // The account's changes over its whole Dropbox, from its latest cursor when it connected: the
+  // first change after connecting is read.
+  changes: { read: readDropboxChanges, start: startDropboxChanges },
   triggers: [
     {
       name: "file_changed",

@@ -15,11 +15,13 @@
  *   JWKS, the webhook secret being the push subscription's audience.
  * - `parse` decodes the notification (`decodePushNotification`) and returns no events but a
  *   `sync` notification routed by the lower-cased emailAddress.
- * - `fetchGmailEvents` (the connector's `inbound.fetchEvents`) reads history since the account's
- *   stored cursor (the profile historyId at connect time, then each returned cursor) and turns it
- *   into events with the pure `historyToEvents`, enriching each with the message's headers.
+ * - `readGmailHistory` (the connector's change reader, `changes.read`) reads history since the
+ *   connection's stored position (the profile historyId at connect time: `startGmailHistory`, then
+ *   each returned one) and turns it into events with the pure `historyToEvents`, enriching each
+ *   with the message's headers.
  */
-import type { FetchEventsContext, InboundRequest, InboundResult, NormalizedEvent } from "../../types.ts";
+import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
+import type { InboundRequest, InboundResult, NormalizedEvent } from "../../types.ts";
 import { providerDate } from "../../dates.ts";
 import { asRecord, asString, parseJsonObject } from "../../json.ts";
 import { storableOptional, storableText } from "../../../text/storable.ts";
@@ -171,18 +173,23 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === "number" ? status : undefined;
 }
 
-/**
- * `inbound.fetchEvents` for Gmail. Errors from `fetchJson` propagate (the caller answers non-2xx
- * and Pub/Sub redelivers), except a 404 on history: Gmail's way of saying the stored
- * startHistoryId is too old, after which the only sane move is to resume from the notification.
- */
-/** The mailbox's position now: where polling starts when there is no (usable) cursor. */
-async function currentHistoryId(ctx: FetchEventsContext): Promise<string> {
+/** The mailbox's position now: where reading starts when there is no (usable) position. */
+async function currentHistoryId(ctx: Pick<ChangeStartContext, "fetchJson">): Promise<string> {
   const profile = asRecord(await ctx.fetchJson("/gmail/v1/users/me/profile"));
   return asString(profile?.historyId) ?? "";
 }
 
-export async function fetchGmailEvents(ctx: FetchEventsContext): Promise<{ events: NormalizedEvent[]; cursor: string }> {
+/** `changes.start` for Gmail: the mailbox's historyId when the account connects. */
+export async function startGmailHistory(ctx: ChangeStartContext): Promise<string | undefined> {
+  return (await currentHistoryId(ctx)) || undefined;
+}
+
+/**
+ * `changes.read` for Gmail. Errors from `fetchJson` propagate (the caller answers non-2xx
+ * and Pub/Sub redelivers), except a 404 on history: Gmail's way of saying the stored
+ * startHistoryId is too old, after which the only sane move is to resume from the notification.
+ */
+export async function readGmailHistory(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor: string }> {
   const target = ctx.notification?.cursor;
   const start = ctx.cursor;
   if (!start || !/^\d+$/.test(start)) {

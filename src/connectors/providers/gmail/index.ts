@@ -4,7 +4,7 @@
  * account's token (events.ts beside this file: the one piece of provider code here).
  */
 import { declareConnector } from "../../declaration.ts";
-import { fetchGmailEvents, parseGmailPush, type GmailEmailData } from "./events.ts";
+import { parseGmailPush, readGmailHistory, startGmailHistory, type GmailEmailData } from "./events.ts";
 import { pubsubPushToken } from "./pushToken.ts";
 
 const sampleReceived: GmailEmailData = {
@@ -63,8 +63,6 @@ export default declareConnector({
     lowercaseId: true,
     displayNamePath: "emailAddress",
     metadata: { emailAddress: "emailAddress" },
-    // The mailbox position at connect time: history is read from here on the first push.
-    cursorPath: "historyId",
   },
   api: { baseUrl: "https://gmail.googleapis.com" },
   webhook: {
@@ -78,8 +76,10 @@ export default declareConnector({
       },
     },
     parse: parseGmailPush,
-    fetchEvents: fetchGmailEvents,
   },
+  // The mailbox's history, read from the position taken when the account connected: on each push,
+  // and by the poller where no push arrives.
+  changes: { read: readGmailHistory, start: startGmailHistory },
   // The mailbox's watch, kept by Switchyard when CONNECTOR_GMAIL_PUBSUB_TOPIC names the Pub/Sub topic
   // (Gmail must be allowed to publish to it). Pushes then arrive through the webhook above. A watch
   // lasts 7 days and is renewed by calling watch again; stop ends it. Gmail gives a watch no id.

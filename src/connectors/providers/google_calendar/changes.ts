@@ -6,7 +6,7 @@
  * the first read is a full one that only takes the `nextSyncToken` (nothing before the channel is
  * forwarded); a 410 Gone means the token is no longer valid: a full read again from now.
  */
-import type { ChangeReadContext } from "../../subscription.ts";
+import type { ChangeReadContext } from "../../changes.ts";
 import { asRecord, asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
 

@@ -102,8 +102,8 @@ export default declareConnector({
       providerId: { header: "x-goog-channel-id" },
       secret: { header: "x-goog-channel-token" },
     },
-    read: readCalendarChanges,
   },
+  changes: { read: readCalendarChanges },
   triggers: [
     {
       name: "event_created",

@@ -11,7 +11,7 @@
  * as it is now and keys it the same way; calendarDelta.ts keys a missed event as its notification
  * would be, an update by the etag a notification's resourceData names).
  */
-import type { ChangeReadContext } from "../../subscription.ts";
+import type { ChangeReadContext } from "../../changes.ts";
 import { GRAPH_VERSION } from "./graph.ts";
 import { asRecord, asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { asRecord, asString } from "../../json.ts";
-import type { ChangeReadContext } from "../../subscription.ts";
+import type { ChangeReadContext } from "../../changes.ts";
 
 /** Pages read per round; a longer round resumes at its next link the next time. */
 const MAX_PAGES = 20;

@@ -14,7 +14,7 @@
  * creation and last change are the same instant is `file_created`; any other is `file_updated`.
  */
 import { GRAPH_VERSION } from "./graph.ts";
-import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
+import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
 import { asRecord, asString } from "../../json.ts";
 import { readOnFrom } from "./delta.ts";
 import type { NormalizedEvent } from "../../types.ts";

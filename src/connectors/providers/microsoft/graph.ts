@@ -10,7 +10,6 @@
  * https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events.
  */
 import type { ConnectorDeclarationInput } from "../../declaration.ts";
-import type { ChangeReader, ChangeStart } from "../../subscription.ts";
 import { graphValidationToken } from "./verification.ts";
 
 type SubscriptionInput = NonNullable<ConnectorDeclarationInput["subscription"]>;
@@ -64,9 +63,6 @@ export const graphIdentity: NonNullable<ConnectorDeclarationInput["identity"]> =
 export function graphSubscription(opts: {
   resources: SubscriptionInput["resources"];
   lifetimeSeconds: number;
-  read: ChangeReader;
-  /** The reader's first position, taken when the subscription is made (a drive's delta link). */
-  start?: ChangeStart;
   resource?: string;
   placeholders?: Record<string, string>;
 }): SubscriptionInput {
@@ -105,7 +101,5 @@ export function graphSubscription(opts: {
         events: { reauthorizationRequired: "renew", subscriptionRemoved: "recreate", missed: "read" },
       },
     },
-    read: opts.read,
-    ...(opts.start ? { start: opts.start } : {}),
   };
 }

@@ -70,9 +70,8 @@ export default declareConnector({
     ],
     // Outlook messages and events allow at most 10,070 minutes; 4,230 (under 3 days) is Graph's common choice.
     lifetimeSeconds: 4230 * 60,
-    read: readOutlookChange,
-    start: startOutlookDelta,
   }),
+  changes: { read: readOutlookChange, start: startOutlookDelta },
   triggers: [
     {
       name: "message_received",

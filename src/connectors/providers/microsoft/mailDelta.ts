@@ -20,7 +20,7 @@ import { z } from "zod";
 import { GRAPH_VERSION } from "./graph.ts";
 import { graphDedupeKey, occurredAt } from "./changes.ts";
 import { deltaRound, parsePosition, readOnFrom } from "./delta.ts";
-import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
+import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
 import { asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
 

@@ -6,7 +6,7 @@
  * (mailDelta.ts), the calendar's calendar-view delta (calendarDelta.ts). Both positions are taken
  * when the subscription is made, so nothing from before it is forwarded.
  */
-import type { ChangeReadContext, ChangeStartContext } from "../../subscription.ts";
+import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
 import type { NormalizedEvent } from "../../types.ts";
 import { isCalendar, readMissedEvents, startCalendarDelta } from "./calendarDelta.ts";
 import { readGraphChange } from "./changes.ts";

@@ -73,8 +73,8 @@ export default declareConnector({
     // Longer than an hour needs a lifecycleNotificationUrl (resources/subscription), which the create now sends;
     // the hour is kept until a longer chatMessage maximum is confirmed (docs/connectors-research.md).
     lifetimeSeconds: 55 * 60,
-    read: readGraphChange,
   }),
+  changes: { read: readGraphChange },
   triggers: [
     {
       name: "message_posted",

@@ -76,8 +76,7 @@ export default declareConnector({
   subscription: graphSubscription({
     resources: [{ resource: "me/drive/root", triggers: driveResourceTriggers }],
     lifetimeSeconds: 4230 * 60,
-    read: readDriveDelta,
-    start: startDriveDelta,
   }),
+  changes: { read: readDriveDelta, start: startDriveDelta },
   triggers: driveTriggers("the user's OneDrive"),
 });

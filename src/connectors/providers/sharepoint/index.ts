@@ -49,8 +49,7 @@ export default declareConnector({
     resource: "sites/{site_id}/drive/root",
     placeholders: { site_id: "site_id" },
     lifetimeSeconds: 4230 * 60,
-    read: readDriveDelta,
-    start: startDriveDelta,
   }),
+  changes: { read: readDriveDelta, start: startDriveDelta },
   triggers: driveTriggers("the site's document library"),
 });
