@@ -19,6 +19,7 @@ query {
 }
 `;
 import { useUnstorableInputGuard } from "./inputGuard.ts";
+import { useJitQueries } from "./jitQueries.ts";
 import { createCostLimit } from "./limits.ts";
 import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
@@ -140,6 +141,7 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
   const production = config.env === "production";
   const introspection = config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
+  const jitQueries = useJitQueries();
   const liveLimits = createLiveLimits(config);
   const costLimit = createCostLimit();
   const graphiqlPage = createGraphiQLPage();
@@ -192,9 +194,10 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
       costLimit.plugin,
       // Last: only an operation every other check let through holds a subscription slot.
       useLiveLimits(liveLimits),
+      jitQueries,
     ],
   });
-  return Object.assign(yoga, { responseCookies: responseCookies.of, liveLimits, costLimit });
+  return Object.assign(yoga, { responseCookies: responseCookies.of, compileQueriesOf: jitQueries.serve, liveLimits, costLimit });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;
