@@ -163,18 +163,21 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
     // would pipe that buffer through a web TransformStream again, which doubled the cost of a POST.
     maxRequestBodySize: false,
     maskedErrors: { maskError: maskError({ logger, databaseOutage }), isDev: false },
-    context: async ({ request, ip }) => ({
-      ...(await contexts.create(
+    context: async ({ request, ip }) => {
+      const context = await contexts.create(
         {
           authorization: request.headers.get("authorization") ?? undefined,
           cookie: request.headers.get("cookie") ?? undefined,
           "x-api-key": request.headers.get("x-api-key") ?? undefined,
         },
         ip,
-      )),
+      );
       // A reconnecting EventSource resends the last `id:` it saw (forwardedEvents resumes after it).
-      lastEventId: request.headers.get("last-event-id") || undefined,
-    }),
+      // Set on the context made for this request, not spread into a copy: copying its ~30
+      // capabilities again cost more than the rest of building it (docs/benchmarks.md).
+      context.lastEventId = request.headers.get("last-event-id") || undefined;
+      return context;
+    },
     plugins: [
       graphiqlPage.plugin,
       useMalformedParamsRefused(),
