@@ -40,6 +40,7 @@ export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy
     if (!isPlainParams(params)) return false;
 
     const request = new NodeRequestView(req, url);
+    yoga.compileQueriesOf(request);
     const result = await getResultForParams({ params, request: request as unknown as Request }, { ip });
     // yoga's CORS plugin, with the same per-request options (false: no CORS headers).
     const corsOptions = origins.cors(request as unknown as Request);

@@ -19,6 +19,7 @@ query {
 }
 `;
 import { useUnstorableInputGuard } from "./inputGuard.ts";
+import { useJitQueries } from "./jitQueries.ts";
 import { createCostLimit } from "./limits.ts";
 import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
@@ -140,6 +141,7 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
   const production = config.env === "production";
   const introspection = config.graphqlIntrospection;
   const responseCookies = useResponseCookies();
+  const jitQueries = useJitQueries();
   const liveLimits = createLiveLimits(config);
   const costLimit = createCostLimit();
   const graphiqlPage = createGraphiQLPage();
@@ -161,18 +163,21 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
     // would pipe that buffer through a web TransformStream again, which doubled the cost of a POST.
     maxRequestBodySize: false,
     maskedErrors: { maskError: maskError({ logger, databaseOutage }), isDev: false },
-    context: async ({ request, ip }) => ({
-      ...(await contexts.create(
+    context: async ({ request, ip }) => {
+      const context = await contexts.create(
         {
           authorization: request.headers.get("authorization") ?? undefined,
           cookie: request.headers.get("cookie") ?? undefined,
           "x-api-key": request.headers.get("x-api-key") ?? undefined,
         },
         ip,
-      )),
+      );
       // A reconnecting EventSource resends the last `id:` it saw (forwardedEvents resumes after it).
-      lastEventId: request.headers.get("last-event-id") || undefined,
-    }),
+      // Set on the context made for this request, not spread into a copy: copying its ~30
+      // capabilities again cost more than the rest of building it (docs/benchmarks.md).
+      context.lastEventId = request.headers.get("last-event-id") || undefined;
+      return context;
+    },
     plugins: [
       graphiqlPage.plugin,
       useMalformedParamsRefused(),
@@ -192,9 +197,10 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
       costLimit.plugin,
       // Last: only an operation every other check let through holds a subscription slot.
       useLiveLimits(liveLimits),
+      jitQueries,
     ],
   });
-  return Object.assign(yoga, { responseCookies: responseCookies.of, liveLimits, costLimit });
+  return Object.assign(yoga, { responseCookies: responseCookies.of, compileQueriesOf: jitQueries.serve, liveLimits, costLimit });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;

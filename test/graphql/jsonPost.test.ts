@@ -81,6 +81,17 @@ describe("a JSON POST to /graphql answers as yoga does", () => {
     }
   });
 
+  test("a query's errors (compiled on the fast path) are the executor's: resolver errors, bad variables", async () => {
+    const headers = { "x-api-key": operator.apiKey };
+    const limited = "query Page($id: ID!, $limit: Int) { deployment(id: $id) { id dataItems(limit: $limit) { totalCount nodes { id } } } }";
+    const tooMany = await bothWays({ query: limited, variables: { id: operator.deploymentId, limit: 1000 } }, headers);
+    expect(JSON.parse(tooMany.body).errors[0].path).toEqual(["deployment", "dataItems"]);
+    const notAnInt = await bothWays({ query: limited, variables: { id: operator.deploymentId, limit: "ten" } }, headers);
+    expect(JSON.parse(notAnInt.body).errors[0].message).toBe('Variable "$limit" got invalid value "ten"; Int cannot represent non-integer value: "ten"');
+    await bothWays({ query: limited, variables: { id: [operator.deploymentId] } }, headers);
+    await bothWays({ query: limited, variables: { id: null } }, headers);
+  });
+
   test("the console's Accept header, and an Origin", async () => {
     const accept = "application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed";
     const answer = await bothWays(page(operator.deploymentId), { accept, cookie: `sy_session=${operator.token}`, origin: app.url });
