@@ -8,34 +8,36 @@ DROP TRIGGER "delivery_latest_status_inserted" ON "delivery";
 DROP TRIGGER "delivery_latest_status_changed" ON "delivery";
 DROP FUNCTION "trigger_event_latest_delivery_status"();
 
+-- Each touched event takes the status of its latest delivery, looked up through delivery's event_id
+-- index one event at a time (a LATERAL with LIMIT 1): written as an anti-join over delivery, the
+-- planner hashed the whole table for every statement, a cost that grew with the queue's history.
 CREATE FUNCTION "trigger_event_latest_delivery_status_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "trigger_event" e SET "latest_delivery_status" = n."status"
-    FROM "new_deliveries" n
-   WHERE e."id" = n."event_id"
-     AND e."latest_delivery_status" IS DISTINCT FROM n."status"
-     AND NOT EXISTS (
-       SELECT 1 FROM "delivery" d
-        WHERE d."event_id" = n."event_id" AND (d."created_at", d."id") > (n."created_at", n."id")
-     );
+  UPDATE "trigger_event" e SET "latest_delivery_status" = latest."status"
+    FROM (SELECT DISTINCT "event_id" FROM "new_deliveries") touched
+   CROSS JOIN LATERAL (
+     SELECT d."status" FROM "delivery" d WHERE d."event_id" = touched."event_id"
+      ORDER BY d."created_at" DESC, d."id" DESC LIMIT 1
+   ) latest
+   WHERE e."id" = touched."event_id"
+     AND e."latest_delivery_status" IS DISTINCT FROM latest."status";
   RETURN NULL;
 END $$;
 
 -- A statement-level trigger with transition tables cannot name columns (PostgreSQL refuses), so it
--- runs after every UPDATE of delivery (claims and lease renewals too): it joins the old and new rows
--- by id and writes only where the status changed.
+-- runs after every UPDATE of delivery (claims and lease renewals too): only the events of rows whose
+-- status changed are looked at.
 CREATE FUNCTION "trigger_event_latest_delivery_status_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "trigger_event" e SET "latest_delivery_status" = n."status"
-    FROM "new_deliveries" n
-    JOIN "old_deliveries" o ON o."id" = n."id"
-   WHERE o."status" IS DISTINCT FROM n."status"
-     AND e."id" = n."event_id"
-     AND e."latest_delivery_status" IS DISTINCT FROM n."status"
-     AND NOT EXISTS (
-       SELECT 1 FROM "delivery" d
-        WHERE d."event_id" = n."event_id" AND (d."created_at", d."id") > (n."created_at", n."id")
-     );
+  UPDATE "trigger_event" e SET "latest_delivery_status" = latest."status"
+    FROM (SELECT DISTINCT n."event_id" FROM "new_deliveries" n JOIN "old_deliveries" o ON o."id" = n."id"
+           WHERE o."status" IS DISTINCT FROM n."status") touched
+   CROSS JOIN LATERAL (
+     SELECT d."status" FROM "delivery" d WHERE d."event_id" = touched."event_id"
+      ORDER BY d."created_at" DESC, d."id" DESC LIMIT 1
+   ) latest
+   WHERE e."id" = touched."event_id"
+     AND e."latest_delivery_status" IS DISTINCT FROM latest."status";
   RETURN NULL;
 END $$;
 

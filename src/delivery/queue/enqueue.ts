@@ -115,12 +115,21 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
               $19::timestamp - make_interval(secs => claim_window) as cutoff
        from given where claim_digest is not null
      ), pruned as (
-       -- The batch's deployments' and connectors' claims past their window; not the batch's own
-       -- digests: those rows are the upsert's to lock and re-read.
+       -- The batch's deployments' and connectors' claims past their window, found through the
+       -- (deployment, connector, seen_at) index one pair at a time, at most 1,000 a statement, and
+       -- deleted by their row address: joined to the claims instead, the planner hashed the whole
+       -- table (a window's traffic) on every batch. Not the batch's own digests: those rows are the
+       -- upsert's to lock and re-read.
        delete from inbound_body_digest d
-       using claim c
-       where d.deployment_id = c.deployment_id and d.connector = c.connector and d.seen_at < c.cutoff
-         and not exists (select 1 from claim mine where mine.deployment_id = d.deployment_id and mine.connector = d.connector and mine.digest = d.digest)
+       where d.ctid = any(array(
+         select x.ctid
+         from (select distinct deployment_id, connector, cutoff from claim) c
+         cross join lateral (
+           select x.ctid, x.digest from inbound_body_digest x
+           where x.deployment_id = c.deployment_id and x.connector = c.connector and x.seen_at < c.cutoff
+           limit 1000
+         ) x
+         where not exists (select 1 from claim mine where mine.deployment_id = c.deployment_id and mine.connector = c.connector and mine.digest = x.digest)))
      ), claimed as (
        -- Safe under concurrency: a conflicting row is locked and re-read; one past its window is taken over.
        insert into inbound_body_digest as d (deployment_id, connector, digest, dedupe_key, seen_at)
