@@ -122,14 +122,14 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        -- upsert's to lock and re-read.
        delete from inbound_body_digest d
        where d.ctid = any(array(
-         select x.ctid
+         select expired.ctid
          from (select distinct deployment_id, connector, cutoff from claim) c
          cross join lateral (
-           select x.ctid, x.digest from inbound_body_digest x
-           where x.deployment_id = c.deployment_id and x.connector = c.connector and x.seen_at < c.cutoff
+           select b.ctid, b.digest from inbound_body_digest b
+           where b.deployment_id = c.deployment_id and b.connector = c.connector and b.seen_at < c.cutoff
            limit 1000
-         ) x
-         where not exists (select 1 from claim mine where mine.deployment_id = c.deployment_id and mine.connector = c.connector and mine.digest = x.digest)))
+         ) expired
+         where not exists (select 1 from claim mine where mine.deployment_id = c.deployment_id and mine.connector = c.connector and mine.digest = expired.digest)))
      ), claimed as (
        -- Safe under concurrency: a conflicting row is locked and re-read; one past its window is taken over.
        insert into inbound_body_digest as d (deployment_id, connector, digest, dedupe_key, seen_at)
