@@ -11,16 +11,20 @@ DROP FUNCTION "trigger_event_latest_delivery_status"();
 -- Each touched event takes the status of its latest delivery, looked up through delivery's event_id
 -- index one event at a time (a LATERAL with LIMIT 1): written as an anti-join over delivery, the
 -- planner hashed the whole table for every statement, a cost that grew with the queue's history.
-CREATE FUNCTION "trigger_event_latest_delivery_status_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
+CREATE FUNCTION "trigger_event_take_latest_delivery_status"(event_ids text[]) RETURNS void LANGUAGE sql AS $$
   UPDATE "trigger_event" e SET "latest_delivery_status" = latest."status"
-    FROM (SELECT DISTINCT "event_id" FROM "new_deliveries") touched
+    FROM unnest(event_ids) AS touched("event_id")
    CROSS JOIN LATERAL (
      SELECT d."status" FROM "delivery" d WHERE d."event_id" = touched."event_id"
       ORDER BY d."created_at" DESC, d."id" DESC LIMIT 1
    ) latest
    WHERE e."id" = touched."event_id"
      AND e."latest_delivery_status" IS DISTINCT FROM latest."status";
+$$;
+
+CREATE FUNCTION "trigger_event_latest_delivery_status_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "trigger_event_take_latest_delivery_status"(ARRAY(SELECT DISTINCT "event_id" FROM "new_deliveries"));
   RETURN NULL;
 END $$;
 
@@ -29,15 +33,9 @@ END $$;
 -- status changed are looked at.
 CREATE FUNCTION "trigger_event_latest_delivery_status_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "trigger_event" e SET "latest_delivery_status" = latest."status"
-    FROM (SELECT DISTINCT n."event_id" FROM "new_deliveries" n JOIN "old_deliveries" o ON o."id" = n."id"
-           WHERE o."status" IS DISTINCT FROM n."status") touched
-   CROSS JOIN LATERAL (
-     SELECT d."status" FROM "delivery" d WHERE d."event_id" = touched."event_id"
-      ORDER BY d."created_at" DESC, d."id" DESC LIMIT 1
-   ) latest
-   WHERE e."id" = touched."event_id"
-     AND e."latest_delivery_status" IS DISTINCT FROM latest."status";
+  PERFORM "trigger_event_take_latest_delivery_status"(ARRAY(
+    SELECT DISTINCT n."event_id" FROM "new_deliveries" n JOIN "old_deliveries" o ON o."id" = n."id"
+     WHERE o."status" IS DISTINCT FROM n."status"));
   RETURN NULL;
 END $$;
 
