@@ -47,8 +47,6 @@ export interface InboundDeps {
   disconnect?: (deploymentId: string, connector: string, account: string) => Promise<void>;
 }
 
-type Inbound = InboundDeps;
-
 /** A connection events are routed to; `cursor`: its own change reader's position (changes/positions.ts). */
 export type Account = { id: string; account: string; externalId: string; cursor: string | null; createdAt: Date };
 
@@ -122,7 +120,7 @@ export interface InboundSource {
 }
 
 async function acceptEvents(
-  deps: Inbound,
+  deps: InboundDeps,
   deploymentId: string,
   def: ConnectorDefinition,
   events: NormalizedEvent[],
@@ -179,7 +177,7 @@ export class UpstreamUnavailableError extends Error {}
  * position with the account's token, the events are stored, then the position moves. It moves only
  * after the events are stored, so a crash in between re-reads (and deduplicates) rather than skips.
  */
-async function acceptSync(deps: Inbound, deploymentId: string, def: ConnectorDefinition, sync: SyncNotification): Promise<InboundOutcome> {
+async function acceptSync(deps: InboundDeps, deploymentId: string, def: ConnectorDefinition, sync: SyncNotification): Promise<InboundOutcome> {
   const accounts = await findAccounts(deps, deploymentId, def.name, sync.externalIds);
   const account = route(accounts, sync.externalIds);
   if (!account || !connectionChangeReader(def.declaration)) return { ...emptyOutcome(), unrouted: 1 };
@@ -190,12 +188,12 @@ async function acceptSync(deps: Inbound, deploymentId: string, def: ConnectorDef
  * Polling, for accounts whose provider does not push to us (Gmail without Pub/Sub): the same read
  * as a push triggers, from the stored position to whatever is new.
  */
-async function pollAccount(deps: Inbound, deploymentId: string, def: ConnectorDefinition, account: Account): Promise<InboundOutcome> {
+async function pollAccount(deps: InboundDeps, deploymentId: string, def: ConnectorDefinition, account: Account): Promise<InboundOutcome> {
   return readChanges(deps, deploymentId, def, account, undefined);
 }
 
 async function readChanges(
-  deps: Inbound,
+  deps: InboundDeps,
   deploymentId: string,
   def: ConnectorDefinition,
   account: Account,
@@ -245,8 +243,7 @@ async function fetchSince(deps: InboundDeps, def: ConnectorDefinition, account: 
 }
 
 /** Verified inbound events → stored events and deliveries: the webhook route's and the poller's. */
-export function createInboundEvents(given: InboundDeps) {
-  const deps: Inbound = given;
+export function createInboundEvents(deps: InboundDeps) {
   return {
     acceptEvents: (deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[], source?: InboundSource) =>
       acceptEvents(deps, deploymentId, def, events, source),
