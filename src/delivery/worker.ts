@@ -95,7 +95,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   let sending = 0;
   /** Slots reserved by a batch of inbound events being recorded (handoff.ts): not claimed meanwhile. */
   let reserved = 0;
-  /** This worker's attempts in flight per URL (claimed or handed over), for the handoff's per-URL share. */
+  /**
+   * This worker's requests in flight per URL (claimed or handed over, until the receiver answered or
+   * the timeout), for the handoff's per-URL share. An attempt being recorded no longer loads the
+   * receiver, so it does not hold the URL's share: at the maximum rate recording took as long as
+   * sending, and counting it halved what one URL could be sent (docs/benchmarks.md).
+   */
   const perUrlInFlight = new Map<string, number>();
   let detach: (() => void) | undefined;
   let deep = false;
@@ -168,14 +173,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   function begin(delivery: ClaimedDelivery) {
     claimedIds.add(delivery.id);
     perUrlInFlight.set(delivery.url, (perUrlInFlight.get(delivery.url) ?? 0) + 1);
-    track(
-      attempt(delivery).finally(() => {
-        claimedIds.delete(delivery.id);
-        const left = (perUrlInFlight.get(delivery.url) ?? 1) - 1;
-        if (left > 0) perUrlInFlight.set(delivery.url, left);
-        else perUrlInFlight.delete(delivery.url);
-      }),
-    );
+    track(attempt(delivery).finally(() => claimedIds.delete(delivery.id)));
+  }
+
+  function answered(url: string) {
+    const left = (perUrlInFlight.get(url) ?? 1) - 1;
+    if (left > 0) perUrlInFlight.set(url, left);
+    else perUrlInFlight.delete(url);
   }
 
   /**
@@ -203,7 +207,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    await record(await sendOne(delivery));
+    let sent: Sent;
+    try {
+      sent = await sendOne(delivery);
+    } finally {
+      answered(delivery.url);
+    }
+    await record(sent);
   }
 
   type Sent = { delivery: ClaimedDelivery; startedAt: Date; result: SendResult };
