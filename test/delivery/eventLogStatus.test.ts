@@ -140,5 +140,24 @@ describe("in the database", () => {
     expect(await status()).toBe("SUCCEEDED");
     await sql.query("update delivery set status = 'CANCELLED' where id = 'dlv_newer'");
     expect(await status()).toBe("CANCELLED");
+
+    // Both of its deliveries changed by one statement (the triggers run once per statement): the later one's status.
+    await sql.query("update delivery set status = case when id = 'dlv_newer' then 'FAILED'::\"DeliveryStatus\" else 'SUCCEEDED'::\"DeliveryStatus\" end where id in ('dlv_older', 'dlv_newer')");
+    expect(await status()).toBe("FAILED");
+
+    // A new delivery starting with the status its event already shows changes nothing, whichever is
+    // the latest; one starting with another status takes over when it is the latest.
+    await sql.query(
+      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at) values
+         ('dlv_oldest', $1, $2, 'https://example.com/c', 'PENDING', now() - interval '2 minutes', now())`,
+      [event.eventId, ada.deploymentId],
+    );
+    expect(await status()).toBe("FAILED");
+    await sql.query(
+      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at) values
+         ('dlv_newest', $1, $2, 'https://example.com/d', 'PENDING', now() + interval '1 minute', now())`,
+      [event.eventId, ada.deploymentId],
+    );
+    expect(await status()).toBe("PENDING");
   });
 });
