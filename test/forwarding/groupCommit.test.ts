@@ -161,6 +161,22 @@ describe("the replay check under concurrency (GitHub signs no timestamp)", () =>
   });
 });
 
+test("a webhook naming no account is not stored, but its body is claimed: the same bytes under a new delivery id are a replay", async () => {
+  // Neither routing id (sender.id, repository.owner.id): the statement routes it nowhere and still claims its body.
+  const { sender: _, repository: __, ...payload } = githubIssuesPayload("opened", { number: 960, title: "Nobody's" });
+  const genuine = githubWebhook("issues", payload, github.webhookSecret);
+  const first = await post(genuine);
+  expect(first.status).toBe(200);
+  expect(await first.json()).toMatchObject({ received: 1, recorded: 0, unrouted: 1 });
+  const digest = createHash("sha256").update(genuine.body).digest("hex");
+  const claims = await app.database.sql.query("select 1 from inbound_body_digest where deployment_id = $1 and digest = $2", [ada.deploymentId, digest]);
+  expect(claims).toHaveLength(1);
+
+  const replay = await post({ ...genuine, headers: { ...genuine.headers, "x-github-delivery": randomUUID() } });
+  expect(replay.status).toBe(200);
+  expect(await replay.json()).toMatchObject({ received: 1, recorded: 0, duplicates: 1 });
+});
+
 test("recording a GitHub webhook prunes the deployment's claims past GitHub's 3-day window and keeps the others", async () => {
   const { sql } = app.database;
   const claims = async () =>
