@@ -15,7 +15,7 @@
  *   {providerId} {providerResourceId}   the provider's ids of the current subscription (renew, delete)
  *   {externalId}        the connection's external id (Calendly's user URI)
  *   {<name>}            from the environment, as `env` declares ({topic} ← CONNECTOR_GMAIL_PUBSUB_TOPIC),
- *                       from the connection, as `placeholders` declares ({cloudId}, {organization}),
+ *                       from the connection, as `api.placeholders` declares ({organization}, {form_id}),
  *                       or one of the connection's params ({project_id})
  *   {subscriptionUrl}   {notificationUrl}?subscription=<our id>: where `webhook` subscriptions are sent
  * `{first|second}` is the first of those names that has a value (Trello's `{board|externalId}`: the
@@ -183,12 +183,6 @@ export const subscriptionSchema = z
     secret: z.enum(["generated", "answer", "handshake", "none"]),
     /** Placeholders from the environment: name → variable suffix after CONNECTOR_<NAME>_; unset ⇒ no subscriptions for the connector. */
     env: z.record(z.string().regex(/^[a-z][A-Za-z0-9]*$/), z.string().regex(/^[A-Z0-9_]+$/)).default({}),
-    /**
-     * Placeholders from the connection: name → where in its metadata the value is, unless the
-     * connection's params name it ({organization} ← the identity's `organization`; {form_id} ← a
-     * param). A connection without the value cannot subscribe: the create fails and says so.
-     */
-    placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
     /**
      * Only connections given this (optional) param are subscribed (Typeform's `form_id`, Asana's
      * `project`): the others get no subscription row, and their triggers come another way or not at all.

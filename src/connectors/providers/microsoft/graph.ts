@@ -64,7 +64,6 @@ export function graphSubscription(opts: {
   resources: SubscriptionInput["resources"];
   lifetimeSeconds: number;
   resource?: string;
-  placeholders?: Record<string, string>;
 }): SubscriptionInput {
   return {
     resources: opts.resources,
@@ -87,7 +86,6 @@ export function graphSubscription(opts: {
     answer: { idPath: "id", expiresPath: "expirationDateTime", expiresFormat: "iso" },
     lifetimeSeconds: opts.lifetimeSeconds,
     secret: "generated",
-    ...(opts.placeholders ? { placeholders: opts.placeholders } : {}),
     notification: {
       itemsPath: "value",
       providerId: { path: "subscriptionId" },

@@ -43,11 +43,10 @@ export default declareConnector({
   ],
   oauth: graphOAuth({ "Sites.Read.All": "Read the SharePoint sites you can open" }),
   identity: graphIdentity,
-  api: graphApi,
+  api: { ...graphApi, placeholders: { site_id: "site_id" } },
   subscription: graphSubscription({
     resources: [{ resource: "site/drive/root", triggers: driveResourceTriggers }],
     resource: "sites/{site_id}/drive/root",
-    placeholders: { site_id: "site_id" },
     lifetimeSeconds: 4230 * 60,
   }),
   changes: { read: readDriveDelta, start: startDriveDelta },
