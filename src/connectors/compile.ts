@@ -255,7 +255,7 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
       handshake: (req, secret, stage) => {
         // Before the signature check the caller is anyone: no handshake may use the secret then.
         const key = stage === "after_verify" ? secret : "";
-        for (const handshake of webhook?.handshakes ?? decl.subscription?.notification?.handshakes ?? []) {
+        for (const handshake of decl.handshakes) {
           if (handshake.stage !== stage) continue;
           const reply = handshake.answer(req, key);
           if (reply) return reply;

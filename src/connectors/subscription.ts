@@ -27,7 +27,7 @@
  */
 import { z } from "zod";
 import { headerName, jsonPath } from "./fields.ts";
-import { handshakeSchema, schemeSchema, type SchemeParams } from "./schemes/index.ts";
+import { schemeSchema, type SchemeParams } from "./schemes/index.ts";
 
 
 const callSchema = z
@@ -237,8 +237,6 @@ export const subscriptionSchema = z
         itemsPath: jsonPath.optional(),
         providerId: locationSchema,
         secret: locationSchema,
-        /** URL-validation requests answered before anything else (Graph's validationToken). */
-        handshakes: z.array(handshakeSchema).default([]),
         /**
          * Notifications about the subscription itself rather than a change (Graph's lifecycle
          * notifications: `lifecycleEvent` in an item), verified with the same secret. Each listed

@@ -10,7 +10,6 @@
  * https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events.
  */
 import type { ConnectorDeclarationInput } from "../../declaration.ts";
-import { graphValidationToken } from "./verification.ts";
 
 type SubscriptionInput = NonNullable<ConnectorDeclarationInput["subscription"]>;
 
@@ -90,7 +89,6 @@ export function graphSubscription(opts: {
       itemsPath: "value",
       providerId: { path: "subscriptionId" },
       secret: { path: "clientState" },
-      handshakes: [graphValidationToken],
       // https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events: renew (a PATCH
       // with a new expiry also reauthorizes), re-create, or resync what was missed (a delta reader
       // reads on from its cursor: a drive's delta, Outlook's inbox messages delta).

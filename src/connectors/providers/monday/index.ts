@@ -74,9 +74,9 @@ export default declareConnector({
     metadata: { email: "data.me.email", accountId: "data.me.account.id" },
   },
   api: { baseUrl: "https://api.monday.com" },
+  handshakes: [mondayChallenge],
   webhook: {
     scheme: signature,
-    handshakes: [mondayChallenge],
     event: { path: "event.type" },
     routing: ["event.userId"],
     deliveryId: { paths: ["event.triggerUuid"] },
