@@ -8,6 +8,7 @@ import { connectionChangeReader } from "./changes.ts";
 import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
 import { providerDate } from "./dates.ts";
 import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
+import { pathWithQuery } from "./request.ts";
 import { jwksUrlOf, secretPathOf, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
 import { readVerificationToken } from "./schemes/verificationToken.ts";
 import { bodyDigest } from "./signatures.ts";
@@ -44,7 +45,8 @@ function identityReader(decl: ConnectorDeclaration, identity: IdentityDeclaratio
 
 function declaredIdentityReader(decl: ConnectorDeclaration, identity: IdentityDeclaration): ConnectorDefinition["readIdentity"] {
   return async ({ fetchJson }) => {
-    const answer = await fetchJson(identity.path!, { method: identity.method, body: identity.body, headers: identity.headers });
+    const body = identity.body === undefined ? undefined : JSON.stringify(identity.body);
+    const answer = await fetchJson(pathWithQuery(identity.path!, identity.query), { method: identity.method, body, headers: identity.headers });
     const id = asString(valueAt(answer, identity.idPath!));
     if (!id) throw new Error(`${decl.displayName} ${identity.path} answered without ${identity.idPath}`);
     const displayName = identity.displayNamePath ? asString(valueAt(answer, identity.displayNamePath)) : undefined;

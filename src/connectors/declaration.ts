@@ -14,6 +14,7 @@ import { headerName, httpsUrl, jsonPath } from "./fields.ts";
 import { installationSchema } from "./installation.ts";
 import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } from "./params.ts";
 import { pollingSchema } from "./polling.ts";
+import { apiRequestSchema } from "./request.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import { subscriptionSchema } from "./subscription.ts";
 import { changesSchema } from "./changes.ts";
@@ -137,14 +138,11 @@ const oauthSchema = z.object({
     .optional(),
 });
 
-const identitySchema = z
-  .object({
-    /** GET (or `method`) `{api.baseUrl}{path}` with the new access token. */
+/** The identity read: the one request shape (./request.ts), GET `{api.baseUrl}{path}` with the new access token unless declared otherwise (a GraphQL POST with a `{"query": …}` body). */
+const identitySchema = apiRequestSchema
+  .extend({
+    /** Absent only with a `read` function. */
     path: z.string().startsWith("/", "must start with /").optional(),
-    method: z.enum(["GET", "POST"]).default("GET"),
-    /** Request body for POST identity reads (GraphQL APIs: a JSON `{"query":…}`). */
-    body: z.string().optional(),
-    headers: z.record(z.string(), z.string()).default({}),
     /** The id routed on: matched against the webhook routing paths' values. */
     idPath: jsonPath.optional(),
     displayNamePath: jsonPath.optional(),

@@ -27,15 +27,18 @@
  */
 import { z } from "zod";
 import { headerName, jsonPath } from "./fields.ts";
+import { REQUEST_METHODS, apiRequestSchema } from "./request.ts";
 import { schemeSchema, type SchemeParams } from "./schemes/index.ts";
 
 
-const callSchema = z
-  .object({
-    method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
-    /** Under the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`), the token in the declared style. */
-    path: z.string().startsWith("/", "must start with /"),
-    body: z.record(z.string(), z.unknown()).optional(),
+/**
+ * A call: the one request shape (./request.ts), under the connection's API base (`api.connectionBaseUrl`,
+ * else `api.baseUrl`) with the token in the declared style; its path, query values and body are templates.
+ */
+const callSchema = apiRequestSchema
+  .extend({
+    /** Stated on every call: a subscription call has no usual method. */
+    method: z.enum(REQUEST_METHODS),
     /**
      * A 2xx answer with a value here (a non-empty list, or anything but null/false) failed: GraphQL
      * APIs answer 200 with `errors` (monday.com's `create_webhook`).
@@ -130,12 +133,8 @@ export const subscriptionSchema = z
      * `errorsPath` as on the other calls: an answer carrying errors is a failure, never a reason
      * to make the webhook again.
      */
-    check: z
-      .object({
-        method: z.enum(["GET", "POST"]),
-        path: z.string().startsWith("/", "must start with /"),
-        body: z.record(z.string(), z.unknown()).optional(),
-        errorsPath: jsonPath.optional(),
+    check: callSchema
+      .extend({
         everySeconds: z.number().int().positive(),
         /**
          * Where the provider documents no read of one webhook but lists them (ClickUp's
@@ -154,6 +153,7 @@ export const subscriptionSchema = z
           .optional(),
       })
       .strict()
+      .refine((c) => c.method === "GET" || c.method === "POST", { message: "a check reads: GET, or POST for a query (GraphQL)", path: ["method"] })
       .refine((c) => c.method === "POST" || c.body === undefined, { message: "a GET check sends no body", path: ["body"] })
       .optional(),
     /** Code, where one call per create and delete cannot say it (Twilio's phone numbers). */

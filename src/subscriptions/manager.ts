@@ -291,9 +291,9 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
    */
   async function check(work: SubscriptionWork) {
     const { decl, envVars, def } = declared.get(work.connector)!;
-    const { method, path, body, errorsPath, list } = decl.check!;
+    const { method, path, list } = decl.check!;
     try {
-      const answer = await callProvider({ method, path, body, errorsPath }, baseVars(work, envVars), await target(work, def));
+      const answer = await callProvider(decl.check!, baseVars(work, envVars), await target(work, def));
       if (list) {
         const listed = valueAt(answer, list.itemsPath);
         // An answer without the list says nothing about the webhook: a failure, never a reason to make a second one.

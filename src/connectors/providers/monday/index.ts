@@ -67,7 +67,7 @@ export default declareConnector({
   identity: {
     path: "/v2",
     method: "POST",
-    body: '{"query":"query { me { id name email account { id name } } }"}',
+    body: { query: "query { me { id name email account { id name } } }" },
     headers: { "content-type": "application/json" },
     idPath: "data.me.id",
     displayNamePath: "data.me.name",
