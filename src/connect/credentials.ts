@@ -9,6 +9,7 @@
 import type { Config } from "../config.ts";
 import { authModeOf } from "../connections/authModes/index.ts";
 import { apiOf, resolveApiBase, withCredential } from "../connectors/api.ts";
+import { pathWithQuery } from "../connectors/request.ts";
 import { type CredentialsDeclaration, fillCredentialTemplate, publicValues } from "../connectors/credentials.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import { namesTenantHost } from "../connectors/params.ts";
@@ -64,14 +65,15 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
       try {
         const apiUrl = resolveEndpoints(def, deps.config.connectorEnv, params).apiUrl;
         const base = resolveApiBase(api, apiUrl, { params, metadata: {} }, { allowHttp: deps.config.env !== "production" });
-        url = new URL(`${base.href.replace(/\/+$/, "")}${fillCredentialTemplate(decl.test.path, params, encodeURIComponent)}`);
+        url = new URL(`${base.href.replace(/\/+$/, "")}${pathWithQuery(fillCredentialTemplate(decl.test.path, params, encodeURIComponent), decl.test.query)}`);
       } catch (error) {
         // A non-secret field that cannot be part of a URL (a param was checked when the link was made).
         const field = decl.fields.find((f) => !f.secret && ((def.declaration.api?.baseUrl ?? "").includes(`{${f.name}}`) || decl.test.path.includes(`{${f.name}}`)));
         if (field) return { ok: false, kind: "invalid", errors: { [field.name]: `This does not look like a ${field.label}: ${field.help}` } };
         throw error;
       }
-      const signed = withCredential(api, url, { accept: "application/json", "user-agent": "Switchyard" }, credential);
+      const body = decl.test.body === undefined ? undefined : JSON.stringify(decl.test.body);
+      const signed = withCredential(api, url, { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": "application/json" }), ...decl.test.headers }, credential);
       // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
       // Dialled only at the address the guard checked (src/net/ssrf.ts).
       const guarded = deps.config.env === "production" && namesTenantHost(def.declaration.params);
@@ -79,7 +81,7 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
       if (refused) return { ok: false, kind: "unavailable", reason: refused };
       let response: Response;
       try {
-        const init: RequestInit = { method: decl.test.method, headers: signed.headers as Record<string, string>, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) };
+        const init: RequestInit = { method: decl.test.method, headers: signed.headers as Record<string, string>, body, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) };
         response = await (guarded ? fetchTenantHost(tenantHosts, signed.url, init) : fetch(signed.url, init));
       } catch (error) {
         if (refusedByGuard(error)) return { ok: false, kind: "unavailable", reason: REFUSED_PRIVATE_ADDRESS };

@@ -51,7 +51,14 @@ export const apiSchema = z
      * `{baseUrl}/ex/jira/{cloudId}`, `{instanceUrl}`, `https://{dc}.api.mailchimp.com`.
      */
     connectionBaseUrl: z.string().optional(),
-    /** Placeholder → where in the connection's metadata its value is, when no param gives it (default: the member of that name). */
+    /**
+     * The connection's placeholders, one mapping for every call with its token: name → where in the
+     * connection's metadata its value is, when no param of that name gives it. The API base and
+     * polled paths fall back to the metadata member of the name itself; a subscription's calls fill
+     * only the names declared here, since their templates also hold names that are not the
+     * connection's ({secret}, {events}): a subscription's `{organization}` is declared even where
+     * its path is its own name. A connection without the value cannot make the call: it fails and says so.
+     */
     placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
     /** Headers every proxied request carries unless the caller sends its own (a required API version). */
     headers: z.record(headerName, z.string()).default({}),

@@ -8,6 +8,7 @@ import { connectionChangeReader } from "./changes.ts";
 import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
 import { providerDate } from "./dates.ts";
 import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
+import { pathWithQuery } from "./request.ts";
 import { jwksUrlOf, secretPathOf, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
 import { readVerificationToken } from "./schemes/verificationToken.ts";
 import { bodyDigest } from "./signatures.ts";
@@ -44,7 +45,8 @@ function identityReader(decl: ConnectorDeclaration, identity: IdentityDeclaratio
 
 function declaredIdentityReader(decl: ConnectorDeclaration, identity: IdentityDeclaration): ConnectorDefinition["readIdentity"] {
   return async ({ fetchJson }) => {
-    const answer = await fetchJson(identity.path!, { method: identity.method, body: identity.body, headers: identity.headers });
+    const body = identity.body === undefined ? undefined : JSON.stringify(identity.body);
+    const answer = await fetchJson(pathWithQuery(identity.path!, identity.query), { method: identity.method, body, headers: identity.headers });
     const id = asString(valueAt(answer, identity.idPath!));
     if (!id) throw new Error(`${decl.displayName} ${identity.path} answered without ${identity.idPath}`);
     const displayName = identity.displayNamePath ? asString(valueAt(answer, identity.displayNamePath)) : undefined;
@@ -255,7 +257,7 @@ export function compileConnector(decl: ConnectorDeclaration): ConnectorDefinitio
       handshake: (req, secret, stage) => {
         // Before the signature check the caller is anyone: no handshake may use the secret then.
         const key = stage === "after_verify" ? secret : "";
-        for (const handshake of webhook?.handshakes ?? decl.subscription?.notification?.handshakes ?? []) {
+        for (const handshake of decl.handshakes) {
           if (handshake.stage !== stage) continue;
           const reply = handshake.answer(req, key);
           if (reply) return reply;

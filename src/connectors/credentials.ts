@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { anchoredPattern, httpsUrl, jsonPath } from "./fields.ts";
+import { apiRequestSchema } from "./request.ts";
 
 
 /** `{name}` in a template: a field, or one of the connection's params. */
@@ -47,10 +48,9 @@ export const credentialsSchema = z
     keyTemplate: z.string().min(1).optional(),
     /** BASIC: the user name and password, as templates over the fields (Freshdesk: `{api_key}` and `X`). */
     basic: z.object({ username: z.string(), password: z.string() }).strict().optional(),
-    /** The request that proves the credentials, answered 2xx with the account; a 401/403 is "refused". */
-    test: z
-      .object({
-        method: z.enum(["GET", "POST"]).default("GET"),
+    /** The request that proves the credentials (the one request shape, ./request.ts), answered 2xx with the account; a 401/403 is "refused". */
+    test: apiRequestSchema
+      .extend({
         /** Under `api.baseUrl`; may name fields and params (`/2010-04-01/Accounts/{account_sid}.json`). */
         path: z.string().startsWith("/", "must start with /"),
         /** The account's id in the answer: the connection's externalId. */

@@ -14,6 +14,7 @@ import { headerName, httpsUrl, jsonPath } from "./fields.ts";
 import { installationSchema } from "./installation.ts";
 import { exampleValues, fillTemplate, paramsDeclarationSchema, placeholders } from "./params.ts";
 import { pollingSchema } from "./polling.ts";
+import { apiRequestSchema } from "./request.ts";
 import { handshakeSchema, schemeSchema } from "./schemes/index.ts";
 import { subscriptionSchema } from "./subscription.ts";
 import { changesSchema } from "./changes.ts";
@@ -137,14 +138,11 @@ const oauthSchema = z.object({
     .optional(),
 });
 
-const identitySchema = z
-  .object({
-    /** GET (or `method`) `{api.baseUrl}{path}` with the new access token. */
+/** The identity read: the one request shape (./request.ts), GET `{api.baseUrl}{path}` with the new access token unless declared otherwise (a GraphQL POST with a `{"query": …}` body). */
+const identitySchema = apiRequestSchema
+  .extend({
+    /** Absent only with a `read` function. */
     path: z.string().startsWith("/", "must start with /").optional(),
-    method: z.enum(["GET", "POST"]).default("GET"),
-    /** Request body for POST identity reads (GraphQL APIs: a JSON `{"query":…}`). */
-    body: z.string().optional(),
-    headers: z.record(z.string(), z.string()).default({}),
     /** The id routed on: matched against the webhook routing paths' values. */
     idPath: jsonPath.optional(),
     displayNamePath: jsonPath.optional(),
@@ -189,7 +187,6 @@ const webhookSchema = z
     /** "webhook": the provider POSTs events; "push": notifications that only say "changed" (Gmail). */
     delivery: z.enum(["webhook", "push"]).default("webhook"),
     scheme: schemeSchema,
-    handshakes: z.array(handshakeSchema).default([]),
     /**
      * When a subscription is created, the provider POSTs, unsigned, a JSON body whose only member is
      * this field: a token for the operator to paste back at the provider, which then signs events
@@ -294,6 +291,15 @@ export const connectorDeclarationSchema = z
     /** Required for OAUTH2 and APP_INSTALLATION (API_KEY and BASIC read it with `credentials.test`). */
     identity: identitySchema.optional(),
     api: apiSchema.optional(),
+    /**
+     * The provider's requests that prove the connector's inbound URL rather than deliver anything
+     * (Slack's url_verification, Dropbox's challenge, Graph's validationToken), whichever section
+     * receives there (`webhook` or `subscription.notification`): each its provider's own, from its
+     * folder, answered with what the provider expects and storing nothing (schemes/handshakes.ts).
+     * The two hand-offs that keep a secret are not answers of this kind and are declared where
+     * what they keep is used: `webhook.verificationToken` and `subscription.webhook.secretHandshake`.
+     */
+    handshakes: z.array(handshakeSchema).default([]),
     /** Absent: the connector offers connect only, no inbound events. */
     webhook: webhookSchema.optional(),
     /** Per-account subscriptions the service keeps at the provider (./subscription.ts). */
@@ -357,6 +363,9 @@ export const connectorDeclarationSchema = z
     for (const name of Object.keys(c.polling?.triggers ?? {})) if (!c.triggers.some((t) => t.name === name)) ctx.addIssue({ code: "custom", path: ["polling", "triggers", name], message: "is not one of the triggers" });
     const needed = c.subscription?.onlyWithParam;
     if (needed && !c.params.some((p) => p.name === needed)) ctx.addIssue({ code: "custom", path: ["subscription", "onlyWithParam"], message: `"${needed}" is not one of the params` });
+    if (c.handshakes.length > 0 && !c.webhook && !c.subscription?.notification) {
+      ctx.addIssue({ code: "custom", path: ["handshakes"], message: "answered at the inbound URL: needs a webhook section (or subscription notifications)" });
+    }
     if (c.subscription?.webhook && !c.webhook) ctx.addIssue({ code: "custom", path: ["subscription", "webhook"], message: "needs the connector's webhook section to parse the events" });
     // Events sent to a subscription's own URL belong to its account: only webhooks shared by every account need routing.
     const w = c.webhook;

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { httpsUrl, jsonPath } from "./fields.ts";
+import { apiRequestSchema } from "./request.ts";
 
 const apiPath = z.string().startsWith("/", "must start with /");
 const naming = (placeholder: string) => (path: string) => path.includes(`{${placeholder}}`);
@@ -17,18 +18,23 @@ export const installationSchema = z
       .string()
       .refine(naming("slug"), "must name {slug}")
       .refine((t) => httpsUrl.safeParse(t.replace("{slug}", "app")).success, "must be an https:// URL"),
-    /** POST `{api.baseUrl}{path}` with the app's JWT mints an installation token; names `{installation_id}`. */
-    accessTokenPath: apiPath.refine(naming("installation_id"), "must name {installation_id}"),
+    /** The one request shape (./request.ts): `{api.baseUrl}{path}` with the app's JWT mints an installation token; the path names `{installation_id}`. */
+    accessToken: apiRequestSchema
+      .extend({ path: apiPath.refine(naming("installation_id"), "must name {installation_id}") })
+      .strict(),
     /** Members of that answer: the token, its expiry (ISO-8601) and the permissions granted (stored as the connection's scopes, `name:level`). */
     tokenPath: jsonPath.default("token"),
     expiresAtPath: jsonPath.default("expires_at"),
     permissionsPath: jsonPath.default("permissions"),
     /**
-     * GET `{api.baseUrl}{path}` with the installing user's token (from the `code` the provider adds when
+     * The one request shape, a GET: `{api.baseUrl}{path}` with the installing user's token (from the `code` the provider adds when
      * the app asks for user authorization during installation): the installations that user can
      * reach, an array at `listPath` whose items have `id`. The installation is accepted only if listed.
      */
-    userInstallations: z.object({ path: apiPath, listPath: jsonPath }).strict(),
+    userInstallations: apiRequestSchema
+      .extend({ listPath: jsonPath })
+      .strict()
+      .refine((r) => r.method === "GET" && r.body === undefined, { message: "a list is read with GET and no body", path: ["method"] }),
     /** Triggers whose events mean the installation is gone: the connection it is routed to becomes DISCONNECTED. */
     disconnectOn: z.array(z.string().min(1)).default([]),
     /** The JWT's lifetime in seconds; the provider's maximum (GitHub: 10 minutes), less a margin. */

@@ -7,6 +7,7 @@
  * `docs/polling.md` explains every field with the three declared readers as examples.
  */
 import { z } from "zod";
+import { apiRequestSchema } from "./request.ts";
 
 /** The placeholder in a query value that is replaced by the stored position (a page token, a "since" time). */
 export const CURSOR_PLACEHOLDER = "{cursor}";
@@ -16,19 +17,16 @@ export const CURSOR_PLACEHOLDER = "{cursor}";
  * connector declaration passes its own, so both read paths by one rule and neither module imports the other.
  */
 export function pollingSchema(jsonPath: z.ZodString) {
-  const requestSchema = z
-    .object({
-      /** GET `{path}` under the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`) with the account's token in the declared style. */
-      path: z.string().startsWith("/", "must start with /"),
-      /**
-       * Query parameters. A value holding `{cursor}` gets the stored position; the parameter is left
-       * out while there is none (the first read, or nothing seen yet).
-       */
-      query: z.record(z.string(), z.string()).default({}),
-      /** Extra request headers (GitHub's `application/vnd.github.star+json` for star times). */
-      headers: z.record(z.string(), z.string()).default({}),
-    })
-    .strict();
+  /**
+   * The one request shape (../request.ts): GET `{path}` under the connection's API base
+   * (`api.connectionBaseUrl`, else `api.baseUrl`) with the account's token in the declared style,
+   * `headers` added (GitHub's `application/vnd.github.star+json` for star times). A query value
+   * holding `{cursor}` gets the stored position; the parameter is left out while there is none (the
+   * first read, or nothing seen yet). A list is read with GET and no body.
+   */
+  const isRead = (r: { method: string; body?: unknown }) => r.method === "GET" && r.body === undefined;
+  const read = { message: "a polled read is a GET without a body", path: ["method"] };
+  const requestSchema = apiRequestSchema.refine(isRead, read);
 
   const polledTriggerSchema = z
     .object({
@@ -63,7 +61,7 @@ export function pollingSchema(jsonPath: z.ZodString) {
        * A request that answers the current position without listing anything (Drive
        * `changes/startPageToken`), for the first read; absent: the first list answer gives it.
        */
-      start: requestSchema.extend({ cursor: jsonPath }).strict().optional(),
+      start: apiRequestSchema.extend({ cursor: jsonPath }).strict().refine(isRead, read).optional(),
     })
     .strict()
     .refine((t) => t.cursor.from !== "version" || t.version, { message: "a version cursor needs a version path", path: ["version"] });

@@ -15,7 +15,7 @@
  *   {providerId} {providerResourceId}   the provider's ids of the current subscription (renew, delete)
  *   {externalId}        the connection's external id (Calendly's user URI)
  *   {<name>}            from the environment, as `env` declares ({topic} ← CONNECTOR_GMAIL_PUBSUB_TOPIC),
- *                       from the connection, as `placeholders` declares ({cloudId}, {organization}),
+ *                       from the connection, as `api.placeholders` declares ({organization}, {form_id}),
  *                       or one of the connection's params ({project_id})
  *   {subscriptionUrl}   {notificationUrl}?subscription=<our id>: where `webhook` subscriptions are sent
  * `{first|second}` is the first of those names that has a value (Trello's `{board|externalId}`: the
@@ -27,15 +27,18 @@
  */
 import { z } from "zod";
 import { headerName, jsonPath } from "./fields.ts";
-import { handshakeSchema, schemeSchema, type SchemeParams } from "./schemes/index.ts";
+import { REQUEST_METHODS, apiRequestSchema } from "./request.ts";
+import { schemeSchema, type SchemeParams } from "./schemes/index.ts";
 
 
-const callSchema = z
-  .object({
-    method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
-    /** Under the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`), the token in the declared style. */
-    path: z.string().startsWith("/", "must start with /"),
-    body: z.record(z.string(), z.unknown()).optional(),
+/**
+ * A call: the one request shape (./request.ts), under the connection's API base (`api.connectionBaseUrl`,
+ * else `api.baseUrl`) with the token in the declared style; its path, query values and body are templates.
+ */
+const callSchema = apiRequestSchema
+  .extend({
+    /** Stated on every call: a subscription call has no usual method. */
+    method: z.enum(REQUEST_METHODS),
     /**
      * A 2xx answer with a value here (a non-empty list, or anything but null/false) failed: GraphQL
      * APIs answer 200 with `errors` (monday.com's `create_webhook`).
@@ -130,12 +133,8 @@ export const subscriptionSchema = z
      * `errorsPath` as on the other calls: an answer carrying errors is a failure, never a reason
      * to make the webhook again.
      */
-    check: z
-      .object({
-        method: z.enum(["GET", "POST"]),
-        path: z.string().startsWith("/", "must start with /"),
-        body: z.record(z.string(), z.unknown()).optional(),
-        errorsPath: jsonPath.optional(),
+    check: callSchema
+      .extend({
         everySeconds: z.number().int().positive(),
         /**
          * Where the provider documents no read of one webhook but lists them (ClickUp's
@@ -154,6 +153,7 @@ export const subscriptionSchema = z
           .optional(),
       })
       .strict()
+      .refine((c) => c.method === "GET" || c.method === "POST", { message: "a check reads: GET, or POST for a query (GraphQL)", path: ["method"] })
       .refine((c) => c.method === "POST" || c.body === undefined, { message: "a GET check sends no body", path: ["body"] })
       .optional(),
     /** Code, where one call per create and delete cannot say it (Twilio's phone numbers). */
@@ -183,12 +183,6 @@ export const subscriptionSchema = z
     secret: z.enum(["generated", "answer", "handshake", "none"]),
     /** Placeholders from the environment: name → variable suffix after CONNECTOR_<NAME>_; unset ⇒ no subscriptions for the connector. */
     env: z.record(z.string().regex(/^[a-z][A-Za-z0-9]*$/), z.string().regex(/^[A-Z0-9_]+$/)).default({}),
-    /**
-     * Placeholders from the connection: name → where in its metadata the value is, unless the
-     * connection's params name it ({organization} ← the identity's `organization`; {form_id} ← a
-     * param). A connection without the value cannot subscribe: the create fails and says so.
-     */
-    placeholders: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/), jsonPath).default({}),
     /**
      * Only connections given this (optional) param are subscribed (Typeform's `form_id`, Asana's
      * `project`): the others get no subscription row, and their triggers come another way or not at all.
@@ -243,8 +237,6 @@ export const subscriptionSchema = z
         itemsPath: jsonPath.optional(),
         providerId: locationSchema,
         secret: locationSchema,
-        /** URL-validation requests answered before anything else (Graph's validationToken). */
-        handshakes: z.array(handshakeSchema).default([]),
         /**
          * Notifications about the subscription itself rather than a change (Graph's lifecycle
          * notifications: `lifecycleEvent` in an item), verified with the same secret. Each listed

@@ -6,6 +6,7 @@
  */
 import { createPrivateKey, sign } from "node:crypto";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
+import { pathWithQuery } from "../connectors/request.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import type { InstallationDeclaration } from "../connectors/installation.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
@@ -62,12 +63,20 @@ export function installUrl(def: ConnectorDefinition, env: Record<string, string 
 /** An installation id as the callback and the webhooks carry it: digits only. */
 export const INSTALLATION_ID = /^[1-9][0-9]{0,19}$/;
 
-async function call(url: string, init: { method: string; authorization: string }): Promise<{ status: number; body: unknown }> {
+async function call(url: string, init: { method: string; authorization: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: unknown }> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: init.method,
-      headers: { authorization: init.authorization, accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28", "user-agent": "Switchyard" },
+      body: init.body,
+      headers: {
+        accept: "application/vnd.github+json",
+        "x-github-api-version": "2022-11-28",
+        "user-agent": "Switchyard",
+        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+        ...init.headers,
+        authorization: init.authorization,
+      },
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
@@ -105,9 +114,12 @@ export async function mintInstallationToken(
   const section = installationOf(def);
   if (!INSTALLATION_ID.test(installationId)) throw new InstallationRefusedError(`"${installationId.slice(0, 40)}" is not an installation id`, 400);
   const { apiUrl } = resolveEndpoints(def, env);
-  const { body } = await call(`${apiUrl}${section.accessTokenPath.replace("{installation_id}", installationId)}`, {
-    method: "POST",
+  const request = section.accessToken;
+  const { body } = await call(`${apiUrl}${pathWithQuery(request.path.replace("{installation_id}", installationId), request.query)}`, {
+    method: request.method,
     authorization: `Bearer ${appJwt(app, now, section.jwtLifetimeSeconds)}`,
+    headers: request.headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
   });
   const token = asString(valueAt(body, section.tokenPath));
   if (!token) throw new ProviderUnavailableError(`${def.displayName} answered an installation token request without ${section.tokenPath}`);
@@ -157,8 +169,8 @@ export async function userReachesInstallation(
 ): Promise<boolean> {
   const section = installationOf(def);
   const { apiUrl } = resolveEndpoints(def, env);
-  // One page of 100: an installation the user just made or configured is among their own.
-  const { body } = await call(`${apiUrl}${section.userInstallations.path}?per_page=100`, { method: "GET", authorization: `Bearer ${userToken}` });
+  const request = section.userInstallations;
+  const { body } = await call(`${apiUrl}${pathWithQuery(request.path, request.query)}`, { method: "GET", authorization: `Bearer ${userToken}`, headers: request.headers });
   const list = valueAt(body, section.userInstallations.listPath);
   return Array.isArray(list) && list.some((item) => asString(valueAt(item, "id")) === installationId);
 }

@@ -139,10 +139,10 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     return { api, base, accessToken: await deps.accessTokens.fresh(work.connectedAccountId), timeoutMs: callTimeoutMs, guardHost, tenantHosts };
   }
 
-  /** The connection's params, then the declaration's connection placeholders (params first, then its metadata). */
-  function connectionVars(work: SubscriptionWork, decl: SubscriptionDeclaration): TemplateVars {
+  /** The connection's params, then the connector's declared placeholders (`api.placeholders`: params first, then its metadata). */
+  function connectionVars(work: SubscriptionWork, def: ConnectorDefinition): TemplateVars {
     const vars: TemplateVars = storedParams(work.params);
-    for (const [name, path] of Object.entries(decl.placeholders)) {
+    for (const [name, path] of Object.entries(apiOf(def.declaration).placeholders)) {
       const value = connectionValue(work, name, path);
       if (value !== undefined) vars[name] = value;
     }
@@ -151,10 +151,10 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
 
   function baseVars(work: SubscriptionWork, envVars: TemplateVars): TemplateVars {
     const notificationUrl = `${deps.publicUrl}/webhooks/${encodeURIComponent(work.deploymentId)}/${work.connector}`;
-    const decl = declared.get(work.connector)?.decl;
+    const { decl, def } = declared.get(work.connector) ?? {};
     return {
       ...envVars,
-      ...(decl ? connectionVars(work, decl) : {}),
+      ...(def ? connectionVars(work, def) : {}),
       ...(decl ? resourceValues(decl, work.resource) : {}),
       notificationUrl,
       subscriptionUrl: `${notificationUrl}?subscription=${encodeURIComponent(work.id)}${deps.urlKey && appKeyed(decl?.webhook?.key) ? `&token=${subscriptionUrlToken(deps.urlKey, work.id)}` : ""}`,
@@ -291,9 +291,9 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
    */
   async function check(work: SubscriptionWork) {
     const { decl, envVars, def } = declared.get(work.connector)!;
-    const { method, path, body, errorsPath, list } = decl.check!;
+    const { method, path, list } = decl.check!;
     try {
-      const answer = await callProvider({ method, path, body, errorsPath }, baseVars(work, envVars), await target(work, def));
+      const answer = await callProvider(decl.check!, baseVars(work, envVars), await target(work, def));
       if (list) {
         const listed = valueAt(answer, list.itemsPath);
         // An answer without the list says nothing about the webhook: a failure, never a reason to make a second one.

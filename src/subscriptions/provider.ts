@@ -7,6 +7,7 @@ import type { Dispatcher } from "undici";
 import { randomUUID } from "node:crypto";
 import { type ApiDeclaration, underBase, withCredential } from "../connectors/api.ts";
 import { asRecord, asString, valueAt } from "../connectors/json.ts";
+import { pathWithQuery } from "../connectors/request.ts";
 import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
 import { fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 
@@ -76,9 +77,13 @@ export interface CallTarget {
   tenantHosts?: Dispatcher;
 }
 
+/** A call as sent: a declared one, or a hook's request (no query or headers of its own). */
+type Call = Omit<SubscriptionCall, "query" | "headers"> & Partial<Pick<SubscriptionCall, "query" | "headers">>;
+
 /** Sends one declared call; the parsed JSON answer ({} when empty); SubscriptionCallError unless 2xx. */
-export async function callProvider(call: SubscriptionCall, vars: TemplateVars, target: CallTarget, form?: Record<string, string>): Promise<Record<string, unknown>> {
-  const path = fill(call.path, vars, true);
+export async function callProvider(call: Call, vars: TemplateVars, target: CallTarget, form?: Record<string, string>): Promise<Record<string, unknown>> {
+  const query = Object.fromEntries(Object.entries(call.query ?? {}).map(([name, value]) => [name, fill(value, vars, false)]));
+  const path = pathWithQuery(fill(call.path, vars, true), query);
   const body = form ? new URLSearchParams(form).toString() : call.body === undefined ? undefined : JSON.stringify(fillBody(call.body, vars));
   const contentType = form ? "application/x-www-form-urlencoded" : "application/json";
   let response: Response;
@@ -86,7 +91,7 @@ export async function callProvider(call: SubscriptionCall, vars: TemplateVars, t
     const { url, headers } = withCredential(
       target.api,
       underBase(target.base, path),
-      { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": contentType }) },
+      { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": contentType }), ...call.headers },
       target.accessToken,
     );
     // A tenant's host: dialled only at the address the guard checked (src/net/ssrf.ts).

@@ -65,6 +65,24 @@ describe("declaration validation", () => {
     expect(() => loadConnectors([noWebhook])).toThrow(/webhook: triggers need a webhook section/);
   });
 
+  it("takes one request shape everywhere a request is declared, and refuses what a section cannot send", () => {
+    const { webhook: _w, subscription: _s, ...connectOnly } = valid;
+    const bare = { ...connectOnly, triggers: [] };
+    // The identity read is the shared shape: a JSON object body, an upper-case header name refused as anywhere else.
+    expect(loadConnectors([{ ...bare, identity: { path: "/me", method: "POST", body: { query: "{ me { id } }" }, idPath: "data.me.id" } }])[0].declaration.identity).toMatchObject({
+      method: "POST",
+      query: {},
+      headers: {},
+      body: { query: "{ me { id } }" },
+    });
+    expect(() => loadConnectors([{ ...bare, identity: { path: "/me", method: "POST", body: '{"query":"{ me { id } }"}', idPath: "id" } }])).toThrow(/\n  identity\.body: /);
+    expect(() => loadConnectors([{ ...bare, identity: { path: "/me", headers: { Accept: "application/json" }, idPath: "id" } }])).toThrow(/\n  identity\.headers\.Accept: /);
+    // A polled list is read with GET; a subscription check with GET or POST.
+    const poll = (request: object) => ({ ...valid, polling: { triggers: { [valid.triggers![0].name]: { request, id: "id", cursor: { from: "answer", paths: ["next"] } } } } });
+    expect(() => loadConnectors([poll({ path: "/items", method: "POST", body: {} })])).toThrow(/polling\.triggers\.issue_created\.request\.method: a polled read is a GET without a body/);
+    expect(loadConnectors([poll({ path: "/items", headers: { accept: "application/json" } })])).toHaveLength(1);
+  });
+
   it("refuses icons that could run script and unknown members", () => {
     expect(() => loadConnectors([{ ...valid, icon: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>' }])).toThrow(/icon:/);
     expect(() => loadConnectors([{ ...valid, colour: "blue" }])).toThrow(/Invalid connector declaration/);

@@ -133,10 +133,8 @@ describe("handshakes", () => {
     expect(trelloHead.answer(req({}, "", { method: "HEAD" }), "")).toMatchObject({ status: 200, body: "" });
   });
 
-  // Every handshake any connector declares, wherever it lives.
-  const declared = [
-    ...new Set(allConnectors().flatMap((def) => [...(def.declaration.webhook?.handshakes ?? []), ...(def.declaration.subscription?.notification?.handshakes ?? [])])),
-  ];
+  // Every handshake any connector declares (one field, whichever section receives: Graph's come with subscription notifications).
+  const declared = [...new Set(allConnectors().flatMap((def) => def.declaration.handshakes))];
 
   it("no handshake answered before the signature check computes anything with the secret", () => {
     const requests = [
@@ -161,7 +159,12 @@ describe("handshakes", () => {
   });
 
   it("a declaration naming something else as a handshake fails at load, naming the field", () => {
-    expect(() => validateDeclaration("acme", { ...jira, webhook: { ...jira.webhook!, handshakes: [{ type: "dropbox_challenge" }] } })).toThrow(/webhook\.handshakes\.0: must be a provider's handshake/);
+    expect(() => validateDeclaration("acme", { ...jira, handshakes: [{ type: "dropbox_challenge" }] })).toThrow(/handshakes\.0: must be a provider's handshake/);
+  });
+
+  it("a handshake needs a section that receives at the inbound URL", () => {
+    const { webhook: _webhook, subscription: _subscription, ...connectOnly } = jira;
+    expect(() => validateDeclaration("acme", { ...connectOnly, triggers: [], handshakes: [dropboxChallenge] })).toThrow(/handshakes: answered at the inbound URL/);
   });
 });
 

@@ -106,6 +106,21 @@ test("a subscription call goes under the tenant's base with the token in the dec
   expect((refused as SubscriptionCallError).message).not.toContain(TOKEN);
 });
 
+test("a subscription call sends its declared query, its values filled, and its declared headers over the defaults", async () => {
+  const base = resolveApiBase(queryApi, apiUrl, { params: {}, metadata: { site: { key: "acme" } } }, { allowHttp: false });
+  await callProvider(
+    { method: "POST", path: "/hooks", query: { target: "{notificationUrl}" }, headers: { accept: "application/vnd.acme+json" }, body: { on: true } },
+    { notificationUrl: "https://switchyard.example/webhooks/d/x?a=1" },
+    { api: queryApi, base, accessToken: TOKEN, timeoutMs: 5_000 },
+  );
+  const request = seen.at(-1)!;
+  expect(request.url.pathname).toBe("/v1/tenants/acme/hooks");
+  expect(request.url.searchParams.get("target")).toBe("https://switchyard.example/webhooks/d/x?a=1");
+  expect(request.url.searchParams.get("access_token")).toBe(TOKEN);
+  expect(request.headers.accept).toBe("application/vnd.acme+json");
+  expect(request.headers["content-type"]).toBe("application/json");
+});
+
 test("Jira's declared base takes the cloud id from the connection's metadata", () => {
   const jira = findConnector("jira")!.declaration.api!;
   const base = resolveApiBase(jira, "https://api.atlassian.com", { params: {}, metadata: { sites: [{ cloudId: "11223344-a1b2-3b33-c444-def123456789", name: "acme" }] } }, { allowHttp: false });

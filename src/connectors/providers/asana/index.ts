@@ -71,7 +71,7 @@ export default declareConnector({
     displayNamePath: "data.name",
     metadata: { email: "data.email" },
   },
-  api: { baseUrl: "https://app.asana.com/api/1.0" },
+  api: { baseUrl: "https://app.asana.com/api/1.0", placeholders: { project: "project" } },
   webhook: {
     // Only for the subscription's own URL: Asana signs with the secret its handshake handed over.
     scheme: { type: "hmac", header: "x-hook-signature", algorithm: "sha256", encoding: "hex" },
@@ -110,7 +110,6 @@ export default declareConnector({
     // Asana webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "handshake",
-    placeholders: { project: "project" },
     onlyWithParam: "project",
     webhook: { secretHandshake: { header: "x-hook-secret" }, keep: "all" },
   },

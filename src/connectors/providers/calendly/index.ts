@@ -84,7 +84,7 @@ export default declareConnector({
     displayNamePath: "resource.name",
     metadata: { email: "resource.email", organization: "resource.current_organization", timezone: "resource.timezone" },
   },
-  api: { baseUrl: "https://api.calendly.com" },
+  api: { baseUrl: "https://api.calendly.com", placeholders: { organization: "organization" } },
   webhook: {
     // Calendly's own example rejects signatures older than three minutes.
     scheme: { type: "stripe", header: "calendly-webhook-signature", toleranceSeconds: 180 },
@@ -112,7 +112,6 @@ export default declareConnector({
     // Calendly subscriptions do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
-    placeholders: { organization: "organization" },
   },
   triggers: [
     {

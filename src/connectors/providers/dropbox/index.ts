@@ -70,10 +70,10 @@ export default declareConnector({
   // The app's one webhook URI is this deployment's Dropbox webhook URL; its secret is the app
   // secret (the OAuth client secret): Dropbox signs X-Dropbox-Signature with it. The URI is verified
   // with a GET ?challenge=…, echoed as text/plain with X-Content-Type-Options: nosniff.
+  handshakes: [dropboxChallenge],
   webhook: {
     delivery: "push",
     scheme: { type: "hmac", header: "x-dropbox-signature", algorithm: "sha256", encoding: "hex" },
-    handshakes: [dropboxChallenge],
     // Answered at once (Dropbox waits 10 s); each named account is read by the poller right after.
     reads: "queued",
     parse: parseDropboxNotification,

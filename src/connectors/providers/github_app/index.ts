@@ -52,9 +52,10 @@ export default declareConnector({
     installUrl: "https://github.com/apps/{slug}/installations/new",
     // POST /app/installations/{installation_id}/access_tokens with the app JWT: 201 {token, expires_at, permissions};
     // the token expires after one hour.
-    accessTokenPath: "/app/installations/{installation_id}/access_tokens",
-    // GET /user/installations with a user access token: {total_count, installations: [{id, account, …}]}.
-    userInstallations: { path: "/user/installations", listPath: "installations" },
+    accessToken: { method: "POST", path: "/app/installations/{installation_id}/access_tokens" },
+    // GET /user/installations with a user access token: {total_count, installations: [{id, account, …}]};
+    // one page of 100: an installation the user just made or configured is among their own.
+    userInstallations: { path: "/user/installations", query: { per_page: "100" }, listPath: "installations" },
     // "installation" event, action "deleted": someone uninstalled the app.
     disconnectOn: ["installation_deleted"],
     // iat 60 s in the past, exp no more than 10 minutes ahead: 9 minutes in all.

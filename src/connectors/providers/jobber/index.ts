@@ -41,7 +41,7 @@ export default declareConnector({
   identity: {
     path: "/api/graphql",
     method: "POST",
-    body: '{"query":"query { account { id name } }"}',
+    body: { query: "query { account { id name } }" },
     headers: { "content-type": "application/json", "x-jobber-graphql-version": "2025-01-20" },
     idPath: "data.account.id",
     displayNamePath: "data.account.name",

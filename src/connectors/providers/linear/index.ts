@@ -71,7 +71,7 @@ export default declareConnector({
   identity: {
     path: "/graphql",
     method: "POST",
-    body: '{"query":"query { viewer { id name email organization { id name urlKey } } }"}',
+    body: { query: "query { viewer { id name email organization { id name urlKey } } }" },
     headers: { "content-type": "application/json" },
     idPath: "data.viewer.organization.id",
     displayNamePath: "data.viewer.organization.name",

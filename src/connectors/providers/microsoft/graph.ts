@@ -10,7 +10,6 @@
  * https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events.
  */
 import type { ConnectorDeclarationInput } from "../../declaration.ts";
-import { graphValidationToken } from "./verification.ts";
 
 type SubscriptionInput = NonNullable<ConnectorDeclarationInput["subscription"]>;
 
@@ -64,7 +63,6 @@ export function graphSubscription(opts: {
   resources: SubscriptionInput["resources"];
   lifetimeSeconds: number;
   resource?: string;
-  placeholders?: Record<string, string>;
 }): SubscriptionInput {
   return {
     resources: opts.resources,
@@ -87,12 +85,10 @@ export function graphSubscription(opts: {
     answer: { idPath: "id", expiresPath: "expirationDateTime", expiresFormat: "iso" },
     lifetimeSeconds: opts.lifetimeSeconds,
     secret: "generated",
-    ...(opts.placeholders ? { placeholders: opts.placeholders } : {}),
     notification: {
       itemsPath: "value",
       providerId: { path: "subscriptionId" },
       secret: { path: "clientState" },
-      handshakes: [graphValidationToken],
       // https://learn.microsoft.com/en-us/graph/change-notifications-lifecycle-events: renew (a PATCH
       // with a new expiry also reauthorizes), re-create, or resync what was missed (a delta reader
       // reads on from its cursor: a drive's delta, Outlook's inbox messages delta).

@@ -9,6 +9,7 @@
  */
 import { declareConnector } from "../../declaration.ts";
 import { graphApi, graphIdentity, graphOAuth, graphSubscription } from "./graph.ts";
+import { graphValidationToken } from "./verification.ts";
 import { readOutlookChange, startOutlookDelta } from "./outlook.ts";
 
 const sampleMessage = {
@@ -63,6 +64,7 @@ export default declareConnector({
   oauth: graphOAuth({ "Mail.Read": "Read your mail", "Calendars.Read": "Read your calendars" }),
   identity: graphIdentity,
   api: graphApi,
+  handshakes: [graphValidationToken],
   subscription: graphSubscription({
     resources: [
       { resource: "me/mailFolders('Inbox')/messages", triggers: { message_received: ["created"] } },

@@ -11,6 +11,7 @@
 import { declareConnector } from "../../declaration.ts";
 import { readGraphChange } from "../microsoft/changes.ts";
 import { graphApi, graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
+import { graphValidationToken } from "../microsoft/verification.ts";
 
 // The chatMessage resource, as https://learn.microsoft.com/en-us/graph/api/chatmessage-get shows it.
 const sampleMessage = {
@@ -67,6 +68,7 @@ export default declareConnector({
   oauth: graphOAuth({ "Chat.Read": "Read your Teams chat messages" }),
   identity: graphIdentity,
   api: graphApi,
+  handshakes: [graphValidationToken],
   subscription: graphSubscription({
     resources: [{ resource: "chats/getAllMessages", triggers: { message_posted: ["created"] } }],
     resource: "users/{externalId}/chats/getAllMessages",

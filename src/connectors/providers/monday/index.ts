@@ -67,16 +67,16 @@ export default declareConnector({
   identity: {
     path: "/v2",
     method: "POST",
-    body: '{"query":"query { me { id name email account { id name } } }"}',
+    body: { query: "query { me { id name email account { id name } } }" },
     headers: { "content-type": "application/json" },
     idPath: "data.me.id",
     displayNamePath: "data.me.name",
     metadata: { email: "data.me.email", accountId: "data.me.account.id" },
   },
   api: { baseUrl: "https://api.monday.com" },
+  handshakes: [mondayChallenge],
   webhook: {
     scheme: signature,
-    handshakes: [mondayChallenge],
     event: { path: "event.type" },
     routing: ["event.userId"],
     deliveryId: { paths: ["event.triggerUuid"] },

@@ -7,6 +7,7 @@
 import { declareConnector } from "../../declaration.ts";
 import { readDriveDelta, startDriveDelta } from "../microsoft/driveDelta.ts";
 import { graphApi, graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
+import { graphValidationToken } from "../microsoft/verification.ts";
 
 // A driveItem as https://learn.microsoft.com/en-us/graph/api/driveitem-delta lists it.
 export const sampleFile = {
@@ -73,6 +74,7 @@ export default declareConnector({
   oauth: graphOAuth({ "Files.Read": "Read your files" }),
   identity: graphIdentity,
   api: graphApi,
+  handshakes: [graphValidationToken],
   subscription: graphSubscription({
     resources: [{ resource: "me/drive/root", triggers: driveResourceTriggers }],
     lifetimeSeconds: 4230 * 60,

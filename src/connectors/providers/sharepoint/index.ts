@@ -8,6 +8,7 @@
 import { declareConnector } from "../../declaration.ts";
 import { readDriveDelta, startDriveDelta } from "../microsoft/driveDelta.ts";
 import { graphApi, graphIdentity, graphOAuth, graphSubscription } from "../microsoft/graph.ts";
+import { graphValidationToken } from "../microsoft/verification.ts";
 import { driveResourceTriggers, driveTriggers } from "../onedrive/index.ts";
 
 export default declareConnector({
@@ -43,11 +44,11 @@ export default declareConnector({
   ],
   oauth: graphOAuth({ "Sites.Read.All": "Read the SharePoint sites you can open" }),
   identity: graphIdentity,
-  api: graphApi,
+  api: { ...graphApi, placeholders: { site_id: "site_id" } },
+  handshakes: [graphValidationToken],
   subscription: graphSubscription({
     resources: [{ resource: "site/drive/root", triggers: driveResourceTriggers }],
     resource: "sites/{site_id}/drive/root",
-    placeholders: { site_id: "site_id" },
     lifetimeSeconds: 4230 * 60,
   }),
   changes: { read: readDriveDelta, start: startDriveDelta },

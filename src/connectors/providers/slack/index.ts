@@ -90,6 +90,7 @@ export default declareConnector({
     },
   },
   api: { baseUrl: "https://slack.com/api" },
+  handshakes: [slackUrlVerification],
   webhook: {
     scheme: {
       type: "hmac",
@@ -99,7 +100,6 @@ export default declareConnector({
       timestampHeader: "x-slack-request-timestamp",
       toleranceSeconds: 300,
     },
-    handshakes: [slackUrlVerification],
     event: { path: "event.type" },
     // The acting user, then every user whose installation the event was delivered for.
     routing: ["event.user", "authorizations[].user_id"],

@@ -79,9 +79,9 @@ export default declareConnector({
     test: { method: "GET", path: "/members/me", idPath: "id", displayNamePath: "fullName" },
   },
   api: { baseUrl: "https://api.trello.com/1", auth: { style: "header", header: "authorization", prefix: "OAuth " } },
+  handshakes: [trelloHead],
   webhook: {
     scheme: signature,
-    handshakes: [trelloHead],
     event: { path: "action.type" },
     // Who acted; a connection's webhook delivers its board's (or member's) actions whoever that is.
     routing: ["action.idMemberCreator"],

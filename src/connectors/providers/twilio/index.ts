@@ -57,7 +57,7 @@ export default declareConnector({
     basic: { username: "{account_sid}", password: "{auth_token}" },
     test: { method: "GET", path: "/2010-04-01/Accounts/{account_sid}.json", idPath: "sid", displayNamePath: "friendly_name" },
   },
-  api: { baseUrl: "https://api.twilio.com", auth: { style: "basic" } },
+  api: { baseUrl: "https://api.twilio.com", auth: { style: "basic" }, placeholders: { account_sid: "account_sid" } },
   webhook: {
     scheme: { own: twilioSignature, params: { header: "x-twilio-signature" } },
     format: "form",
@@ -73,7 +73,6 @@ export default declareConnector({
     // Phone number URLs do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "none",
-    placeholders: { account_sid: "account_sid" },
     webhook: { key: "basic_password" },
   },
   triggers: [

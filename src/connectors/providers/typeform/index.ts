@@ -63,7 +63,7 @@ export default declareConnector({
     displayNamePath: "alias",
     metadata: { email: "email" },
   },
-  api: { baseUrl: "https://api.typeform.com" },
+  api: { baseUrl: "https://api.typeform.com", placeholders: { form_id: "form_id" } },
   webhook: {
     // Only for a subscription's own URL, verified with that webhook's generated secret.
     scheme: { type: "hmac", header: "typeform-signature", algorithm: "sha256", encoding: "base64", prefix: "sha256=" },
@@ -85,7 +85,6 @@ export default declareConnector({
     // Typeform webhooks do not expire; the lifetime is only what a re-creation would ask for.
     lifetimeSeconds: 365 * 24 * 60 * 60,
     secret: "generated",
-    placeholders: { form_id: "form_id" },
     onlyWithParam: "form_id",
     webhook: { keep: "all" },
   },

@@ -136,9 +136,9 @@ export default declareConnector({
   },
   // The proxy base: @woocommerce/woocommerce-rest-api: `url` is the store, it adds `/wp-json/wc/v3/` (https://woocommerce.github.io/woocommerce-rest-api-docs/).
   api: { baseUrl: "https://{store}", auth: { style: "basic" } },
+  handshakes: [woocommercePing],
   webhook: {
     scheme: signature,
-    handshakes: [woocommercePing],
     event: { header: "x-wc-webhook-topic" },
     // Deliveries name the store only in X-WC-Webhook-Source (its URL with a trailing slash).
     routingHeaders: ["x-wc-webhook-source"],

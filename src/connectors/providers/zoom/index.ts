@@ -59,6 +59,7 @@ export default declareConnector({
     metadata: { accountId: "account_id", email: "email" },
   },
   api: { baseUrl: "https://api.zoom.us/v2" },
+  handshakes: [zoomUrlValidation],
   webhook: {
     // Zoom states no replay window; Slack's five minutes, as for every other timestamped scheme here.
     scheme: {
@@ -69,7 +70,6 @@ export default declareConnector({
       timestampHeader: "x-zm-request-timestamp",
       toleranceSeconds: 300,
     },
-    handshakes: [zoomUrlValidation],
     event: { path: "event" },
     routing: ["payload.object.host_id", "payload.operator_id"],
     occurredAt: ["event_ts"],
