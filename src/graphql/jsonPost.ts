@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { getCORSHeadersByRequestAndOptions } from "@whatwg-node/server";
+import type { ExecutionResult } from "graphql";
 import { processRegularResult } from "graphql-yoga";
 import { writeFetchResponse } from "../http/node.ts";
 import type { GraphQLContext } from "./context.ts";
@@ -46,8 +47,13 @@ export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy
     } catch {
       return undefined; // yoga words the refusal (UNAUTHENTICATED, RATE_LIMITED, …) from the same context
     }
-    const run = prepared.compiled.query(undefined, context, params.variables ?? {});
-    const result = run instanceof Promise ? await run : run;
+    let result: ExecutionResult;
+    try {
+      const run = prepared.compiled.query(undefined, context, params.variables ?? {});
+      result = run instanceof Promise ? await run : run;
+    } catch {
+      return undefined; // graphql-jit collects resolvers' errors itself; anything else is yoga's to mask
+    }
     if (result.errors || result.extensions) return undefined;
     return { json: JSON.stringify(result), context };
   }
