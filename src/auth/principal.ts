@@ -14,15 +14,18 @@ export function sessionTokenFrom(headers: { authorization?: string; cookie?: str
   if (authorization?.toLowerCase().startsWith("bearer ")) return authorization.slice(7).trim() || undefined;
   const cookie = headers.cookie;
   if (!cookie) return undefined;
+  // Every console request asks (the request guard, then the context): no arrays per cookie.
   for (const part of cookie.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeCookieValue(rest.join("=")) || undefined;
+    const pair = part.trim();
+    const equals = pair.indexOf("=");
+    if ((equals < 0 ? pair : pair.slice(0, equals)) === SESSION_COOKIE) return decodeCookieValue(equals < 0 ? "" : pair.slice(equals + 1)) || undefined;
   }
   return undefined;
 }
 
 /** A cookie value that is not valid percent-encoding (`sy_session=%`) names no session: treated as absent. */
 function decodeCookieValue(value: string): string | undefined {
+  if (!value.includes("%")) return value; // what decodeURIComponent would return, without its cost
   try {
     return decodeURIComponent(value);
   } catch {

@@ -8,7 +8,7 @@ import type { Plugin } from "graphql-yoga";
  * could only end as an internal error. One rule for every field, present and future, instead of a
  * check in each resolver.
  */
-export function useUnstorableInputGuard(): Plugin {
+export function useUnstorableInputGuard(): Plugin & { refuses(document: DocumentNode, variables: unknown): boolean } {
   // yoga's parser cache hands out one DocumentNode per query text, so each document is walked once
   // (per app: each yoga has its own plugin, and its own documents).
   const checkedDocuments = new WeakMap<DocumentNode, boolean>();
@@ -28,6 +28,8 @@ export function useUnstorableInputGuard(): Plugin {
         }
       : undefined;
   return {
+    // The JSON fast path (./jsonPost.ts) asks first and leaves any refusal to yoga's own path.
+    refuses: (document, variables) => documentHasUnstorable(document) || hasUnstorable(variables, 0),
     onExecute: ({ args, setResultAndStopExecution }) => {
       const result = refuse(args.document, args.variableValues);
       if (result) setResultAndStopExecution(result);

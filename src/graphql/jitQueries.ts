@@ -3,6 +3,18 @@ import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
 
 /**
+ * A query yoga has parsed, validated and executed for a query text (and operation name): the
+ * fast path (./jsonPost.ts) runs the same text again without going through parse and validation.
+ */
+export interface PreparedQuery {
+  document: DocumentNode;
+  operationName: string | undefined;
+  compiled: CompiledQuery;
+}
+
+const MAX_PREPARED_QUERIES = 1_000;
+
+/**
  * Queries of the JSON fast path (./jsonPost.ts) run as graphql-jit compiled functions, compiled
  * once per document and operation; everything else runs on yoga's executor (graphql-js) as before.
  *
@@ -15,9 +27,14 @@ import type { Plugin } from "graphql-yoga";
  *
  * Only requests the fast path marks (`serve`) are compiled, so yoga's own path stays as it was and
  * test/graphql/jsonPost.test.ts, comparing the two answer by answer, compares the executors too.
+ * Their compiled queries are remembered by query text and operation name (`prepared`), for the
+ * fast path to run the next request of the same text itself.
  */
-export function useJitQueries(): Plugin & { serve(request: object): void } {
+export function useJitQueries(): Plugin & { serve(request: object): void; prepared(query: string, operationName: string | null | undefined): PreparedQuery | undefined } {
   const requests = new WeakSet<object>();
+  // Query text → operation name (null for none; "" is a name no operation has) → what yoga parsed,
+  // validated and compiled for it.
+  const preparedQueries = new Map<string, Map<string | null, PreparedQuery>>();
   // Per document (yoga's parser cache hands out one per query text) and operation name: the
   // compiled query, or null when it is not a query or graphql-jit cannot compile it.
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
@@ -36,13 +53,30 @@ export function useJitQueries(): Plugin & { serve(request: object): void } {
     return query;
   };
 
+  // Only documents that reached execution are remembered: yoga executes nothing that failed to
+  // parse (armor's token limit included) or to validate (armor's depth, alias and directive limits,
+  // introspection when it is off), and both are properties of the query text alone.
+  const remember = (params: { query?: unknown } | undefined, args: ExecutionArgs, query: CompiledQuery) => {
+    if (typeof params?.query !== "string") return;
+    let byName = preparedQueries.get(params.query);
+    if (!byName) {
+      // Clients send a handful of distinct queries: remember them, within reason.
+      if (preparedQueries.size >= MAX_PREPARED_QUERIES) preparedQueries.clear();
+      preparedQueries.set(params.query, (byName = new Map()));
+    }
+    byName.set(args.operationName ?? null, { document: args.document, operationName: args.operationName ?? undefined, compiled: query });
+  };
+
   return {
     serve: (request) => requests.add(request),
+    prepared: (query, operationName) => preparedQueries.get(query)?.get(operationName ?? null),
     onExecute: ({ args, executeFn, setExecuteFn }) => {
-      const request = (args.contextValue as { request?: object }).request;
+      const context = args.contextValue as { request?: object; params?: { query?: unknown } };
+      const request = context.request;
       if (!request || !requests.has(request)) return;
       const query = compiledFor(args);
       if (!query) return;
+      remember(context.params, args, query);
       setExecuteFn((executionArgs) => {
         // yoga's own executor (@graphql-tools/executor over graphql-js), with its error details.
         const fallback = (result: ExecutionResult) => (result.errors ? executeFn(executionArgs) : result);

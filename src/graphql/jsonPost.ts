@@ -1,7 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { getCORSHeadersByRequestAndOptions } from "@whatwg-node/server";
+import type { ExecutionResult } from "graphql";
 import { processRegularResult } from "graphql-yoga";
 import { writeFetchResponse } from "../http/node.ts";
+import type { GraphQLContext } from "./context.ts";
+import type { PreparedQuery } from "./jitQueries.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
 import type { GraphQLServer } from "./yoga.ts";
 
@@ -27,6 +30,34 @@ export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy
   // Accept header → the media type answered with (regularMediaType), remembered for this app.
   const mediaTypes = new Map<string, string | undefined>();
 
+  /**
+   * A query yoga prepared for this text before, answered without yoga when nothing about it is out
+   * of the ordinary: the JSON of an error-free result, and the context it ran with. Undefined
+   * otherwise — the cost limit or the input guard would refuse it, the caller is not authenticated,
+   * the compiled query met any error — and yoga then answers the request in full, exactly as it
+   * would have (with the context made here: the caller is not authenticated twice). What is skipped
+   * is what yoga would only repeat for this text: parsing (armor's token limit), validation (armor's
+   * depth, alias and directive limits, introspection) and envelop's hooks around them.
+   */
+  async function answerPrepared(prepared: PreparedQuery, params: JsonParams, request: NodeRequestView, ip: string) {
+    if (yoga.preparedQueries.refuses(prepared, params.variables ?? undefined)) return undefined;
+    let context: GraphQLContext;
+    try {
+      context = await yoga.preparedQueries.context(request, ip, params);
+    } catch {
+      return undefined; // yoga words the refusal (UNAUTHENTICATED, RATE_LIMITED, …) from the same context
+    }
+    let result: ExecutionResult;
+    try {
+      const run = prepared.compiled.query(undefined, context, params.variables ?? {});
+      result = run instanceof Promise ? await run : run;
+    } catch {
+      return undefined; // graphql-jit collects resolvers' errors itself; anything else is yoga's to mask
+    }
+    if (result.errors || result.extensions) return undefined;
+    return { json: JSON.stringify(result), context };
+  }
+
   return async function serveJsonPost(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, ip: string): Promise<boolean> {
     if (!isJsonContentType(req.headers["content-type"])) return false;
     const mediaType = regularMediaType(mediaTypes, req.headers.accept);
@@ -40,24 +71,23 @@ export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy
     if (!isPlainParams(params)) return false;
 
     const request = new NodeRequestView(req, url);
-    yoga.compileQueriesOf(request);
-    const result = await getResultForParams({ params, request: request as unknown as Request }, { ip });
+    const prepared = yoga.preparedQueries.find(params.query, params.operationName);
+    const answered = prepared ? await answerPrepared(prepared, params, request, ip) : undefined;
     // yoga's CORS plugin, with the same per-request options (false: no CORS headers).
     const corsOptions = origins.cors(request as unknown as Request);
     const cors = corsOptions === false ? null : getCORSHeadersByRequestAndOptions(request as unknown as Request, corsOptions);
+    if (answered) {
+      writeJson(res, answered.json, mediaType, cors, answered.context.cookies);
+      return true;
+    }
+    // A query seen for the first time is compiled (and remembered) as yoga runs it.
+    if (!prepared) yoga.compileQueriesOf(request);
+    const result = await getResultForParams({ params: params as YogaParams, request: request as unknown as Request }, { ip });
     const cookies = yoga.responseCookies(request);
 
     if (result && !isAsyncIterable(result) && !result.errors && !result.extensions) {
       // What processRegularResult writes for an error-free result, without building a Response.
-      const json = JSON.stringify(result);
-      const headers: Record<string, string | string[]> = {
-        "content-type": `${mediaType}; charset=utf-8`,
-        "content-length": String(Buffer.byteLength(json)),
-        ...cors,
-      };
-      if (cookies.length) headers["set-cookie"] = cookies;
-      res.writeHead(200, headers);
-      res.end(json);
+      writeJson(res, JSON.stringify(result), mediaType, cors, cookies);
       return true;
     }
     // Errors decide the status (400 for validation under graphql-response+json, 500 for unexpected
@@ -85,6 +115,17 @@ export function refusedRequestResponse(error: unknown): Response | undefined {
     status,
     headers: { "content-type": "application/json; charset=utf-8" },
   });
+}
+
+function writeJson(res: ServerResponse, json: string, mediaType: string, cors: Record<string, string> | null, cookies: string[]) {
+  const headers: Record<string, string | string[]> = {
+    "content-type": `${mediaType}; charset=utf-8`,
+    "content-length": String(Buffer.byteLength(json)),
+    ...cors,
+  };
+  if (cookies.length) headers["set-cookie"] = cookies;
+  res.writeHead(200, headers);
+  res.end(json);
 }
 
 /** yoga's isPOSTJsonRequest, for application/json (the rarer application/graphql+json goes to yoga). */
@@ -127,8 +168,11 @@ function chooseRegularMediaType(accept: string | undefined): string | undefined 
 const PARAM_NAMES = new Set(["query", "variables", "operationName", "extensions"]);
 const isObjectOrNothing = (value: unknown) => value == null || (typeof value === "object" && !Array.isArray(value));
 
+type YogaParams = Parameters<GraphQLServer["getResultForParams"]>[0]["params"];
+type JsonParams = { query: string; variables?: Record<string, unknown> | null; operationName?: string | null };
+
 /** Params yoga's checks would accept as they are; the rest goes to yoga for its exact 400s. */
-function isPlainParams(params: unknown): params is { query: string; variables?: Record<string, unknown>; operationName?: string } {
+function isPlainParams(params: unknown): params is JsonParams {
   if (params === null || typeof params !== "object" || Array.isArray(params)) return false;
   const record = params as Record<string, unknown>;
   for (const name in record) if (record[name] != null && !PARAM_NAMES.has(name)) return false;

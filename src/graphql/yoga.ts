@@ -19,7 +19,7 @@ query {
 }
 `;
 import { useUnstorableInputGuard } from "./inputGuard.ts";
-import { useJitQueries } from "./jitQueries.ts";
+import { type PreparedQuery, useJitQueries } from "./jitQueries.ts";
 import { createCostLimit } from "./limits.ts";
 import { createLiveLimits, useLiveLimits } from "./liveLimits.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
@@ -28,6 +28,9 @@ import { schema } from "./schema.ts";
 export interface ServerContext {
   ip: string;
 }
+
+/** What the context is made from: a fetch Request, or the fast path's view of a node request. */
+type RequestHeaders = { headers: { get(name: string): string | null } };
 
 /**
  * Set-Cookie headers that resolvers asked for (logIn, logOut), by request: yoga's responses get them
@@ -145,6 +148,23 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
   const liveLimits = createLiveLimits(config);
   const costLimit = createCostLimit();
   const graphiqlPage = createGraphiQLPage();
+  const unstorableInputGuard = useUnstorableInputGuard();
+  // A reconnecting EventSource resends the last `id:` it saw (forwardedEvents resumes after it).
+  const buildContext = (request: RequestHeaders, ip: string, carried?: { request: object; params: object }): Promise<GraphQLContext> =>
+    contexts.create(
+      {
+        authorization: request.headers.get("authorization") ?? undefined,
+        cookie: request.headers.get("cookie") ?? undefined,
+        "x-api-key": request.headers.get("x-api-key") ?? undefined,
+      },
+      ip,
+      request.headers.get("last-event-id") || undefined,
+      carried,
+    );
+  // By request: the context the JSON fast path (./jsonPost.ts) made before handing the request to
+  // yoga after all (an error to report, a refusal to word): yoga's context factory takes that one,
+  // so a caller is authenticated, and its rate limit spent, once per request whichever path answers.
+  const builtContexts = new WeakMap<object, Promise<GraphQLContext>>();
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -163,27 +183,14 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
     // would pipe that buffer through a web TransformStream again, which doubled the cost of a POST.
     maxRequestBodySize: false,
     maskedErrors: { maskError: maskError({ logger, databaseOutage }), isDev: false },
-    context: async ({ request, ip }) => {
-      const context = await contexts.create(
-        {
-          authorization: request.headers.get("authorization") ?? undefined,
-          cookie: request.headers.get("cookie") ?? undefined,
-          "x-api-key": request.headers.get("x-api-key") ?? undefined,
-        },
-        ip,
-      );
-      // A reconnecting EventSource resends the last `id:` it saw (forwardedEvents resumes after it).
-      // Set on the context made for this request, not spread into a copy: copying its ~30
-      // capabilities again cost more than the rest of building it (docs/benchmarks.md).
-      context.lastEventId = request.headers.get("last-event-id") || undefined;
-      return context;
-    },
+    // The context the fast path already made for this request, when it handed the request back.
+    context: ({ request, ip }) => builtContexts.get(request) ?? buildContext(request, ip),
     plugins: [
       graphiqlPage.plugin,
       useMalformedParamsRefused(),
       responseCookies,
       useEventStreamIds(),
-      useUnstorableInputGuard(),
+      unstorableInputGuard,
       EnvelopArmorPlugin({
         maxDepth: { n: 12, ...asValidationError },
         maxAliases: { n: 20, ...asValidationError },
@@ -200,7 +207,26 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
       jitQueries,
     ],
   });
-  return Object.assign(yoga, { responseCookies: responseCookies.of, compileQueriesOf: jitQueries.serve, liveLimits, costLimit });
+  /**
+   * What the JSON fast path needs to answer a query yoga has already prepared (parsed, validated,
+   * compiled) for the same text without yoga: the prepared query, the checks yoga's execute hooks
+   * make on every request's variables, and the request's context. test/graphql/jsonPost.test.ts
+   * checks that these are all the hooks that can change an error-free answer.
+   */
+  const preparedQueries = {
+    find: jitQueries.prepared,
+    /** Whether the unstorable-input guard or the cost limit would refuse these variables. */
+    refuses: (prepared: PreparedQuery, variables: Record<string, unknown> | undefined) =>
+      unstorableInputGuard.refuses(prepared.document, variables) || costLimit.error(schema, prepared.document, prepared.operationName, variables) !== undefined,
+    /** The request's context as yoga would make it, made once (yoga takes the same one if it answers after all). */
+    context: (request: RequestHeaders, ip: string, params: object): Promise<GraphQLContext> => {
+      // With the request and params yoga's own context would carry.
+      const built = buildContext(request, ip, { request, params });
+      builtContexts.set(request, built);
+      return built;
+    },
+  };
+  return Object.assign(yoga, { responseCookies: responseCookies.of, compileQueriesOf: jitQueries.serve, preparedQueries, liveLimits, costLimit });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;

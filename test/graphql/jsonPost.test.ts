@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CSRF_HEADER } from "../../src/graphql/requestGuard.ts";
+import pino from "pino";
+import { loadConfig } from "../../src/config.ts";
+import { CSRF_HEADER, createOriginPolicy } from "../../src/graphql/requestGuard.ts";
+import { createGraphQLServer } from "../../src/graphql/yoga.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -128,4 +131,149 @@ describe("a JSON POST to /graphql answers as yoga does", () => {
     const again = await bothWays({ query: "mutation { logOut }" }, { cookie: `sy_session=${token}` });
     expect(JSON.parse(again.body).data.logOut).toBe(false);
   });
+});
+
+// A query text the fast path has seen executed is answered again without yoga's parse, validation
+// and envelop hooks (src/graphql/jsonPost.ts, `answerPrepared`). Every check those skipped hooks
+// make on each request must still be made: each test below sends the same text more than once, so
+// the later requests take the prepared path, and compares them with yoga's own answers.
+describe("a query text seen before answers as yoga does", () => {
+  const limited = "query Limited($id: ID!, $limit: Int) { deployment(id: $id) { id dataItems(limit: $limit) { totalCount nodes { id } } } }";
+
+  test("the same page, with a key and with a session, and another deployment's", async () => {
+    const other = await createOperator(app, "Elsewhere");
+    for (const headers of [{ "x-api-key": operator.apiKey }, { authorization: `Bearer ${operator.token}` }] as Record<string, string>[]) {
+      const first = await bothWays({ query: limited, variables: { id: operator.deploymentId, limit: 5 } }, headers);
+      const again = await bothWays({ query: limited, variables: { id: operator.deploymentId, limit: 5 } }, headers);
+      expect(again).toEqual(first);
+      expect(JSON.parse(again.body).data.deployment.id).toBe(operator.deploymentId);
+      // A field error on the prepared path: yoga words it (NOT_FOUND for a key, FORBIDDEN for a non-member).
+      const refused = await bothWays({ query: limited, variables: { id: other.deploymentId, limit: 5 } }, headers);
+      expect(JSON.parse(refused.body).errors[0].extensions.code).toMatch(/^(NOT_FOUND|FORBIDDEN)$/);
+    }
+  });
+
+  test("credentials are checked on every request: a wrong key, no key, a logged-out session", async () => {
+    const twin = await createOperator(app, "Keyholder");
+    const query = { query: limited, variables: { id: twin.deploymentId, limit: 2 } };
+    expect((await bothWays(query, { "x-api-key": twin.apiKey })).status).toBe(200);
+    expect(JSON.parse((await bothWays(query, { "x-api-key": `${twin.apiKey}x` })).body).errors[0].extensions.code).toBe("UNAUTHENTICATED");
+    expect(JSON.parse((await bothWays(query)).body).errors[0].extensions.code).toBe("UNAUTHENTICATED");
+    expect(JSON.parse((await bothWays(query, { authorization: "Bearer sy_session_nope" })).body).errors[0].extensions.code).toBe("UNAUTHENTICATED");
+  });
+
+  test("the cost limit and the input guard look at each request's variables", async () => {
+    const headers = { "x-api-key": operator.apiKey };
+    // Fifteen pages of up to $n items: fine at 5 a page, over the cost limit at 100 (which the
+    // resolver itself would serve).
+    const pages = `query Pages($id: ID!, $n: Int) { deployment(id: $id) { ${Array.from({ length: 15 }, (_, i) => `p${i}: dataItems(limit: $n) { nodes { id name description } }`).join(" ")} } }`;
+    expect((await bothWays({ query: pages, variables: { id: operator.deploymentId, n: 5 } }, headers)).status).toBe(200);
+    const tooCostly = await bothWays({ query: pages, variables: { id: operator.deploymentId, n: 100 } }, headers);
+    expect(JSON.parse(tooCostly.body).errors[0].message).toContain("estimated cost");
+    // A NUL in a variable of a skipped field: no resolver would see it, the guard still refuses it.
+    const skipped = "query Skipped($id: ID!, $other: ID!, $skip: Boolean!) { deployment(id: $id) { id } other: deployment(id: $other) @skip(if: $skip) { id } }";
+    const variables = { id: operator.deploymentId, other: operator.deploymentId, skip: true };
+    expect(JSON.parse((await bothWays({ query: skipped, variables }, headers)).body).data.deployment.id).toBe(operator.deploymentId);
+    const nul = await bothWays({ query: skipped, variables: { ...variables, other: "\u0000" } }, headers);
+    expect(JSON.parse(nul.body).errors[0].message).toContain("NUL character");
+  });
+
+  test("operations refused at parse or validation are refused every time", async () => {
+    const deep = `{ viewer { organizations { deployments { organization { deployments { organization { deployments { organization { deployments { organization { deployments { organization { id } } } } } } } } } } } } }`;
+    const aliases = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: viewer { id }`).join(" ")} }`;
+    const tokens = `{ viewer { ${Array.from({ length: 3100 }, () => "id").join(" ")} } }`;
+    for (const query of [deep, aliases, tokens]) {
+      const first = await bothWays({ query }, { authorization: `Bearer ${operator.token}` });
+      expect(first.body).toContain('"errors"');
+      expect(await bothWays({ query }, { authorization: `Bearer ${operator.token}` })).toEqual(first);
+    }
+  });
+
+  test("the named operation of a document with several is the one that runs", async () => {
+    const two = `query A($id: ID!) { deployment(id: $id) { id } } query B { viewer { email } }`;
+    const headers = { authorization: `Bearer ${operator.token}` };
+    for (let i = 0; i < 2; i++) {
+      expect(JSON.parse((await bothWays({ query: two, operationName: "A", variables: { id: operator.deploymentId } }, headers)).body).data).toEqual({
+        deployment: { id: operator.deploymentId },
+      });
+      expect(JSON.parse((await bothWays({ query: two, operationName: "B" }, headers)).body).data.viewer.email).toBe(operator.email);
+      await bothWays({ query: two, operationName: "C" }, headers);
+      await bothWays({ query: two, operationName: "" }, headers);
+      // With one operation, none named is that one; "" names none.
+      await bothWays({ query: "{ viewer { email } }" }, headers);
+      await bothWays({ query: "{ viewer { email } }", operationName: "" }, headers);
+    }
+  });
+});
+
+describe("the prepared path with a small rate limit and introspection off", () => {
+  let limitedApp: TestApp;
+  let limitedOperator: Operator;
+  beforeAll(async () => {
+    limitedApp = await startTestApp({ RATE_LIMIT_PER_MINUTE: "6", GRAPHQL_INTROSPECTION: "false" });
+    limitedOperator = await createOperator(limitedApp, "Limited");
+  });
+  afterAll(() => limitedApp.close());
+
+  test("each request spends one point, whichever path answers it", async () => {
+    const query = "query Limited($id: ID!, $limit: Int) { deployment(id: $id) { dataItems(limit: $limit) { totalCount } } }";
+    const send = async (limit: number) => {
+      const response = await fetch(`${limitedApp.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": limitedOperator.apiKey },
+        body: JSON.stringify({ query, variables: { id: limitedOperator.deploymentId, limit } }),
+      });
+      return (await response.json()) as { data?: unknown; errors?: { extensions: { code: string } }[] };
+    };
+    // Seen for the first time (yoga); prepared; prepared but a resolver error (yoga answers);
+    // prepared but over the cost limit (yoga refuses); prepared twice more: six points.
+    expect((await send(5)).data).toBeTruthy();
+    expect((await send(5)).data).toBeTruthy();
+    expect((await send(0)).errors?.[0].extensions.code).toBe("BAD_USER_INPUT");
+    expect((await send(50_000)).errors?.[0].extensions.code).toBe("BAD_USER_INPUT");
+    expect((await send(5)).data).toBeTruthy();
+    expect((await send(5)).data).toBeTruthy();
+    expect((await send(5)).errors?.[0].extensions.code).toBe("RATE_LIMITED");
+  });
+
+  test("introspection is refused every time", async () => {
+    // `__typename` alone is no introspection: the same document shape, allowed and prepared.
+    for (const query of ["{ __typename }", "{ __schema { queryType { name } } }", "{ __typename }", "{ __schema { queryType { name } } }"]) {
+      const response = await fetch(`${limitedApp.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+      const body = (await response.json()) as { data?: unknown; errors?: { message: string }[] };
+      if (query.includes("__schema")) expect(body.errors?.[0].message).toContain("introspection");
+      else expect(body).toEqual({ data: { __typename: "Query" } });
+    }
+  });
+});
+
+test("every hook yoga runs around a query is one the prepared path makes too, or one that cannot change an error-free answer", () => {
+  const config = loadConfig({ NODE_ENV: "production", PUBLIC_URL: "http://localhost", ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") });
+  const yoga = createGraphQLServer({ config, logger: pino({ level: "silent" }), databaseOutage: {} as never, origins: createOriginPolicy(config), contexts: {} as never });
+  const QUERY_HOOKS = ["onParams", "onParse", "onValidate", "onContextBuilding", "onExecute", "onExecutionResult"];
+  const hooks = (yoga as unknown as { plugins: (Record<string, unknown> | false)[] }).plugins
+    .filter((plugin) => plugin !== false)
+    .map((plugin) => QUERY_HOOKS.filter((hook) => hook in plugin).join(" "))
+    .filter(Boolean);
+  // A plugin added with one of these hooks fails this test: jsonPost.ts's `answerPrepared` must
+  // then make its check too (or show why it need not), and this list grow by it.
+  expect(hooks).toEqual([
+    "onParse onValidate onExecute", // envelop's engine: graphql-js, whose execute graphql-jit replaces on both paths
+    "onContextBuilding", // yoga's `context` option: buildContext, called by both paths
+    "onContextBuilding", // Set-Cookie values: the prepared path reads the context's own `cookies`
+    "onExecute", // the unstorable-input guard: preparedQueries.refuses asks it
+    "onValidate", // armor: depth limit (a document that failed validation is never prepared)
+    "onParse", // armor: token limit (a document that failed to parse is never prepared)
+    "onValidate", // armor: alias limit
+    "onValidate", // armor: directive limit
+    "onValidate", // armor: field suggestions hidden (validation errors only)
+    "onValidate", // introspection off
+    "onExecute", // the cost limit: preparedQueries.refuses asks it
+    "onExecute", // graphql-jit: the prepared query is its compiled query
+    "onParse onValidate", // yoga's parse and validation cache
+    "onParams", // yoga's parameter checks: isPlainParams lets only params they accept through
+    "onParse", // no mutation over GET (the prepared path serves POSTs, and queries only)
+    "onExecute", // masked errors (errors only: the prepared path answers only error-free results)
+    "onValidate", // HTTP status of validation errors (validation errors only)
+  ]);
 });
