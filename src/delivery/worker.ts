@@ -99,7 +99,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
    * This worker's requests in flight per URL (claimed or handed over, until the receiver answered or
    * the timeout), for the handoff's per-URL share. An attempt being recorded no longer loads the
    * receiver, so it does not hold the URL's share: at the maximum rate recording took as long as
-   * sending, and counting it halved what one URL could be sent (docs/benchmarks.md).
+   * sending, and counting it left the handoff a third of a busy URL's deliveries, the rest waiting
+   * for claims (docs/decisions.md, "Delivery isolation").
    */
   const perUrlInFlight = new Map<string, number>();
   let detach: (() => void) | undefined;
