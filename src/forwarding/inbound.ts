@@ -58,10 +58,10 @@ async function findAccounts(deps: InboundDeps, deploymentId: string, connector: 
   // Plain SQL: every inbound event routes through here (Prisma's query compiler costs more CPU than the query).
   const rows = await deps.sql.query<{ id: string; account: string; external_id: string; cursor: string | null; created_at: Date | string }>(
     `select a.id, a.account, a.external_id, p.cursor, a.created_at at time zone 'UTC' as created_at
-     from connected_account a left join change_position p on p.connected_account_id = a.id and p.reader = ''
+     from connected_account a left join change_position p on p.connected_account_id = a.id and p.reader = $4
      where a.deployment_id = $1 and a.connector = $2 and a.status = 'ACTIVE' and a.external_id = any($3::text[])
      order by a.created_at, a.id`,
-    [deploymentId, connector, [...new Set(externalIds)]],
+    [deploymentId, connector, [...new Set(externalIds)], CONNECTION_READER],
     "inbound_find_accounts",
   );
   return rows.map((row) => ({

@@ -1,3 +1,4 @@
+import { CONNECTION_READER } from "../../changes/positions.ts";
 import type { Sql } from "../../db/sql.ts";
 import type { PolledPairs } from "./pollFragments.ts";
 import { POLLED } from "./pollFragments.ts";
@@ -67,11 +68,11 @@ export async function pollClaim(sql: Sql, pairs: PolledPairs, now: Date, leaseMs
      from due
      where a.id = due.id
      returning due.polled, a.id, a.deployment_id, a.connector, a.account, a.external_id,
-       (select p.cursor from change_position p where p.connected_account_id = a.id and p.reader = '') as cursor, a.params, a.metadata, a.created_at at time zone 'UTC' as created_at,
+       (select p.cursor from change_position p where p.connected_account_id = a.id and p.reader = $6) as cursor, a.params, a.metadata, a.created_at at time zone 'UTC' as created_at,
        array(select t.trigger from forwarding_trigger t
              join unnest($4::text[], $5::text[]) as p(connector, trigger) on p.connector = t.connector and p.trigger = t.trigger
              where t.deployment_id = a.deployment_id and t.connector = a.connector order by t.trigger) as triggers`,
-    [now.toISOString(), leaseUntil.toISOString(), limit, pairs.connectors, pairs.triggers],
+    [now.toISOString(), leaseUntil.toISOString(), limit, pairs.connectors, pairs.triggers, CONNECTION_READER],
     "poll_claim",
   );
   const claimed = rows

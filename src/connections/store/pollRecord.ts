@@ -1,3 +1,4 @@
+import { CONNECTION_READER } from "../../changes/positions.ts";
 import type { Sql } from "../../db/sql.ts";
 
 /** How a poll went, for the connection's polling health: `error` null when it succeeded; null when it was no attempt (the provider pushes instead). */
@@ -35,7 +36,7 @@ export async function pollRecord(
      ),
      moved as (
        insert into change_position (connected_account_id, reader, cursor)
-       select old.id, '', $4::text from old where $4::text is not null
+       select old.id, $10::text, $4::text from old where $4::text is not null
        on conflict (connected_account_id, reader) do update set cursor = excluded.cursor
      )
      update connected_account a set
@@ -54,7 +55,7 @@ export async function pollRecord(
      from old
      where a.id = old.id
      returning (old.attempted and old.error is not null and not old.poll_failure_announced and old.streak_since <= $9::timestamp) as announce`,
-    [id, lease.leaseUntil.toISOString(), nextPollAt.toISOString(), cursor, lease.claimedAt.toISOString(), attempt !== null, attempt?.error ?? null, (attempt?.at ?? lease.claimedAt).toISOString(), failedBefore.toISOString()],
+    [id, lease.leaseUntil.toISOString(), nextPollAt.toISOString(), cursor, lease.claimedAt.toISOString(), attempt !== null, attempt?.error ?? null, (attempt?.at ?? lease.claimedAt).toISOString(), failedBefore.toISOString(), CONNECTION_READER],
     "poll_record",
   );
   return { recorded: rows.length === 1, announce: rows[0]?.announce === true };
