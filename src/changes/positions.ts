@@ -10,25 +10,16 @@
  *   re-created under the same row reads on.
  *
  * A position moves only after the events read up to it are stored: a crash in between re-reads
- * (and deduplicates) rather than skips. Two statements write the table beside these, each in the
- * same statement or transaction as the row it goes with: the connect flow's save (a connection's
- * first position, connections/store/save.ts) and the poller's record (the declared readers'
- * positions, under the poll's lease: connections/store/pollRecord.ts).
+ * (and deduplicates) rather than skips. Three statements write the table beside this one, each in
+ * the same statement or transaction as the row it goes with: the connect flow's save (a connection's
+ * first position, connections/store/save.ts), the poller's record (the declared readers' positions,
+ * under the poll's lease: connections/store/pollRecord.ts) and a created subscription's record (its
+ * reader's first position: subscriptions/queue/recordCreated.ts).
  */
 import type { Sql } from "../db/sql.ts";
 
 /** The reader key of a connection's own reader (not a subscription's). */
 export const CONNECTION_READER = "";
-
-/** Where the reader resumes; undefined before its first position. */
-export async function positionOf(sql: Sql, connectedAccountId: string, reader: string): Promise<string | undefined> {
-  const rows = await sql.query<{ cursor: string }>(
-    `select cursor from change_position where connected_account_id = $1 and reader = $2`,
-    [connectedAccountId, reader],
-    "change_position_of",
-  );
-  return rows[0]?.cursor;
-}
 
 /** The reader read on to `cursor` (its events are stored). */
 export async function movePosition(sql: Sql, connectedAccountId: string, reader: string, cursor: string): Promise<void> {
@@ -37,15 +28,5 @@ export async function movePosition(sql: Sql, connectedAccountId: string, reader:
      on conflict (connected_account_id, reader) do update set cursor = excluded.cursor`,
     [connectedAccountId, reader, cursor],
     "change_position_move",
-  );
-}
-
-/** The reader's first position (`changes.start`); one already held is kept, so a re-creation or a reconnection skips nothing. */
-export async function startPosition(sql: Sql, connectedAccountId: string, reader: string, cursor: string): Promise<void> {
-  await sql.query(
-    `insert into change_position (connected_account_id, reader, cursor) values ($1, $2, $3)
-     on conflict (connected_account_id, reader) do nothing`,
-    [connectedAccountId, reader, cursor],
-    "change_position_start",
   );
 }

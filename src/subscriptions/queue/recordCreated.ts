@@ -1,4 +1,3 @@
-import { startPosition } from "../../changes/positions.ts";
 import type { Sql } from "../../db/sql.ts";
 import { HELD, held } from "./held.ts";
 import { renewAt } from "./policy.ts";
@@ -20,17 +19,33 @@ export interface Created {
 export async function recordCreated(sql: Sql, work: SubscriptionWork, created: Created, now: Date): Promise<boolean> {
   const rows = await sql.query(
     // Events changed by a plan meanwhile: recorded, but PENDING and due now, so it is re-created for them.
-    `update provider_subscription set provider_id = $3, provider_resource_id = $4, secret_encrypted = coalesce($5, secret_encrypted),
-       status = case when events = $9::text[] then 'ACTIVE'::"ProviderSubscriptionStatus" else 'PENDING'::"ProviderSubscriptionStatus" end,
-       next_attempt_at = case when events = $9::text[] then $8::timestamp else $7::timestamp end,
-       expires_at = $6::timestamp, last_renewed_at = $7::timestamp, lease_until = null,
-       last_error = null, failing_since = null, failures = 0, updated_at = $7::timestamp
-     where ${HELD}
-     returning id`,
-    [...held(work), created.providerId, created.providerResourceId, created.secretSealed, created.expiresAt?.toISOString() ?? null, now.toISOString(), (renewAt(now, created.expiresAt) ?? created.checkAt)?.toISOString() ?? null, work.events],
+    `with recorded as (
+       update provider_subscription set provider_id = $3, provider_resource_id = $4, secret_encrypted = coalesce($5, secret_encrypted),
+         status = case when events = $9::text[] then 'ACTIVE'::"ProviderSubscriptionStatus" else 'PENDING'::"ProviderSubscriptionStatus" end,
+         next_attempt_at = case when events = $9::text[] then $8::timestamp else $7::timestamp end,
+         expires_at = $6::timestamp, last_renewed_at = $7::timestamp, lease_until = null,
+         last_error = null, failing_since = null, failures = 0, updated_at = $7::timestamp
+       where ${HELD}
+       returning id, connected_account_id
+     ), started as (
+       -- The change reader's first position, under the same lease: one already held is kept.
+       insert into change_position (connected_account_id, reader, cursor)
+       select connected_account_id, id, $10::text from recorded where $10::text is not null
+       on conflict (connected_account_id, reader) do nothing
+     )
+     select id from recorded`,
+    [
+      ...held(work),
+      created.providerId,
+      created.providerResourceId,
+      created.secretSealed,
+      created.expiresAt?.toISOString() ?? null,
+      now.toISOString(),
+      (renewAt(now, created.expiresAt) ?? created.checkAt)?.toISOString() ?? null,
+      work.events,
+      created.cursor || null,
+    ],
     "subscriptions_record_created",
   );
-  if (rows.length === 0) return false;
-  if (created.cursor) await startPosition(sql, work.connectedAccountId, work.id, created.cursor);
-  return true;
+  return rows.length > 0;
 }
