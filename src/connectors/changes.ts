@@ -88,3 +88,8 @@ export function changeReaderScope(decl: {
 export function connectionChangeReader(decl: { changes?: ChangesDeclaration; subscription?: { notification?: unknown; webhook?: unknown } }): ChangesDeclaration | undefined {
   return changeReaderScope(decl) === "connection" ? decl.changes : undefined;
 }
+
+/** The declared reader when it belongs to each subscription (a Graph delta, a Calendar sync token), else undefined. */
+export function subscriptionChangeReader(decl: { changes?: ChangesDeclaration; subscription?: { notification?: unknown; webhook?: unknown } }): ChangesDeclaration | undefined {
+  return changeReaderScope(decl) === "subscription" ? decl.changes : undefined;
+}

@@ -11,7 +11,7 @@
  * once, at start-up (declarations or their environment may have changed). A change is seen at once
  * when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
  */
-import { changeReaderScope, type ChangeStart } from "../connectors/changes.ts";
+import { type ChangeStart, subscriptionChangeReader } from "../connectors/changes.ts";
 import { createTenantHostDispatcher } from "../net/ssrf.ts";
 import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
@@ -220,7 +220,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     // An expiry the create does not answer (Jira's webhooks: 30 days) is the lifetime asked for.
     const expiresAt = answered.expiresAt ?? (decl.answer.expiresPath ? new Date(String(vars.expiresAt)) : null);
     const kept = secret ?? answered.secret;
-    const start = changeReaderScope(def.declaration) === "subscription" ? def.declaration.changes?.start : undefined;
+    const start = subscriptionChangeReader(def.declaration)?.start;
     const cursor = start ? await startCursor(work, start, to, answer) : undefined;
     const recorded = await queue.recordCreated(work, {
       cursor,
