@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { httpsUrl, jsonPath } from "./fields.ts";
-import { apiRequestSchema } from "./request.ts";
+import { apiRequestSchema, isBodilessGet } from "./request.ts";
 
 const apiPath = z.string().startsWith("/", "must start with /");
 const naming = (placeholder: string) => (path: string) => path.includes(`{${placeholder}}`);
@@ -34,7 +34,7 @@ export const installationSchema = z
     userInstallations: apiRequestSchema
       .extend({ listPath: jsonPath })
       .strict()
-      .refine((r) => r.method === "GET" && r.body === undefined, { message: "a list is read with GET and no body", path: ["method"] }),
+      .refine(isBodilessGet, { message: "a list is read with GET and no body", path: ["method"] }),
     /** Triggers whose events mean the installation is gone: the connection it is routed to becomes DISCONNECTED. */
     disconnectOn: z.array(z.string().min(1)).default([]),
     /** The JWT's lifetime in seconds; the provider's maximum (GitHub: 10 minutes), less a margin. */

@@ -7,7 +7,7 @@
  * `docs/polling.md` explains every field with the three declared readers as examples.
  */
 import { z } from "zod";
-import { apiRequestSchema } from "./request.ts";
+import { apiRequestSchema, isBodilessGet } from "./request.ts";
 
 /** The placeholder in a query value that is replaced by the stored position (a page token, a "since" time). */
 export const CURSOR_PLACEHOLDER = "{cursor}";
@@ -24,9 +24,8 @@ export function pollingSchema(jsonPath: z.ZodString) {
    * holding `{cursor}` gets the stored position; the parameter is left out while there is none (the
    * first read, or nothing seen yet). A list is read with GET and no body.
    */
-  const isRead = (r: { method: string; body?: unknown }) => r.method === "GET" && r.body === undefined;
   const read = { message: "a polled read is a GET without a body", path: ["method"] };
-  const requestSchema = apiRequestSchema.refine(isRead, read);
+  const requestSchema = apiRequestSchema.refine(isBodilessGet, read);
 
   const polledTriggerSchema = z
     .object({
@@ -61,7 +60,7 @@ export function pollingSchema(jsonPath: z.ZodString) {
        * A request that answers the current position without listing anything (Drive
        * `changes/startPageToken`), for the first read; absent: the first list answer gives it.
        */
-      start: apiRequestSchema.extend({ cursor: jsonPath }).strict().refine(isRead, read).optional(),
+      start: apiRequestSchema.extend({ cursor: jsonPath }).strict().refine(isBodilessGet, read).optional(),
     })
     .strict()
     .refine((t) => t.cursor.from !== "version" || t.version, { message: "a version cursor needs a version path", path: ["version"] });

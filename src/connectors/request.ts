@@ -27,6 +27,9 @@ export const apiRequestSchema = z
 
 export type ApiRequestDeclaration = z.output<typeof apiRequestSchema>;
 
+/** A request that reads a list (a polled read, the user's installations): a GET without a body. */
+export const isBodilessGet = (request: { method: string; body?: unknown }) => request.method === "GET" && request.body === undefined;
+
 /** `path` with the declared `query` added (its own query kept first). */
 export function pathWithQuery(path: string, query: Record<string, string>): string {
   const added = new URLSearchParams(query).toString();
