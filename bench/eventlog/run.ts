@@ -96,8 +96,8 @@ try {
     [operator.deploymentId, EVENTS],
   );
   await db.query(
-    `insert into delivery (id, event_id, deployment_id, url, status, attempts, next_attempt_at, last_status_code, created_at, updated_at, completed_at)
-     select 'dlv_seed_' || substr(e.id, 10), e.id, e.deployment_id, 'http://127.0.0.1:9/hook', 'SUCCEEDED', 1, null, 200, e.received_at, e.received_at, e.received_at
+    `insert into delivery (id, event_id, deployment_id, url, status, attempts, next_attempt_at, last_status_code, created_at, updated_at, completed_at, event_received_at)
+     select 'dlv_seed_' || substr(e.id, 10), e.id, e.deployment_id, 'http://127.0.0.1:9/hook', 'SUCCEEDED', 1, null, 200, e.received_at, e.received_at, e.received_at, e.received_at
      from trigger_event e where e.deployment_id = $1`,
     [operator.deploymentId],
   );

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 
 /**
  * Secrets at rest (OAuth tokens, client secrets, the forwarding header value, signing secrets) are
@@ -35,6 +35,17 @@ export function sha256Hex(value: string): string {
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
+}
+
+/**
+ * A row id: the prefix and 96 random bits in hex (24 characters). The bits are a version-4 UUID's
+ * random ones, because node:crypto hands UUIDs out of a cached pool of random bytes while
+ * `randomBytes` asks OpenSSL on every call: three ids per forwarded event cost 2–3 % of the service's
+ * CPU that way.
+ */
+export function randomId(prefix: string): string {
+  const uuid = randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: the 4 and y are not random
+  return `${prefix}_${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(24)}`;
 }
 
 /** Constant-time string comparison that does not leak where the strings differ (nor, beyond a hash, their length). */

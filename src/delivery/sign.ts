@@ -1,17 +1,29 @@
-import { Webhook } from "standardwebhooks";
+import { createHmac } from "node:crypto";
 
 /**
  * Standard Webhooks headers (https://www.standardwebhooks.com): `webhook-id` is the event id (the
  * same on every retry and replay, so receivers deduplicate on it), `webhook-timestamp` the unix
  * seconds of this attempt, `webhook-signature` one `v1,<base64>` per active secret, space-separated
  * — during a rotation's 24 h overlap receivers holding either secret can verify.
+ *
+ * The signature is the specification's: HMAC-SHA256 keyed with the secret's base64 after `whsec_`,
+ * over `{id}.{timestamp}.{body}`. It is computed with node:crypto rather than the `standardwebhooks`
+ * package's `sign`, which hashes in JavaScript (fast-sha256) and decodes the secret on every call:
+ * 3 % of the service's CPU at the forwarding benchmark's maximum rate. The tests verify what this
+ * writes with that package's `verify`.
  */
 export function signatureHeaders(secrets: readonly string[], eventId: string, body: string, at: Date): Record<string, string> {
   if (secrets.length === 0) throw new Error("the deployment has no signing secret");
-  const timestamp = new Date(Math.floor(at.getTime() / 1000) * 1000);
+  const seconds = String(Math.floor(at.getTime() / 1000));
+  const signed = `${eventId}.${seconds}.${body}`;
   return {
     "webhook-id": eventId,
-    "webhook-timestamp": String(timestamp.getTime() / 1000),
-    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(eventId, timestamp, body)).join(" "),
+    "webhook-timestamp": seconds,
+    "webhook-signature": secrets.map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(signed).digest("base64")}`).join(" "),
   };
+}
+
+/** The key a `whsec_…` secret stands for: the bytes its base64 encodes. */
+function secretKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
 }

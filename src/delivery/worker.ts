@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import type { SecretBox } from "../crypto/secrets.ts";
+import { randomId, type SecretBox } from "../crypto/secrets.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import { buildForwardedRequest, forwardedBody } from "./forwardedRequest.ts";
 import type { OperationsMetrics } from "./metrics.ts";
@@ -277,7 +276,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       delayMs: decision.status === "PENDING" ? decision.delayMs : 0,
       statusCode: result.statusCode,
       lastError,
-      attemptId: `att_${randomBytes(12).toString("hex")}`,
+      attemptId: randomId("att"),
       url: delivery.url,
       startedAt: startedAt.toISOString(),
       durationMs: result.durationMs,

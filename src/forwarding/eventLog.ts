@@ -9,11 +9,13 @@ import type { Sql } from "../db/sql.ts";
  * as page 1 — no OFFSET walk, no count(*).
  *
  * Filters narrow that scan: connector, trigger, account and the time range are plain predicates on
- * the event row; `status` is the status of the event's latest delivery (an event without a delivery
- * matches no status), kept on the event row as `latest_delivery_status` and indexed with the keyset,
- * so a rare status costs what a common one does (before, each event's latest delivery was looked up
- * until a page was filled: every event of the deployment when none matched). Only the conditions
- * given are written into the statement, so the planner sees exactly the query it runs.
+ * the event row; `status` is the status of the event's latest delivery (by created_at, id; an event
+ * without a delivery matches no status). With a status the scan walks delivery instead, through its
+ * (deployment_id, status, event_received_at, event_id) index — the same keyset, since each delivery
+ * carries its event's received_at — and keeps a delivery when no later one of its event exists. So a
+ * rare status costs what a common one does, and nothing is written to the event row when a delivery
+ * changes status (the forwarding path's widest write, before). Only the conditions given are written
+ * into the statement, so the planner sees exactly the query it runs.
  */
 
 export interface EventFilter {
@@ -57,24 +59,29 @@ export async function eventLogPage(sql: Sql, deploymentId: string, filter: Event
     params.push(value);
     return `$${params.length}`;
   };
-  const where = ["e.deployment_id = $1"];
+  // The keyset's columns: the event's own, or the copy its deliveries carry when walking one status.
+  const [from, receivedAt, id] = filter.status
+    ? ["delivery d join trigger_event e on e.id = d.event_id", "d.event_received_at", "d.event_id"]
+    : ["trigger_event e", "e.received_at", "e.id"];
+  const where = [filter.status ? "d.deployment_id = $1" : "e.deployment_id = $1"];
+  if (filter.status) {
+    where.push(`d.status = ${param(filter.status)}::"DeliveryStatus"`);
+    where.push(`not exists (select 1 from delivery later where later.event_id = d.event_id and (later.created_at, later.id) > (d.created_at, d.id))`);
+  }
   if (after) {
     const cursor = decodeCursor(after);
-    where.push(`(e.received_at, e.id) < (${param(cursor.receivedAt)}::timestamp, ${param(cursor.id)}::text)`);
+    where.push(`(${receivedAt}, ${id}) < (${param(cursor.receivedAt)}::timestamp, ${param(cursor.id)}::text)`);
   }
   if (filter.id) where.push(`e.id = ${param(filter.id)}`);
   if (filter.connector) where.push(`e.connector = ${param(filter.connector)}`);
   if (filter.trigger) where.push(`e.trigger = ${param(filter.trigger)}`);
   if (filter.account) where.push(`e.account = ${param(filter.account)}`);
-  if (filter.since) where.push(`e.received_at >= ${param(filter.since.toISOString())}::timestamp`);
-  if (filter.until) where.push(`e.received_at <= ${param(filter.until.toISOString())}::timestamp`);
-  // Kept on the event by a trigger on delivery (migration 0006): the (deployment_id,
-  // latest_delivery_status, received_at, id) index serves the filtered keyset like the plain one.
-  if (filter.status) where.push(`e.latest_delivery_status = ${param(filter.status)}::"DeliveryStatus"`);
+  if (filter.since) where.push(`${receivedAt} >= ${param(filter.since.toISOString())}::timestamp`);
+  if (filter.until) where.push(`${receivedAt} <= ${param(filter.until.toISOString())}::timestamp`);
   const rows = await sql.query<{ id: string; received_at: Date | string }>(
-    `select e.id, e.received_at at time zone 'UTC' as received_at from trigger_event e
+    `select e.id, e.received_at at time zone 'UTC' as received_at from ${from}
      where ${where.join(" and ")}
-     order by e.received_at desc, e.id desc
+     order by ${receivedAt} desc, ${id} desc
      limit ${param(first + 1)}`,
     params,
   );

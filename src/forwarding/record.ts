@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomId } from "../crypto/secrets.ts";
 import type { ForwardedEventMessage } from "../events/messages.ts";
 import type { Logger } from "pino";
 import type { Sql } from "../db/sql.ts";
@@ -38,7 +38,7 @@ export interface RecordOptions {
   forwardUnlisted?: boolean;
 }
 
-export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
+export const newEventId = () => randomId("evt");
 
 /** What recording an event needs: the statement, the worker's wake-up and the live bus. */
 export interface EventRecorderDeps {
@@ -154,7 +154,7 @@ async function insertEvent(
   };
   const routeBy = givenRouteBy && givenRouteBy.map(storableText);
   const eventId = newEventId();
-  const deliveryId = `dlv_${randomBytes(12).toString("hex")}`;
+  const deliveryId = randomId("dlv");
   // Group-committed with the events arriving meanwhile (one statement per batch); resolves once committed.
   const row = await deps.enqueue({
     eventId,

@@ -9,10 +9,10 @@ import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
- * The event log's status filter reads the status of each event's latest delivery from the event
- * row itself (kept there by the database whenever a delivery is created or changes status), so a
- * filter that matches nothing does not walk every event of the deployment. What the operator sees
- * must stay right as deliveries fail, are retried, succeed, are held and are cancelled.
+ * The event log's status filter matches the status of each event's latest delivery, found through
+ * delivery's own status index in the event log's keyset order, so a filter that matches nothing does
+ * not walk every event of the deployment. What the operator sees must stay right as deliveries fail,
+ * are retried, succeed, are held and are cancelled.
  */
 let app: TestApp;
 let receiver: Receiver;
@@ -96,12 +96,11 @@ describe("in the database", () => {
     return { recorder, sent };
   }
 
-  test("the status filter reads the event row (no per-event lookup of deliveries) through its own index", async () => {
+  test("the status filter walks delivery's status index in keyset order (no scan of the deployment's events)", async () => {
     const { sql } = app.database;
     const { recorder, sent } = recording(sql);
     await eventLogPage(recorder, ada.deploymentId, { status: "FAILED" }, 1, null);
     expect(sent).toHaveLength(1);
-    expect(sent[0].text).not.toMatch(/\bdelivery\b/);
     const plan = await sql.withConnection(async (connection) => {
       await connection.exec("begin; set local enable_seqscan = off");
       try {
@@ -111,8 +110,10 @@ describe("in the database", () => {
         await connection.exec("rollback");
       }
     });
-    expect(plan).toMatch(/trigger_event_deployment_id_latest_delivery_status_received_idx/);
-    expect(plan).not.toMatch(/\bdelivery\b/);
+    expect(plan).toMatch(/delivery_deployment_id_status_event_received_at_event_id_idx/);
+    // Ordered by the index itself: no sort, and the events are looked up by id, not walked.
+    expect(plan).not.toMatch(/\bSort\b/);
+    expect(plan).not.toMatch(/trigger_event_deployment_id_received_at_id_idx/);
   });
 
   test("the latest delivery decides: a delivery created earlier changing status does not overwrite a later one's", async () => {
@@ -126,13 +127,22 @@ describe("in the database", () => {
       occurredAt: new Date(),
       data: {},
     });
-    const status = async () =>
-      (await sql.query<{ status: string | null }>("select latest_delivery_status as status from trigger_event where id = $1", [event.eventId]))[0].status;
+    // What the event log's filter says of this event: the one status it is listed under, if any.
+    const status = async () => {
+      const statuses = ["PENDING", "SUCCEEDED", "FAILED", "CANCELLED"] as const;
+      const listed = [];
+      for (const status of statuses) {
+        const page = await eventLogPage(sql, ada.deploymentId, { id: event.eventId, status }, 10, null);
+        if (page.edges.length > 0) listed.push(status);
+      }
+      expect(listed.length).toBeLessThanOrEqual(1);
+      return listed[0] ?? null;
+    };
     expect(await status()).toBeNull();
     await sql.query(
-      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at) values
-         ('dlv_older', $1, $2, 'https://example.com/a', 'PENDING', now() - interval '1 minute', now()),
-         ('dlv_newer', $1, $2, 'https://example.com/b', 'SUCCEEDED', now(), now())`,
+      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at, event_received_at) values
+         ('dlv_older', $1, $2, 'https://example.com/a', 'PENDING', now() - interval '1 minute', now(), (select received_at from trigger_event where id = $1)),
+         ('dlv_newer', $1, $2, 'https://example.com/b', 'SUCCEEDED', now(), now(), (select received_at from trigger_event where id = $1))`,
       [event.eventId, ada.deploymentId],
     );
     expect(await status()).toBe("SUCCEEDED");
@@ -141,23 +151,64 @@ describe("in the database", () => {
     await sql.query("update delivery set status = 'CANCELLED' where id = 'dlv_newer'");
     expect(await status()).toBe("CANCELLED");
 
-    // Both of its deliveries changed by one statement (the triggers run once per statement): the later one's status.
+    // Both of its deliveries changed by one statement: the later one's status.
     await sql.query("update delivery set status = case when id = 'dlv_newer' then 'FAILED'::\"DeliveryStatus\" else 'SUCCEEDED'::\"DeliveryStatus\" end where id in ('dlv_older', 'dlv_newer')");
     expect(await status()).toBe("FAILED");
 
-    // A new delivery starting with the status its event already shows changes nothing, whichever is
-    // the latest; one starting with another status takes over when it is the latest.
+    // A new delivery counts only when it is the latest.
     await sql.query(
-      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at) values
-         ('dlv_oldest', $1, $2, 'https://example.com/c', 'PENDING', now() - interval '2 minutes', now())`,
+      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at, event_received_at) values
+         ('dlv_oldest', $1, $2, 'https://example.com/c', 'PENDING', now() - interval '2 minutes', now(), (select received_at from trigger_event where id = $1))`,
       [event.eventId, ada.deploymentId],
     );
     expect(await status()).toBe("FAILED");
     await sql.query(
-      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at) values
-         ('dlv_newest', $1, $2, 'https://example.com/d', 'PENDING', now() + interval '1 minute', now())`,
+      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at, event_received_at) values
+         ('dlv_newest', $1, $2, 'https://example.com/d', 'PENDING', now() + interval '1 minute', now(), (select received_at from trigger_event where id = $1))`,
       [event.eventId, ada.deploymentId],
     );
     expect(await status()).toBe("PENDING");
+  });
+
+  test("pages of one status follow the events' order, each event once, however many deliveries it has", async () => {
+    const { sql } = app.database;
+    const events = [];
+    for (const n of [1, 2, 3]) {
+      events.push(
+        await app.app.recorder.record(ada.deploymentId, {
+          connector: "github",
+          trigger: "issue_comment_created",
+          account: "carol",
+          connectedAccountId: null,
+          dedupeKey: `carol-${n}`,
+          occurredAt: new Date(),
+          data: {},
+        }),
+      );
+    }
+    // Every event gets a CANCELLED delivery; the middle one a second, later, CANCELLED one too.
+    for (const [index, event] of events.entries()) {
+      for (const copy of index === 1 ? [0, 1] : [0]) {
+        await sql.query(
+          `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at, event_received_at)
+           values ($3, $1, $2, 'https://example.com/p', 'CANCELLED', now() + $4::int * interval '1 second', now(), (select received_at from trigger_event where id = $1))`,
+          [event.eventId, ada.deploymentId, `dlv_page_${index}_${copy}`, copy],
+        );
+      }
+    }
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page = await eventLogPage(sql, ada.deploymentId, { status: "CANCELLED", account: "carol" }, 1, after);
+      seen.push(...page.edges.map((edge) => edge.id));
+      if (!page.hasNextPage) break;
+      after = page.edges[page.edges.length - 1].cursor;
+    }
+    const order = await sql.query<{ id: string }>(
+      "select id from trigger_event where deployment_id = $1 and account = 'carol' order by received_at desc, id desc",
+      [ada.deploymentId],
+    );
+    expect(seen).toEqual(order.map((row) => row.id));
+    expect(seen).toHaveLength(events.length);
   });
 });

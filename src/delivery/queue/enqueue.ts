@@ -178,8 +178,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
          limit 1
        ) acct on i.admitted
      ), target as (
-       -- Where each routed event's delivery goes, if it gets one (decided before the event is stored,
-       -- so the event row is written once, its latest_delivery_status already set).
+       -- Where each routed event's delivery goes, if it gets one.
        select r.ord, r.event_id, r.delivery_id, r.deployment_id, t.forwarding_url, t.active
        from routed r
        cross join lateral (
@@ -194,18 +193,15 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        where r.account_name is not null
      ), ins as (
        -- Two events of the batch with one dedupe key: the first is stored, the other writes nothing (as a retry).
-       -- latest_delivery_status is the new delivery's PENDING here: the delivery trigger (migration 0006)
-       -- then finds it already set and writes nothing, instead of a second version of every event row.
-       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource, latest_delivery_status)
-       select r.event_id, r.deployment_id, r.account_id, r.connector, r.trigger, r.account_name, r.payload::jsonb, r.occurred_at, r.dedupe_key, r.resource::jsonb,
-              case when target.event_id is not null then 'PENDING'::"DeliveryStatus" end
-       from routed r left join target on target.event_id = r.event_id
+       insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource)
+       select r.event_id, r.deployment_id, r.account_id, r.connector, r.trigger, r.account_name, r.payload::jsonb, r.occurred_at, r.dedupe_key, r.resource::jsonb
+       from routed r
        where r.account_name is not null order by r.ord
        on conflict (deployment_id, dedupe_key) do nothing
        returning id, received_at, payload
      ), fitting as (
        -- The local worker's per-URL share: what it has in flight there ($15, $16) plus this batch's, up to $17.
-       select target.*, target.active and target.forwarding_url is not null
+       select target.*, ins.received_at as event_received_at, target.active and target.forwarding_url is not null
               and coalesce(b.n, 0) + row_number() over (partition by target.forwarding_url order by target.ord) <= $17 as fits
        from target join ins on ins.id = target.event_id
        left join unnest($15::text[], $16::int[]) as b(url, n) on b.url = target.forwarding_url
@@ -213,8 +209,8 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        -- ... and its free slots ($14), oldest first.
        select fitting.*, fits and row_number() over (partition by fits order by ord) <= $14 as leased from fitting
      ), del as (
-       insert into delivery (id, event_id, deployment_id, url, next_attempt_at, updated_at, created_at, locked_until, claim_count)
-       select delivery_id, event_id, deployment_id, forwarding_url, case when active then $19::timestamp end, $19::timestamp, $19::timestamp,
+       insert into delivery (id, event_id, deployment_id, url, next_attempt_at, updated_at, created_at, event_received_at, locked_until, claim_count)
+       select delivery_id, event_id, deployment_id, forwarding_url, case when active then $19::timestamp end, $19::timestamp, $19::timestamp, event_received_at,
               case when leased then $19::timestamp + ($18::int * interval '1 millisecond') end, case when leased then 1 else 0 end
        from placed order by ord
        returning id, event_id, url, locked_until is not null as leased
