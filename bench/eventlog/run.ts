@@ -111,28 +111,33 @@ try {
   const seedSeconds = (Date.now() - seeded) / 1000;
 
   // --- 1. eventLog: first page vs a page deep in the log ---
-  const query = `query ($id: ID!, $after: String) { deployment(id: $id) { eventLog(first: ${PAGE}, after: $after) { nodes { id trigger account receivedAt } pageInfo { hasNextPage endCursor } } } }`;
+  const query = `query ($id: ID!, $after: String, $filter: EventFilter) { deployment(id: $id) { eventLog(first: ${PAGE}, after: $after, filter: $filter) { nodes { id trigger account receivedAt } pageInfo { hasNextPage endCursor } } } }`;
   const [deep] = (
     await db.query<{ received_at: Date; id: string }>(
       `select received_at at time zone 'UTC' as received_at, id from trigger_event where deployment_id = $1 order by received_at desc, id desc offset $2 limit 1`,
       [operator.deploymentId, EVENTS - PAGE - 1],
     )
   ).rows;
-  const pages = [
+  // Every seeded delivery SUCCEEDED: filtering by it walks delivery's status index as the plain log
+  // walks the event's; FAILED matches nothing and must cost no more than a page (no walk of the log).
+  const pages: { name: string; after: string | null; status?: string; expected?: number }[] = [
     { name: "eventLog first page", after: null },
     { name: `eventLog page after ${(EVENTS - PAGE - 1).toLocaleString("en")} events`, after: encodeCursor(new Date(deep.received_at), deep.id) },
+    { name: "eventLog first page, status SUCCEEDED (every event)", after: null, status: "SUCCEEDED" },
+    { name: "eventLog, status FAILED (no event)", after: null, status: "FAILED", expected: 0 },
   ];
-  const body = (after: string | null) => JSON.stringify({ query, variables: { id: operator.deploymentId, after } });
+  const body = (page: (typeof pages)[number]) =>
+    JSON.stringify({ query, variables: { id: operator.deploymentId, after: page.after, filter: page.status ? { status: page.status } : null } });
   for (const page of pages) {
     const answer = await fetch(`${service.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": operator.apiKey },
-      body: body(page.after),
+      body: body(page),
     });
-    const nodes = ((await answer.json()) as { data?: { deployment: { eventLog: { nodes: unknown[] } } } }).data?.deployment.eventLog.nodes ?? [];
-    if (nodes.length !== PAGE) {
+    const nodes = ((await answer.json()) as { data?: { deployment: { eventLog: { nodes: unknown[] } } } }).data?.deployment.eventLog.nodes;
+    if (nodes?.length !== (page.expected ?? PAGE)) {
       failed = true;
-      console.error(`${page.name}: expected ${PAGE} events, got ${nodes.length}`);
+      console.error(`${page.name}: expected ${page.expected ?? PAGE} events, got ${nodes?.length}`);
     }
   }
   const pageResults = [];
@@ -143,7 +148,7 @@ try {
       connections: CONNECTIONS,
       duration: DURATION,
       headers: { "content-type": "application/json", "x-api-key": operator.apiKey },
-      body: body(page.after),
+      body: body(page),
     });
     if (result.errors || result.non2xx) failed = true;
     pageResults.push({ measurement: page.name, reqPerSec: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors + result.non2xx });
@@ -192,7 +197,7 @@ try {
   }
 
   console.table([...pageResults, quiet, during]);
-  const [first, deepPage] = pageResults;
+  const [first, deepPage, everyStatus, noStatus] = pageResults;
   console.log(
     JSON.stringify({
       bench: "eventlog",
@@ -202,6 +207,8 @@ try {
       eventLogDeepP50Ms: deepPage.p50Ms,
       eventLogDeepToFirstP50: +(deepPage.p50Ms / Math.max(first.p50Ms, 1)).toFixed(2),
       eventLogDeepToFirstReqPerSec: +(deepPage.reqPerSec / Math.max(first.reqPerSec, 1)).toFixed(2),
+      eventLogStatusEveryP50Ms: everyStatus.p50Ms,
+      eventLogStatusNoneP50Ms: noStatus.p50Ms,
       inboundP99Ms: quiet.p99Ms,
       inboundP99WhilePruningMs: during.p99Ms,
       addedInboundP99Ms: during.p99Ms - quiet.p99Ms,
