@@ -105,8 +105,11 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
   const secretPath = webhook ? secretPathOf(webhook.scheme) : undefined;
   const payload = (body: Record<string, unknown>) => (secretPath ? withoutPath(body, secretPath) : body);
 
-  /** One event from one body (or one item of a batched delivery); `fallbackKey` when it carries no delivery id. */
-  const parseOne = (req: InboundRequest, body: Record<string, unknown>, fallbackKey: string): NormalizedEvent | undefined => {
+  /**
+   * One event from one body (or one item of a batched delivery); `fallbackKey()` when it carries no
+   * delivery id (a function: the body's digest is computed only then).
+   */
+  const parseOne = (req: InboundRequest, body: Record<string, unknown>, fallbackKey: () => string): NormalizedEvent | undefined => {
     if (!webhook) return undefined;
     let trigger: TriggerDeclaration | undefined;
     for (const key of eventKeys(decl, req, body)) {
@@ -129,7 +132,7 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
     return {
       trigger: trigger.name,
       externalIds,
-      dedupeKey: delivery ?? fallbackKey,
+      dedupeKey: delivery ?? fallbackKey(),
       // An unreadable or absent provider time is the receive time, never an error.
       occurredAt: firstDate(body, [...trigger.occurredAt, ...webhook.occurredAt]) ?? new Date(),
       data: trigger.shape ? trigger.shape(payload(body)) : payload(body),
@@ -144,14 +147,14 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
       // Keyed by the delivery (its header id, else its digest) and the item's position.
       const base = (webhook.deliveryId.header ? deliveryId(req.headers[webhook.deliveryId.header]) : undefined) ?? digest;
       const events = items.flatMap((item, i) => {
-        const event = parseOne(req, item, `${base}#${i}`);
+        const event = parseOne(req, item, () => `${base}#${i}`);
         return event ? [event] : [];
       });
       return { kind: "events", events };
     }
     const body = webhook.format === "form" ? Object.fromEntries(new URLSearchParams(req.rawBody.toString("utf8"))) : parseJsonObject(req.rawBody);
     if (!body) return none;
-    const event = parseOne(req, body, `sha256:${bodyDigest(req.rawBody)}`);
+    const event = parseOne(req, body, () => `sha256:${bodyDigest(req.rawBody)}`);
     return { kind: "events", events: event ? [event] : [] };
   };
 }

@@ -31,7 +31,7 @@ export interface EventToEnqueue {
   connector: string;
   trigger: string;
   account: string;
-  /** The event's data as JSON text. */
+  /** The event's data as JSON text (valid JSON: the batch's payloads are joined into one JSON array). */
   payload: string;
   /** The watched resource's params as JSON text (§13); null: not tied to a resource. */
   resource?: string | null;
@@ -104,12 +104,15 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
   const busy = [...lease.inFlight];
   const rows = await sql.query<EnqueuedRow & { ord: number | string }>(
     `with given as (
-       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+       -- The payloads come as one JSON array, their texts joined ($8), not as a text[]: an array
+       -- literal escapes every quote of every payload, 3 % of the service's CPU at the maximum rate.
+       select t.*, p.payload from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                             $9::timestamp[], $10::text[], $11::boolean[], $12::text[], $13::text[], $20::text[],
                             $21::text[], $22::text[], $23::float8[])
-         with ordinality as t(event_id, delivery_id, deployment_id, connected_account_id, connector, trigger, account, payload,
+         with ordinality as t(event_id, delivery_id, deployment_id, connected_account_id, connector, trigger, account,
                               occurred_at, dedupe_key, forward_unlisted, route_by, route_by_metadata, resource,
                               claim_digest, claim_key, claim_window, ord)
+       join json_array_elements($8::json) with ordinality as p(payload, ord) using (ord)
      ), claim as (
        select ord, deployment_id, connector, claim_digest as digest, claim_key as dedupe_key,
               $19::timestamp - make_interval(secs => claim_window) as cutoff
@@ -236,7 +239,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
       column("connector"),
       column("trigger"),
       column("account"),
-      column("payload"),
+      `[${events.map((event) => event.payload).join(",")}]`,
       events.map((event) => event.occurredAt.toISOString()),
       column("dedupeKey"),
       column("forwardUnlisted"),
