@@ -15,9 +15,11 @@ import type { Sql } from "../db/sql.ts";
  * - Invitations once expired: an expired one admits nobody and is listed nowhere (inviting the
  *   address again creates a fresh one). Accepted ones are already gone: sign-up deletes them.
  *
- * Each batch walks an index from its oldest end (trigger_event(received_at), session(expires_at),
- * connect_session(expires_at)) and skips rows another instance's pruner holds, so several
- * instances prune side by side without waiting on each other. The invitation table has no such
+ * Each batch walks an index from its oldest end (session(expires_at), connect_session(expires_at);
+ * for events, each deployment's end of the event log's own (deployment_id, received_at, id) index,
+ * deployment after deployment, so the event row carries no index of its own for retention: one
+ * index entry fewer per event on the forwarding path) and skips rows another instance's pruner
+ * holds, so several instances prune side by side without waiting on each other. The invitation table has no such
  * index: it holds the addresses people typed into the Members page, a few rows per organization,
  * so its batches read the table.
  */
@@ -67,12 +69,16 @@ export function createRetentionJob({ sql, retentionDays, logger, clock }: Retent
   const statements: Record<keyof PruneCounts, [string, unknown[]]> = {
     events: [
       `delete from trigger_event where id in (
-         select e.id from trigger_event e
-         where e.received_at < $2::timestamp - ($3::int * interval '1 day')
-           and not exists (select 1 from delivery d where d.event_id = e.id and d.status = 'PENDING')
-         order by e.received_at
-         limit $1
-         for update skip locked)`,
+         select old.id from deployment
+         cross join lateral (
+           select e.id from trigger_event e
+           where e.deployment_id = deployment.id and e.received_at < $2::timestamp - ($3::int * interval '1 day')
+             and not exists (select 1 from delivery d where d.event_id = e.id and d.status = 'PENDING')
+           order by e.received_at
+           limit $1
+           for update of e skip locked
+         ) old
+         limit $1)`,
       [retentionDays],
     ],
     sessions: [

@@ -64,6 +64,17 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
   // Bea's session has expired; two connect sessions expired, one of them more than a day ago.
   const bea = await createOperator(app, "Bea");
   await sql.query(`update session set expires_at = now() - interval '1 hour' where user_id = $1`, [bea.userId]);
+  // Another deployment's old event goes too: retention walks every deployment's events.
+  const beaOld = await app.app.recorder.record(bea.deploymentId, {
+    connector: "github",
+    trigger: "issue_opened",
+    account: "bea",
+    connectedAccountId: null,
+    dedupeKey: "bea-old",
+    occurredAt: new Date(),
+    data: {},
+  });
+  await sql.query(`update trigger_event set received_at = received_at - interval '40 days' where id = $1`, [beaOld.eventId]);
   await sql.query(
     `insert into connect_session (id, token_hash, deployment_id, connector, account, expires_at)
      values ('cs_stale', 'h1', $1, 'github', 'alice', now() - interval '2 days'), ('cs_recent', 'h2', $1, 'github', 'bob', now() - interval '1 hour')`,
@@ -72,7 +83,8 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
 
   // Batches of one: the pass keeps going until a batch comes back short.
   const counts = await app.app.createRetentionJob({ batchSize: 1, pauseMs: 0 }).runOnce();
-  expect(counts).toEqual({ events: 3, sessions: 1, connectSessions: 1, invitations: 0 });
+  expect(counts).toEqual({ events: 4, sessions: 1, connectSessions: 1, invitations: 0 });
+  expect(await sql.query(`select id from trigger_event where id = $1`, [beaOld.eventId])).toEqual([]);
 
   const { deployment } = ok(await app.gql(EventLog, { id: ada.deploymentId, first: 50 }, { token: ada.token }));
   expect(deployment!.eventLog.nodes.map((n) => n.id).sort()).toEqual([delivered[3], held].sort());
