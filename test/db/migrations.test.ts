@@ -13,7 +13,7 @@ const logger = createLogger("silent");
  * Indexes a migration adds that schema.prisma cannot express (partial unique indexes). They are
  * left out of the comparison and checked to exist on their own.
  */
-const BEYOND_PRISMA = ["delivery_in_flight_url_idx", "provider_subscription_live_key"];
+const BEYOND_PRISMA = ["delivery_due_idx", "delivery_in_flight_url_idx", "provider_subscription_live_key"];
 
 /** Tables, columns, types, nullability, defaults and indexes: what a schema diff would compare. */
 async function catalog(db: PGlite): Promise<string> {

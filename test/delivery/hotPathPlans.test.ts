@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Sql } from "../../src/db/sql.ts";
+import { claim } from "../../src/delivery/queue/claim.ts";
 import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -87,5 +88,27 @@ test("recording an event finds its account by the (deployment, connector, extern
   expect(plan).toMatch(/connected_account_deployment_id_connector_external_id_idx/);
   // Executed, that is: the metadata branch's scan shows as "(never executed)" for a connector without one.
   expect(plan).not.toMatch(/Seq Scan on connected_account \w+ \(actual/);
+  expect(mostRowsDiscarded(plan)).toBeLessThan(100);
+});
+
+test("the claim reads the due queue through its partial index, not the deployment's finished deliveries", async () => {
+  const { sql } = app.database;
+  // A deployment with history: 5,000 finished deliveries, and 3 due.
+  await sql.query(
+    `insert into trigger_event (id, deployment_id, connector, trigger, account, payload, occurred_at, dedupe_key)
+     select 'evt_history_' || i, $1, 'github', 'issue_opened', 'ada', '{}', now(), 'history-' || i from generate_series(1, 5003) i`,
+    [ada.deploymentId],
+  );
+  await sql.query(
+    `insert into delivery (id, event_id, deployment_id, url, status, next_attempt_at, created_at, updated_at, event_received_at)
+     select 'dlv_history_' || i, 'evt_history_' || i, $1, 'https://example.com/hook',
+            case when i <= 5000 then 'SUCCEEDED'::"DeliveryStatus" else 'PENDING'::"DeliveryStatus" end,
+            case when i <= 5000 then null else now() - interval '1 minute' end, now(), now(), now()
+     from generate_series(1, 5003) i`,
+    [ada.deploymentId],
+  );
+  await sql.query("analyze delivery");
+  const plan = await planOf((recorder) => claim(recorder, 10, 30_000, 64, new Date()));
+  expect(plan).toMatch(/delivery_due_idx/);
   expect(mostRowsDiscarded(plan)).toBeLessThan(100);
 });
