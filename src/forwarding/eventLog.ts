@@ -63,6 +63,7 @@ export async function eventLogPage(sql: Sql, deploymentId: string, filter: Event
   const [from, receivedAt, id] = filter.status
     ? ["delivery d join trigger_event e on e.id = d.event_id", "d.event_received_at", "d.event_id"]
     : ["trigger_event e", "e.received_at", "e.id"];
+  // A delivery's deployment is its event's (both written by the statement that records them).
   const where = [filter.status ? "d.deployment_id = $1" : "e.deployment_id = $1"];
   if (filter.status) {
     where.push(`d.status = ${param(filter.status)}::"DeliveryStatus"`);

@@ -19,9 +19,9 @@ import type { Sql } from "../db/sql.ts";
  * for events, each deployment's end of the event log's own (deployment_id, received_at, id) index,
  * deployment after deployment, so the event row carries no index of its own for retention: one
  * index entry fewer per event on the forwarding path) and skips rows another instance's pruner
- * holds, so several instances prune side by side without waiting on each other. The invitation table has no such
- * index: it holds the addresses people typed into the Members page, a few rows per organization,
- * so its batches read the table.
+ * holds, so several instances prune side by side without waiting on each other. The invitation
+ * table has no such index: it holds the addresses people typed into the Members page, a few rows
+ * per organization, so its batches read the table.
  */
 export interface RetentionOptions {
   /** How often a pass starts. */
