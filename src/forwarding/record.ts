@@ -43,6 +43,8 @@ export const newEventId = () => randomId("evt");
 /** What recording an event needs: the statement, the worker's wake-up and the live bus. */
 export interface EventRecorderDeps {
   sql: Sql;
+  /** Where the accepting statement runs (Database.recordingSql). */
+  recordingSql: Sql;
   signal: WakeSignal;
   bus: EventBus;
   logger: Logger;
@@ -69,7 +71,7 @@ export interface EventRecorder {
 export function createEventRecorder(given: EventRecorderDeps): EventRecorder {
   const deps: Recording = {
     ...given,
-    enqueue: createEnqueuer({ sql: given.sql, clock: given.clock, logger: given.logger, reserve: (max) => given.handoff?.reserve(max) }),
+    enqueue: createEnqueuer({ sql: given.recordingSql, clock: given.clock, logger: given.logger, reserve: (max) => given.handoff?.reserve(max) }),
   };
   return {
     record: (deploymentId, event, options) => recordEvent(deps, deploymentId, event, options),

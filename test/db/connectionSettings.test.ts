@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
+import type { Sql } from "../../src/db/sql.ts";
 import { createLogger } from "../../src/log.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 
@@ -17,12 +18,15 @@ afterAll(async () => {
   await drop?.();
 });
 
-test.skipIf(!onPostgres)("every connection of both pools runs in UTC without JIT", async () => {
+test.skipIf(!onPostgres)("every connection of every pool runs in UTC without JIT", async () => {
   const created = await createTestDatabase({ migrated: true });
   drop = created.drop;
   database = await openDatabase(created.target, createLogger("silent"));
-  for (const sql of [database.sql, database.workerSql]) {
+  for (const sql of [database.sql, database.workerSql, database.recordingSql]) {
     const [row] = await sql.query<{ jit: string; zone: string }>("select current_setting('jit') as jit, current_setting('TimeZone') as zone");
     expect(row).toEqual({ jit: "off", zone: "UTC" });
   }
+  // Only the accepting statement's pool plans its prepared statements once (Database.recordingSql).
+  const planning = async (sql: Sql) => (await sql.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode"))[0].mode;
+  expect([await planning(database.sql), await planning(database.workerSql), await planning(database.recordingSql)]).toEqual(["auto", "auto", "force_generic_plan"]);
 });

@@ -38,8 +38,12 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** The statement `run` sends, then its EXPLAIN ANALYZE, rolled back so it writes nothing twice. */
-async function planOf(run: (sql: Sql) => Promise<unknown>): Promise<string> {
+/**
+ * The statement `run` sends, then its EXPLAIN ANALYZE, rolled back so it writes nothing twice.
+ * `generic`: the plan made without the parameters' values, as the recording pool's connections
+ * (plan_cache_mode = force_generic_plan) run the accepting statement.
+ */
+async function planOf(run: (sql: Sql) => Promise<unknown>, { generic = false } = {}): Promise<string> {
   const { sql } = app.database;
   let sent: { text: string; params: unknown[] } | undefined;
   const recorder: Sql = {
@@ -54,7 +58,19 @@ async function planOf(run: (sql: Sql) => Promise<unknown>): Promise<string> {
   return sql.withConnection(async (connection) => {
     await connection.exec("begin");
     try {
-      const rows = await connection.query<{ "QUERY PLAN": string }>(`explain (analyze, costs off) ${statement.text}`, statement.params);
+      let rows: { "QUERY PLAN": string }[];
+      if (generic) {
+        // EXECUTE takes no bound parameters: each value goes in as the literal PostgreSQL makes of it.
+        const literals: string[] = [];
+        for (const value of statement.params) literals.push((await connection.query<{ q: string }>("select quote_nullable($1::text) as q", [value]))[0].q);
+        await connection.exec("set local plan_cache_mode = force_generic_plan");
+        await connection.query(`prepare generic_probe as ${statement.text}`);
+        rows = await connection.query(`explain (analyze, costs off) execute generic_probe(${literals.join(", ")})`);
+        const [planned] = await connection.query<{ generic_plans: number | string }>("select generic_plans from pg_prepared_statements where name = 'generic_probe'");
+        expect(Number(planned.generic_plans)).toBe(1);
+      } else {
+        rows = await connection.query(`explain (analyze, costs off) ${statement.text}`, statement.params);
+      }
       return rows.map((row) => row["QUERY PLAN"]).join("\n");
     } finally {
       await connection.exec("rollback");
@@ -83,8 +99,10 @@ const githubEvent = (n: number, routeBy: string): EventToEnqueue => ({
   bodyClaim: null,
 });
 
-test("recording an event finds its account by the (deployment, connector, external id) index, not by reading the connector's accounts", async () => {
-  const plan = await planOf((sql) => enqueue(sql, [githubEvent(1, String(ACCOUNTS - 7))], new Date()));
+// The recording pool, and so the generic plan, exists on a PostgreSQL server only (PGlite has one connection).
+const plannings = process.env.TEST_DATABASE_URL ? [false, true] : [false];
+test.each(plannings)("recording an event finds its account by the (deployment, connector, external id) index, not by reading the connector's accounts (generic plan: %s)", async (generic) => {
+  const plan = await planOf((sql) => enqueue(sql, [githubEvent(generic ? 2 : 1, String(ACCOUNTS - 7))], new Date()), { generic });
   expect(plan).toMatch(/connected_account_deployment_id_connector_external_id_idx/);
   // Executed, that is: the metadata branch's scan shows as "(never executed)" for a connector without one.
   expect(plan).not.toMatch(/Seq Scan on connected_account \w+ \(actual/);
