@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { knownConnector } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
-import type { SecretBox } from "../crypto/secrets.ts";
+import { randomId, type SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
 import { notFound } from "../errors.ts";
@@ -81,7 +80,7 @@ export function createVerificationTokens({ db, sql, box, connectorEnv, inboundSe
            order by received_at desc, id desc
            offset $5
          )`,
-        [`vtk_${randomBytes(12).toString("hex")}`, deploymentId, connector.name, box.seal(token), MAX_UNCONFIRMED_VERIFICATION_TOKENS - 1],
+        [randomId("vtk"), deploymentId, connector.name, box.seal(token), MAX_UNCONFIRMED_VERIFICATION_TOKENS - 1],
         "capture_verification_token",
       );
     },

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { resourceKey } from "../../connectors/params.ts";
+import { randomId } from "../../crypto/secrets.ts";
 import type { Sql } from "../../db/sql.ts";
 import { type RawResource, type ResourceRow, toResourceRow } from "./listResources.ts";
 
@@ -16,7 +16,7 @@ export async function insertResource(
   max: number,
 ): Promise<{ resource: ResourceRow; created: boolean } | { limited: true }> {
   const key = resourceKey(params);
-  const id = `res_${randomBytes(12).toString("hex")}`;
+  const id = randomId("res");
   const rows = await sql.query<RawResource & { created: boolean }>(
     `with existing as (select * from watched_resource where connected_account_id = $2 and params_key = $4),
      inserted as (
