@@ -116,18 +116,17 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
     const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
     const statementTimeout = target.statementTimeoutMs ? ` -c statement_timeout=${Math.round(target.statementTimeoutMs)}` : "";
     // A bounded wait for a connection: during an outage a request fails (503) instead of queueing forever.
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, options: connectionSettings + statementTimeout, connectionTimeoutMillis: 5_000 });
-    const workerPool = new pg.Pool({ connectionString: target.url, max: 3, options: connectionSettings, connectionTimeoutMillis: 5_000 });
-    const recordingPool = new pg.Pool({
-      connectionString: target.url,
-      max: 2,
-      options: `${connectionSettings}${statementTimeout} -c plan_cache_mode=force_generic_plan`,
-      connectionTimeoutMillis: 5_000,
-    });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    // Debug only, and only the message: pg's error carries its client (statements included), and an
-    // outage closes every idle connection at once — the outage itself is logged once (./outage.ts).
-    for (const each of [pool, workerPool, recordingPool]) each.on("error", (error) => logger.debug({ message: error.message }, "idle database connection closed"));
+    const poolOf = (max: number, settings: string) => {
+      const made = new pg.Pool({ connectionString: target.url, max, options: connectionSettings + settings, connectionTimeoutMillis: 5_000 });
+      // An idle client losing its connection must not crash the process; the pool replaces it.
+      // Debug only, and only the message: pg's error carries its client (statements included), and an
+      // outage closes every idle connection at once — the outage itself is logged once (./outage.ts).
+      made.on("error", (error) => logger.debug({ message: error.message }, "idle database connection closed"));
+      return made;
+    };
+    const pool = poolOf(target.poolSize ?? 10, statementTimeout);
+    const workerPool = poolOf(3, "");
+    const recordingPool = poolOf(2, `${statementTimeout} -c plan_cache_mode=force_generic_plan`);
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
       sql: sqlOverPool(pool),
