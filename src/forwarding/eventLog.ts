@@ -59,16 +59,21 @@ export async function eventLogPage(sql: Sql, deploymentId: string, filter: Event
     params.push(value);
     return `$${params.length}`;
   };
-  // The keyset's columns: the event's own, or the copy its deliveries carry when walking one status.
-  const [from, receivedAt, id] = filter.status
-    ? ["delivery d join trigger_event e on e.id = d.event_id", "d.event_received_at", "d.event_id"]
-    : ["trigger_event e", "e.received_at", "e.id"];
-  // A delivery's deployment is its event's (both written by the statement that records them).
-  const where = [filter.status ? "d.deployment_id = $1" : "e.deployment_id = $1"];
-  if (filter.status) {
-    where.push(`d.status = ${param(filter.status)}::"DeliveryStatus"`);
-    where.push(`not exists (select 1 from delivery later where later.event_id = d.event_id and (later.created_at, later.id) > (d.created_at, d.id))`);
-  }
+  // What the keyset walks: the event log's own index, or for one status delivery's, whose rows carry
+  // their event's received_at (and its deployment: one statement writes both), keeping a delivery
+  // when it is its event's latest.
+  const { from, receivedAt, id, where } = filter.status
+    ? {
+        from: "delivery d join trigger_event e on e.id = d.event_id",
+        receivedAt: "d.event_received_at",
+        id: "d.event_id",
+        where: [
+          "d.deployment_id = $1",
+          `d.status = ${param(filter.status)}::"DeliveryStatus"`,
+          "not exists (select 1 from delivery later where later.event_id = d.event_id and (later.created_at, later.id) > (d.created_at, d.id))",
+        ],
+      }
+    : { from: "trigger_event e", receivedAt: "e.received_at", id: "e.id", where: ["e.deployment_id = $1"] };
   if (after) {
     const cursor = decodeCursor(after);
     where.push(`(${receivedAt}, ${id}) < (${param(cursor.receivedAt)}::timestamp, ${param(cursor.id)}::text)`);
