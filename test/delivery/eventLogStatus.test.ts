@@ -211,4 +211,26 @@ describe("in the database", () => {
     expect(seen).toEqual(order.map((row) => row.id));
     expect(seen).toHaveLength(events.length);
   });
+
+  test("a status lists the deployment's own events only, though it walks deliveries", async () => {
+    const { sql } = app.database;
+    const bea = await createOperator(app, "Bea");
+    const theirs = await app.app.recorder.record(bea.deploymentId, {
+      connector: "github",
+      trigger: "issue_comment_created",
+      account: "bea",
+      connectedAccountId: null,
+      dedupeKey: "bea-failed",
+      occurredAt: new Date(),
+      data: {},
+    });
+    await sql.query(
+      `insert into delivery (id, event_id, deployment_id, url, status, created_at, updated_at, event_received_at)
+       values ('dlv_theirs', $1, $2, 'https://example.com/bea', 'FAILED', now(), now(), (select received_at from trigger_event where id = $1))`,
+      [theirs.eventId, bea.deploymentId],
+    );
+    const beaFailed = ok(await app.gql(EventLog, { id: bea.deploymentId, filter: { status: "FAILED" }, first: 50 }, { token: bea.token })).deployment!.eventLog.nodes;
+    expect(beaFailed.map((n) => n.id)).toEqual([theirs.eventId]);
+    expect(await withStatus("FAILED")).not.toContain(theirs.eventId);
+  });
 });
