@@ -125,8 +125,13 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       return made;
     };
     const pool = poolOf(target.poolSize ?? 10, statementTimeout);
-    const workerPool = poolOf(3, "");
-    const recordingPool = poolOf(2, `${statementTimeout} -c plan_cache_mode=force_generic_plan`);
+    // The hot path's pools (accepting, claiming, recording attempts) plan no sequential scan where an
+    // index reaches the rows. A connection keeps the plan it made until autovacuum next analyzes the
+    // table, and one made while a new deployment's tables held a few rows read them whole on every
+    // batch once they grew: the benchmark's rate fell from round to round (test/delivery/cachedPlans.test.ts).
+    const indexed = " -c enable_seqscan=off";
+    const workerPool = poolOf(3, indexed);
+    const recordingPool = poolOf(2, `${statementTimeout} -c plan_cache_mode=force_generic_plan${indexed}`);
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
       sql: sqlOverPool(pool),

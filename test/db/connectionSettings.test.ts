@@ -29,4 +29,8 @@ test.skipIf(!onPostgres)("every connection of every pool runs in UTC without JIT
   // Only the accepting statement's pool plans its prepared statements once (Database.recordingSql).
   const planning = async (sql: Sql) => (await sql.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode"))[0].mode;
   expect([await planning(database.sql), await planning(database.workerSql), await planning(database.recordingSql)]).toEqual(["auto", "auto", "force_generic_plan"]);
+  // The hot path's pools never plan a sequential scan where an index reaches the rows: a plan cached
+  // on a new deployment's small tables would read them whole once they grew (test/delivery/cachedPlans.test.ts).
+  const scanning = async (sql: Sql) => (await sql.query<{ on: string }>("select current_setting('enable_seqscan') as on"))[0].on;
+  expect([await scanning(database.sql), await scanning(database.workerSql), await scanning(database.recordingSql)]).toEqual(["on", "off", "off"]);
 });

@@ -10,10 +10,8 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
  * The accepting statement, asked how it runs on a deployment that grew: it was once fast on empty
  * tables and slow on real ones, routing each event by scanning every account of its connector
  * (5.7 ms per event at 10,000 accounts). It runs once for real, then EXPLAIN ANALYZE runs it again
- * inside a transaction that is rolled back. (The claim's old quadratic plan — the due backlog joined
- * to its ranked rows — and the replay check's prune hashing a window's claims on every batch were
- * seen in the service's cached generic plans, which EXPLAIN with values does not reproduce; no test
- * pretends to guard them, and the statements say why they are written as they are.)
+ * inside a transaction that is rolled back. Plans a connection cached while the tables were small
+ * are cachedPlans.test.ts's.
  */
 const ACCOUNTS = 3_000;
 

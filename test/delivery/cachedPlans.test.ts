@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Sql, SqlConnection } from "../../src/db/sql.ts";
+import { claim } from "../../src/delivery/queue/claim.ts";
+import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
+import { recordAttempts } from "../../src/delivery/queue/recordAttempts.ts";
+import { SaveForwardingSettings } from "../helpers/forwarding.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+
+/**
+ * The hot path's statements, planned once on a new deployment's empty tables and then run on grown
+ * ones, as a connection's cached plan is: until autovacuum next analyzes a table, PostgreSQL keeps
+ * the plan it made when the table was small. Such plans read the whole delivery and replay-claim
+ * tables on every batch (a sequential scan or a hash of them), so the benchmark's rate fell from
+ * round to round as they grew (docs/decisions.md, "Plans made on empty tables"). The pools these
+ * statements run on must make plans that reach rows through indexes whatever the tables held when
+ * they were planned.
+ *
+ * PostgreSQL only: PGlite plans every statement afresh.
+ */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const GROWN = 5_000;
+
+let app: TestApp;
+let ada: Operator;
+
+beforeAll(async () => {
+  if (!onPostgres) return;
+  app = await startTestApp({});
+  ada = await createOperator(app, "Ada");
+  ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://example.com/hook", triggers: [{ connector: "github", trigger: "issue_opened" }] } }, { token: ada.token }));
+  await app.database.sql.query(
+    `insert into connected_account (id, deployment_id, connector, account, external_id, access_token_encrypted, scopes, status, updated_at)
+     values ('plan_account', $1, 'github', 'ada', '583231', 'unused', '{}', 'ACTIVE', now())`,
+    [ada.deploymentId],
+  );
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+/** What a statement sends (text and parameters), without running it. */
+async function statementOf(run: (sql: Sql) => Promise<unknown>) {
+  let sent: { text: string; params: unknown[] } | undefined;
+  const capture: Sql = {
+    query: async (text, params) => {
+      sent = { text, params: params ?? [] };
+      return [];
+    },
+    withConnection: () => Promise.reject(new Error("not used")),
+  };
+  await run(capture).catch(() => {});
+  return sent!;
+}
+
+/**
+ * A statement prepared on one connection of `pool` (with that pool's settings) and run once on the
+ * tables as they are, with the generic plan a busy connection ends up caching. `explain` runs the
+ * same cached plan again later, rolled back.
+ */
+async function preparedOn(pool: Sql, name: string, statement: { text: string; params: unknown[] }) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const connection = await new Promise<SqlConnection>((resolve, reject) => {
+    pool
+      .withConnection(async (held) => {
+        resolve(held);
+        await released;
+        await held.exec(`deallocate ${name}; reset plan_cache_mode`);
+      })
+      .catch(reject);
+  });
+  // EXECUTE takes no bound parameters: each value goes in as the literal PostgreSQL makes of it.
+  const literals: string[] = [];
+  for (const value of statement.params) literals.push((await connection.query<{ q: string }>("select quote_nullable($1::text) as q", [value]))[0].q);
+  const execute = `execute ${name}(${literals.join(", ")})`;
+  await connection.exec("set plan_cache_mode = force_generic_plan");
+  await connection.query(`prepare ${name} as ${statement.text}`);
+  await inRolledBack(connection, () => connection.query(`explain ${execute}`));
+  return {
+    release,
+    async explain(): Promise<string> {
+      const rows = await inRolledBack(connection, () => connection.query<{ "QUERY PLAN": string }>(`explain (analyze, costs off) ${execute}`));
+      // The plan made on the small tables, not a new one.
+      const [planned] = await connection.query<{ generic_plans: number | string }>("select generic_plans from pg_prepared_statements where name = $1", [name]);
+      expect(Number(planned.generic_plans)).toBe(2);
+      return rows.map((row) => row["QUERY PLAN"]).join("\n");
+    },
+  };
+}
+
+async function inRolledBack<T>(connection: SqlConnection, work: () => Promise<T>): Promise<T> {
+  await connection.exec("begin");
+  try {
+    return await work();
+  } finally {
+    await connection.exec("rollback");
+  }
+}
+
+/** Sequential scans of the tables growTables grows that ran (not "never executed"). */
+const grownTableScans = (plan: string) => [...plan.matchAll(/Seq Scan on (delivery|trigger_event|inbound_body_digest)\b[^\n]*\(actual/g)].map((match) => match[1]);
+/** The largest "Rows Removed by …" of a plan: how many rows some node read only to throw away. */
+const mostRowsDiscarded = (plan: string) => Math.max(0, ...[...plan.matchAll(/Rows Removed by [\w ]+: (\d+)/g)].map((match) => Number(match[1])));
+/** The most rows any one node produced: a hash built of a whole table shows here. */
+const mostRowsRead = (plan: string) => Math.max(0, ...[...plan.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map((match) => Number(match[1]) * Number(match[2])));
+
+/** GROWN finished deliveries of GROWN events, and GROWN replay claims past their window. */
+async function growTables() {
+  const { sql } = app.database;
+  await sql.query(
+    `insert into trigger_event (id, deployment_id, connector, trigger, account, payload, occurred_at, dedupe_key)
+     select 'evt_grown_' || i, $1, 'github', 'issue_opened', 'ada', '{}', now(), 'grown-' || i from generate_series(1, $2::int) i`,
+    [ada.deploymentId, GROWN],
+  );
+  await sql.query(
+    `insert into delivery (id, event_id, deployment_id, url, status, next_attempt_at, created_at, updated_at, event_received_at)
+     select 'dlv_grown_' || i, 'evt_grown_' || i, $1, 'https://example.com/hook', 'SUCCEEDED', null, now(), now(), now()
+     from generate_series(1, $2::int) i`,
+    [ada.deploymentId, GROWN],
+  );
+  await sql.query(
+    `insert into inbound_body_digest (deployment_id, connector, digest, dedupe_key, seen_at)
+     select $1, 'other', md5(i::text), 'grown-' || i, now() from generate_series(1, $2::int) i`,
+    [ada.deploymentId, GROWN],
+  );
+}
+
+const event = (n: number): EventToEnqueue => ({
+  eventId: `evt_cached_${n}`,
+  deliveryId: `dlv_cached_${n}`,
+  deploymentId: ada.deploymentId,
+  connectedAccountId: null,
+  connector: "github",
+  trigger: "issue_opened",
+  account: "",
+  payload: "{}",
+  occurredAt: new Date(),
+  dedupeKey: `cached-${n}`,
+  forwardUnlisted: false,
+  routeBy: ["583231"],
+  routeByMetadata: null,
+  bodyClaim: { digest: `digest-${n}`, key: `cached-${n}`, windowSeconds: 300 },
+});
+
+const expectIndexed = (plan: string) => {
+  expect(grownTableScans(plan)).toEqual([]);
+  expect(mostRowsDiscarded(plan)).toBeLessThan(100);
+  expect(mostRowsRead(plan)).toBeLessThan(100);
+};
+
+const attempt = (n: number) => ({
+  id: `dlv_grown_${n}`,
+  status: "SUCCEEDED" as const,
+  delayMs: 0,
+  statusCode: 200,
+  lastError: null,
+  attemptId: `att_cached_${n}`,
+  url: "https://example.com/hook",
+  startedAt: new Date().toISOString(),
+  durationMs: 5,
+  error: null,
+  responseBody: null,
+  retryAfterSeconds: null,
+});
+
+let accepting: Awaited<ReturnType<typeof preparedOn>>;
+let recording: Awaited<ReturnType<typeof preparedOn>>;
+let claiming: Awaited<ReturnType<typeof preparedOn>>;
+
+beforeAll(async () => {
+  if (!onPostgres) return;
+  const { recordingSql, workerSql } = app.database;
+  // Each on the pool it runs on in the service, planned while the deployment is new...
+  accepting = await preparedOn(recordingSql, "accepting", await statementOf((sql) => enqueue(sql, [event(1), event(2)], new Date(), { slots: 2, perUrl: 64, inFlight: new Map(), leaseMs: 30_000 })));
+  recording = await preparedOn(workerSql, "recording", await statementOf((sql) => recordAttempts(sql, [attempt(1), attempt(2)], 60_000, new Date())));
+  claiming = await preparedOn(workerSql, "claiming", await statementOf((sql) => claim(sql, 10, 30_000, 64, new Date())));
+  // ... then a busy minute later.
+  await growTables();
+}, 60_000);
+afterAll(() => {
+  for (const prepared of [accepting, recording, claiming]) prepared?.release();
+});
+
+test.skipIf(!onPostgres)("the accepting statement's cached plan reaches grown tables through their indexes (recording pool)", async () => {
+  expectIndexed(await accepting.explain());
+});
+
+test.skipIf(!onPostgres)("recording attempts' cached plan reaches grown tables through their indexes (worker pool)", async () => {
+  expectIndexed(await recording.explain());
+});
+
+test.skipIf(!onPostgres)("the claim's cached plan reaches grown tables through their indexes (worker pool)", async () => {
+  expectIndexed(await claiming.explain());
+});
