@@ -22,7 +22,8 @@
  * (DELIVERY_MAX_IN_FLIGHT_PER_URL) leaves of the fault.
  *
  * Figures: accept latency (autocannon), end-to-end latency (sent → at the receiver; every body
- * carries its send time) and events/s accepted and delivered. Uses its own database
+ * carries its send time) and events/s accepted and delivered. Each fixed-rate phase follows
+ * --warmup seconds of the same load, unmeasured. The service runs with `npm start`'s node flags. Uses its own database
  * (sy_bench_<random>) on BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres).
  */
 import { fork, type ChildProcess } from "node:child_process";
@@ -45,6 +46,8 @@ const { values: args } = parseArgs({
   options: {
     rate: { type: "string", default: "200" },
     duration: { type: "string", default: "10" },
+    // Seconds of the fixed rate sent, unmeasured, before each target's fixed-rate phase.
+    warmup: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
     // Connected accounts the "spread" phase routes over (one per GitHub sender id).
     accounts: { type: "string", default: "10000" },
@@ -63,6 +66,7 @@ const { values: args } = parseArgs({
 });
 const RATE = Number(args.rate);
 const DURATION = Number(args.duration);
+const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
 const HANGING_RATE = Number(args["hanging-rate"]);
 const ROUNDS = Number(args.rounds);
@@ -72,6 +76,9 @@ const SPREAD_FIRST_ID = 1_000_000;
 const SECRET = "bench-github-webhook-secret";
 
 const benchDb = benchDatabase();
+const startFlags = (JSON.parse(readFileSync(join(here, "..", "..", "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
+  .split(" ")
+  .filter((word) => word.startsWith("--"));
 
 // The operator's server: records when each event arrived, by the send time carried in its title.
 const arrivals = new Map<string, number[]>(); // path → end-to-end ms
@@ -113,7 +120,9 @@ const serviceEnv = {
   PASSWORD_HASH_COST: "10",
   CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
   ...(args["max-in-flight"] ? { DELIVERY_MAX_IN_FLIGHT_PER_URL: args["max-in-flight"] } : {}),
-  ...(args["cpu-prof"] ? { NODE_OPTIONS: `--import ${join(here, "cpuProfile.mjs")}`, BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
+  // Node's flags as `npm start` gives them (the young generation's size), and the profiler when asked.
+  NODE_OPTIONS: [...startFlags, ...(args["cpu-prof"] ? [`--import ${join(here, "cpuProfile.mjs")}`] : [])].join(" "),
+  ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
 };
 const service = await serviceProcess(serviceEnv, { compiled: true });
 // The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
@@ -229,7 +238,33 @@ try {
     while ((counts.get(path) ?? 0) < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
+  /** The load of one phase: autocannon on each of the target's URLs at once. */
+  const loadOf = (target: (typeof targets)[number], rate: number | undefined, duration: number) => {
+    const urls = "also" in target && target.also ? [target.url, target.also] : [target.url];
+    const connections = rate ? Math.min(CONNECTIONS, 20) : CONNECTIONS;
+    return Promise.all(
+      urls.map((url) =>
+        autocannon({
+          url,
+          method: "POST",
+          connections: Math.ceil(connections / urls.length),
+          duration,
+          ...(rate ? { overallRate: rate / urls.length } : {}),
+          requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...signed(target.spread) }) }],
+        }),
+      ),
+    );
+  };
+
   async function run(target: (typeof targets)[number], rate: number | undefined, round = 0) {
+    if (rate && WARMUP > 0) {
+      // A fixed-rate phase measures the steady state: each target first gets the same load unmeasured,
+      // so the p99 is not the first seconds' JIT compilation and cold caches (the max-rate rounds
+      // come after it and warm nothing for it).
+      counts.set(target.path, 0);
+      const warm = await loadOf(target, rate, WARMUP);
+      await drain(target.path, warm.reduce((sum, each) => sum + each["2xx"], 0));
+    }
     arrivals.set(target.path, []);
     counts.set(target.path, 0);
     ids.set(target.path, new Set());
@@ -239,20 +274,7 @@ try {
     const sampling = !rate && target.name.startsWith("switchyard") ? waits(() => done) : undefined;
     const pgBefore = await backends();
     const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
-    const urls = "also" in target && target.also ? [target.url, target.also] : [target.url];
-    const connections = rate ? Math.min(CONNECTIONS, 20) : CONNECTIONS;
-    const loads = await Promise.all(
-      urls.map((url) =>
-        autocannon({
-          url,
-          method: "POST",
-          connections: Math.ceil(connections / urls.length),
-          duration: DURATION,
-          ...(rate ? { overallRate: rate / urls.length } : {}),
-          requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...signed(target.spread) }) }],
-        }),
-      ),
-    );
+    const loads = await loadOf(target, rate, DURATION);
     const result = loads[0];
     done = true;
     const accepted = loads.reduce((sum, each) => sum + each["2xx"], 0);
