@@ -104,14 +104,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   const perUrlInFlight = new Map<string, number>();
   let detach: (() => void) | undefined;
   let deep = false;
-  /**
-   * Deliveries queued here without a lease (the handoff had no slot for them, a retry, a resume) and
-   * not yet claimed, as far as this worker can tell: each notice counts one, each claimed row pays
-   * one. A freed slot wakes the loop only while this is above 0 or the queue is deep; otherwise the
-   * handoff keeps the slots filled, and a claim after every attempt found nothing 99 times in 100
-   * (two instances at the maximum rate: 1,865 claims, 23 deliveries). The poll finds the rest.
-   */
-  let owed = 0;
   let running = false;
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
@@ -121,18 +113,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     inFlight.add(work);
     void work.finally(() => {
       inFlight.delete(work);
-      slotFreed();
+      wake();
     });
-  }
-
-  /** A slot came free: worth a claim only while due work may be waiting for one. */
-  function slotFreed() {
-    if (deep || owed > 0) wake();
-  }
-
-  function queued() {
-    owed++;
-    wake();
   }
 
   // A wake-up that arrives while the loop is busy is remembered, so the next sleep is skipped.
@@ -177,14 +159,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       // A deep queue (the last claim came back full) is claimed in big batches — one round trip
       // per half the slots rather than one per slot freed; a shallow one as soon as anything is due.
       if (free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
-        // This worker's attempts answered but not yet recorded still hold their URL's share (the claim's cap).
-        const holding = inFlight.size > sending;
         const claimed = await claim(free);
         for (const delivery of claimed) begin(delivery);
         deep = claimed.length === free;
-        owed = Math.max(0, owed - claimed.length);
-        // Short of the slots, and no share held back by this worker: nothing it knows of is still due.
-        if (!deep && !holding) owed = 0;
         // A full batch means more may be due: go again (once enough slots free up).
         if (deep) continue;
       }
@@ -224,7 +201,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
         if (running) for (const delivery of deliveries) begin(delivery);
         // Stopped meanwhile: their leases are given up, so a claim (here or elsewhere) takes them at once.
         else if (deliveries.length > 0) void queue.release(deliveries.map((d) => d.id)).catch(() => {});
-        slotFreed();
+        wake();
       },
     };
   }
@@ -253,7 +230,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       result = { statusCode: null, error: "could not prepare the request", responseBody: null, retryAfter: null, durationMs: 0 };
     } finally {
       sending--;
-      slotFreed();
+      wake();
     }
     return { delivery, startedAt, result };
   }
@@ -334,7 +311,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     start() {
       if (running) return;
       running = true;
-      unsubscribe = deps.signal.subscribe(queued);
+      unsubscribe = deps.signal.subscribe(wake);
       detach = deps.handoff?.attach({ reserve });
       loop = run().catch((error) => logger.error({ err: error }, "the delivery worker stopped unexpectedly"));
     },
