@@ -23,8 +23,9 @@
  *
  * Figures: accept latency (autocannon), end-to-end latency (sent → at the receiver; every body
  * carries its send time) and events/s accepted and delivered. Each fixed-rate phase follows
- * --warmup seconds of the same load, unmeasured. The service runs with `npm start`'s node flags. Uses its own database
- * (sy_bench_<random>) on BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres).
+ * --warmup seconds of the same load, unmeasured. The service runs with `npm start`'s node flags.
+ * Uses its own database (sy_bench_<random>) on BENCH_DATABASE_URL (default
+ * postgresql://postgres@127.0.0.1:5432/postgres).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";

@@ -54,9 +54,9 @@ async function statementOf(run: (sql: Sql) => Promise<unknown>) {
 }
 
 /**
- * A statement prepared on one connection of `pool` (with that pool's settings) and run once on the
- * tables as they are, with the generic plan a busy connection ends up caching. `explain` runs the
- * same cached plan again later, rolled back.
+ * A statement prepared on one connection of `pool` (with that pool's settings) and planned on the
+ * tables as they are, with the generic plan a busy connection ends up caching. `explain` runs that
+ * cached plan later, rolled back.
  */
 async function preparedOn(pool: Sql, name: string, statement: { text: string; params: unknown[] }) {
   let release!: () => void;
@@ -105,7 +105,7 @@ const mostRowsDiscarded = (plan: string) => Math.max(0, ...[...plan.matchAll(/Ro
 /** The most rows any one node produced: a hash built of a whole table shows here. */
 const mostRowsRead = (plan: string) => Math.max(0, ...[...plan.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map((match) => Number(match[1]) * Number(match[2])));
 
-/** GROWN finished deliveries of GROWN events, and GROWN replay claims past their window. */
+/** GROWN finished deliveries of GROWN events, and GROWN replay claims of another connector. */
 async function growTables() {
   const { sql } = app.database;
   await sql.query(
@@ -170,7 +170,9 @@ let claiming: Awaited<ReturnType<typeof preparedOn>>;
 
 beforeAll(async () => {
   if (!onPostgres) return;
-  const { recordingSql, workerSql } = app.database;
+  const { recordingSql, workerSql, sql } = app.database;
+  // No analyze meanwhile: it would have the cached plans made again on the grown tables' statistics.
+  for (const table of ["trigger_event", "delivery", "inbound_body_digest"]) await sql.query(`alter table ${table} set (autovacuum_enabled = off)`);
   // Each on the pool it runs on in the service, planned while the deployment is new...
   accepting = await preparedOn(recordingSql, "accepting", await statementOf((sql) => enqueue(sql, [event(1), event(2)], new Date(), { slots: 2, perUrl: 64, inFlight: new Map(), leaseMs: 30_000 })));
   recording = await preparedOn(workerSql, "recording", await statementOf((sql) => recordAttempts(sql, [attempt(1), attempt(2)], 60_000, new Date())));
