@@ -5,6 +5,7 @@ import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.t
 import { recordAttempts } from "../../src/delivery/queue/recordAttempts.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
+import { executeArguments, mostRowsDiscarded, planText } from "../helpers/queryPlans.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
@@ -70,10 +71,7 @@ async function preparedOn(pool: Sql, name: string, statement: { text: string; pa
       })
       .catch(reject);
   });
-  // EXECUTE takes no bound parameters: each value goes in as the literal PostgreSQL makes of it.
-  const literals: string[] = [];
-  for (const value of statement.params) literals.push((await connection.query<{ q: string }>("select quote_nullable($1::text) as q", [value]))[0].q);
-  const execute = `execute ${name}(${literals.join(", ")})`;
+  const execute = `execute ${name}${await executeArguments(connection, statement.params)}`;
   await connection.exec("set plan_cache_mode = force_generic_plan");
   await connection.query(`prepare ${name} as ${statement.text}`);
   await inRolledBack(connection, () => connection.query(`explain ${execute}`));
@@ -84,7 +82,7 @@ async function preparedOn(pool: Sql, name: string, statement: { text: string; pa
       // The plan made on the small tables, not a new one.
       const [planned] = await connection.query<{ generic_plans: number | string }>("select generic_plans from pg_prepared_statements where name = $1", [name]);
       expect(Number(planned.generic_plans)).toBe(2);
-      return rows.map((row) => row["QUERY PLAN"]).join("\n");
+      return planText(rows);
     },
   };
 }
@@ -100,8 +98,6 @@ async function inRolledBack<T>(connection: SqlConnection, work: () => Promise<T>
 
 /** Sequential scans of the tables growTables grows that ran (not "never executed"). */
 const grownTableScans = (plan: string) => [...plan.matchAll(/Seq Scan on (delivery|trigger_event|inbound_body_digest)\b[^\n]*\(actual/g)].map((match) => match[1]);
-/** The largest "Rows Removed by …" of a plan: how many rows some node read only to throw away. */
-const mostRowsDiscarded = (plan: string) => Math.max(0, ...[...plan.matchAll(/Rows Removed by [\w ]+: (\d+)/g)].map((match) => Number(match[1])));
 /** The most rows any one node produced: a hash built of a whole table shows here. */
 const mostRowsRead = (plan: string) => Math.max(0, ...[...plan.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map((match) => Number(match[1]) * Number(match[2])));
 

@@ -7,6 +7,7 @@ import { CancelDelivery, EventLog, PauseForwarding, ResumeForwarding, RetryDeliv
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { planText } from "../helpers/queryPlans.ts";
 
 /**
  * The event log's status filter matches the status of each event's latest delivery, found through
@@ -105,7 +106,7 @@ describe("in the database", () => {
       await connection.exec("begin; set local enable_seqscan = off");
       try {
         const rows = await connection.query<{ "QUERY PLAN": string }>(`explain ${sent[0].text}`, sent[0].params);
-        return rows.map((row) => row["QUERY PLAN"]).join("\n");
+        return planText(rows);
       } finally {
         await connection.exec("rollback");
       }

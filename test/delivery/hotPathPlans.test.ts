@@ -4,6 +4,7 @@ import { claim } from "../../src/delivery/queue/claim.ts";
 import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
+import { executeArguments, mostRowsDiscarded, planText } from "../helpers/queryPlans.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
@@ -58,26 +59,22 @@ async function planOf(run: (sql: Sql) => Promise<unknown>, { generic = false } =
     try {
       let rows: { "QUERY PLAN": string }[];
       if (generic) {
-        // EXECUTE takes no bound parameters: each value goes in as the literal PostgreSQL makes of it.
-        const literals: string[] = [];
-        for (const value of statement.params) literals.push((await connection.query<{ q: string }>("select quote_nullable($1::text) as q", [value]))[0].q);
+        const args = await executeArguments(connection, statement.params);
         await connection.exec("set local plan_cache_mode = force_generic_plan");
         await connection.query(`prepare generic_probe as ${statement.text}`);
-        rows = await connection.query(`explain (analyze, costs off) execute generic_probe(${literals.join(", ")})`);
+        rows = await connection.query(`explain (analyze, costs off) execute generic_probe${args}`);
         const [planned] = await connection.query<{ generic_plans: number | string }>("select generic_plans from pg_prepared_statements where name = 'generic_probe'");
         expect(Number(planned.generic_plans)).toBe(1);
       } else {
         rows = await connection.query(`explain (analyze, costs off) ${statement.text}`, statement.params);
       }
-      return rows.map((row) => row["QUERY PLAN"]).join("\n");
+      return planText(rows);
     } finally {
       await connection.exec("rollback");
     }
   });
 }
 
-/** The largest "Rows Removed by …" of a plan: how many rows some node read only to throw away. */
-const mostRowsDiscarded = (plan: string) => Math.max(0, ...[...plan.matchAll(/Rows Removed by [\w ]+: (\d+)/g)].map((match) => Number(match[1])));
 
 /** One GitHub event for the external id `routeBy`. */
 const githubEvent = (n: number, routeBy: string): EventToEnqueue => ({
