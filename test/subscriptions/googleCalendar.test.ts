@@ -52,7 +52,7 @@ describe("a connected Calendar account with listed triggers", () => {
     const [sub] = await accountSubscriptions(app, ada, accountId);
     expect(sub).toMatchObject({ status: "ACTIVE", resource: "primary", providerId: body.id, lastError: null });
     expect(Date.parse(sub.expiresAt!)).toBe(clock.now().getTime() + LIFETIME_MS);
-    // The sync message read the baseline (no events): nothing before the channel is forwarded.
+    // The baseline was read as the channel was made (no events): nothing before the channel is forwarded.
     expect(fake.listCalls).toEqual(["maxResults=250&showDeleted=false"]);
   });
 

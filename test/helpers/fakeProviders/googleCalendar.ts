@@ -4,7 +4,8 @@
  * - `POST /calendar/v3/calendars/primary/events/watch` with `{id, type: "web_hook", address, token,
  *   expiration}` answers the channel `{kind: "api#channel", id, resourceId, resourceUri, token,
  *   expiration}` (expiration: Unix ms as a string, capped at the fake's `maxLifetimeMs`), then sends
- *   the `sync` message to the address (https://developers.google.com/calendar/api/guides/push).
+ *   the `sync` message to the address (https://developers.google.com/calendar/api/guides/push); with
+ *   `syncBeforeAnswer`, sends it and waits for its answer first.
  *   Google insists on an HTTPS address; the fake accepts the test's http://127.0.0.1 one.
  * - Every change sends `exists` to each live channel, with X-Goog-Channel-ID, X-Goog-Channel-Token
  *   (when the channel has one), X-Goog-Channel-Expiration, X-Goog-Resource-ID, X-Goog-Resource-URI,
@@ -58,7 +59,12 @@ export interface FakeGoogleCalendar extends FakeDeclaredProvider {
   idle(): Promise<void>;
 }
 
-export async function startFakeGoogleCalendar(opts: { clock: Clock; maxLifetimeMs?: number }): Promise<FakeGoogleCalendar> {
+export async function startFakeGoogleCalendar(opts: {
+  clock: Clock;
+  maxLifetimeMs?: number;
+  /** The `sync` message is sent, and answered, before the watch call is: Google sends it as the channel is made, in no order with the watch's answer. */
+  syncBeforeAnswer?: boolean;
+}): Promise<FakeGoogleCalendar> {
   const channels: Channel[] = [];
   const watchBodies: Array<Record<string, unknown>> = [];
   const watchedCalendars: string[] = [];
@@ -110,7 +116,7 @@ export async function startFakeGoogleCalendar(opts: { clock: Clock; maxLifetimeM
       {
         method: "POST",
         path: /^\/api\/calendar\/v3\/calendars\/([^/]+)\/events\/watch$/,
-        handle(req, ctx, params = []) {
+        async handle(req, ctx, params = []) {
           if (!ctx.authenticate(req)) return jsonReply(401, { error: { code: 401, message: "Invalid Credentials", status: "UNAUTHENTICATED" } });
           const body = JSON.parse(req.rawBody.toString() || "{}") as Record<string, unknown>;
           watchBodies.push(body);
@@ -130,10 +136,14 @@ export async function startFakeGoogleCalendar(opts: { clock: Clock; maxLifetimeM
             messages: 0,
           };
           channels.push(channel);
-          // Counted in flight from now, so idle() waits for it however late the timer fires on a loaded machine.
-          const sync = new Promise<void>((resolve) => setTimeout(() => resolve(void send(channel, "sync")), 10));
-          inFlight.add(sync);
-          void sync.finally(() => inFlight.delete(sync));
+          if (opts.syncBeforeAnswer) {
+            await send(channel, "sync");
+          } else {
+            // Counted in flight from now, so idle() waits for it however late the timer fires on a loaded machine.
+            const sync = new Promise<void>((resolve) => setTimeout(() => resolve(void send(channel, "sync")), 10));
+            inFlight.add(sync);
+            void sync.finally(() => inFlight.delete(sync));
+          }
           return jsonReply(200, {
             kind: "api#channel",
             id: channel.id,

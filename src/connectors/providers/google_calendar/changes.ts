@@ -3,10 +3,10 @@
  * `X-Goog-Resource-State`: `sync` once, right after the channel is made, then `exists` on every
  * change (https://developers.google.com/calendar/api/guides/push). What changed is read with
  * events.list and the stored sync token (https://developers.google.com/calendar/api/guides/sync):
- * the first read is a full one that only takes the `nextSyncToken` (nothing before the channel is
- * forwarded); a 410 Gone means the token is no longer valid: a full read again from now.
+ * the position is a full read's `nextSyncToken`, taken when the channel is made (nothing before the
+ * channel is forwarded); a 410 Gone means the token is no longer valid: a full read again from now.
  */
-import type { ChangeReadContext } from "../../changes.ts";
+import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
 import { asRecord, asString } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
@@ -22,7 +22,7 @@ interface EventsPage {
 
 const statusOf = (error: unknown) => asRecord(error)?.status;
 
-async function list(ctx: ChangeReadContext, syncToken: string | undefined): Promise<{ items: Array<Record<string, unknown>>; syncToken: string | undefined }> {
+async function list(ctx: Pick<ChangeReadContext, "fetchJson" | "resource">, syncToken: string | undefined): Promise<{ items: Array<Record<string, unknown>>; syncToken: string | undefined }> {
   const items: Array<Record<string, unknown>> = [];
   let pageToken: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -44,10 +44,19 @@ function triggerOf(item: Record<string, unknown>): string {
   return Number.isFinite(created) && Number.isFinite(updated) && updated - created <= NEW_WITHIN_MS ? "event_created" : "event_updated";
 }
 
+/**
+ * The position when the channel is made: a full read's `nextSyncToken`, recorded with the channel. The
+ * `sync` message cannot be relied on for it: Google sends it as the channel is made, and it may
+ * arrive before the channel is recorded (then it names a channel not known yet and is dropped).
+ */
+export async function startCalendarChanges(ctx: ChangeStartContext): Promise<string | undefined> {
+  return (await list(ctx, undefined)).syncToken;
+}
+
 export async function readCalendarChanges(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor?: string }> {
   const state = ctx.headers["x-goog-resource-state"];
   if (!ctx.cursor) {
-    // The baseline: where the calendar is now (the `sync` message comes right after the channel is made).
+    // The baseline, where the channel's start could not take it: where the calendar is now.
     return { events: [], cursor: (await list(ctx, undefined)).syncToken };
   }
   if (state === "sync") return { events: [] };

@@ -7,7 +7,7 @@
  * say "changed"; changes.ts reads them with events.list and a sync token.
  */
 import { declareConnector } from "../../declaration.ts";
-import { readCalendarChanges } from "./changes.ts";
+import { readCalendarChanges, startCalendarChanges } from "./changes.ts";
 
 const sampleEvent = {
   kind: "calendar#event",
@@ -103,7 +103,7 @@ export default declareConnector({
       secret: { header: "x-goog-channel-token" },
     },
   },
-  changes: { read: readCalendarChanges },
+  changes: { read: readCalendarChanges, start: startCalendarChanges },
   triggers: [
     {
       name: "event_created",
