@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import type { DeliveryWorker } from "../../src/delivery/worker.ts";
-import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
+import { DeploymentDeliveries, SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { until } from "../helpers/live.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
@@ -8,32 +8,52 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
  * A freed slot claims only when something may be waiting for one: an event the worker had no slot
- * for when it was recorded (so the accepting statement could not hand it over) is claimed as soon
- * as the attempt ahead of it ends — not at the next poll, which this worker makes once an hour.
+ * for when it was recorded (so the accepting statement could not hand it over), or one held back
+ * because its URL had its cap in flight, is claimed as soon as the attempt ahead of it ends — not
+ * at the next poll, which these workers make once an hour. When nothing waits, an attempt ending
+ * makes no claim at all: each would be a statement that finds nothing.
  */
 let app: TestApp;
 let receiver: Receiver;
-let worker: DeliveryWorker;
+let worker: DeliveryWorker | undefined;
 let ada: Operator;
+/** Claim statements the workers made (the worker's pool, counted as they are sent). */
+let claims = 0;
 
 beforeAll(async () => {
   receiver = await startReceiver();
   app = await startTestApp({}, { worker: false });
+  const workerSql = app.database.workerSql;
+  const query = workerSql.query.bind(workerSql);
+  workerSql.query = ((text: string, params?: unknown[], name?: string) => {
+    if (name === "claim_due_deliveries") claims++;
+    return query(text, params, name);
+  }) as typeof workerSql.query;
   ada = await createOperator(app, "Ada");
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/slot`, triggers: [] } }, { token: ada.token }));
-  worker = app.app.createDeliveryWorker({ concurrency: 1, pollIntervalMs: 3_600_000 });
-  worker.start();
+});
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  receiver.respond(() => 200);
+  receiver.requests.length = 0;
 });
 afterAll(async () => {
-  await worker?.stop();
   await app?.close();
   await receiver?.close();
 });
 
+const startWorker = (concurrency: number) => {
+  worker = app.app.createDeliveryWorker({ concurrency, pollIntervalMs: 3_600_000 });
+  worker.start();
+};
 const sendTestEvent = async () =>
   ok(await app.gql(SendTestEvent, { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } }, { apiKey: ada.apiKey })).sendTestEvent.id;
+const succeeded = async () =>
+  ok(await app.gql(DeploymentDeliveries, { id: ada.deploymentId, limit: 100, status: "SUCCEEDED" }, { token: ada.token })).deployment!.deliveries.length;
 
 test("an event queued while the only slot is busy goes out when that attempt ends, without waiting for a poll", async () => {
+  startWorker(1);
   // The first attempt is held in flight until released.
   receiver.respond((request) => (receiver.requests.length === 0 ? receiver.hold(String(request.headers["webhook-id"])) : 200));
   const first = await sendTestEvent();
@@ -44,4 +64,35 @@ test("an event queued while the only slot is busy goes out when that attempt end
 
   await receiver.waitFor((requests) => requests.length === 2, 30_000);
   expect(receiver.requests.map((request) => request.headers["webhook-id"])).toEqual([first, second]);
+});
+
+test("an event held back by its URL's cap goes out when the attempt to that URL ends", async () => {
+  // Two slots, at most one attempt in flight to one URL.
+  startWorker(2);
+  receiver.respond((request) => (receiver.requests.length === 0 ? receiver.hold(String(request.headers["webhook-id"])) : 200));
+  const first = await sendTestEvent();
+  await until(() => receiver.holding.has(first), "the first attempt held at the receiver");
+  // A slot is free but the URL is at its cap: recorded without a lease, and the claim it wakes takes nothing.
+  const claimsBefore = claims;
+  const second = await sendTestEvent();
+  await until(() => claims > claimsBefore, "a claim woken by the event queued without a lease");
+  receiver.release(first);
+
+  await receiver.waitFor((requests) => requests.length === 2, 30_000);
+  expect(receiver.requests.map((request) => request.headers["webhook-id"])).toEqual([first, second]);
+});
+
+test("when nothing waits, attempts that end make no claim", async () => {
+  const before = await succeeded();
+  const claimsAtStart = claims;
+  startWorker(4);
+  // The worker's first look at the queue, made when it starts.
+  await until(() => claims > claimsAtStart, "the worker's first claim");
+  const claimsBefore = claims;
+  for (let sent = 1; sent <= 5; sent++) {
+    // Each is handed to the worker by the statement that records it, and sent at once.
+    await sendTestEvent();
+    await until(async () => (await succeeded()) === before + sent, `delivery ${sent} recorded as succeeded`);
+  }
+  expect(claims - claimsBefore).toBe(0);
 });
