@@ -5,7 +5,7 @@ import { randomId, type SecretBox } from "../crypto/secrets.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import { buildForwardedRequest, forwardedBody } from "./forwardedRequest.ts";
 import type { OperationsMetrics } from "./metrics.ts";
-import type { Claim, ClaimedDelivery, DeliveryQueue } from "./queue/index.ts";
+import type { ClaimedDelivery, DeliveryQueue } from "./queue/index.ts";
 import type { Reservation } from "./queue/enqueue.ts";
 import { nextStep, parseRetryAfter } from "./retryPolicy.ts";
 import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./send.ts";
@@ -104,16 +104,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   const perUrlInFlight = new Map<string, number>();
   let detach: (() => void) | undefined;
   let deep = false;
-  /**
-   * Whether a claim may find something a freed slot could take. A slot freeing makes nothing due, so
-   * after a claim that took everything it could (not full, no URL at its cap) the next one waits for
-   * a reason: something queued without a lease (the wake signal), a URL at its cap (an attempt
-   * ending frees a place for its waiting rows), or the poll (retries and leases coming due, other
-   * instances' rows). Without this, two instances made ~2 empty claims per delivery they sent.
-   */
-  let queued = true;
-  let capped = false;
-  let pollAt = 0;
   let running = false;
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
@@ -151,13 +141,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     });
   }
 
-  async function claim(limit: number): Promise<Pick<Claim, "claimed" | "capped">> {
+  async function claim(limit: number): Promise<ClaimedDelivery[]> {
     try {
-      return await queue.claim(limit, lockMs, perUrl);
+      return (await queue.claim(limit, lockMs, perUrl)).claimed;
     } catch (error) {
       // An outage is logged once by databaseOutage (src/db/outage.ts), not on every poll.
       if (!deps.databaseOutage.noted(error)) logger.error({ err: error }, "could not claim deliveries");
-      return { claimed: [], capped: false };
+      return [];
     }
   }
 
@@ -166,23 +156,16 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       // A slot is an HTTP request in flight; recording its result (batched) does not hold one, but
       // the attempts still waiting to be recorded are bounded too.
       const free = Math.min(concurrency - sending, 4 * concurrency - inFlight.size) - reserved;
-      const mayFind = queued || capped || deep || performance.now() >= pollAt;
       // A deep queue (the last claim came back full) is claimed in big batches — one round trip
       // per half the slots rather than one per slot freed; a shallow one as soon as anything is due.
-      if (mayFind && free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
-        // Cleared before the claim: something queued while it runs may be after its snapshot.
-        queued = false;
-        pollAt = performance.now() + pollIntervalMs;
-        const found = await claim(free);
-        for (const delivery of found.claimed) begin(delivery);
-        capped = found.capped;
-        deep = found.claimed.length === free;
+      if (free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
+        const claimed = await claim(free);
+        for (const delivery of claimed) begin(delivery);
+        deep = claimed.length === free;
         // A full batch means more may be due: go again (once enough slots free up).
         if (deep) continue;
       }
-      // Until the next poll is due; a full poll interval when it is due but no slot is free.
-      const untilPoll = pollAt - performance.now();
-      if (running) await sleep(untilPoll > 0 ? untilPoll : pollIntervalMs);
+      if (running) await sleep(pollIntervalMs);
     }
   }
 
@@ -328,10 +311,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     start() {
       if (running) return;
       running = true;
-      unsubscribe = deps.signal.subscribe(() => {
-        queued = true;
-        wake();
-      });
+      unsubscribe = deps.signal.subscribe(wake);
       detach = deps.handoff?.attach({ reserve });
       loop = run().catch((error) => logger.error({ err: error }, "the delivery worker stopped unexpectedly"));
     },

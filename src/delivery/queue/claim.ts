@@ -55,12 +55,6 @@ export interface Claim {
   claimed: ClaimedDelivery[];
   /** Not sent: FAILED by this claim (MAX_UNRECORDED_CLAIMS). */
   givenUp: DeliveryRow[];
-  /**
-   * A forwarding URL had its cap in flight (before this claim, or reached by it): rows of it may be
-   * due and waiting for a place, which any attempt to it ending frees. False: everything due that a
-   * claim could take was taken.
-   */
-  capped: boolean;
 }
 
 /**
@@ -88,8 +82,7 @@ export interface Claim {
  * instance; the next claim sees them all.
  */
 export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: number, now: Date): Promise<Claim> {
-  const answer = await sql.query<{
-    capped: boolean;
+  const rows = await sql.query<{
     given_up: boolean;
     status: string;
     last_status_code: number | null;
@@ -153,17 +146,13 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
             s.header_key, s.header_value_encrypted,
             (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
              from signing_secret k
-             where k.deployment_id = c.deployment_id and (k.expires_at is null or k.expires_at > $6::timestamp)) as signing_secrets,
-            exists (select 1 from busy where in_flight >= $5) or exists (select 1 from ranked where place > $5) as capped
-     -- One row even when nothing was claimed (its id null), to carry \`capped\`.
-     from (select) as one
-     left join (claimed c
-       join trigger_event e on e.id = c.event_id
-       left join forwarding_settings s on s.deployment_id = c.deployment_id) on true`,
+             where k.deployment_id = c.deployment_id and (k.expires_at is null or k.expires_at > $6::timestamp)) as signing_secrets
+     from claimed c
+     join trigger_event e on e.id = c.event_id
+     left join forwarding_settings s on s.deployment_id = c.deployment_id`,
     [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR, perUrl, now.toISOString()],
     "claim_due_deliveries",
   );
-  const rows = answer.filter((row) => row.id !== null);
   const givenUp: DeliveryRow[] = rows
     .filter((row) => row.given_up)
     .map((row) => ({
@@ -195,5 +184,5 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
     headerValueSealed: row.header_value_encrypted,
     signingSecretsSealed: row.signing_secrets ?? [],
   }));
-  return { claimed, givenUp, capped: answer[0]?.capped === true };
+  return { claimed, givenUp };
 }

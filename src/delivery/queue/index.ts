@@ -59,7 +59,7 @@ import { retryFailed } from "./retryFailed.ts";
 import type { DeliveryRow } from "./row.ts";
 
 export type { AttemptToRecord } from "./recordAttempts.ts";
-export type { Claim, ClaimedDelivery } from "./claim.ts";
+export type { ClaimedDelivery } from "./claim.ts";
 export type { DeliveryRow } from "./row.ts";
 export { MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR } from "./claim.ts";
 
