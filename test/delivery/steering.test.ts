@@ -154,10 +154,14 @@ describe("retry now, cancel, retry failed", () => {
       expect(waiting.status).toBe("PENDING"); // next try in an hour
 
       // retry-now: attempted at once, not in an hour (it fails again: the URL is still wrong).
+      const asked = Date.now();
       const retried = ok(await slow.gql(RetryDelivery, { id: waiting.id }, { token: operator.token })).retryDelivery;
       expect(retried.status).toBe("PENDING");
-      expect(Date.parse(retried.nextAttemptAt!)).toBeLessThanOrEqual(Date.now() + 1000);
-      await until(operator, first.id, (d) => d.attempts === 2, slow);
+      // The answer shows it due now, or — the worker being quick — the attempt it already caused.
+      if (retried.attempts === 1) expect(Date.parse(retried.nextAttemptAt!)).toBeLessThanOrEqual(Date.now() + 1000);
+      else expect(retried.attempts).toBe(2);
+      const second = await until(operator, first.id, (d) => d.attempts === 2, slow);
+      expect(Date.parse(second.attemptLog[1].startedAt)).toBeLessThan(asked + scaled(10_000));
 
       // The operator fixes the URL: the pending delivery goes to it at once.
       await forwardTo(operator, "/ok/fixed", slow);
