@@ -55,6 +55,8 @@ export interface FakeGoogleCalendar extends FakeDeclaredProvider {
   notifyAll(): Promise<number[]>;
   /** Invalidates every sync token handed out (the next incremental read is a 410). */
   invalidateSyncTokens(): void;
+  /** The next events.list answers 503 backendError (Google's answer when it cannot serve the request now). */
+  failNextList(): void;
   /** Resolves once every notification sent so far has been answered. */
   idle(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export async function startFakeGoogleCalendar(opts: {
   const events = new Map<string, CalendarEvent>();
   let seq = 0;
   let tokenFloor = 0;
+  let failList = false;
   const inFlight = new Set<Promise<unknown>>();
   const resourceUri = (base: string) => `${base}/api/calendar/v3/calendars/primary/events?alt=json`;
   let baseUrl = "";
@@ -172,6 +175,10 @@ export async function startFakeGoogleCalendar(opts: {
         handle(req, ctx) {
           if (!ctx.authenticate(req)) return jsonReply(401, { error: { code: 401, message: "Invalid Credentials", status: "UNAUTHENTICATED" } });
           listCalls.push(req.query.toString());
+          if (failList) {
+            failList = false;
+            return jsonReply(503, { error: { code: 503, message: "Backend Error", status: "UNAVAILABLE", errors: [{ reason: "backendError" }] } });
+          }
           const syncToken = req.query.get("syncToken");
           let items: CalendarEvent[];
           if (syncToken) {
@@ -214,6 +221,9 @@ export async function startFakeGoogleCalendar(opts: {
       return changed();
     },
     notifyAll: changed,
+    failNextList() {
+      failList = true;
+    },
     invalidateSyncTokens() {
       tokenFloor = ++seq;
     },

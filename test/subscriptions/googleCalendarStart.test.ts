@@ -1,0 +1,45 @@
+/**
+ * A Calendar channel whose position could not be read when it was made (events.list answered 503)
+ * is still made and kept; the first change it announces only takes the position (a full read's
+ * `nextSyncToken`, nothing forwarded: what changed before is unknown), and changes after it are
+ * forwarded. The `sync` message reaches Switchyard before the watch call is answered, as it may
+ * from Google, so it cannot take the position either.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { connectAccount } from "../helpers/connectFlow.ts";
+import { fakeClock } from "../helpers/clock.ts";
+import { startFakeGoogleCalendar, type FakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
+import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, listTriggers, storedEvents } from "./helpers.ts";
+
+const clock = fakeClock(new Date());
+let fake: FakeGoogleCalendar;
+let app: TestApp;
+let ada: Operator;
+let accountId: string;
+
+beforeAll(async () => {
+  fake = await startFakeGoogleCalendar({ clock, syncBeforeAnswer: true });
+  app = await startTestApp(fake.env(), { clock });
+  ada = await createOperator(app);
+  await listTriggers(app, ada, ["event_created", "event_updated", "event_cancelled"].map((trigger) => ({ connector: "google_calendar", trigger })));
+  accountId = (await connectAccount(app, ada, { connector: "google_calendar", account: "alice", provider: fake, params: {} })).id;
+}, 180_000);
+afterAll(async () => {
+  await app?.close();
+  await fake?.close();
+});
+
+test("a position Google could not give when the channel was made is taken at the first change, and the next change is forwarded", async () => {
+  fake.failNextList();
+  await app.app.subscriptions.runOnce(true);
+  await fake.idle();
+  expect(fake.live()).toHaveLength(1);
+  expect((await accountSubscriptions(app, ada, accountId)).map((s) => s.status)).toEqual(["ACTIVE"]);
+
+  expect((await fake.createEvent("Before the position")).statuses).toEqual([202]);
+  expect((await fake.createEvent("After the position")).statuses).toEqual([202]);
+  const summaries = (await storedEvents(app, ada, "google_calendar")).map((e) => (e.payload as { summary?: string }).summary);
+  expect(summaries).toEqual(["After the position"]);
+});
