@@ -6,6 +6,7 @@ import { recordAttempts } from "../../src/delivery/queue/recordAttempts.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { executeArguments, mostRowsDiscarded, planText } from "../helpers/queryPlans.ts";
+import { statementRecorder } from "../helpers/statementRecorder.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
@@ -42,16 +43,9 @@ afterAll(async () => {
 
 /** What a statement sends (text and parameters), without running it. */
 async function statementOf(run: (sql: Sql) => Promise<unknown>) {
-  let sent: { text: string; params: unknown[] } | undefined;
-  const capture: Sql = {
-    query: async (text, params) => {
-      sent = { text, params: params ?? [] };
-      return [];
-    },
-    withConnection: () => Promise.reject(new Error("not used")),
-  };
-  await run(capture).catch(() => {});
-  return sent!;
+  const { recorder, sent } = statementRecorder();
+  await run(recorder).catch(() => {});
+  return sent.at(-1)!;
 }
 
 /**

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Sql } from "../../src/db/sql.ts";
 import { eventLogPage } from "../../src/forwarding/eventLog.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { until } from "../helpers/live.ts";
 import { CancelDelivery, EventLog, PauseForwarding, ResumeForwarding, RetryDelivery } from "../helpers/operations.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
-import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { planText } from "../helpers/queryPlans.ts";
+import { statementRecorder } from "../helpers/statementRecorder.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
  * The event log's status filter matches the status of each event's latest delivery, found through
@@ -84,22 +84,9 @@ describe("filtering the event log by delivery status", () => {
 });
 
 describe("in the database", () => {
-  /** The statements eventLogPage sends, so the test can ask the planner about them. */
-  function recording(sql: Sql) {
-    const sent: { text: string; params: unknown[] }[] = [];
-    const recorder: Sql = {
-      query: (text, params, name) => {
-        sent.push({ text, params: params ?? [] });
-        return sql.query(text, params, name);
-      },
-      withConnection: (work) => sql.withConnection(work),
-    };
-    return { recorder, sent };
-  }
-
   test("the status filter walks delivery's status index in keyset order (no scan of the deployment's events)", async () => {
     const { sql } = app.database;
-    const { recorder, sent } = recording(sql);
+    const { recorder, sent } = statementRecorder(sql);
     await eventLogPage(recorder, ada.deploymentId, { status: "FAILED" }, 1, null);
     expect(sent).toHaveLength(1);
     const plan = await sql.withConnection(async (connection) => {

@@ -4,6 +4,7 @@ import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts"
 import { until } from "../helpers/live.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { statementRecorder } from "../helpers/statementRecorder.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
@@ -15,18 +16,17 @@ let app: TestApp;
 let receiver: Receiver;
 let worker: DeliveryWorker | undefined;
 let ada: Operator;
-/** Claim statements the workers made (the worker's pool, counted as they are sent): the second test waits for one. */
-let claims = 0;
+/** Claim statements the workers made (on the worker's pool, counted as they are sent): the second test waits for one. */
+let claims: () => number;
 
 beforeAll(async () => {
   receiver = await startReceiver();
   app = await startTestApp({}, { worker: false });
+  // The worker's queue is made over this pool object when the worker is: its statements go through the recorder.
   const workerSql = app.database.workerSql;
-  const query = workerSql.query.bind(workerSql);
-  workerSql.query = ((text: string, params?: unknown[], name?: string) => {
-    if (name === "claim_due_deliveries") claims++;
-    return query(text, params, name);
-  }) as typeof workerSql.query;
+  const { recorder, sent } = statementRecorder({ query: workerSql.query.bind(workerSql), withConnection: workerSql.withConnection.bind(workerSql) });
+  workerSql.query = recorder.query;
+  claims = () => sent.filter((statement) => statement.name === "claim_due_deliveries").length;
   ada = await createOperator(app, "Ada");
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/slot`, triggers: [] } }, { token: ada.token }));
 });
@@ -69,9 +69,9 @@ test("an event held back by its URL's cap goes out when the attempt to that URL 
   const first = await sendTestEvent();
   await until(() => receiver.holding.has(first), "the first attempt held at the receiver");
   // A slot is free but the URL is at its cap: recorded without a lease, and the claim it wakes takes nothing.
-  const claimsBefore = claims;
+  const claimsBefore = claims();
   const second = await sendTestEvent();
-  await until(() => claims > claimsBefore, "a claim woken by the event queued without a lease");
+  await until(() => claims() > claimsBefore, "a claim woken by the event queued without a lease");
   receiver.release(first);
 
   await receiver.waitFor((requests) => requests.length === 2, 30_000);

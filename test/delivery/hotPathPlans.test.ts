@@ -5,6 +5,7 @@ import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.t
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { executeArguments, mostRowsDiscarded, planText } from "../helpers/queryPlans.ts";
+import { statementRecorder } from "../helpers/statementRecorder.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
@@ -44,16 +45,9 @@ afterAll(async () => {
  */
 async function planOf(run: (sql: Sql) => Promise<unknown>, { generic = false } = {}): Promise<string> {
   const { sql } = app.database;
-  let sent: { text: string; params: unknown[] } | undefined;
-  const recorder: Sql = {
-    query: (text, params, name) => {
-      sent = { text, params: params ?? [] };
-      return sql.query(text, params, name);
-    },
-    withConnection: (work) => sql.withConnection(work),
-  };
+  const { recorder, sent } = statementRecorder(sql);
   await run(recorder);
-  const statement = sent!;
+  const statement = sent.at(-1)!;
   return sql.withConnection(async (connection) => {
     await connection.exec("begin");
     try {
@@ -74,7 +68,6 @@ async function planOf(run: (sql: Sql) => Promise<unknown>, { generic = false } =
     }
   });
 }
-
 
 /** One GitHub event for the external id `routeBy`. */
 const githubEvent = (n: number, routeBy: string): EventToEnqueue => ({
