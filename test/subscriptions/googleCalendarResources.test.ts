@@ -9,13 +9,12 @@
  * from Google: the position is taken when the channel is made, so the first change is not lost.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { connectAccount } from "../helpers/connectFlow.ts";
 import { fakeClock } from "../helpers/clock.ts";
-import { startFakeGoogleCalendar, type FakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
+import type { FakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
 import { checkedFetch as fetch } from "../helpers/openapi.ts";
-import { createOperator, type Operator } from "../helpers/operators.ts";
-import { startTestApp, type TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, listTriggers } from "./helpers.ts";
+import type { Operator } from "../helpers/operators.ts";
+import type { TestApp } from "../helpers/testApp.ts";
+import { accountSubscriptions, connectedCalendar } from "./helpers.ts";
 
 const TEAM = "team@group.calendar.google.com";
 const clock = fakeClock(new Date());
@@ -25,11 +24,7 @@ let ada: Operator;
 let accountId: string;
 
 beforeAll(async () => {
-  fake = await startFakeGoogleCalendar({ clock, syncBeforeAnswer: true });
-  app = await startTestApp(fake.env(), { clock });
-  ada = await createOperator(app);
-  await listTriggers(app, ada, ["event_created", "event_updated", "event_cancelled"].map((trigger) => ({ connector: "google_calendar", trigger })));
-  accountId = (await connectAccount(app, ada, { connector: "google_calendar", account: "alice", provider: fake, params: {} })).id;
+  ({ fake, app, ada, accountId } = await connectedCalendar(clock));
 }, 180_000);
 afterAll(async () => {
   await app?.close();

@@ -1,10 +1,12 @@
 import { expect } from "vitest";
 import { exampleValues } from "../../src/connectors/params.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
-import { connectedAccounts, formIn, getAuthUrl, hop, requestAuthUrl, type ConnectedAccountView } from "../helpers/connectFlow.ts";
-import type { Operator } from "../helpers/operators.ts";
+import { connectAccount, connectedAccounts, formIn, getAuthUrl, hop, requestAuthUrl, type ConnectedAccountView } from "../helpers/connectFlow.ts";
+import type { Clock } from "../../src/clock.ts";
+import { startFakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
+import { createOperator, type Operator } from "../helpers/operators.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
-import { ok, type TestApp } from "../helpers/testApp.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 export interface SubscriptionView {
   id: string;
@@ -92,4 +94,14 @@ export async function expectParamRefused(app: TestApp, apiKey: string, connector
     expect(response.status, String(value)).toBe(400);
     expect(((await response.json()) as { code: string }).code).toBe("invalid_parameter");
   }
+}
+
+/** A fake Google Calendar (`sync` messages sent before the watch is answered), the service on it, and an operator's `alice` connected with every Calendar trigger listed. */
+export async function connectedCalendar(clock: Clock) {
+  const fake = await startFakeGoogleCalendar({ clock, syncBeforeAnswer: true });
+  const app = await startTestApp(fake.env(), { clock });
+  const ada = await createOperator(app);
+  await listTriggers(app, ada, ["event_created", "event_updated", "event_cancelled"].map((trigger) => ({ connector: "google_calendar", trigger })));
+  const accountId = (await connectAccount(app, ada, { connector: "google_calendar", account: "alice", provider: fake, params: {} })).id;
+  return { fake, app, ada, accountId };
 }
