@@ -220,7 +220,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     // An expiry the create does not answer (Jira's webhooks: 30 days) is the lifetime asked for.
     const expiresAt = answered.expiresAt ?? (decl.answer.expiresPath ? new Date(String(vars.expiresAt)) : null);
     const kept = secret ?? answered.secret;
-    const start = subscriptionChangeReader(def.declaration)?.start;
+    // A subscription made again (a channel replaced before it expires) keeps its position: no read for a new one.
+    const start = work.positionHeld ? undefined : subscriptionChangeReader(def.declaration)?.start;
     const cursor = start ? await startCursor(work, start, to, answer) : undefined;
     const recorded = await queue.recordCreated(work, {
       cursor,

@@ -97,6 +97,8 @@ describe("a connected Calendar account with listed triggers", () => {
 
   test("before a quarter of its lifetime is left, a new channel replaces it and the old one is stopped", async () => {
     const old = fake.live()[0];
+    const fullReads = () => fake.listCalls.filter((query) => !query.includes("syncToken=")).length;
+    const fullReadsBefore = fullReads();
     clock.advance(LIFETIME_MS * 0.7);
     await app.app.subscriptions.runOnce(true);
     expect(fake.watchBodies).toHaveLength(1);
@@ -110,7 +112,8 @@ describe("a connected Calendar account with listed triggers", () => {
     const subs = await accountSubscriptions(app, ada, accountId);
     expect(subs).toHaveLength(1);
     expect(subs[0]).toMatchObject({ status: "ACTIVE", providerId: live[0].id });
-    // The sync token survives the new channel: a change is read incrementally.
+    // The sync token survives the new channel: no full read for it, and a change is read incrementally.
+    expect(fullReads()).toBe(fullReadsBefore);
     const { statuses } = await fake.createEvent("On the new channel");
     expect(statuses).toEqual([202]);
     expect((await storedEvents(app, ada)).some((e) => (e.payload as { summary?: string }).summary === "On the new channel")).toBe(true);

@@ -24,6 +24,8 @@ export interface SubscriptionWork {
   /** The connection's params and metadata: the declaration's placeholders and the API base are filled from them. */
   params: unknown;
   metadata: unknown;
+  /** Its change reader already has a position (the subscription made again): kept, so none is taken anew. */
+  positionHeld: boolean;
   /** The lease this claim holds: every recording statement is guarded by it, so a lease taken over is never recorded twice. */
   leaseUntil: Date;
 }
@@ -48,12 +50,14 @@ export interface RawWork {
   external_id: string;
   params: unknown;
   metadata: unknown;
+  position_held: boolean;
 }
 
 /** The columns every statement returning work selects (`s` the subscription, `a` its account). */
 export const WORK_COLUMNS = `s.id, s.deployment_id, s.connected_account_id, s.connector, s.resource, s.watched_resource_id, s.resource_params, s.events, s.status::text as status,
   s.provider_id, s.provider_resource_id, s.secret_encrypted, s.expires_at at time zone 'UTC' as expires_at, s.failures,
-  a.status::text as account_status, a.account, a.external_id, a.params, a.metadata`;
+  a.status::text as account_status, a.account, a.external_id, a.params, a.metadata,
+  exists (select 1 from change_position c where c.connected_account_id = s.connected_account_id and c.reader = s.id) as position_held`;
 
 export const toWork = (row: RawWork, leaseUntil: Date): SubscriptionWork => ({
   id: row.id,
@@ -75,5 +79,6 @@ export const toWork = (row: RawWork, leaseUntil: Date): SubscriptionWork => ({
   externalId: row.external_id,
   params: typeof row.params === "string" ? JSON.parse(row.params) : row.params,
   metadata: typeof row.metadata === "string" ? JSON.parse(row.metadata) : row.metadata,
+  positionHeld: row.position_held === true,
   leaseUntil,
 });
