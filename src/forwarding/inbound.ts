@@ -119,16 +119,28 @@ export interface InboundSource {
   now: Date;
 }
 
+/**
+ * Where events came from. A provider's request is deduplicated across the deployment (its delivery
+ * ids are the provider's own). What Switchyard read with one account's token is deduplicated per
+ * `reader` (the subscription, or the connected account for its own reader and its polls): two
+ * connections see the same item under the same id and version (one meeting in the organizer's and
+ * an attendee's calendar, one card on a shared board), and each connection's event is its own.
+ */
+export type EventOrigin = { request: InboundSource } | { reader: string };
+
 async function acceptEvents(
   deps: InboundDeps,
   deploymentId: string,
   def: ConnectorDefinition,
   events: NormalizedEvent[],
-  source?: InboundSource,
+  origin: EventOrigin,
 ): Promise<InboundOutcome> {
   const outcome = emptyOutcome();
   outcome.received = events.length;
   const windowSeconds = def.inbound.replayWindowSeconds;
+  const source = "request" in origin ? origin.request : undefined;
+  // Per connector, so two providers' ids can never collide; per reader for what was read (EventOrigin).
+  const keyPrefix = "reader" in origin ? `${def.name}:${origin.reader}:` : `${def.name}:`;
   // The replay check of schemes that sign no timestamp, made by the first event's own statement.
   let bodyClaim =
     source && windowSeconds ? { digest: bodyDigest(source.rawBody), key: events.map((event) => event.dedupeKey).join(" "), windowSeconds } : undefined;
@@ -140,8 +152,7 @@ async function acceptEvents(
       trigger: event.trigger,
       externalIds: event.externalIds,
       routingMetadata: def.declaration.webhook?.routingMetadata,
-      // Per connector, so two providers' delivery ids can never collide.
-      dedupeKey: `${def.name}:${event.dedupeKey}`,
+      dedupeKey: `${keyPrefix}${event.dedupeKey}`,
       occurredAt: event.occurredAt,
       resource: event.resource ?? null,
       data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
@@ -207,6 +218,7 @@ async function readChanges(
     def,
     // Already routed: pin every event to this account.
     fetched.events.map((event) => ({ ...event, externalIds: [account.externalId] })),
+    { reader: account.id },
   );
   if (fetched.cursor !== undefined && fetched.cursor !== account.cursor) {
     await movePosition(deps.sql, account.id, CONNECTION_READER, fetched.cursor);
@@ -245,8 +257,8 @@ async function fetchSince(deps: InboundDeps, def: ConnectorDefinition, account: 
 /** Verified inbound events → stored events and deliveries: the webhook route's and the poller's. */
 export function createInboundEvents(deps: InboundDeps) {
   return {
-    acceptEvents: (deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[], source?: InboundSource) =>
-      acceptEvents(deps, deploymentId, def, events, source),
+    acceptEvents: (deploymentId: string, def: ConnectorDefinition, events: NormalizedEvent[], origin: EventOrigin) =>
+      acceptEvents(deps, deploymentId, def, events, origin),
     acceptSync: (deploymentId: string, def: ConnectorDefinition, sync: SyncNotification) => acceptSync(deps, deploymentId, def, sync),
     pollAccount: (deploymentId: string, def: ConnectorDefinition, account: Account) => pollAccount(deps, deploymentId, def, account),
   };

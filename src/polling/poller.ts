@@ -176,7 +176,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
       events.push(...read.events.map((event) => ({ ...event, externalIds: [connection.externalId] })));
       stored[trigger] = read.cursor;
     }
-    const outcome = await deps.inboundEvents.acceptEvents(connection.deploymentId, target.def, events);
+    const outcome = await deps.inboundEvents.acceptEvents(connection.deploymentId, target.def, events, { reader: connection.id });
     return { cursor: JSON.stringify(stored), recorded: outcome.recorded };
   }
 

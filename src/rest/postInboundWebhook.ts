@@ -141,7 +141,7 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
       const outcome: InboundOutcome = await readingChanges(deploymentId, def, () =>
         parsed.sync
           ? inboundEvents.acceptSync(deploymentId, def, parsed.sync)
-          : inboundEvents.acceptEvents(deploymentId, def, parsed.events, { rawBody: inbound.rawBody, now }),
+          : inboundEvents.acceptEvents(deploymentId, def, parsed.events, { request: { rawBody: inbound.rawBody, now } }),
       );
       countAccepted(def.name, outcome);
       return json(200, outcome);

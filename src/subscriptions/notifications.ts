@@ -130,6 +130,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       deploymentId,
       def,
       changes.events.map((event) => ({ ...event, externalIds: [sub.external_id], resource: resourceOf(sub) })),
+      { reader: sub.id },
     );
     if (changes.cursor !== undefined && changes.cursor !== sub.cursor) await movePosition(deps.sql, sub.connected_account_id, sub.id, changes.cursor);
     return outcome;
@@ -241,7 +242,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
         .parse(req)
         .events.filter((event) => signed.keep === "all" || event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
         .map((event) => ({ ...event, externalIds: [sub.external_id], resource: resourceOf(sub) }));
-      return deps.inboundEvents.acceptEvents(deploymentId, def, events, { rawBody: req.rawBody, now });
+      return deps.inboundEvents.acceptEvents(deploymentId, def, events, { request: { rawBody: req.rawBody, now } });
     },
 
     /**

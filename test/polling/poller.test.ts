@@ -127,6 +127,24 @@ test("an item the provider lists again is not forwarded twice (dedupe by id and 
   expect(await events(bob.id)).toHaveLength(1);
 });
 
+test("the same item read by two connections (one track played together, same id and time) is forwarded for each", async () => {
+  const poller = app.app.createPoller();
+  const [gus, hal] = [await connect("gus", "token-gus"), await connect("hal", "token-hal")];
+  await poller.runOnce();
+  clock.advance(INTERVAL_MS);
+  await poller.runOnce(); // the positions: nothing played yet
+  const playedAt = clock.now();
+  spotify.play("token-gus", "jam-session", playedAt);
+  spotify.play("token-hal", "jam-session", playedAt);
+  clock.advance(INTERVAL_MS * 1.1);
+  expect((await poller.runOnce()).recorded).toBe(2);
+  for (const id of [gus.id, hal.id]) {
+    const recorded = await events(id);
+    expect(recorded.map((e) => (e.payload as { track: { id: string } }).track.id)).toEqual(["jam-session"]);
+    expect(recorded[0].deliveries).toHaveLength(1);
+  }
+});
+
 test("a connection in REAUTH_REQUIRED is not read, and leaves the schedule", async () => {
   const poller = app.app.createPoller();
   const carol = await connect("carol", "token-carol");

@@ -1,0 +1,48 @@
+/**
+ * One meeting in two people's calendars: Google gives the attendee's copy the organizer's event id,
+ * and a change to it can carry the same `updated` in both. Alice and Bob are connected in one
+ * deployment and the fake's one calendar is both of theirs, so each change reaches both channels
+ * with the same id and version. Each connection must forward its own event: deduplication is per
+ * reader (a subscription, a connection's change reader, a poll), not across the deployment.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { fakeClock } from "../helpers/clock.ts";
+import { connectAccount } from "../helpers/connectFlow.ts";
+import type { FakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
+import type { Operator } from "../helpers/operators.ts";
+import type { TestApp } from "../helpers/testApp.ts";
+import { connectedCalendar, storedEvents } from "./helpers.ts";
+
+const clock = fakeClock(new Date());
+let fake: FakeGoogleCalendar;
+let app: TestApp;
+let ada: Operator;
+
+beforeAll(async () => {
+  ({ fake, app, ada } = await connectedCalendar(clock));
+  fake.setIdentity({ id: "bob@example.com", displayName: "Bob" });
+  await connectAccount(app, ada, { connector: "google_calendar", account: "bob", provider: fake, params: {} });
+}, 180_000);
+afterAll(async () => {
+  await app?.close();
+  await fake?.close();
+});
+
+test("the same event in two connections' calendars is forwarded once for each, and a redelivered notification adds nothing", async () => {
+  await app.app.subscriptions.runOnce(true);
+  await fake.idle();
+  expect(fake.live()).toHaveLength(2);
+
+  const { id, statuses } = await fake.createEvent("Planning");
+  expect(statuses).toEqual([202, 202]);
+  const stored = () => storedEvents(app, ada, "google_calendar");
+  const seen = (await stored()).map((e) => [e.account, e.trigger, (e.payload as { id?: string }).id]);
+  expect(seen.sort()).toEqual([
+    ["alice", "event_created", id],
+    ["bob", "event_created", id],
+  ]);
+
+  // Google may deliver a notification again: each connection's read finds nothing new.
+  expect(await fake.notifyAll()).toEqual([202, 202]);
+  expect(await stored()).toHaveLength(2);
+});
