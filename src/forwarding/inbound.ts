@@ -38,8 +38,9 @@ export interface InboundDeps {
   connectorEnv: Record<string, string | undefined>;
   /** Tokens of connected accounts, for notification-only pushes and polls that read the changes. */
   accessTokens: Pick<AccessTokens, "fresh">;
-  /** Records one event and its delivery in one statement (forwarding/record.ts). */
+  /** Records one event and its delivery in one statement (forwarding/record.ts): routed by its external ids, or for a given account. */
   recordRoutedEvent: EventRecorder["recordRouted"];
+  recordEvent: EventRecorder["record"];
   /**
    * Disconnects a connection whose grant the provider says is gone (an APP_INSTALLATION connector's
    * `installation.disconnectOn` triggers: GitHub's `installation.deleted`), as a DELETE by the operator would.
@@ -120,13 +121,18 @@ export interface InboundSource {
 }
 
 /**
- * Where events came from. A provider's request is deduplicated across the deployment (its delivery
- * ids are the provider's own). What Switchyard read with one account's token is deduplicated per
- * `reader` (the subscription, or the connected account for its own reader and its polls): two
- * connections see the same item under the same id and version (one meeting in the organizer's and
- * an attendee's calendar, one card on a shared board), and each connection's event is its own.
+ * Where events came from. A provider's request is routed by the events' external ids and
+ * deduplicated across the deployment (its delivery ids are the provider's own). What Switchyard
+ * read with one account's token is that account's, whatever other connection shares its external
+ * id, and is deduplicated per `reader` (the subscription, or the connected account for its own
+ * reader and its polls): two connections see the same item under the same id and version (one
+ * meeting in the organizer's and an attendee's calendar, one track two listeners played together),
+ * and each connection's event is its own.
  */
-export type EventOrigin = { request: InboundSource } | { reader: string };
+export type EventOrigin = { request: InboundSource } | { reader: string; account: ReadAccount };
+
+/** The connection a read was made for. */
+export type ReadAccount = Pick<Account, "id" | "account">;
 
 async function acceptEvents(
   deps: InboundDeps,
@@ -145,18 +151,19 @@ async function acceptEvents(
   let bodyClaim =
     source && windowSeconds ? { digest: bodyDigest(source.rawBody), key: events.map((event) => event.dedupeKey).join(" "), windowSeconds } : undefined;
   for (const event of events) {
-    // Routed to the account inside the recording statement: one round trip per event.
-    const recorded = await deps.recordRoutedEvent(deploymentId, {
-      bodyClaim,
+    const toRecord = {
       connector: def.name,
       trigger: event.trigger,
-      externalIds: event.externalIds,
-      routingMetadata: def.declaration.webhook?.routingMetadata,
       dedupeKey: `${keyPrefix}${event.dedupeKey}`,
       occurredAt: event.occurredAt,
       resource: event.resource ?? null,
       data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
-    });
+    };
+    const recorded =
+      "reader" in origin
+        ? { ...(await deps.recordEvent(deploymentId, { ...toRecord, account: origin.account.account, connectedAccountId: origin.account.id })), account: origin.account.account }
+        : // Routed to the account inside the recording statement: one round trip per event.
+          await deps.recordRoutedEvent(deploymentId, { ...toRecord, bodyClaim, externalIds: event.externalIds, routingMetadata: def.declaration.webhook?.routingMetadata });
     bodyClaim = undefined;
     if (recorded === "replayed") {
       // A replay: the 2xx a provider expects, and nothing written.
@@ -216,9 +223,8 @@ async function readChanges(
     deps,
     deploymentId,
     def,
-    // Already routed: pin every event to this account.
-    fetched.events.map((event) => ({ ...event, externalIds: [account.externalId] })),
-    { reader: account.id },
+    fetched.events,
+    { reader: account.id, account },
   );
   if (fetched.cursor !== undefined && fetched.cursor !== account.cursor) {
     await movePosition(deps.sql, account.id, CONNECTION_READER, fetched.cursor);

@@ -173,10 +173,10 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
       // A path naming a per-account value (a group, a user id) is filled from the connection.
       const request = { ...spec.request, path: fillPath(api, spec.request.path, connection) };
       const read = await readPolledTrigger(trigger, { ...spec, request }, stored[trigger], fetch, clock.now());
-      events.push(...read.events.map((event) => ({ ...event, externalIds: [connection.externalId] })));
+      events.push(...read.events);
       stored[trigger] = read.cursor;
     }
-    const outcome = await deps.inboundEvents.acceptEvents(connection.deploymentId, target.def, events, { reader: connection.id });
+    const outcome = await deps.inboundEvents.acceptEvents(connection.deploymentId, target.def, events, { reader: connection.id, account: connection });
     return { cursor: JSON.stringify(stored), recorded: outcome.recorded };
   }
 

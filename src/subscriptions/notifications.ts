@@ -57,6 +57,8 @@ interface LiveSubscription {
   secret_encrypted: string | null;
   cursor: string | null;
   connected_account_id: string;
+  /** The connection's account name and external id. */
+  account: string;
   external_id: string;
   /** The watched resource's params (§13): its events carry them as `resource`. */
   resource_params: unknown;
@@ -81,7 +83,7 @@ const read = (location: NotificationLocation, req: InboundRequest, item: Record<
 export function createSubscriptionNotifications(deps: SubscriptionNotificationDeps) {
   async function live(deploymentId: string, connector: string, providerIds: string[]): Promise<Map<string, LiveSubscription>> {
     const rows = await deps.sql.query<LiveSubscription>(
-      `select s.id, s.provider_id, s.resource, s.secret_encrypted, p.cursor, s.connected_account_id, a.external_id, s.resource_params
+      `select s.id, s.provider_id, s.resource, s.secret_encrypted, p.cursor, s.connected_account_id, a.account, a.external_id, s.resource_params
        from provider_subscription s join connected_account a on a.id = s.connected_account_id
        left join change_position p on p.connected_account_id = s.connected_account_id and p.reader = s.id
        where s.connector = $1 and s.provider_id = any($2::text[]) and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
@@ -129,8 +131,8 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
     const outcome = await deps.inboundEvents.acceptEvents(
       deploymentId,
       def,
-      changes.events.map((event) => ({ ...event, externalIds: [sub.external_id], resource: resourceOf(sub) })),
-      { reader: sub.id },
+      changes.events.map((event) => ({ ...event, resource: resourceOf(sub) })),
+      { reader: sub.id, account: { id: sub.connected_account_id, account: sub.account } },
     );
     if (changes.cursor !== undefined && changes.cursor !== sub.cursor) await movePosition(deps.sql, sub.connected_account_id, sub.id, changes.cursor);
     return outcome;
@@ -163,7 +165,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
   /** The live subscription a `{subscriptionUrl}` names, with its account. */
   async function named(deploymentId: string, connector: string, id: string) {
     const rows = await deps.sql.query<LiveSubscription>(
-      `select s.id, s.provider_id, s.resource, s.secret_encrypted, p.cursor, s.connected_account_id, a.external_id, s.resource_params
+      `select s.id, s.provider_id, s.resource, s.secret_encrypted, p.cursor, s.connected_account_id, a.account, a.external_id, s.resource_params
        from provider_subscription s join connected_account a on a.id = s.connected_account_id
        left join change_position p on p.connected_account_id = s.connected_account_id and p.reader = s.id
        where s.id = $1 and s.connector = $2 and s.deployment_id = $3 and s.status <> 'DELETED' and a.status = 'ACTIVE'`,
