@@ -1,4 +1,4 @@
-import { signatureHeaders } from "./sign.ts";
+import { webhookSignature, webhookTimestamp } from "./sign.ts";
 
 /** The event as forwarded: the fields of the body. */
 export interface ForwardedEventFields {
@@ -37,7 +37,7 @@ export interface ForwardedRequestInput {
   /** The operator's header (FORWARDING header key and value), sent first. */
   operatorHeader?: { name: string; value: string } | null;
   /**
-   * The signing secrets in force, current first (signatureHeaders throws on none: a deployment
+   * The signing secrets in force, current first (webhookSignature throws on none: a deployment
    * always has one); `{ masked }` writes that in place of a signature (the attempt detail shows no
    * secret); undefined sends no signature (`switchyard listen` without a secret).
    */
@@ -54,12 +54,11 @@ export function buildForwardedRequest({ eventId, body, at, userAgent, operatorHe
   if (operatorHeader) headers[operatorHeader.name] = operatorHeader.value;
   headers["content-type"] = "application/json";
   headers["user-agent"] = userAgent;
-  if (signing === undefined || "masked" in signing) {
-    headers["webhook-id"] = eventId;
-    headers["webhook-timestamp"] = String(Math.floor(at.getTime() / 1000));
-    if (signing) headers["webhook-signature"] = signing.masked;
-  } else {
-    Object.assign(headers, signatureHeaders(signing, eventId, body, at));
-  }
+  // Standard Webhooks: the event id (the same on every retry and replay, so receivers deduplicate
+  // on it) and this attempt's time, which the signature covers with the body.
+  const timestamp = webhookTimestamp(at);
+  headers["webhook-id"] = eventId;
+  headers["webhook-timestamp"] = timestamp;
+  if (signing) headers["webhook-signature"] = "masked" in signing ? signing.masked : webhookSignature(signing, eventId, timestamp, body);
   return { body, headers };
 }

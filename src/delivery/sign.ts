@@ -1,10 +1,10 @@
 import { createHmac } from "node:crypto";
 
 /**
- * Standard Webhooks headers (https://www.standardwebhooks.com): `webhook-id` is the event id (the
- * same on every retry and replay, so receivers deduplicate on it), `webhook-timestamp` the unix
- * seconds of this attempt, `webhook-signature` one `v1,<base64>` per active secret, space-separated
- * — during a rotation's 24 h overlap receivers holding either secret can verify.
+ * Standard Webhooks' `webhook-signature` (https://www.standardwebhooks.com): one `v1,<base64>` per
+ * active secret, space-separated — during a rotation's 24 h overlap receivers holding either secret
+ * can verify. (`webhook-id`, the event id, and `webhook-timestamp` are written beside it by
+ * ./forwardedRequest.ts.)
  *
  * The signature is the specification's: HMAC-SHA256 keyed with the secret's base64 after `whsec_`,
  * over `{id}.{timestamp}.{body}`. It is computed with node:crypto rather than the `standardwebhooks`
@@ -12,16 +12,14 @@ import { createHmac } from "node:crypto";
  * 3 % of the service's CPU at the forwarding benchmark's maximum rate. The tests verify what this
  * writes with that package's `verify`.
  */
-export function signatureHeaders(secrets: readonly string[], eventId: string, body: string, at: Date): Record<string, string> {
+export function webhookSignature(secrets: readonly string[], eventId: string, timestamp: string, body: string): string {
   if (secrets.length === 0) throw new Error("the deployment has no signing secret");
-  const seconds = String(Math.floor(at.getTime() / 1000));
-  const signed = `${eventId}.${seconds}.${body}`;
-  return {
-    "webhook-id": eventId,
-    "webhook-timestamp": seconds,
-    "webhook-signature": secrets.map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(signed).digest("base64")}`).join(" "),
-  };
+  const signed = `${eventId}.${timestamp}.${body}`;
+  return secrets.map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(signed).digest("base64")}`).join(" ");
 }
+
+/** An attempt's `webhook-timestamp`: the unix seconds of `at`. */
+export const webhookTimestamp = (at: Date): string => String(Math.floor(at.getTime() / 1000));
 
 /** The key a `whsec_…` secret stands for: the bytes its base64 encodes. */
 function secretKey(secret: string): Buffer {

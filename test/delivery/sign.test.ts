@@ -2,7 +2,7 @@ import { Webhook } from "standardwebhooks";
 import { expect, test } from "vitest";
 import { randomId } from "../../src/crypto/secrets.ts";
 import { newSigningSecret } from "../../src/deployments/signingSecrets.ts";
-import { signatureHeaders } from "../../src/delivery/sign.ts";
+import { buildForwardedRequest } from "../../src/delivery/forwardedRequest.ts";
 
 // The forwarded signature is computed with node:crypto; the Standard Webhooks package is the judge.
 test("each secret's signature is the one the Standard Webhooks package signs and verifies", () => {
@@ -12,8 +12,9 @@ test("each secret's signature is the one the Standard Webhooks package signs and
   // Now, since verify refuses a timestamp over five minutes from its own clock.
   const at = new Date();
   const seconds = Math.floor(at.getTime() / 1000);
-  const headers = signatureHeaders([current, previous], "evt_1", body, at);
+  const { headers } = buildForwardedRequest({ eventId: "evt_1", body, at, userAgent: "Switchyard/test", signing: [current, previous] });
 
+  expect(headers["webhook-id"]).toBe("evt_1");
   expect(headers["webhook-timestamp"]).toBe(String(seconds));
   expect(headers["webhook-signature"]).toBe(
     [current, previous].map((secret) => new Webhook(secret).sign("evt_1", new Date(seconds * 1000), body)).join(" "),
