@@ -214,7 +214,7 @@ export function buildApp(deps: AppDeps): App {
     releaseSubscriptions: (connectedAccountId) => subscriptions.deleteForConnection(connectedAccountId),
   });
   const inboundEvents = createInboundEvents({
-    sql, clock, connectorEnv, accessTokens, recordRoutedEvent: recorder.recordRouted, recordEvent: recorder.record,
+    sql, clock, connectorEnv, accessTokens, recordRoutedEvent: recorder.recordRouted,
     disconnect: async (deploymentId, connector, account) => {
       await connections.disconnect(deploymentId, { connector, account });
     },

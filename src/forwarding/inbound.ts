@@ -38,9 +38,8 @@ export interface InboundDeps {
   connectorEnv: Record<string, string | undefined>;
   /** Tokens of connected accounts, for notification-only pushes and polls that read the changes. */
   accessTokens: Pick<AccessTokens, "fresh">;
-  /** Records one event and its delivery in one statement (forwarding/record.ts): routed by its external ids, or for a given account. */
+  /** Records one event and its delivery in one statement (forwarding/record.ts). */
   recordRoutedEvent: EventRecorder["recordRouted"];
-  recordEvent: EventRecorder["record"];
   /**
    * Disconnects a connection whose grant the provider says is gone (an APP_INSTALLATION connector's
    * `installation.disconnectOn` triggers: GitHub's `installation.deleted`), as a DELETE by the operator would.
@@ -121,17 +120,22 @@ export interface InboundSource {
 }
 
 /**
- * Where events came from. A provider's request is routed by the events' external ids and
- * deduplicated across the deployment (its delivery ids are the provider's own). What Switchyard
- * read with one account's token is that account's, whatever other connection shares its external
- * id, and is deduplicated per `reader` (the subscription, or the connected account for its own
- * reader and its polls): two connections see the same item under the same id and version (one
- * meeting in the organizer's and an attendee's calendar, one track two listeners played together),
- * and each connection's event is its own.
+ * Where events came from. `request`: the provider's request they came in, for the replay check
+ * (absent for what Switchyard read itself). `connection`: the connection they are for, when that is
+ * known before routing — a subscription's own URL or a read made with the connection's token — and
+ * the `reader` whose keys deduplicate them: the subscription, or the connected account for its own
+ * reader and its polls. Such events are that connection's, whatever other connection shares its
+ * external id, and two connections that see one item under one id (one meeting in an organizer's
+ * and an attendee's calendar, one card action on a board both watch) each forward it. Without a
+ * connection, events are routed by their external ids and deduplicated across the deployment by
+ * the provider's delivery ids.
  */
-export type EventOrigin = { request: InboundSource } | { reader: string; account: ReadAccount };
+export interface EventOrigin {
+  request?: InboundSource;
+  connection?: { reader: string; account: ReadAccount };
+}
 
-/** The connection a read was made for. */
+/** The connection a read or a subscription's delivery was for. */
 export type ReadAccount = Pick<Account, "id" | "account">;
 
 async function acceptEvents(
@@ -144,26 +148,27 @@ async function acceptEvents(
   const outcome = emptyOutcome();
   outcome.received = events.length;
   const windowSeconds = def.inbound.replayWindowSeconds;
-  const source = "request" in origin ? origin.request : undefined;
-  // Per connector, so two providers' ids can never collide; per reader for what was read (EventOrigin).
-  const keyPrefix = "reader" in origin ? `${def.name}:${origin.reader}:` : `${def.name}:`;
+  const source = origin.request;
+  const connection = origin.connection;
+  // Per connector, so two providers' ids can never collide; per reader for a known connection (EventOrigin).
+  const keyPrefix = connection ? `${def.name}:${connection.reader}:` : `${def.name}:`;
   // The replay check of schemes that sign no timestamp, made by the first event's own statement.
   let bodyClaim =
     source && windowSeconds ? { digest: bodyDigest(source.rawBody), key: events.map((event) => event.dedupeKey).join(" "), windowSeconds } : undefined;
   for (const event of events) {
-    const toRecord = {
+    // Routed to the account inside the recording statement (unless it is given): one round trip per event.
+    const recorded = await deps.recordRoutedEvent(deploymentId, {
+      bodyClaim,
       connector: def.name,
       trigger: event.trigger,
+      externalIds: event.externalIds,
+      routingMetadata: def.declaration.webhook?.routingMetadata,
+      connection: connection?.account,
       dedupeKey: `${keyPrefix}${event.dedupeKey}`,
       occurredAt: event.occurredAt,
       resource: event.resource ?? null,
       data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
-    };
-    const recorded =
-      "reader" in origin
-        ? { ...(await deps.recordEvent(deploymentId, { ...toRecord, account: origin.account.account, connectedAccountId: origin.account.id })), account: origin.account.account }
-        : // Routed to the account inside the recording statement: one round trip per event.
-          await deps.recordRoutedEvent(deploymentId, { ...toRecord, bodyClaim, externalIds: event.externalIds, routingMetadata: def.declaration.webhook?.routingMetadata });
+    });
     bodyClaim = undefined;
     if (recorded === "replayed") {
       // A replay: the 2xx a provider expects, and nothing written.
@@ -224,7 +229,7 @@ async function readChanges(
     deploymentId,
     def,
     fetched.events,
-    { reader: account.id, account },
+    { connection: { reader: account.id, account } },
   );
   if (fetched.cursor !== undefined && fetched.cursor !== account.cursor) {
     await movePosition(deps.sql, account.id, CONNECTION_READER, fetched.cursor);

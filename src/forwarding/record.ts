@@ -93,10 +93,12 @@ async function recordEvent(deps: Recording, deploymentId: string, event: EventTo
   return recorded;
 }
 
-/** An inbound event before routing: who it is for is known only by the provider's ids. */
+/** An inbound event before routing: who it is for is known by the provider's ids, or given. */
 export type EventToRoute = Omit<EventToRecord, "account" | "connectedAccountId"> & {
   /** The connector's candidate external ids, most specific first. */
   externalIds: string[];
+  /** The connection it is for, when that is known already (a subscription's own URL, a read made with its token): not routed. */
+  connection?: { id: string; account: string };
   /** Where else in a connection's metadata those ids route it (the declaration's `webhook.routingMetadata`). */
   routingMetadata?: string;
   /** The request's replay check, made by the same statement (../delivery/queue/enqueue.ts BodyClaim). */
@@ -122,14 +124,19 @@ function sqlJsonPath(path: string): string {
 /**
  * Routes and records in the same one statement (one round trip per inbound event): the body claim
  * when given, then the ACTIVE ConnectedAccount of this deployment and connector for the most
- * specific external id (the oldest connection when several share it), then as recordEvent.
+ * specific external id (the oldest connection when several share it) — or the connection given —
+ * then as recordEvent.
  */
 async function recordRoutedEvent(deps: Recording, deploymentId: string, event: EventToRoute): Promise<RoutedOutcome> {
-  const { routingMetadata, bodyClaim, ...toRecord } = event;
+  const { routingMetadata, bodyClaim, connection, externalIds, ...toRecord } = event;
+  if (connection) {
+    const given = { ...toRecord, account: connection.account, connectedAccountId: connection.id };
+    return (await insertEvent(deps, deploymentId, given, null, {}, null, bodyClaim)) ?? "unrouted";
+  }
   // Without an id nothing can match; a claim still has to be made, so only a claimless event stops here.
-  if (event.externalIds.length === 0 && !bodyClaim) return "unrouted";
+  if (externalIds.length === 0 && !bodyClaim) return "unrouted";
   const routeByMetadata = routingMetadata ? sqlJsonPath(routingMetadata) : null;
-  const recorded = await insertEvent(deps, deploymentId, { ...toRecord, account: "", connectedAccountId: null }, event.externalIds, {}, routeByMetadata, bodyClaim);
+  const recorded = await insertEvent(deps, deploymentId, { ...toRecord, account: "", connectedAccountId: null }, externalIds, {}, routeByMetadata, bodyClaim);
   return recorded ?? "unrouted";
 }
 

@@ -176,7 +176,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
       events.push(...read.events);
       stored[trigger] = read.cursor;
     }
-    const outcome = await deps.inboundEvents.acceptEvents(connection.deploymentId, target.def, events, { reader: connection.id, account: connection });
+    const outcome = await deps.inboundEvents.acceptEvents(connection.deploymentId, target.def, events, { connection: { reader: connection.id, account: connection } });
     return { cursor: JSON.stringify(stored), recorded: outcome.recorded };
   }
 

@@ -64,6 +64,9 @@ interface LiveSubscription {
   resource_params: unknown;
 }
 
+/** Whose a subscription's events are, and the reader that deduplicates them (../forwarding/inbound.ts EventOrigin). */
+const connectionOf = (sub: LiveSubscription) => ({ reader: sub.id, account: { id: sub.connected_account_id, account: sub.account } });
+
 /** The `resource` a subscription's events carry: its watched resource's params, else null. */
 const resourceOf = (sub: LiveSubscription): Record<string, string> | null => {
   const value = typeof sub.resource_params === "string" ? JSON.parse(sub.resource_params) : sub.resource_params;
@@ -132,7 +135,7 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       deploymentId,
       def,
       changes.events.map((event) => ({ ...event, resource: resourceOf(sub) })),
-      { reader: sub.id, account: { id: sub.connected_account_id, account: sub.account } },
+      { connection: connectionOf(sub) },
     );
     if (changes.cursor !== undefined && changes.cursor !== sub.cursor) await movePosition(deps.sql, sub.connected_account_id, sub.id, changes.cursor);
     return outcome;
@@ -243,8 +246,8 @@ export function createSubscriptionNotifications(deps: SubscriptionNotificationDe
       const events = def.inbound
         .parse(req)
         .events.filter((event) => signed.keep === "all" || event.externalIds.length === 0 || event.externalIds.includes(sub.external_id))
-        .map((event) => ({ ...event, externalIds: [sub.external_id], resource: resourceOf(sub) }));
-      return deps.inboundEvents.acceptEvents(deploymentId, def, events, { request: { rawBody: req.rawBody, now } });
+        .map((event) => ({ ...event, resource: resourceOf(sub) }));
+      return deps.inboundEvents.acceptEvents(deploymentId, def, events, { request: { rawBody: req.rawBody, now }, connection: connectionOf(sub) });
     },
 
     /**

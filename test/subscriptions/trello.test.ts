@@ -143,3 +143,23 @@ describe("a Trello member connected with a board and the card triggers listed", 
     expect([...webhooks.values()].map((h) => h.idModel)).toEqual([MEMBER]);
   });
 });
+
+describe("two connections watching one board", () => {
+  test("an action Trello delivers to both connections' webhooks is each connection's event, once each", async () => {
+    await connectWithCredentials(app, ada, trello, "carol", fake.fields, { board: BOARD });
+    await connectWithCredentials(app, ada, trello, "dave", fake.fields, { board: BOARD });
+    await app.app.subscriptions.runOnce(true);
+    const boardHooks = [...webhooks.values()].filter((h) => h.idModel === BOARD);
+    expect(boardHooks).toHaveLength(2);
+
+    const created = JSON.parse(sample("card_created"));
+    const body = JSON.stringify({ ...created, action: { ...created.action, id: "61a0000000000000000000d1" } });
+    // Trello sends the action to every webhook on the board, and retries one of them.
+    for (const hook of [...boardHooks, boardHooks[0]]) expect((await deliver(hook, body, sign(body, hook.callbackURL))).status).toBe(200);
+    const theirs = (await trelloEvents()).filter((e) => e.account === "carol" || e.account === "dave").map((e) => [e.account, e.trigger]);
+    expect(theirs.sort()).toEqual([
+      ["carol", "card_created"],
+      ["dave", "card_created"],
+    ]);
+  });
+});
