@@ -57,7 +57,7 @@ interface LiveSubscription {
   secret_encrypted: string | null;
   cursor: string | null;
   connected_account_id: string;
-  /** The connection's account name and external id. */
+  /** The connection's account name. */
   account: string;
   external_id: string;
   /** The watched resource's params (§13): its events carry them as `resource`. */
