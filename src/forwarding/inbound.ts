@@ -7,7 +7,7 @@ import { bearerFetchJson } from "../oauth/provider.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import { type AccessTokens, ReauthRequiredError } from "../connections/accessTokens.ts";
-import type { EventRecorder } from "./record.ts";
+import type { EventRecorder, KnownConnection } from "./record.ts";
 
 /**
  * Verified inbound events → stored events (and deliveries). Nothing here knows a provider:
@@ -132,11 +132,8 @@ export interface InboundSource {
  */
 export interface EventOrigin {
   request?: InboundSource;
-  connection?: { reader: string; account: ReadAccount };
+  connection?: { reader: string; account: KnownConnection };
 }
-
-/** The connection a read or a subscription's delivery was for. */
-export type ReadAccount = Pick<Account, "id" | "account">;
 
 async function acceptEvents(
   deps: InboundDeps,

@@ -93,12 +93,15 @@ async function recordEvent(deps: Recording, deploymentId: string, event: EventTo
   return recorded;
 }
 
+/** A connection by its row id and its account name: what an event recorded for it carries. */
+export type KnownConnection = { id: string; account: string };
+
 /** An inbound event before routing: who it is for is known by the provider's ids, or given. */
 export type EventToRoute = Omit<EventToRecord, "account" | "connectedAccountId"> & {
   /** The connector's candidate external ids, most specific first. */
   externalIds: string[];
   /** The connection it is for, when that is known already (a subscription's own URL, a read made with its token): not routed. */
-  connection?: { id: string; account: string };
+  connection?: KnownConnection;
   /** Where else in a connection's metadata those ids route it (the declaration's `webhook.routingMetadata`). */
   routingMetadata?: string;
   /** The request's replay check, made by the same statement (../delivery/queue/enqueue.ts BodyClaim). */
