@@ -8,33 +8,19 @@
  * Here each channel's `sync` message reaches Switchyard before the watch call is answered, as it may
  * from Google: the position is taken when the channel is made, so the first change is not lost.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { fakeClock } from "../helpers/clock.ts";
-import type { FakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
 import { checkedFetch as fetch } from "../helpers/openapi.ts";
-import type { Operator } from "../helpers/operators.ts";
-import type { TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, connectedCalendar } from "./helpers.ts";
+import { accountSubscriptions, connectedCalendarForFile } from "./helpers.ts";
 
 const TEAM = "team@group.calendar.google.com";
-const clock = fakeClock(new Date());
-let fake: FakeGoogleCalendar;
-let app: TestApp;
-let ada: Operator;
-let accountId: string;
+const calendar = connectedCalendarForFile(fakeClock(new Date()));
 
-beforeAll(async () => {
-  ({ fake, app, ada, accountId } = await connectedCalendar(clock));
-}, 180_000);
-afterAll(async () => {
-  await app?.close();
-  await fake?.close();
-});
-
-const base = () => `${app.url}/api/v1/connections/google_calendar/alice`;
-const headers = () => ({ "x-api-key": ada.apiKey, "content-type": "application/json" });
+const base = () => `${calendar.app.url}/api/v1/connections/google_calendar/alice`;
+const headers = () => ({ "x-api-key": calendar.ada.apiKey, "content-type": "application/json" });
 
 test("no calendar named: the primary calendar is watched (watching ACCOUNT)", async () => {
+  const { fake, app } = calendar;
   await app.app.subscriptions.runOnce(true);
   await fake.idle();
   expect(fake.watchedCalendars).toEqual(["primary"]);
@@ -42,6 +28,7 @@ test("no calendar named: the primary calendar is watched (watching ACCOUNT)", as
 });
 
 test("a calendar named as a resource gets its own channel, and the primary one is stopped; its changes carry the resource", async () => {
+  const { fake, app, ada, accountId } = calendar;
   const response = await fetch(`${base()}/resources`, { method: "POST", headers: headers(), body: JSON.stringify({ params: { calendar_id: TEAM } }) });
   expect(response.status).toBe(201);
   await app.app.subscriptions.runOnce(true);

@@ -7,32 +7,24 @@
  * a connection's subscription read is that connection's, even when another connection of the same
  * Google user (the same external id) is older.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import { fakeClock } from "../helpers/clock.ts";
 import { connectAccount } from "../helpers/connectFlow.ts";
 import type { FakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
-import type { Operator } from "../helpers/operators.ts";
-import type { TestApp } from "../helpers/testApp.ts";
-import { connectedCalendar, storedEvents } from "./helpers.ts";
+import { connectedCalendarForFile, storedEvents } from "./helpers.ts";
 
-const clock = fakeClock(new Date());
-let fake: FakeGoogleCalendar;
-let app: TestApp;
-let ada: Operator;
+const calendar = connectedCalendarForFile(fakeClock(new Date()));
 let alicesIdentity: ReturnType<FakeGoogleCalendar["getIdentity"]>;
 
 beforeAll(async () => {
-  ({ fake, app, ada } = await connectedCalendar(clock));
+  const { fake, app, ada } = calendar;
   alicesIdentity = fake.getIdentity();
   fake.setIdentity({ id: "bob@example.com", displayName: "Bob" });
   await connectAccount(app, ada, { connector: "google_calendar", account: "bob", provider: fake, params: {} });
 }, 180_000);
-afterAll(async () => {
-  await app?.close();
-  await fake?.close();
-});
 
 test("the same event in two connections' calendars is forwarded once for each, and a redelivered notification adds nothing", async () => {
+  const { fake, app, ada } = calendar;
   await app.app.subscriptions.runOnce(true);
   await fake.idle();
   expect(fake.live()).toHaveLength(2);
@@ -52,6 +44,7 @@ test("the same event in two connections' calendars is forwarded once for each, a
 });
 
 test("a second connection of the same Google user gets its own subscription's events, not the older connection", async () => {
+  const { fake, app, ada } = calendar;
   fake.setIdentity(alicesIdentity);
   await connectAccount(app, ada, { connector: "google_calendar", account: "alice-work", provider: fake, params: {} });
   await app.app.subscriptions.runOnce(true);

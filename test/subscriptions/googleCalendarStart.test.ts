@@ -5,28 +5,14 @@
  * forwarded. The `sync` message reaches Switchyard before the watch call is answered, as it may
  * from Google, so it cannot take the position either.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { fakeClock } from "../helpers/clock.ts";
-import type { FakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
-import type { Operator } from "../helpers/operators.ts";
-import type { TestApp } from "../helpers/testApp.ts";
-import { accountSubscriptions, connectedCalendar, storedEvents } from "./helpers.ts";
+import { accountSubscriptions, connectedCalendarForFile, storedEvents } from "./helpers.ts";
 
-const clock = fakeClock(new Date());
-let fake: FakeGoogleCalendar;
-let app: TestApp;
-let ada: Operator;
-let accountId: string;
-
-beforeAll(async () => {
-  ({ fake, app, ada, accountId } = await connectedCalendar(clock));
-}, 180_000);
-afterAll(async () => {
-  await app?.close();
-  await fake?.close();
-});
+const calendar = connectedCalendarForFile(fakeClock(new Date()));
 
 test("a position Google could not give when the channel was made is taken at the first change, and the next change is forwarded", async () => {
+  const { fake, app, ada, accountId } = calendar;
   fake.failNextList();
   await app.app.subscriptions.runOnce(true);
   await fake.idle();

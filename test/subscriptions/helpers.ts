@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { exampleValues } from "../../src/connectors/params.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { connectAccount, connectedAccounts, formIn, getAuthUrl, hop, requestAuthUrl, type ConnectedAccountView } from "../helpers/connectFlow.ts";
@@ -104,4 +104,19 @@ export async function connectedCalendar(clock: Clock) {
   await listTriggers(app, ada, ["event_created", "event_updated", "event_cancelled"].map((trigger) => ({ connector: "google_calendar", trigger })));
   const accountId = (await connectAccount(app, ada, { connector: "google_calendar", account: "alice", provider: fake, params: {} })).id;
   return { fake, app, ada, accountId };
+}
+
+export type ConnectedCalendar = Awaited<ReturnType<typeof connectedCalendar>>;
+
+/** connectedCalendar for a whole test file: made before its first test (filled in then), closed after its last. */
+export function connectedCalendarForFile(clock: Clock): ConnectedCalendar {
+  const calendar = {} as ConnectedCalendar;
+  beforeAll(async () => {
+    Object.assign(calendar, await connectedCalendar(clock));
+  }, 180_000);
+  afterAll(async () => {
+    await calendar.app?.close();
+    await calendar.fake?.close();
+  });
+  return calendar;
 }
