@@ -22,7 +22,9 @@
  * (DELIVERY_MAX_IN_FLIGHT_PER_URL) leaves of the fault.
  *
  * Figures: accept latency (autocannon), end-to-end latency (sent → at the receiver; every body
- * carries its send time) and events/s accepted and delivered. Each fixed-rate phase follows
+ * carries its send time), events/s accepted and delivered, and per event the CPU of the forwarder
+ * and of PostgreSQL and the pages PostgreSQL's backends wrote out themselves (with the server's
+ * settings, which decide those: `server` in results.json). Each fixed-rate phase follows
  * --warmup seconds of the same load, unmeasured. The service runs with `npm start`'s node flags.
  * Uses its own database (sy_bench_<random>) on BENCH_DATABASE_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres).
@@ -112,6 +114,10 @@ await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
 const hangingUrl = `http://127.0.0.1:${(hanging.address() as { port: number }).port}/never`;
 
 await benchDb.create();
+const server = await benchDb.settings();
+if (server.autovacuum === "off") {
+  console.warn("this PostgreSQL server runs without autovacuum: dead rows (updates, deleted jobs) are not reclaimed during the run");
+}
 const children: ChildProcess[] = [];
 const serviceEnv = {
   DATABASE_URL: benchDb.url,
@@ -224,6 +230,13 @@ try {
         return sum;
       }
     }, 0);
+  // Server-wide: the bench database is the only one written during a run.
+  const bufferWrites = async () =>
+    (
+      await client.query<{ backend: string; checkpoints: string }>(
+        "select buffers_backend as backend, checkpoints_timed + checkpoints_req as checkpoints from pg_stat_bgwriter",
+      )
+    ).rows.map((row) => ({ backend: Number(row.backend), checkpoints: Number(row.checkpoints) }))[0];
   const backends = async () =>
     (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
   const targetPids = (name: string) =>
@@ -275,6 +288,7 @@ try {
     const sampling = !rate && target.name.startsWith("switchyard") ? waits(() => done) : undefined;
     const pgBefore = await backends();
     const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
+    const writesBefore = await bufferWrites();
     const loads = await loadOf(target, rate, DURATION);
     const result = loads[0];
     done = true;
@@ -284,6 +298,7 @@ try {
     const pgAfter = await backends();
     const ownCpu = cpuSeconds(targetPids(target.name)) - cpuBefore.own;
     const pgCpu = pgAfter.reduce((sum, pid) => sum + cpuSeconds([pid]) - (cpuBefore.pg.get(pid) ?? 0), 0);
+    const writesAfter = await bufferWrites();
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(1, counts.get(target.path) ?? 0)) / 100;
     const e2e = arrivals.get(target.path)!;
     const distinct = ids.get(target.path)!.size;
@@ -308,6 +323,10 @@ try {
       // CPU ms per delivered event: the forwarder's process, and the bench database's PostgreSQL backends.
       cpuMsPerEvent: perEvent(ownCpu),
       pgCpuMsPerEvent: perEvent(pgCpu),
+      // 8 kB pages the backends wrote out themselves to free a buffer (shared_buffers full of dirty
+      // pages: the run's tables outgrew it), per delivered event; and checkpoints begun meanwhile.
+      backendWritesPerEvent: Math.round(((writesAfter.backend - writesBefore.backend) / Math.max(1, counts.get(target.path) ?? 0)) * 100) / 100,
+      checkpoints: writesAfter.checkpoints - writesBefore.checkpoints,
       waits: sampling ? await sampling : undefined,
     };
   }
@@ -359,6 +378,7 @@ try {
   const summary = {
     date: new Date().toISOString(),
     load: loadavg(),
+    server,
     rate: RATE,
     addedE2eP50Ms: at("switchyard", fixed).e2eP50 - at("naive", fixed).e2eP50,
     addedE2eP99Ms: at("switchyard", fixed).e2eP99 - at("naive", fixed).e2eP99,
