@@ -14,6 +14,7 @@
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
  *   npx tsx bench/forwarding/run.ts --cpu-prof /tmp/prof   # + a CPU profile of the service
  *   npx tsx bench/forwarding/run.ts --hanging-rate 0       # without the hanging-neighbour phase
+ *   npx tsx bench/forwarding/run.ts --own-server           # on a PostgreSQL server of its own, as shipped
  *   npx tsx bench/forwarding/run.ts --max-in-flight 128    # another DELIVERY_MAX_IN_FLIGHT_PER_URL
  *
  * Last phase, a hanging neighbour: the fixed rate again while another deployment's webhooks
@@ -27,11 +28,13 @@
  * settings, which decide those: `server` in results.json). Each fixed-rate phase follows
  * --warmup seconds of the same load, unmeasured. The service runs with `npm start`'s node flags.
  * Uses its own database (sy_bench_<random>) on BENCH_DATABASE_URL (default
- * postgresql://postgres@127.0.0.1:5432/postgres).
+ * postgresql://postgres@127.0.0.1:5432/postgres), or with --own-server on a PostgreSQL server of its
+ * own with PostgreSQL's defaults (autovacuum and fsync on), started on a free port and removed after:
+ * a machine's shared server may be tuned for tests (this one's CI server runs without autovacuum).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -41,6 +44,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { benchDatabase } from "../database.ts";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
+import { ownPostgres } from "../../test/helpers/ownServers.ts";
 import { serviceProcess } from "../../test/helpers/serviceProcess.ts";
 import { createBenchOperator } from "../operator.ts";
 
@@ -64,6 +68,7 @@ const { values: args } = parseArgs({
     "max-in-flight": { type: "string" },
     // Runs only these targets (comma-separated names, e.g. "switchyard,naive") while investigating.
     only: { type: "string" },
+    "own-server": { type: "boolean", default: false },
     out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
@@ -78,6 +83,11 @@ const ACCOUNTS = Number(args.accounts);
 const SPREAD_FIRST_ID = 1_000_000;
 const SECRET = "bench-github-webhook-secret";
 
+const ownServer = args["own-server"] ? await ownPostgres({ asShipped: true }) : undefined;
+if (ownServer) {
+  await ownServer.start();
+  process.env.BENCH_DATABASE_URL = ownServer.url;
+}
 const benchDb = benchDatabase();
 const startFlags = (JSON.parse(readFileSync(join(here, "..", "..", "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
   .split(" ")
@@ -412,6 +422,10 @@ try {
   await service.stop().catch(() => {});
   await second?.stop().catch(() => {});
   receiver.close();
-  if (args["keep-db"]) console.log(`kept database ${benchDb.name}`);
+  if (args["keep-db"] && !ownServer) console.log(`kept database ${benchDb.name}`);
   else await benchDb.drop().catch(() => {});
+  if (ownServer) {
+    await ownServer.stopNow();
+    rmSync(ownServer.dataDir, { recursive: true, force: true });
+  }
 }

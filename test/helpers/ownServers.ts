@@ -74,9 +74,11 @@ export async function ownRedis(): Promise<OwnServer> {
 
 /**
  * initdb as the `postgres` user when the tests run as root (PostgreSQL refuses to run as root),
- * trust authentication on 127.0.0.1 only, no Unix socket, fsync off (a test's data).
+ * trust authentication on 127.0.0.1 only, no Unix socket, fsync off (a test's data). `asShipped`:
+ * PostgreSQL's own defaults instead (fsync on, its max_connections), for a benchmark that must not
+ * depend on how the machine's shared server was tuned.
  */
-export async function ownPostgres(): Promise<OwnServer> {
+export async function ownPostgres(options: { asShipped?: boolean } = {}): Promise<OwnServer & { dataDir: string }> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "sy-own-pg-"));
   let user: { uid: number; gid: number } | undefined;
@@ -105,10 +107,11 @@ export async function ownPostgres(): Promise<OwnServer> {
   };
   return {
     url,
+    dataDir,
     async start() {
       const current = run(
         pgBin("postgres")!,
-        ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "max_connections=60"],
+        ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...(options.asShipped ? [] : ["-c", "fsync=off", "-c", "max_connections=60"])],
         user,
       );
       child = current;
