@@ -13,7 +13,7 @@ import type { Sql } from "./sql.ts";
  * So this job applies PostgreSQL's own rule (the autovacuum documentation's vacuum and analyze
  * thresholds: a base count plus a fraction of the table's live rows), with PostgreSQL's defaults:
  * once a minute it reads the cumulative statistics and vacuums, or only analyzes, the tables past
- * them. On a PostgreSQL server its own autovacuum does this (main.ts starts this job only on PGlite).
+ * them. On a PostgreSQL server its own autovacuum does this (background.ts makes this job only on PGlite).
  */
 export interface EmbeddedVacuumOptions {
   intervalMs?: number;
