@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
-import { type OwnServer, ownPostgres, ownRedis, ownServersMissing } from "../../test/helpers/ownServers.ts";
+import { type OwnPostgres, type OwnServer, ownPostgres, ownRedis, ownServersMissing } from "../../test/helpers/ownServers.ts";
 import { type ServiceProcess, serviceProcess } from "../../test/helpers/serviceProcess.ts";
 import { createBenchOperator } from "../operator.ts";
 
@@ -112,7 +112,7 @@ await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
 
 // ── Servers and instances ──
-let postgres: OwnServer | undefined;
+let postgres: OwnPostgres | undefined;
 let redis: OwnServer | undefined;
 const instances: ServiceProcess[] = [];
 let cleaningUp: Promise<void> | undefined;
@@ -123,7 +123,7 @@ const cleanUp = () =>
     receiver.closeAllConnections();
     receiver.close();
     await Promise.all(instances.map((instance) => instance.stop().catch(() => undefined)));
-    await Promise.all([redis?.stopNow(), postgres?.stopNow()].map((stopping) => stopping?.catch(() => undefined)));
+    await Promise.all([redis?.stopNow(), postgres?.remove()].map((stopping) => stopping?.catch(() => undefined)));
   })());
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 

@@ -34,7 +34,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -424,8 +424,5 @@ try {
   receiver.close();
   if (args["keep-db"] && !ownServer) console.log(`kept database ${benchDb.name}`);
   else await benchDb.drop().catch(() => {});
-  if (ownServer) {
-    await ownServer.stopNow();
-    rmSync(ownServer.dataDir, { recursive: true, force: true });
-  }
+  await ownServer?.remove();
 }

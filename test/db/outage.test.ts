@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { until } from "../helpers/live.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { type OwnServer, ownPostgres, ownServersMissing } from "../helpers/ownServers.ts";
+import { type OwnPostgres, ownPostgres, ownServersMissing } from "../helpers/ownServers.ts";
 import { type ServiceProcess, serviceProcess } from "../helpers/serviceProcess.ts";
 import { scaled } from "../helpers/timing.ts";
 
@@ -16,7 +16,7 @@ import { scaled } from "../helpers/timing.ts";
 const OutageViewer = graphql(`query OutageViewer($id: ID!) { deployment(id: $id) { id name } }`);
 
 describe.skipIf(ownServersMissing !== undefined)(`the database stops and comes back (${ownServersMissing ?? "own PostgreSQL"})`, () => {
-  let postgres: OwnServer;
+  let postgres: OwnPostgres;
   let service: ServiceProcess;
   let ada: Operator;
 
@@ -36,7 +36,7 @@ describe.skipIf(ownServersMissing !== undefined)(`the database stops and comes b
 
   afterAll(async () => {
     await service?.stop();
-    await postgres?.stopNow();
+    await postgres?.remove();
   }, scaled(60_000));
 
   test("503 with Retry-After on every surface, one warning, and recovery without a restart", async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { fireTestEvent, forwardTo, liveSubscriptions, subscribeWs, until, wsClient } from "../helpers/live.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
-import { type OwnServer, ownPostgres, ownRedis, ownServersMissing } from "../helpers/ownServers.ts";
+import { type OwnPostgres, type OwnServer, ownPostgres, ownRedis, ownServersMissing } from "../helpers/ownServers.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { type ServiceProcess, serviceProcess } from "../helpers/serviceProcess.ts";
 import { scaled } from "../helpers/timing.ts";
@@ -28,7 +28,7 @@ const readiness = async (instance: ServiceProcess) => {
 };
 
 describe.skipIf(ownServersMissing !== undefined)(`Redis stops and comes back (${ownServersMissing ?? "own PostgreSQL and Redis"})`, () => {
-  let postgres: OwnServer;
+  let postgres: OwnPostgres;
   let redis: OwnServer;
   let a: ServiceProcess;
   let b: ServiceProcess;
@@ -64,7 +64,7 @@ describe.skipIf(ownServersMissing !== undefined)(`Redis stops and comes back (${
     await Promise.all(clients.map((client) => client.dispose()));
     await Promise.all([a?.stop(), b?.stop()]);
     await receiver?.close();
-    await Promise.all([redis?.stopNow(), postgres?.stopNow()]);
+    await Promise.all([redis?.stopNow(), postgres?.remove()]);
   }, scaled(60_000));
 
   test("webhooks keep flowing, nobody crashes, subscribers are told and then replay what they missed", async () => {

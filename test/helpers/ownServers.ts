@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,7 +78,12 @@ export async function ownRedis(): Promise<OwnServer> {
  * PostgreSQL's own defaults instead (fsync on, its max_connections), for a benchmark that must not
  * depend on how the machine's shared server was tuned.
  */
-export async function ownPostgres(options: { asShipped?: boolean } = {}): Promise<OwnServer & { dataDir: string }> {
+export interface OwnPostgres extends OwnServer {
+  /** Stops it and deletes its data folder: the end of its test or run (tens of MB, more after a load). */
+  remove(): Promise<void>;
+}
+
+export async function ownPostgres(options: { asShipped?: boolean } = {}): Promise<OwnPostgres> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "sy-own-pg-"));
   let user: { uid: number; gid: number } | undefined;
@@ -105,9 +110,8 @@ export async function ownPostgres(options: { asShipped?: boolean } = {}): Promis
       await client.end().catch(() => undefined);
     }
   };
-  return {
+  const server: OwnPostgres = {
     url,
-    dataDir,
     async start() {
       const current = run(
         pgBin("postgres")!,
@@ -122,5 +126,10 @@ export async function ownPostgres(options: { asShipped?: boolean } = {}): Promis
       child.process.kill("SIGQUIT"); // the wrapper passes it on: PostgreSQL's immediate shutdown
       await child.exited;
     },
+    async remove() {
+      await server.stopNow();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
+  return server;
 }
