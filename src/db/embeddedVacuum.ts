@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { periodicPass } from "../periodicPass.ts";
 import type { Sql } from "./sql.ts";
 
 /**
@@ -34,9 +35,6 @@ const ANALYZE_BASE = 50;
 const ANALYZE_SCALE = 0.1;
 
 export function createEmbeddedVacuum({ sql, logger }: { sql: Sql; logger: Logger }, options: EmbeddedVacuumOptions = {}): EmbeddedVacuum {
-  const intervalMs = options.intervalMs ?? 60_000;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<unknown> | undefined;
   let stopped = false;
 
   async function runOnce() {
@@ -59,26 +57,16 @@ export function createEmbeddedVacuum({ sql, logger }: { sql: Sql; logger: Logger
     return tables;
   }
 
-  function schedule() {
-    timer = setTimeout(() => {
-      pass = runOnce()
-        .catch((error) => logger.warn({ err: error }, "embedded database vacuum failed; the next pass retries"))
-        .finally(() => {
-          if (!stopped) schedule();
-        });
-    }, intervalMs);
-    timer.unref();
-  }
-
+  const passes = periodicPass(runOnce, {
+    intervalMs: options.intervalMs ?? 60_000,
+    logger,
+    failure: "embedded database vacuum failed; the next pass retries",
+  });
   return {
-    start() {
-      if (timer || stopped) return;
-      schedule();
-    },
+    start: passes.start,
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await pass;
+      await passes.stop();
     },
     runOnce,
   };

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
+import { periodicPass } from "../periodicPass.ts";
 
 /**
  * RETENTION_DAYS: deletes what is older than the retention period, in the background, in small
@@ -60,10 +61,7 @@ export function createRetentionJob({ sql, retentionDays, logger, clock }: Retent
   const intervalMs = options.intervalMs ?? 10 * 60_000;
   const batchSize = options.batchSize ?? 500;
   const pauseMs = options.pauseMs ?? 20;
-  let started = false;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<unknown> | undefined;
 
   // $1: rows per batch; $2: now, from the clock (timestamps are stored in UTC). Each names its own cutoff.
   const statements: Record<keyof PruneCounts, [string, unknown[]]> = {
@@ -125,28 +123,18 @@ export function createRetentionJob({ sql, retentionDays, logger, clock }: Retent
     return counts;
   }
 
-  function schedule(delayMs: number) {
-    timer = setTimeout(() => {
-      pass = runOnce()
-        .catch((error) => logger.warn({ err: error }, "retention pass failed; the next one retries"))
-        .finally(() => {
-          if (!stopped) schedule(intervalMs);
-        });
-    }, delayMs);
-    timer.unref();
-  }
-
+  const passes = periodicPass(runOnce, {
+    intervalMs,
+    // Not at the very start: start-up (migrations, the first claims) has the database first.
+    firstDelayMs: Math.min(intervalMs, 30_000),
+    logger,
+    failure: "retention pass failed; the next one retries",
+  });
   return {
-    start() {
-      if (started) return;
-      started = true;
-      // Not at the very start: start-up (migrations, the first claims) has the database first.
-      schedule(Math.min(intervalMs, 30_000));
-    },
+    start: passes.start,
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await pass;
+      await passes.stop();
     },
     runOnce,
   };

@@ -1,0 +1,40 @@
+import type { Logger } from "pino";
+
+/**
+ * A background pass run again `intervalMs` after each one ends (never two at once), first after
+ * `firstDelayMs`. A failed pass is logged and the next one retries; the timer never keeps the
+ * process alive. `stop` waits for the pass in progress.
+ */
+export function periodicPass(
+  pass: () => Promise<unknown>,
+  { intervalMs, firstDelayMs = intervalMs, logger, failure }: { intervalMs: number; firstDelayMs?: number; logger: Logger; failure: string },
+) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let started = false;
+  let stopped = false;
+
+  function schedule(delayMs: number) {
+    timer = setTimeout(() => {
+      running = pass()
+        .catch((error) => logger.warn({ err: error }, failure))
+        .finally(() => {
+          if (!stopped) schedule(intervalMs);
+        });
+    }, delayMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (started || stopped) return;
+      started = true;
+      schedule(firstDelayMs);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

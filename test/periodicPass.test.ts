@@ -1,0 +1,62 @@
+import pino from "pino";
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { periodicPass } from "../src/periodicPass.ts";
+
+/** The loop under the retention job and the embedded vacuum: when passes run, and how they stop. */
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+test("the first pass runs after the first delay, each next one an interval after the last ended; a failure is logged and retried", async () => {
+  const warnings: string[] = [];
+  const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+  let runs = 0;
+  const passes = periodicPass(
+    async () => {
+      runs++;
+      if (runs === 2) throw new Error("database busy");
+    },
+    { intervalMs: 60_000, firstDelayMs: 1_000, logger, failure: "pass failed; the next one retries" },
+  );
+  passes.start();
+  passes.start(); // a second start schedules nothing more
+  await vi.advanceTimersByTimeAsync(999);
+  expect(runs).toBe(0);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(runs).toBe(1);
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(runs).toBe(2);
+  expect(warnings).toEqual(["pass failed; the next one retries"]);
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(runs).toBe(3);
+  await passes.stop();
+  await vi.advanceTimersByTimeAsync(600_000);
+  expect(runs).toBe(3);
+});
+
+test("stop waits for the pass in progress, and none starts after it", async () => {
+  let finish!: () => void;
+  let runs = 0;
+  const passes = periodicPass(
+    () => {
+      runs++;
+      return new Promise<void>((resolve) => (finish = resolve));
+    },
+    { intervalMs: 10_000, logger: pino({ level: "silent" }), failure: "failed" },
+  );
+  passes.start();
+  await vi.advanceTimersByTimeAsync(10_000);
+  expect(runs).toBe(1);
+  let stopped = false;
+  const stopping = passes.stop().then(() => (stopped = true));
+  await vi.advanceTimersByTimeAsync(0);
+  expect(stopped).toBe(false);
+  finish();
+  await stopping;
+  expect(stopped).toBe(true);
+  await vi.advanceTimersByTimeAsync(100_000);
+  expect(runs).toBe(1);
+});
