@@ -80,7 +80,7 @@ export interface AppDeps {
   clock?: Clock;
 }
 
-/** The app's background work (background.ts: delivery worker, poller, retention job, embedded vacuum), which main.ts starts. */
+/** The app's background work (background.ts: delivery worker, poller, retention job, vacuum job), which main.ts starts. */
 export interface App extends BackgroundWork {
   config: Config;
   logger: Logger;

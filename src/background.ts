@@ -4,7 +4,7 @@ import type { Config } from "./config.ts";
 import type { SecretBox } from "./crypto/secrets.ts";
 import type { InboundSecrets } from "./credentials/inboundSecrets.ts";
 import type { Database } from "./db/database.ts";
-import { createEmbeddedVacuum, type EmbeddedVacuum } from "./db/embeddedVacuum.ts";
+import { createVacuumJob, type VacuumJob } from "./db/vacuumJob.ts";
 import type { DatabaseOutage } from "./db/outage.ts";
 import type { OperationsMetrics } from "./delivery/metrics.ts";
 import type { LocalHandoff } from "./delivery/handoff.ts";
@@ -42,7 +42,8 @@ export interface BackgroundDeps {
 /**
  * The background work of an app, made on demand (main.ts starts one of each; tests start what they
  * test): the delivery worker and the poller on the worker's own database pool, the retention job,
- * and on the embedded database the vacuum PostgreSQL's autovacuum would do.
+ * and the vacuum PostgreSQL's autovacuum would do where it does not run (the embedded database, or
+ * a server with autovacuum off).
  */
 export function createBackgroundWork(deps: BackgroundDeps) {
   const { config, logger, clock, database, databaseOutage } = deps;
@@ -74,8 +75,8 @@ export function createBackgroundWork(deps: BackgroundDeps) {
     /** Deletes what is older than RETENTION_DAYS, in batches. */
     createRetentionJob: (options?: RetentionOptions): RetentionJob =>
       createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock }, options),
-    /** The embedded database's autovacuum (PGlite has none); undefined on PostgreSQL, which vacuums itself. */
-    createEmbeddedVacuum: (): EmbeddedVacuum | undefined => (database.kind === "pglite" ? createEmbeddedVacuum({ sql: database.sql, logger }) : undefined),
+    /** Vacuums and analyzes the app's tables where nothing else does: PGlite has no autovacuum, and a server's may be off. */
+    createVacuumJob: (): VacuumJob => createVacuumJob({ sql: database.sql, logger, embedded: database.kind === "pglite" }),
   };
 }
 

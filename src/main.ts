@@ -92,8 +92,8 @@ async function main() {
     poller.start();
     const retention = app.createRetentionJob();
     retention.start();
-    const vacuum = app.createEmbeddedVacuum();
-    vacuum?.start();
+    const vacuum = app.createVacuumJob();
+    vacuum.start();
     // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
     const tokenRefresher = setInterval(() => {
       app.accessTokens.refreshExpiring().catch((error) => {
@@ -104,7 +104,7 @@ async function main() {
       stop: () => {
         clearInterval(tokenRefresher);
         // The delivery worker's attempts in flight are sent and recorded.
-        return Promise.all([deliveryWorker.stop(), poller.stop(), retention.stop(), vacuum?.stop(), app.subscriptions.stop()]);
+        return Promise.all([deliveryWorker.stop(), poller.stop(), retention.stop(), vacuum.stop(), app.subscriptions.stop()]);
       },
       release: () => deliveryWorker.release(),
     };

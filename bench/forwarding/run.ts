@@ -126,7 +126,7 @@ const hangingUrl = `http://127.0.0.1:${(hanging.address() as { port: number }).p
 await benchDb.create();
 const server = await benchDb.settings();
 if (server.autovacuum === "off") {
-  console.warn("this PostgreSQL server runs without autovacuum: dead rows (updates, deleted jobs) are not reclaimed during the run");
+  console.warn("this PostgreSQL server runs without autovacuum: Switchyard vacuums its own tables once a minute; the peers' dead rows (updated and deleted jobs) are not reclaimed during the run");
 }
 const children: ChildProcess[] = [];
 const serviceEnv = {
