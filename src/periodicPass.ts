@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 /**
  * A background pass run again `intervalMs` after each one ends (never two at once), first after
  * `firstDelayMs`. A failed pass is logged and the next one retries; the timer never keeps the
- * process alive. `stop` waits for the pass in progress.
+ * process alive. `stop` waits for the pass in progress, which may check `stopping()` between its
+ * statements to end sooner.
  */
 export function periodicPass(
   pass: () => Promise<unknown>,
@@ -36,5 +37,6 @@ export function periodicPass(
       if (timer) clearTimeout(timer);
       await running;
     },
+    stopping: () => stopped,
   };
 }

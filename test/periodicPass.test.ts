@@ -2,7 +2,7 @@ import pino from "pino";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { periodicPass } from "../src/periodicPass.ts";
 
-/** The loop under the retention job and the embedded vacuum: when passes run, and how they stop. */
+/** The loop under the retention job and the vacuum job: when passes run, and how they stop. */
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -37,7 +37,7 @@ test("the first pass runs after the first delay, each next one an interval after
   expect(runs).toBe(3);
 });
 
-test("stop waits for the pass in progress, and none starts after it", async () => {
+test("stop waits for the pass in progress (which it tells to end soon), and none starts after it", async () => {
   let finish!: () => void;
   let runs = 0;
   const passes = periodicPass(
@@ -50,10 +50,12 @@ test("stop waits for the pass in progress, and none starts after it", async () =
   passes.start();
   await vi.advanceTimersByTimeAsync(10_000);
   expect(runs).toBe(1);
+  expect(passes.stopping()).toBe(false);
   let stopped = false;
   const stopping = passes.stop().then(() => (stopped = true));
   await vi.advanceTimersByTimeAsync(0);
   expect(stopped).toBe(false);
+  expect(passes.stopping()).toBe(true);
   finish();
   await stopping;
   expect(stopped).toBe(true);

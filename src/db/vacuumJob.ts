@@ -42,7 +42,6 @@ const ANALYZE_SCALE = 0.1;
 export const VACUUM_LOCK = 7_460_104_311;
 
 export function createVacuumJob({ sql, logger, embedded }: { sql: Sql; logger: Logger; embedded: boolean }, options: VacuumJobOptions = {}): VacuumJob {
-  let stopped = false;
   let toldServerAutovacuumOff = false;
 
   function runOnce() {
@@ -73,7 +72,7 @@ export function createVacuumJob({ sql, logger, embedded }: { sql: Sql; logger: L
         // A large table's vacuum may outlast the request pool's statement_timeout.
         if (!embedded) await connection.exec("set statement_timeout = 0");
         for (const { table, action } of tables) {
-          if (stopped) break;
+          if (passes.stopping()) break;
           const started = Date.now();
           await connection.exec(action === "vacuum" ? `vacuum (analyze) ${table}` : `analyze ${table}`);
           logger.debug({ table, action, ms: Date.now() - started }, "database table maintained");
@@ -93,12 +92,5 @@ export function createVacuumJob({ sql, logger, embedded }: { sql: Sql; logger: L
     logger,
     failure: "vacuuming the database failed; the next pass retries",
   });
-  return {
-    start: passes.start,
-    async stop() {
-      stopped = true;
-      await passes.stop();
-    },
-    runOnce,
-  };
+  return { start: passes.start, stop: passes.stop, runOnce };
 }

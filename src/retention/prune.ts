@@ -61,7 +61,6 @@ export function createRetentionJob({ sql, retentionDays, logger, clock }: Retent
   const intervalMs = options.intervalMs ?? 10 * 60_000;
   const batchSize = options.batchSize ?? 500;
   const pauseMs = options.pauseMs ?? 20;
-  let stopped = false;
 
   // $1: rows per batch; $2: now, from the clock (timestamps are stored in UTC). Each names its own cutoff.
   const statements: Record<keyof PruneCounts, [string, unknown[]]> = {
@@ -104,7 +103,7 @@ export function createRetentionJob({ sql, retentionDays, logger, clock }: Retent
       const rows = await sql.query<{ n: string | number }>(`with gone as (${statement} returning 1) select count(*) as n from gone`, [batchSize, now, ...params]);
       const deleted = Number(rows[0]?.n ?? 0);
       total += deleted;
-      if (deleted < batchSize || stopped) return total;
+      if (deleted < batchSize || passes.stopping()) return total;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }
@@ -130,12 +129,5 @@ export function createRetentionJob({ sql, retentionDays, logger, clock }: Retent
     logger,
     failure: "retention pass failed; the next one retries",
   });
-  return {
-    start: passes.start,
-    async stop() {
-      stopped = true;
-      await passes.stop();
-    },
-    runOnce,
-  };
+  return { start: passes.start, stop: passes.stop, runOnce };
 }
