@@ -2,13 +2,14 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sqlOverPool } from "../../src/db/sql.ts";
 import { createVacuumJob, VACUUM_LOCK } from "../../src/db/vacuumJob.ts";
-import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
+import { enqueue } from "../../src/delivery/queue/enqueue.ts";
 import { recordAttempts } from "../../src/delivery/queue/recordAttempts.ts";
 import { createLogger } from "../../src/log.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { until } from "../helpers/live.ts";
 import { createOperator } from "../helpers/operators.ts";
 import { ownPostgres, ownServersMissing } from "../helpers/ownServers.ts";
+import { githubEventToEnqueue } from "../helpers/queue.ts";
 import { scaled } from "../helpers/timing.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -85,22 +86,7 @@ describe("where nothing else vacuums: the embedded database, or PostgreSQL with 
       [ada.deploymentId],
     );
     // Deliveries as the service makes them: recorded leased to the worker, then their attempt recorded.
-    const event = (n: number): EventToEnqueue => ({
-      eventId: `evt_vacuum_${n}`,
-      deliveryId: `dlv_vacuum_${n}`,
-      deploymentId: ada.deploymentId,
-      connectedAccountId: null,
-      connector: "github",
-      trigger: "issue_opened",
-      account: "",
-      payload: '{"action":"opened"}',
-      occurredAt: new Date(),
-      dedupeKey: `vacuum-${n}`,
-      forwardUnlisted: false,
-      routeBy: ["583231"],
-      routeByMetadata: null,
-      bodyClaim: null,
-    });
+    const event = (n: number) => githubEventToEnqueue(ada.deploymentId, `vacuum_${n}`, { payload: '{"action":"opened"}' });
     for (let first = 0; first < FINISHED; first += 200) {
       const rows = await enqueue(sql, Array.from({ length: 200 }, (_, i) => event(first + i)), new Date(), { slots: 200, perUrl: 1_000, inFlight: new Map(), leaseMs: 30_000 });
       const now = new Date();

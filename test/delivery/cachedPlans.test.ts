@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Sql, SqlConnection } from "../../src/db/sql.ts";
 import { claim } from "../../src/delivery/queue/claim.ts";
-import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
+import { enqueue } from "../../src/delivery/queue/enqueue.ts";
 import { recordAttempts } from "../../src/delivery/queue/recordAttempts.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { executeArguments, mostRowsDiscarded, planText } from "../helpers/queryPlans.ts";
+import { githubEventToEnqueue } from "../helpers/queue.ts";
 import { statementRecorder } from "../helpers/statementRecorder.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -116,22 +117,8 @@ async function growTables() {
   );
 }
 
-const event = (n: number): EventToEnqueue => ({
-  eventId: `evt_cached_${n}`,
-  deliveryId: `dlv_cached_${n}`,
-  deploymentId: ada.deploymentId,
-  connectedAccountId: null,
-  connector: "github",
-  trigger: "issue_opened",
-  account: "",
-  payload: "{}",
-  occurredAt: new Date(),
-  dedupeKey: `cached-${n}`,
-  forwardUnlisted: false,
-  routeBy: ["583231"],
-  routeByMetadata: null,
-  bodyClaim: { digest: `digest-${n}`, key: `cached-${n}`, windowSeconds: 300 },
-});
+const event = (n: number) =>
+  githubEventToEnqueue(ada.deploymentId, `cached_${n}`, { bodyClaim: { digest: `digest-${n}`, key: `cached_${n}`, windowSeconds: 300 } });
 
 const expectIndexed = (plan: string) => {
   expect(grownTableScans(plan)).toEqual([]);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Sql } from "../../src/db/sql.ts";
 import { claim } from "../../src/delivery/queue/claim.ts";
-import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
+import { enqueue } from "../../src/delivery/queue/enqueue.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { executeArguments, mostRowsDiscarded, planText } from "../helpers/queryPlans.ts";
+import { githubEventToEnqueue } from "../helpers/queue.ts";
 import { statementRecorder } from "../helpers/statementRecorder.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -70,22 +71,8 @@ async function planOf(run: (sql: Sql) => Promise<unknown>, { generic = false } =
 }
 
 /** One GitHub event for the external id `routeBy`. */
-const githubEvent = (n: number, routeBy: string): EventToEnqueue => ({
-  eventId: `evt_plan_${n}`,
-  deliveryId: `dlv_plan_${n}`,
-  deploymentId: ada.deploymentId,
-  connectedAccountId: null,
-  connector: "github",
-  trigger: "issues_opened",
-  account: "",
-  payload: "{}",
-  occurredAt: new Date(),
-  dedupeKey: `plan-routed-${n}`,
-  forwardUnlisted: false,
-  routeBy: [routeBy],
-  routeByMetadata: null,
-  bodyClaim: null,
-});
+const githubEvent = (n: number, routeBy: string) =>
+  githubEventToEnqueue(ada.deploymentId, `plan_${n}`, { trigger: "issues_opened", dedupeKey: `plan-routed-${n}`, routeBy: [routeBy] });
 
 // The recording pool, and so the generic plan, exists on a PostgreSQL server only (PGlite has one connection).
 const plannings = process.env.TEST_DATABASE_URL ? [false, true] : [false];
