@@ -1,0 +1,51 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Agent } from "undici";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { send } from "../../src/delivery/send.ts";
+
+/**
+ * One attempt never outlasts the delivery timeout, however the receiver stalls: before its answer
+ * (no answer) or inside its body (the answer as far as it came).
+ */
+let receiver: Server;
+let url: string;
+const dispatcher = new Agent();
+const TIMEOUT_MS = 300;
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    if (request.url === "/silent") return; // never answers
+    if (request.url === "/stalled-body") {
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.write("part of it"); // and never the rest
+      return;
+    }
+    response.end("ok");
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+  await dispatcher.close();
+});
+
+const attempt = (path: string) => send(dispatcher, false, { url: `${url}${path}`, headers: { "content-type": "application/json" }, body: "{}" }, TIMEOUT_MS);
+
+test("a receiver that never answers ends the attempt at the timeout, as no answer", async () => {
+  const result = await attempt("/silent");
+  expect(result).toMatchObject({ statusCode: null, error: `no answer within ${TIMEOUT_MS} ms`, responseBody: null });
+  expect(result.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 10);
+});
+
+test("a receiver that answers and then stalls its body ends the attempt at the timeout, with its status and what came of the body", async () => {
+  const result = await attempt("/stalled-body");
+  expect(result).toMatchObject({ statusCode: 200, error: null, responseBody: "part of it" });
+  expect(result.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 10);
+});
+
+test("an answer within the timeout is recorded as it came", async () => {
+  expect(await attempt("/fine")).toMatchObject({ statusCode: 200, error: null, responseBody: "ok" });
+});
