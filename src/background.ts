@@ -74,9 +74,9 @@ export function createBackgroundWork(deps: BackgroundDeps) {
       ),
     /** Deletes what is older than RETENTION_DAYS, in batches. */
     createRetentionJob: (options?: RetentionOptions): RetentionJob =>
-      createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock }, options),
+      createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock, databaseOutage }, options),
     /** Vacuums and analyzes the app's tables where nothing else does: PGlite has no autovacuum, and a server's may be off. */
-    createVacuumJob: (): VacuumJob => createVacuumJob({ sql: database.sql, logger, embedded: database.kind === "pglite" }),
+    createVacuumJob: (): VacuumJob => createVacuumJob({ sql: database.sql, logger, embedded: database.kind === "pglite", databaseOutage }),
   };
 }
 

@@ -62,3 +62,36 @@ test("stop waits for the pass in progress (which it tells to end soon), and none
   await vi.advanceTimersByTimeAsync(100_000);
   expect(runs).toBe(1);
 });
+
+test("a failure the outage tracker notes (the database unreachable) is left to it: the pass logs nothing of its own", async () => {
+  const warnings: string[] = [];
+  const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+  const noted: unknown[] = [];
+  const unreachable = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+  let fail: Error = unreachable;
+  const passes = periodicPass(
+    async () => {
+      throw fail;
+    },
+    {
+      intervalMs: 1_000,
+      logger,
+      failure: "pass failed",
+      outage: {
+        noted(error) {
+          noted.push(error);
+          return error === unreachable;
+        },
+      },
+    },
+  );
+  passes.start();
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(noted).toEqual([unreachable]);
+  expect(warnings).toEqual([]);
+  // Any other failure is the pass's to report.
+  fail = new Error("deadlock detected");
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(warnings).toEqual(["pass failed"]);
+  await passes.stop();
+});

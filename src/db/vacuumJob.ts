@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { periodicPass } from "../periodicPass.ts";
+import type { DatabaseOutage } from "./outage.ts";
 import type { Sql } from "./sql.ts";
 
 /**
@@ -41,7 +42,16 @@ const ANALYZE_SCALE = 0.1;
 /** The advisory lock one instance's pass holds (pg_try_advisory_lock's key; the signup lock is another). */
 export const VACUUM_LOCK = 7_460_104_311;
 
-export function createVacuumJob({ sql, logger, embedded }: { sql: Sql; logger: Logger; embedded: boolean }, options: VacuumJobOptions = {}): VacuumJob {
+export interface VacuumJobDeps {
+  sql: Sql;
+  logger: Logger;
+  /** PGlite (no autovacuum at all) rather than a PostgreSQL server (whose setting decides). */
+  embedded: boolean;
+  /** Logs an unreachable database once for the service (a pass that fails on it logs nothing more). */
+  databaseOutage?: DatabaseOutage;
+}
+
+export function createVacuumJob({ sql, logger, embedded, databaseOutage }: VacuumJobDeps, options: VacuumJobOptions = {}): VacuumJob {
   let toldServerAutovacuumOff = false;
 
   function runOnce() {
@@ -91,6 +101,7 @@ export function createVacuumJob({ sql, logger, embedded }: { sql: Sql; logger: L
     intervalMs: options.intervalMs ?? 60_000,
     logger,
     failure: "vacuuming the database failed; the next pass retries",
+    outage: databaseOutage,
   });
   return { start: passes.start, stop: passes.stop, runOnce };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
+import type { DatabaseOutage } from "../db/outage.ts";
 import type { Sql } from "../db/sql.ts";
 import { periodicPass } from "../periodicPass.ts";
 
@@ -55,9 +56,11 @@ export interface RetentionDeps {
   logger: Logger;
   /** What "older than" is measured from: each pass reads it once (tests move a fake one). */
   clock: Clock;
+  /** Logs an unreachable database once for the service (a pass that fails on it logs nothing more). */
+  databaseOutage?: DatabaseOutage;
 }
 
-export function createRetentionJob({ sql, retentionDays, logger, clock }: RetentionDeps, options: RetentionOptions = {}): RetentionJob {
+export function createRetentionJob({ sql, retentionDays, logger, clock, databaseOutage }: RetentionDeps, options: RetentionOptions = {}): RetentionJob {
   const intervalMs = options.intervalMs ?? 10 * 60_000;
   const batchSize = options.batchSize ?? 500;
   const pauseMs = options.pauseMs ?? 20;
@@ -128,6 +131,7 @@ export function createRetentionJob({ sql, retentionDays, logger, clock }: Retent
     firstDelayMs: Math.min(intervalMs, 30_000),
     logger,
     failure: "retention pass failed; the next one retries",
+    outage: databaseOutage,
   });
   return { start: passes.start, stop: passes.stop, runOnce };
 }
