@@ -88,7 +88,7 @@ export function createEventRecorder(given: EventRecorderDeps): EventRecorder {
  * stored one. Publishes after the commit and wakes this process's worker.
  */
 async function recordEvent(deps: Recording, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
-  const recorded = await insertEvent(deps, deploymentId, event, null, options);
+  const recorded = await insertEvent(deps, deploymentId, event, { forwardUnlisted: options.forwardUnlisted === true });
   if (!recorded || recorded === "replayed") throw new Error("an event with a given account was not stored");
   return recorded;
 }
@@ -134,23 +134,32 @@ async function recordRoutedEvent(deps: Recording, deploymentId: string, event: E
   const { routingMetadata, bodyClaim, connection, externalIds, ...toRecord } = event;
   if (connection) {
     const given = { ...toRecord, account: connection.account, connectedAccountId: connection.id };
-    return (await insertEvent(deps, deploymentId, given, null, {}, null, bodyClaim)) ?? "unrouted";
+    return (await insertEvent(deps, deploymentId, given, { bodyClaim })) ?? "unrouted";
   }
   // Without an id nothing can match; a claim still has to be made, so only a claimless event stops here.
   if (externalIds.length === 0 && !bodyClaim) return "unrouted";
   const routeByMetadata = routingMetadata ? sqlJsonPath(routingMetadata) : null;
-  const recorded = await insertEvent(deps, deploymentId, { ...toRecord, account: "", connectedAccountId: null }, externalIds, {}, routeByMetadata, bodyClaim);
+  const recorded = await insertEvent(deps, deploymentId, { ...toRecord, account: "", connectedAccountId: null }, { routeBy: externalIds, routeByMetadata, bodyClaim });
   return recorded ?? "unrouted";
+}
+
+/** How insertEvent stores an event beyond its fields: for whom (given, or routed) and with which checks. */
+interface Insertion {
+  /** Route by these external ids, most specific first; absent: the event's own account. */
+  routeBy?: string[];
+  /** An SQL/JSON path in an account's metadata whose values also route (sqlJsonPath). */
+  routeByMetadata?: string | null;
+  /** The request's replay check, made by the same statement. */
+  bodyClaim?: BodyClaim;
+  /** Queue a delivery even when the trigger is not in the Forwarding Trigger List (sendTestEvent). */
+  forwardUnlisted?: boolean;
 }
 
 async function insertEvent(
   deps: Recording,
   deploymentId: string,
   given: EventToRecord,
-  givenRouteBy: string[] | null,
-  options: RecordOptions,
-  routeByMetadata: string | null = null,
-  bodyClaim: BodyClaim | null = null,
+  { routeBy, routeByMetadata = null, bodyClaim, forwardUnlisted = false }: Insertion,
 ): Promise<(RecordedEvent & { account: string }) | "replayed" | undefined> {
   // Everything here came from a provider (a webhook body, an API answer): a NUL or an unpaired
   // surrogate would fail the statement, and the provider would redeliver into the same failure
@@ -164,7 +173,6 @@ async function insertEvent(
     dedupeKey: storableText(given.dedupeKey),
     data,
   };
-  const routeBy = givenRouteBy && givenRouteBy.map(storableText);
   const eventId = newEventId();
   const deliveryId = randomId("dlv");
   // Group-committed with the events arriving meanwhile (one statement per batch); resolves once committed.
@@ -180,10 +188,10 @@ async function insertEvent(
     resource: event.resource ? JSON.stringify(event.resource) : null,
     occurredAt: event.occurredAt,
     dedupeKey: event.dedupeKey,
-    forwardUnlisted: options.forwardUnlisted === true,
-    routeBy,
+    forwardUnlisted,
+    routeBy: routeBy ? routeBy.map(storableText) : null,
     routeByMetadata,
-    bodyClaim: bodyClaim && { ...bodyClaim, key: storableText(bodyClaim.key) },
+    bodyClaim: bodyClaim ? { ...bodyClaim, key: storableText(bodyClaim.key) } : null,
   });
   if (row?.replayed) return "replayed";
   // Routing found no account: nothing stored.
