@@ -4,9 +4,8 @@ import type { Logger } from "pino";
  * A background pass run again `intervalMs` after each one ends (never two at once), first after
  * `firstDelayMs`. A failed pass is logged and the next one retries — unless `outage` notes the
  * failure as the database being unreachable: an outage is logged once, there, not once a pass. The
- * timer never keeps the
- * process alive. `stop` waits for the pass in progress, which may check `stopping()` between its
- * statements to end sooner.
+ * timer never keeps the process alive. `stop` waits for the pass in progress, which may check
+ * `stopping()` between its statements to end sooner.
  */
 export function periodicPass(
   pass: () => Promise<unknown>,

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { packageRoot } from "../version.ts";
-import type { Sql, SqlConnection } from "./sql.ts";
+import { type Sql, type SqlConnection, withoutStatementTimeout } from "./sql.ts";
 
 export const migrationsDir = join(packageRoot, "prisma", "migrations");
 
@@ -35,16 +35,9 @@ export class MigrationChecksumError extends Error {}
  * after it was applied stops start-up: edit the schema with a new migration instead.
  */
 export async function migrate(sql: Sql, logger: Logger, migrations = readMigrations()): Promise<string[]> {
-  return sql.withConnection(async (connection) => {
-    // No statement timeout here (the request pool has one): waiting for another instance's
-    // migrations, or a migration rewriting a large table, may take longer. Reset in `finally`.
-    await connection.exec("set statement_timeout = 0");
-    try {
-      return await migrateLocked(connection, logger, migrations);
-    } finally {
-      await connection.exec("reset statement_timeout");
-    }
-  });
+  // Waiting for another instance's migrations, or a migration rewriting a large table, may take
+  // longer than the request pool's statement timeout.
+  return sql.withConnection((connection) => withoutStatementTimeout(connection, () => migrateLocked(connection, logger, migrations)));
 }
 
 async function migrateLocked(connection: SqlConnection, logger: Logger, migrations: Migration[]): Promise<string[]> {

@@ -57,3 +57,17 @@ export function sqlOverPGlite(pglite: PGlite): Sql {
     withConnection: (work) => work(connection),
   };
 }
+
+/**
+ * Runs `work` on a PostgreSQL server's connection with no statement_timeout, reset afterwards: the
+ * request pool's timeout is for requests, not for waiting on another instance's migrations or
+ * vacuuming a large table. (PGlite has no timeout to lift.)
+ */
+export async function withoutStatementTimeout<T>(connection: SqlConnection, work: () => Promise<T>): Promise<T> {
+  await connection.exec("set statement_timeout = 0");
+  try {
+    return await work();
+  } finally {
+    await connection.exec("reset statement_timeout");
+  }
+}

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { periodicPass } from "../periodicPass.ts";
 import type { DatabaseOutage } from "./outage.ts";
-import type { Sql } from "./sql.ts";
+import { type Sql, type SqlConnection, withoutStatementTimeout } from "./sql.ts";
 
 /**
  * The vacuum PostgreSQL's autovacuum would do, where it does not run. Every delivery that finishes
@@ -22,10 +22,6 @@ import type { Sql } from "./sql.ts";
  * once a minute it reads the cumulative statistics and vacuums, or only analyzes, the app's tables
  * past them. Several instances on one server take turns (an advisory lock): one pass at a time.
  */
-export interface VacuumJobOptions {
-  intervalMs?: number;
-}
-
 export interface VacuumJob {
   start(): void;
   /** Stops after the statement in progress. */
@@ -51,54 +47,55 @@ export interface VacuumJobDeps {
   databaseOutage?: DatabaseOutage;
 }
 
-export function createVacuumJob({ sql, logger, embedded, databaseOutage }: VacuumJobDeps, options: VacuumJobOptions = {}): VacuumJob {
+export function createVacuumJob({ sql, logger, embedded, databaseOutage }: VacuumJobDeps): VacuumJob {
   let toldServerAutovacuumOff = false;
+
+  /** Vacuums, or analyzes, this schema's tables past PostgreSQL's default thresholds. */
+  async function maintain(connection: SqlConnection) {
+    const tables = await connection.query<{ table: string; action: "vacuum" | "analyze" }>(
+      `select quote_ident(schemaname) || '.' || quote_ident(relname) as table,
+              case when n_dead_tup > $1::int + $2::float8 * n_live_tup then 'vacuum' else 'analyze' end as action
+       from pg_stat_user_tables
+       where schemaname = current_schema()
+         and (n_dead_tup > $1::int + $2::float8 * n_live_tup or n_mod_since_analyze > $3::int + $4::float8 * n_live_tup)
+       order by n_dead_tup desc`,
+      [VACUUM_BASE, VACUUM_SCALE, ANALYZE_BASE, ANALYZE_SCALE],
+    );
+    for (const { table, action } of tables) {
+      if (passes.stopping()) break;
+      const started = Date.now();
+      await connection.exec(action === "vacuum" ? `vacuum (analyze) ${table}` : `analyze ${table}`);
+      logger.debug({ table, action, ms: Date.now() - started }, "database table maintained");
+    }
+    return tables;
+  }
 
   function runOnce() {
     return sql.withConnection(async (connection) => {
-      if (!embedded) {
-        const [{ off }] = await connection.query<{ off: boolean }>("select current_setting('autovacuum') = 'off' as off");
-        if (!off) return [];
-        if (!toldServerAutovacuumOff) {
-          toldServerAutovacuumOff = true;
-          logger.warn("autovacuum is off on this PostgreSQL server: Switchyard vacuums and analyzes its own tables once a minute (see docs/operations.md)");
-        }
-        const [{ locked }] = await connection.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [VACUUM_LOCK]);
-        if (!locked) return [];
-      } else {
+      if (embedded) {
         // The counts of the last second may still be this connection's own, not yet in the statistics.
         await connection.query("select pg_stat_force_next_flush()");
+        return maintain(connection);
       }
+      const [{ off }] = await connection.query<{ off: boolean }>("select current_setting('autovacuum') = 'off' as off");
+      if (!off) return [];
+      if (!toldServerAutovacuumOff) {
+        toldServerAutovacuumOff = true;
+        logger.warn("autovacuum is off on this PostgreSQL server: Switchyard vacuums and analyzes its own tables once a minute (see docs/operations.md)");
+      }
+      const [{ locked }] = await connection.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [VACUUM_LOCK]);
+      if (!locked) return [];
       try {
-        const tables = await connection.query<{ table: string; action: "vacuum" | "analyze" }>(
-          `select quote_ident(schemaname) || '.' || quote_ident(relname) as table,
-                  case when n_dead_tup > $1::int + $2::float8 * n_live_tup then 'vacuum' else 'analyze' end as action
-           from pg_stat_user_tables
-           where schemaname = current_schema()
-             and (n_dead_tup > $1::int + $2::float8 * n_live_tup or n_mod_since_analyze > $3::int + $4::float8 * n_live_tup)
-           order by n_dead_tup desc`,
-          [VACUUM_BASE, VACUUM_SCALE, ANALYZE_BASE, ANALYZE_SCALE],
-        );
         // A large table's vacuum may outlast the request pool's statement_timeout.
-        if (!embedded) await connection.exec("set statement_timeout = 0");
-        for (const { table, action } of tables) {
-          if (passes.stopping()) break;
-          const started = Date.now();
-          await connection.exec(action === "vacuum" ? `vacuum (analyze) ${table}` : `analyze ${table}`);
-          logger.debug({ table, action, ms: Date.now() - started }, "database table maintained");
-        }
-        return tables;
+        return await withoutStatementTimeout(connection, () => maintain(connection));
       } finally {
-        if (!embedded) {
-          await connection.exec("reset statement_timeout");
-          await connection.query("select pg_advisory_unlock($1)", [VACUUM_LOCK]);
-        }
+        await connection.query("select pg_advisory_unlock($1)", [VACUUM_LOCK]);
       }
     });
   }
 
   const passes = periodicPass(runOnce, {
-    intervalMs: options.intervalMs ?? 60_000,
+    intervalMs: 60_000,
     logger,
     failure: "vacuuming the database failed; the next pass retries",
     outage: databaseOutage,

@@ -88,7 +88,7 @@ export function createEventRecorder(given: EventRecorderDeps): EventRecorder {
  * stored one. Publishes after the commit and wakes this process's worker.
  */
 async function recordEvent(deps: Recording, deploymentId: string, event: EventToRecord, options: RecordOptions = {}): Promise<RecordedEvent> {
-  const recorded = await insertEvent(deps, deploymentId, event, { forwardUnlisted: options.forwardUnlisted === true });
+  const recorded = await insertEvent(deps, deploymentId, event, options);
   if (!recorded || recorded === "replayed") throw new Error("an event with a given account was not stored");
   return recorded;
 }
