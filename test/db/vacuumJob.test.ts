@@ -26,9 +26,12 @@ const FINISHED = 2_000;
 let app: TestApp;
 /** The test database's server vacuums on its own (PostgreSQL with autovacuum on). */
 let serverVacuums = false;
+/** What the app logged at warn and above. */
+const warnings: string[] = [];
+const toldAutovacuumOff = () => warnings.filter((message) => message.startsWith("autovacuum is off on this PostgreSQL server")).length;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { worker: false, poller: false });
+  app = await startTestApp({}, { worker: false, poller: false, logger: createLogger("warn", { write: (line: string) => warnings.push(JSON.parse(line).msg) }) });
   if (onPostgres) {
     serverVacuums = (await app.database.sql.query<{ on: boolean }>("select current_setting('autovacuum') = 'on' as on"))[0].on;
   }
@@ -127,6 +130,8 @@ describe("where nothing else vacuums: the embedded database, or PostgreSQL with 
     expect(before.pages).toBeGreaterThan(5 * Math.max(1, after.pages));
     // Nothing is past a threshold any more: the next pass does nothing.
     expect(await vacuum.runOnce()).toEqual([]);
+    // A server without autovacuum is told of once, not every pass; the embedded database not at all.
+    expect(toldAutovacuumOff()).toBe(onPostgres ? 1 : 0);
   }, scaled(90_000));
 
   test.skipIf(!onPostgres)("on a server several instances share, one pass runs at a time", async ({ skip }) => {
