@@ -33,6 +33,8 @@ let refused = 0;
 const subscribes: Array<{ variables?: Record<string, unknown> }> = [];
 /** forwardedEvents ids the page received, in order. */
 const seen: string[] = [];
+/** Ids of the operations (of any subscription) the page has subscribed and not completed. */
+const pageOperations = new Set<string>();
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -54,6 +56,8 @@ beforeAll(async () => {
   page.on("websocket", (socket) => {
     socket.on("framesent", ({ payload }) => {
       const message = JSON.parse(String(payload));
+      if (message.type === "subscribe") pageOperations.add(message.id);
+      if (message.type === "complete") pageOperations.delete(message.id);
       if (message.type === "subscribe" && String(message.payload?.query).includes("forwardedEvents")) subscribes.push(message.payload);
     });
     socket.on("framereceived", ({ payload }) => {
@@ -87,6 +91,9 @@ describe("the console's live events", () => {
   test("after the websocket drops, they resume after the last event seen: every event of the gap is shown, once", async () => {
     await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/events`);
     await page.getByTestId("live-state").getByText("Live").waitFor();
+    // "Live" is the socket's state; the service starts listening a moment after each subscribe
+    // frame. An event sent before that is not live (the page would show it once it is delivered).
+    await until(() => subscribes.length > 0 && app.app.bus.activeSubscriptions() === pageOperations.size, "the service to listen for each of the page's subscriptions");
     const before = await sendTest();
     await until(() => seen.includes(before), "the first event live");
     await rowOf(before).waitFor();
