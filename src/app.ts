@@ -170,7 +170,7 @@ export function buildApp(deps: AppDeps): App {
 
   // Connectors' credentials and inbound events: each a capability of what it needs (credentials/, forwarding/inbound.ts).
   const { connectorEnv } = config;
-  const connectDeps = { config, db, box, logger };
+  const connectDeps = { config, db, box, logger, clock };
   const inboundSecrets = createInboundSecrets({ sql, box, connectorEnv, clock });
   const clientCredentials = createClientCredentials({ db, box, connectorEnv });
   const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets, clientOf: (def) => authModeOf(def).operatorClient });

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
@@ -10,6 +11,8 @@ export interface OAuthDeps {
   db: Db;
   box: SecretBox;
   logger: Logger;
+  /** Decides when a connect link has expired, and stamps what a completed flow stores. */
+  clock: Clock;
 }
 
 /** The connect flow's pages and callbacks: the above, and the OAuth client (or app) in force per deployment. */

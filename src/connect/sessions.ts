@@ -20,7 +20,7 @@ export async function createConnectSession(
   extra: { redirectUrl?: string; params?: Record<string, string> } = {},
 ) {
   const token = randomToken(32);
-  const expiresAt = new Date(Date.now() + deps.config.connectUrlTtlSeconds * 1000);
+  const expiresAt = new Date(deps.clock.now().getTime() + deps.config.connectUrlTtlSeconds * 1000);
   await deps.db.connectSession.create({
     data: { tokenHash: sha256Hex(token), deploymentId, connector, account, expiresAt, redirectUrl: extra.redirectUrl ?? null, params: extra.params ?? {} },
   });
@@ -33,7 +33,7 @@ export async function findSessionByToken(deps: OAuthDeps, token: string): Promis
 }
 
 /** Why a session can no longer be used, or undefined when it can. */
-export function sessionProblem(session: ConnectSessionRow | null, now = new Date()): SessionProblem | undefined {
+export function sessionProblem(session: ConnectSessionRow | null, now: Date): SessionProblem | undefined {
   if (!session) return "unknown";
   if (session.completedAt) return "completed";
   if (session.cancelledAt) return "cancelled";
@@ -74,7 +74,7 @@ function browserBinding(deps: OAuthDeps, sessionId: string, state: string): stri
 }
 
 export function bindingCookie(deps: OAuthDeps, sessionId: string, state: string, expiresAt: Date): string {
-  const maxAge = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
+  const maxAge = Math.max(1, Math.ceil((expiresAt.getTime() - deps.clock.now().getTime()) / 1000));
   const secure = deps.config.publicUrl.startsWith("https:") ? "; Secure" : "";
   return `${BINDING_COOKIE_PREFIX}${sessionId}=${browserBinding(deps, sessionId, state)}; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 }
@@ -100,7 +100,7 @@ export function checkBrowserBinding(deps: OAuthDeps, sessionId: string, state: s
 /** Starts (or restarts) an authorization attempt: a fresh state and PKCE verifier replace any earlier ones. */
 export async function bindAttempt(deps: OAuthDeps, sessionId: string, state: string, codeVerifier: string | undefined): Promise<boolean> {
   const { count } = await deps.db.connectSession.updateMany({
-    where: { id: sessionId, completedAt: null, cancelledAt: null, expiresAt: { gt: new Date() } },
+    where: { id: sessionId, completedAt: null, cancelledAt: null, expiresAt: { gt: deps.clock.now() } },
     data: { state, pkceVerifierEncrypted: codeVerifier ? deps.box.seal(codeVerifier) : null },
   });
   return count === 1;
@@ -109,7 +109,7 @@ export async function bindAttempt(deps: OAuthDeps, sessionId: string, state: str
 export async function cancelSession(deps: OAuthDeps, sessionId: string): Promise<boolean> {
   const { count } = await deps.db.connectSession.updateMany({
     where: { id: sessionId, completedAt: null, cancelledAt: null },
-    data: { cancelledAt: new Date(), state: null, pkceVerifierEncrypted: null },
+    data: { cancelledAt: deps.clock.now(), state: null, pkceVerifierEncrypted: null },
   });
   return count === 1;
 }

@@ -38,7 +38,7 @@ function identityReader(decl: ConnectorDeclaration, identity: IdentityDeclaratio
   // A connection's change reader starts where the account is when it connects: the first change after is read.
   return async (ctx) => {
     const result = await read(ctx);
-    const cursor = await start({ fetchJson: ctx.fetchJson, resource: "", answer: {}, now: new Date() });
+    const cursor = await start({ fetchJson: ctx.fetchJson, resource: "", answer: {}, now: ctx.now });
     return cursor === undefined ? result : { ...result, cursor };
   };
 }

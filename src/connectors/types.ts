@@ -205,6 +205,8 @@ export interface ConnectorDefinition {
     token: Record<string, unknown>;
     fetchJson: (url: string, init?: FetchInit) => Promise<any>;
     apiUrl: string;
+    /** The app's clock when the account connects (a change reader's first position may be a time). */
+    now: Date;
   }): Promise<ExternalIdentity>;
   triggers: TriggerDefinition[];
   inbound: {

@@ -147,6 +147,7 @@ export async function readInstallation(
   let raw: unknown;
   const identity = storableIdentity(
     await def.readIdentity({
+      now,
       accessToken: jwt,
       token: {},
       apiUrl,

@@ -204,8 +204,9 @@ export function bearerFetchJson(apiUrl: string, accessToken: string) {
  * login, a name or an id (src/text/storable.ts) is replaced, not a reason to fail the connection.
  * The external id is cleaned the same way as inbound events' routing ids, so the two still match.
  */
-export async function readIdentity(provider: Provider, token: NormalizedToken): Promise<ExternalIdentity> {
+export async function readIdentity(provider: Provider, token: NormalizedToken, now: Date): Promise<ExternalIdentity> {
   const identity = await provider.def.readIdentity({
+    now,
     accessToken: token.accessToken,
     token: token.raw,
     fetchJson: bearerFetchJson(provider.endpoints.apiUrl, token.accessToken),

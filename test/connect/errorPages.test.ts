@@ -3,15 +3,18 @@ import { connectAccount, connectedAccounts, CookieJar, formIn, getAuthUrl, hop, 
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fakeProviders/index.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { createConnectSession } from "../../src/connect/sessions.ts";
 
 let app: TestApp;
 let github: FakeGitHub;
 let ada: Operator;
+// Stands still from the real time on; the expired-link test moves it past the links' lifetime.
+const clock = fakeClock(new Date());
 
 beforeAll(async () => {
   github = await startFakeGitHub();
-  app = await startTestApp(github.env());
+  app = await startTestApp(github.env(), { clock });
   ada = await createOperator(app, "Ada");
 });
 afterAll(async () => {
@@ -44,8 +47,8 @@ describe("the connect flow's error pages, each storing nothing", () => {
     const walk = await walkConnectFlow(authUrl, { stopAtProvider: true });
     const authorize = await hop("GET", walk.providerAuthorizeUrl!);
     const approved = await hop("POST", formIn(authorize).action, { ...formIn(authorize).fields, decision: "approve" });
-    // Time passes beyond the TTL while the user is at the provider.
-    await app.database.prisma.connectSession.updateMany({ where: { deploymentId: ada.deploymentId, account: "late" }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    // Time passes beyond the link's lifetime while the user is at the provider.
+    clock.advance(app.app.config.connectUrlTtlSeconds * 1000);
     expectErrorPage(await hop("GET", approved.location!, undefined, {}, walk.jar), 410, /expired/);
     expectErrorPage(await hop("GET", authUrl), 410, /expired/);
     const form = formIn(start);
@@ -129,7 +132,7 @@ describe("the connect flow's error pages, each storing nothing", () => {
 
   test("invisible characters stored before they were refused are shown escaped, never obeyed", async () => {
     // auth-url refuses them now (authUrl.test.ts); a session from before that still renders safely.
-    const { authUrl } = await createConnectSession({ config: app.app.config, db: app.database.prisma, box: app.app.box, logger: app.app.logger }, ada.deploymentId, "github", "alice\u202Egnp.exe\u200B");
+    const { authUrl } = await createConnectSession({ config: app.app.config, db: app.database.prisma, box: app.app.box, logger: app.app.logger, clock }, ada.deploymentId, "github", "alice\u202Egnp.exe\u200B");
     const start = await hop("GET", authUrl);
     expect(start.status).toBe(200);
     expect(start.body).toContain("alice\\u202Egnp.exe\\u200B");

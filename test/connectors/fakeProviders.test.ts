@@ -117,6 +117,7 @@ class TestClient {
     expect(answer.status).toBe(200);
     const token = this.def.oauth.readTokenResponse(answer.body);
     const identity = await this.def.readIdentity({
+      now: new Date(),
       accessToken: token.accessToken,
       token: token.raw,
       fetchJson: this.fetchJson(token.accessToken),

@@ -275,6 +275,7 @@ describe("readGmailHistory", () => {
 describe("gmail identity", () => {
   it("uses the lower-cased profile address and the profile historyId as the first cursor", async () => {
     const identity = await gmail.readIdentity({
+      now: new Date(),
       accessToken: "ya29.x",
       token: {},
       apiUrl: "https://gmail.googleapis.com",

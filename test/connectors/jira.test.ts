@@ -96,6 +96,7 @@ describe("jira identity", () => {
   it("reads accessible resources then /me", async () => {
     const calls: string[] = [];
     const identity = await jira.readIdentity({
+      now: new Date(),
       accessToken: "at",
       token: {},
       apiUrl: "https://api.atlassian.com",

@@ -174,6 +174,7 @@ describe("slack token responses", () => {
 
   it("reads the identity from the token response without a network call", async () => {
     const identity = await slack.readIdentity({
+      now: new Date(),
       accessToken: "xoxp-1234",
       token: { ok: true, authed_user: { id: "U1234", access_token: "xoxp-1234" }, team: { id: "T9", name: "Softball" } },
       fetchJson: () => Promise.reject(new Error("no network expected")),

@@ -56,7 +56,7 @@ export function postCredentialsPage(deps: ConnectFlowDeps): Route {
       const token = { accessToken: result.credential, scopes: [], raw: {} };
       let saved;
       try {
-        saved = await deps.store.save(new Date(), { ...session, params: result.params }, token, result.identity, []);
+        saved = await deps.store.save(deps.clock.now(), { ...session, params: result.params }, token, result.identity, []);
       } catch (err) {
         deps.logger.error({ err, connector: def.name }, "could not save a connection");
         return errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} account. Nothing was connected.`, "Open the link you were given again to try once more.");

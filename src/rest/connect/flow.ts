@@ -91,7 +91,7 @@ export async function refuseFlow(
 /** The session behind a connect link, usable for another step; otherwise throws the page saying why not. */
 export async function loadLiveSession(deps: ConnectFlowDeps, token: string): Promise<LiveSession> {
   const session = await findSessionByToken(deps, token);
-  const problem = sessionProblem(session);
+  const problem = sessionProblem(session, deps.clock.now());
   if (problem === "expired" && session) return refuseFlow(deps, session, "expired", problemPage(problem));
   if (problem || !session) refuse(problemPage(problem ?? "unknown"));
   const def = findConnector(session.connector);
@@ -142,7 +142,7 @@ export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSessio
   const state = oauth.generateRandomState();
   const verifier = live.def.oauth.pkce ? oauth.generateRandomCodeVerifier() : undefined;
   if (!(await bindAttempt(deps, live.session.id, state, verifier))) {
-    refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } })) ?? "unknown"));
+    refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } }), deps.clock.now()) ?? "unknown"));
   }
   const location = await authorizationUrl(provider, deps.config, state, verifier);
   return {
@@ -165,7 +165,7 @@ async function redirectToInstall(deps: OAuthClientDeps, live: LiveSession): Prom
   if (!hasApp(live.credentials)) throw new Error(`${live.def.name} has no app configured`);
   const state = oauth.generateRandomState();
   if (!(await bindAttempt(deps, live.session.id, state, undefined))) {
-    refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } })) ?? "unknown"));
+    refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } }), deps.clock.now()) ?? "unknown"));
   }
   return {
     status: 303,

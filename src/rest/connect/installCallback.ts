@@ -77,15 +77,16 @@ export async function completeInstallation(
         return notConfirmed();
       }
     }
-    const { identity, createdAt } = await readInstallation(def, env, credentials.app, installationId, new Date());
+    const { identity, createdAt } = await readInstallation(def, env, credentials.app, installationId, deps.clock.now());
     if (identity.externalId !== installationId) return notConfirmed();
     if (!code && (setupAction !== "install" || !createdAt || createdAt.getTime() < session.createdAt.getTime() - FRESH_INSTALL_SKEW_MS)) {
       deps.logger.warn({ connector: def.name, deploymentId: session.deploymentId, setupAction }, "app installation refused: not created during this connect session, and no user authorization to confirm it");
       return notConfirmed();
     }
-    const token = await mintInstallationToken(def, env, credentials.app, installationId, new Date());
-    const expiresIn = token.expiresAt ? Math.max(1, Math.floor((token.expiresAt.getTime() - Date.now()) / 1000)) : undefined;
-    const saved = await deps.store.save(new Date(), { ...session, params: {} }, { accessToken: token.accessToken, expiresIn, scopes: token.scopes, raw: {} }, identity, []).catch((err: unknown) => {
+    const now = deps.clock.now();
+    const token = await mintInstallationToken(def, env, credentials.app, installationId, now);
+    const expiresIn = token.expiresAt ? Math.max(1, Math.floor((token.expiresAt.getTime() - now.getTime()) / 1000)) : undefined;
+    const saved = await deps.store.save(now, { ...session, params: {} }, { accessToken: token.accessToken, expiresIn, scopes: token.scopes, raw: {} }, identity, []).catch((err: unknown) => {
       deps.logger.error({ err, connector: def.name }, "could not save a connection");
       return fail("identity_error", errorPage(500, "This connection could not be saved", `We could not store your ${def.displayName} installation. Nothing was connected.`, RETRY));
     });

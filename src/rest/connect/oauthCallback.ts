@@ -42,7 +42,7 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
       }
       // From here the session is known: with a redirectUrl, the flow's end goes back to the operator's app.
       const fail = (error: RedirectErrorCode, page: HttpResponse) => refuseFlow(deps, session, error, page);
-      const problem = sessionProblem(session);
+      const problem = sessionProblem(session, deps.clock.now());
       if (problem === "expired") return fail("expired", problemPage(problem));
       if (problem) refuse(problemPage(problem));
       const def = findConnector(session.connector);
@@ -100,12 +100,12 @@ export function getOAuthCallback(deps: ConnectFlowDeps): Route {
         throw err;
       });
 
-      const identity = await readIdentity(provider, token).catch((err: unknown) => {
+      const identity = await readIdentity(provider, token, deps.clock.now()).catch((err: unknown) => {
         deps.logger.warn({ connector: def.name, reason: (err as Error).message }, "identity read failed");
         return fail("identity_error", errorPage(502, `${def.displayName} did not answer`, `We could not read who you are at ${def.displayName}. Nothing was connected.`, RETRY));
       });
 
-      const saved = await deps.store.save(new Date(), { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes).catch((err: unknown) => {
+      const saved = await deps.store.save(deps.clock.now(), { ...session, params: storedParams(session.params) }, token, identity, def.oauth.scopes).catch((err: unknown) => {
         // The identity is made storable when read (oauth/provider.ts); whatever still fails to save
         // is answered with a page like every other failure here, never a bare 500.
         deps.logger.error({ err, connector: def.name }, "could not save a connection");
