@@ -278,10 +278,11 @@ async function main() {
         check: checkGraphQL,
       },
       {
-        name: "GraphQL first page (GET)",
+        // What the console's client sends for a query: a GET with its session, Accept and CSRF header.
+        name: "GraphQL first page (GET, session)",
         server: serviceProcess,
         url: `${service}/graphql?${new URLSearchParams({ query: pageQuery, variables: JSON.stringify(variables) })}`,
-        headers: { "x-api-key": apiKey },
+        headers: { cookie: `sy_session=${operator.token}`, accept: CONSOLE_ACCEPT, "x-graphql-yoga-csrf": "1" },
         check: checkGraphQL,
       },
     ];
@@ -343,7 +344,7 @@ async function main() {
       { name: "REST deep page ÷ REST first page", value: ratioOf("REST deep page", "REST first page"), target: 0.5 },
       { name: "GraphQL (POST, key) ÷ REST first page", value: ratioOf("GraphQL first page (POST, key)", "REST first page"), target: 0.8 },
       { name: "GraphQL (POST, session) ÷ REST first page", value: ratioOf("GraphQL first page (POST, session)", "REST first page"), target: 0.8 },
-      { name: "GraphQL (GET) ÷ REST first page", value: ratioOf("GraphQL first page (GET)", "REST first page"), target: undefined },
+      { name: "GraphQL (GET, session) ÷ REST first page", value: ratioOf("GraphQL first page (GET, session)", "REST first page"), target: 0.8 },
       { name: "raw deep page ÷ raw first page", value: ratioOf("raw deep page", "raw first page"), target: undefined },
     ];
 

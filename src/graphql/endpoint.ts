@@ -42,12 +42,12 @@ export function createGraphQLEndpoint(deps: GraphQLDeps & { bodies: BodyGate }) 
     const ip = clientIp(req, config.trustProxyHops);
     // Buffered here so the body limit applies before yoga parses anything.
     const limit = carriesCredentials(req.headers) ? GRAPHQL_BODY_LIMIT : GRAPHQL_ANONYMOUS_BODY_LIMIT;
-    const [body, { yoga, serveJsonPost, refusedRequestResponse }] = await Promise.all([
+    const [body, { yoga, servePlainRequest, refusedRequestResponse }] = await Promise.all([
       req.method === "POST" ? bodies.read(req, ip, limit) : undefined,
       graphql(),
     ]);
-    // Plain JSON POSTs (the console, API clients) skip yoga's fetch layer; the rest goes through it.
-    if (body && (await serveJsonPost(req, res, url, body, ip))) return;
+    // Plain JSON POSTs and query GETs (API clients, the console) skip yoga's fetch layer; the rest goes through it.
+    if (await servePlainRequest(req, res, url, body, ip)) return;
     try {
       const response = await yoga.fetch(url, { method: req.method, headers: req.headers as Record<string, string>, body: body as BodyInit | undefined }, { ip });
       await writeFetchResponse(res, response);

@@ -9,8 +9,9 @@ import type { OriginPolicy } from "./requestGuard.ts";
 import type { GraphQLServer } from "./yoga.ts";
 
 /**
- * A plain `application/json` POST to /graphql — what the console and API clients send — served by
- * the same yoga instance without its fetch-API round trip. yoga.fetch would wrap the node request
+ * A plain `application/json` POST to /graphql — what API clients send — and a plain GET of a query
+ * (`?query=…&variables=…`: what the console's GraphQL client sends for queries) served by the same
+ * yoga instance without its fetch-API round trip. yoga.fetch would wrap the node request
  * in a web Request, its headers in a Headers object, and the result in a web Response that
  * writeFetchResponse unwraps again: with a warm key or session that layer was the largest cost of
  * a GraphQL request (docs/benchmarks.md). Here the parsed params go straight to yoga's
@@ -20,9 +21,11 @@ import type { GraphQLServer } from "./yoga.ts";
  * and the Set-Cookie values logIn/logOut asked for. app.ts calls it after the same cross-site
  * request guard (refuseGraphQLRequest) as every /graphql request.
  *
- * Anything else (GET, other content types, batches, malformed bodies or params, an Accept that
- * picks SSE or multipart) returns false and goes through yoga.fetch, so yoga keeps answering
- * those exactly as before. test/graphql/jsonPost.test.ts compares both paths response by response.
+ * Anything else (other methods and content types, batches, malformed bodies or params, an Accept
+ * that picks SSE or multipart) returns false and goes through yoga.fetch, so yoga keeps answering
+ * those exactly as before. A mutation sent as a GET is refused by yoga's own check (405), which
+ * reads the method this request view reports. test/graphql/jsonPost.test.ts compares both paths
+ * response by response.
  */
 export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy) {
   const getResultForParams = yoga.getResultForParams;
@@ -58,17 +61,32 @@ export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy
     return { json: JSON.stringify(result), context };
   }
 
-  return async function serveJsonPost(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, ip: string): Promise<boolean> {
-    if (!isJsonContentType(req.headers["content-type"])) return false;
+  /** The request's params as yoga would read them, when they are plain (see isPlainParams); else undefined. */
+  function plainParams(req: IncomingMessage, url: URL, body: Buffer | undefined): JsonParams | undefined {
+    try {
+      if (req.method === "POST" && body && isJsonContentType(req.headers["content-type"])) {
+        const params: unknown = JSON.parse(body.toString("utf8"));
+        return isPlainParams(params) ? params : undefined;
+      }
+      // yoga reads a GET's params as handleURLSearchParams does: an empty value is no value. A
+      // browser's GET (Accept: text/html) is GraphiQL's, where it is on: yoga's to answer.
+      if (req.method === "GET" && url.search && !req.headers.accept?.includes("text/html")) {
+        const search = url.searchParams;
+        const json = (name: string) => (search.get(name) ? JSON.parse(search.get(name)!) : undefined);
+        const params = { query: search.get("query") || undefined, operationName: search.get("operationName") || undefined, variables: json("variables"), extensions: json("extensions") };
+        return isPlainParams(params) ? params : undefined;
+      }
+    } catch {
+      // Malformed JSON: yoga answers it with its own 400.
+    }
+    return undefined;
+  }
+
+  return async function servePlainRequest(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer | undefined, ip: string): Promise<boolean> {
+    const params = plainParams(req, url, body);
+    if (!params) return false;
     const mediaType = regularMediaType(mediaTypes, req.headers.accept);
     if (!mediaType) return false;
-    let params: unknown;
-    try {
-      params = JSON.parse(body.toString("utf8"));
-    } catch {
-      return false; // yoga answers malformed JSON with its own 400
-    }
-    if (!isPlainParams(params)) return false;
 
     const request = new NodeRequestView(req, url);
     const prepared = yoga.preparedQueries.find(params.query, params.operationName);
@@ -194,12 +212,14 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  * files the request's Set-Cookie values.
  */
 class NodeRequestView {
-  readonly method = "POST";
+  readonly method: string;
   readonly headers: HeadersView;
   constructor(
     req: IncomingMessage,
     private readonly parsedUrl: URL,
   ) {
+    // yoga refuses a mutation over GET (405) by the request's method.
+    this.method = req.method === "GET" ? "GET" : "POST";
     this.headers = new HeadersView(req.headers);
   }
   get url(): string {

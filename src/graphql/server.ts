@@ -29,7 +29,7 @@ export function buildGraphQL({ config, logger, databaseOutage, origins, capabili
   const yoga = createGraphQLServer({ config, logger, databaseOutage, origins, contexts });
   return {
     yoga,
-    serveJsonPost: createJsonPostHandler(yoga, origins),
+    servePlainRequest: createJsonPostHandler(yoga, origins),
     refusedRequestResponse,
     createWebSockets: () => createGraphQLWebSockets({ config, yoga, origins, contexts }),
   };

@@ -133,6 +133,61 @@ describe("a JSON POST to /graphql answers as yoga does", () => {
   });
 });
 
+/**
+ * A query sent as a GET (as the console's client sends queries) on the fast path, checked against
+ * yoga's own answer to the same params POSTed: yoga answers a query the same either way.
+ */
+async function getAndPost(params: { query: string; variables?: unknown; operationName?: string }, extraHeaders: Record<string, string> = {}) {
+  const headers = { [CSRF_HEADER]: "1", ...extraHeaders };
+  const search = new URLSearchParams({ query: params.query });
+  if (params.operationName) search.set("operationName", params.operationName);
+  if (params.variables !== undefined) search.set("variables", JSON.stringify(params.variables));
+  const response = await fetch(`${app.url}/graphql?${search}`, { headers });
+  const seen: Record<string, string | null> = {};
+  for (const name of READ_HEADERS) seen[name] = name === "set-cookie" ? response.headers.getSetCookie().join("\n") || null : response.headers.get(name);
+  const fast = { status: response.status, headers: seen, body: await response.text() };
+  expect(fast).toEqual(await post("application/graphql+json", params, headers));
+  return fast;
+}
+
+describe("a query GET to /graphql answers as yoga does", () => {
+  test("with a session, a key and nobody; the second time from the prepared query", async () => {
+    const accept = "application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed";
+    for (let time = 0; time < 2; time++) {
+      const withSession = await getAndPost(page(operator.deploymentId), { accept, cookie: `sy_session=${operator.token}`, origin: app.url });
+      expect(JSON.parse(withSession.body).data.deployment.id).toBe(operator.deploymentId);
+      expect(withSession.headers["access-control-allow-origin"]).toBe(app.url);
+      const withKey = await getAndPost(page(operator.deploymentId), { "x-api-key": operator.apiKey });
+      expect(JSON.parse(withKey.body).data.deployment.dataItems.totalCount).toBe(0);
+      expect(JSON.parse((await getAndPost(page(operator.deploymentId))).body).errors[0].extensions.code).toBe("UNAUTHENTICATED");
+    }
+  });
+
+  test("validation and variable errors, and a named operation", async () => {
+    for (const accept of ["application/json", "application/graphql-response+json"]) {
+      expect((await getAndPost({ query: "{ nope }" }, { accept })).status).toBe(accept === "application/json" ? 200 : 400);
+      await getAndPost({ query: page("x").query, variables: { id: 5 } }, { accept, "x-api-key": operator.apiKey });
+    }
+    const two = "query A { viewer { id } } query B($id: ID!) { deployment(id: $id) { id } }";
+    const named = await getAndPost({ query: two, operationName: "B", variables: { id: operator.deploymentId } }, { "x-api-key": operator.apiKey });
+    expect(JSON.parse(named.body).data.deployment.id).toBe(operator.deploymentId);
+  });
+
+  test("a mutation is refused (405, Allow: POST) and not run; malformed variables are a 400", async () => {
+    const session = await post("application/json", { query: "mutation($email: String!, $password: String!) { logIn(email: $email, password: $password) { user { id } } }", variables: { email: operator.email, password: "correct horse battery" } }, { [CSRF_HEADER]: "1" });
+    const token = /sy_session=([^;]+)/.exec(session.headers["set-cookie"]!)![1];
+    const logOut = await fetch(`${app.url}/graphql?${new URLSearchParams({ query: "mutation { logOut }" })}`, { headers: { [CSRF_HEADER]: "1", cookie: `sy_session=${token}` } });
+    expect(logOut.status).toBe(405);
+    expect(logOut.headers.get("allow")).toBe("POST");
+    // Still signed in: the mutation did not run.
+    const viewer = await fetch(`${app.url}/graphql?${new URLSearchParams({ query: "{ viewer { id } }" })}`, { headers: { [CSRF_HEADER]: "1", cookie: `sy_session=${token}` } });
+    expect((await viewer.json()).data.viewer.id).toBeTruthy();
+    const malformed = await fetch(`${app.url}/graphql?${new URLSearchParams({ query: "{ viewer { id } }", variables: "{not json" })}`, { headers: { [CSRF_HEADER]: "1" } });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.text()).not.toMatch(/ at |stack/i);
+  });
+});
+
 // A query text the fast path has seen executed is answered again without yoga's parse, validation
 // and envelop hooks (src/graphql/jsonPost.ts, `answerPrepared`). Every check those skipped hooks
 // make on each request must still be made: each test below sends the same text more than once, so
@@ -272,8 +327,39 @@ test("every hook yoga runs around a query is one the prepared path makes too, or
     "onExecute", // graphql-jit: the prepared query is its compiled query
     "onParse onValidate", // yoga's parse and validation cache
     "onParams", // yoga's parameter checks: isPlainParams lets only params they accept through
-    "onParse", // no mutation over GET (the prepared path serves POSTs, and queries only)
+    "onParse", // no mutation over GET: the request view reports the method, and the prepared path runs queries only
     "onExecute", // masked errors (errors only: the prepared path answers only error-free results)
     "onValidate", // HTTP status of validation errors (validation errors only)
+  ]);
+});
+
+test("every hook yoga runs around a request is one the fast path does itself, or one that never concerns its requests", () => {
+  // Development: GraphiQL is on there.
+  const config = loadConfig({ NODE_ENV: "development", PUBLIC_URL: "http://localhost", ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") });
+  const yoga = createGraphQLServer({ config, logger: pino({ level: "silent" }), databaseOutage: {} as never, origins: createOriginPolicy(config), contexts: {} as never });
+  const REQUEST_HOOKS = ["onRequest", "onRequestParse", "onResultProcess", "onResponse"];
+  const hooks = (yoga as unknown as { plugins: (Record<string, unknown> | false)[] }).plugins
+    .filter((plugin) => plugin !== false)
+    .map((plugin) => REQUEST_HOOKS.filter((hook) => hook in plugin).join(" "))
+    .filter(Boolean);
+  // A plugin added with one of these hooks fails this test: jsonPost.ts must then do what it does
+  // for the requests it serves (or show why it need not), and this list grow by it.
+  expect(hooks).toEqual([
+    "onRequest", // yoga's health check: another path
+    "onRequest onResponse", // CORS: preflights are OPTIONS; the fast path sets the same headers (getCORSHeadersByRequestAndOptions)
+    "onRequest", // GraphiQL: a GET that accepts text/html, never taken
+    "onRequestParse", // yoga's GET parser: plainParams reads a GET's params the same way
+    "onRequestParse", // yoga's JSON POST parser: plainParams parses the same body
+    "onRequestParse", // multipart, urlencoded, graphql+json parsers: other content types, never taken
+    "onRequestParse",
+    "onRequestParse",
+    "onResultProcess", // the result processors: the fast path writes the regular JSON media types only (regularMediaType)
+    "onResponse", // the HTML pages' security headers: the fast path answers JSON only
+    "onRequestParse", // malformed JSON as a 400: the fast path leaves malformed JSON to yoga
+    "onResponse", // Set-Cookie values: the fast path appends the same ones
+    "onResultProcess", // SSE for subscriptions: an event stream, never taken
+    "onRequestParse", // batching refused: a batch is not plain params
+    "onRequest", // the endpoint's path: the fast path serves /graphql only (endpoint.ts)
+    "onRequestParse", // GET and POST only: the fast path serves those only
   ]);
 });
