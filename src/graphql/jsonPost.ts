@@ -27,7 +27,7 @@ import type { GraphQLServer } from "./yoga.ts";
  * reads the method this request view reports. test/graphql/jsonPost.test.ts compares both paths
  * response by response.
  */
-export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy) {
+export function createPlainRequestHandler(yoga: GraphQLServer, origins: OriginPolicy) {
   const getResultForParams = yoga.getResultForParams;
   const fetchAPI = yoga.fetchAPI;
   // Accept header → the media type answered with (regularMediaType), remembered for this app.
@@ -71,9 +71,12 @@ export function createJsonPostHandler(yoga: GraphQLServer, origins: OriginPolicy
       // yoga reads a GET's params as handleURLSearchParams does: an empty value is no value. A
       // browser's GET (Accept: text/html) is GraphiQL's, where it is on: yoga's to answer.
       if (req.method === "GET" && url.search && !req.headers.accept?.includes("text/html")) {
-        const search = url.searchParams;
-        const json = (name: string) => (search.get(name) ? JSON.parse(search.get(name)!) : undefined);
-        const params = { query: search.get("query") || undefined, operationName: search.get("operationName") || undefined, variables: json("variables"), extensions: json("extensions") };
+        const value = (name: string) => url.searchParams.get(name) || undefined;
+        const json = (name: string) => {
+          const text = value(name);
+          return text === undefined ? undefined : JSON.parse(text);
+        };
+        const params = { query: value("query"), operationName: value("operationName"), variables: json("variables"), extensions: json("extensions") };
         return isPlainParams(params) ? params : undefined;
       }
     } catch {

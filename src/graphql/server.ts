@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { RateLimit } from "../ratelimit/limiter.ts";
 import { type ContextCapabilities, createContexts } from "./context.ts";
-import { createJsonPostHandler, refusedRequestResponse } from "./jsonPost.ts";
+import { createPlainRequestHandler, refusedRequestResponse } from "./jsonPost.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
 import { createGraphQLWebSockets } from "./websockets.ts";
 import { createGraphQLServer } from "./yoga.ts";
@@ -29,7 +29,7 @@ export function buildGraphQL({ config, logger, databaseOutage, origins, capabili
   const yoga = createGraphQLServer({ config, logger, databaseOutage, origins, contexts });
   return {
     yoga,
-    servePlainRequest: createJsonPostHandler(yoga, origins),
+    servePlainRequest: createPlainRequestHandler(yoga, origins),
     refusedRequestResponse,
     createWebSockets: () => createGraphQLWebSockets({ config, yoga, origins, contexts }),
   };

@@ -106,6 +106,11 @@ export async function loadLiveSession(deps: ConnectFlowDeps, token: string): Pro
   return { session, def, credentials, organizationName: deployment.organization.name, token };
 }
 
+/** The page for a session a new attempt could not be bound to: why it is no longer usable. */
+async function refuseUnusable(deps: OAuthClientDeps, sessionId: string): Promise<never> {
+  refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: sessionId } }), deps.clock.now()) ?? "unknown"));
+}
+
 /**
  * Reads a connect form post: urlencoded only, a small body, a foreign Origin refused, and the
  * per-session nonce for this form checked. Returns the fields; otherwise throws the error page.
@@ -142,7 +147,7 @@ export async function redirectToProvider(deps: OAuthClientDeps, live: LiveSessio
   const state = oauth.generateRandomState();
   const verifier = live.def.oauth.pkce ? oauth.generateRandomCodeVerifier() : undefined;
   if (!(await bindAttempt(deps, live.session.id, state, verifier))) {
-    refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } }), deps.clock.now()) ?? "unknown"));
+    await refuseUnusable(deps, live.session.id);
   }
   const location = await authorizationUrl(provider, deps.config, state, verifier);
   return {
@@ -165,7 +170,7 @@ async function redirectToInstall(deps: OAuthClientDeps, live: LiveSession): Prom
   if (!hasApp(live.credentials)) throw new Error(`${live.def.name} has no app configured`);
   const state = oauth.generateRandomState();
   if (!(await bindAttempt(deps, live.session.id, state, undefined))) {
-    refuse(problemPage(sessionProblem(await deps.db.connectSession.findUnique({ where: { id: live.session.id } }), deps.clock.now()) ?? "unknown"));
+    await refuseUnusable(deps, live.session.id);
   }
   return {
     status: 303,
