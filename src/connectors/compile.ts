@@ -133,8 +133,8 @@ function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => Inbou
       trigger: trigger.name,
       externalIds,
       dedupeKey: delivery ?? fallbackKey(),
-      // An unreadable or absent provider time is the receive time, never an error.
-      occurredAt: firstDate(body, [...trigger.occurredAt, ...webhook.occurredAt]) ?? new Date(),
+      // An unreadable or absent provider time is none, never an error: acceptEvents takes the receive time.
+      occurredAt: firstDate(body, [...trigger.occurredAt, ...webhook.occurredAt]),
       data: trigger.shape ? trigger.shape(payload(body)) : payload(body),
     };
   };

@@ -152,7 +152,8 @@ export interface NormalizedEvent {
   externalIds: string[];
   /** Stable across provider retries of the same delivery (GitHub X-GitHub-Delivery, Slack event_id, …). */
   dedupeKey: string;
-  occurredAt: Date;
+  /** When it happened, as the provider says; absent when it says nothing readable: then it is when Switchyard received it. */
+  occurredAt?: Date;
   /** The event data forwarded to the operator: a documented subset (see each connector's events.ts). */
   data: Record<string, unknown>;
   /** The watched resource whose subscription brought it (§13), set by the subscription's notification handling. */
@@ -170,7 +171,8 @@ export interface SyncNotification {
   cursor: string;
   /** The notification's own delivery id (Pub/Sub messageId), stable across push retries. */
   dedupeKey: string;
-  occurredAt: Date;
+  /** When the provider sent it; absent when unreadable (the reader's `now` stands in). */
+  occurredAt?: Date;
 }
 
 /**

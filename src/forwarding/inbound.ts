@@ -162,7 +162,8 @@ async function acceptEvents(
       routingMetadata: def.declaration.webhook?.routingMetadata,
       connection: connection?.account,
       dedupeKey: `${keyPrefix}${event.dedupeKey}`,
-      occurredAt: event.occurredAt,
+      // The provider said nothing readable: when its request came, or when Switchyard read the change.
+      occurredAt: event.occurredAt ?? source?.now ?? deps.clock.now(),
       resource: event.resource ?? null,
       data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
     });

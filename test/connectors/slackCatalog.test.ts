@@ -51,7 +51,7 @@ describe("Slack's event catalog", () => {
     const result = slack.inbound.parse(req);
     expect(result.events).toHaveLength(1);
     expect(result.events[0]).toMatchObject({ trigger: "app_mention", externalIds: ["U111", "U222"], dedupeKey: "Ev123" });
-    expect(result.events[0].occurredAt.toISOString()).toBe("2026-01-01T10:01:00.000Z");
+    expect(result.events[0].occurredAt?.toISOString()).toBe("2026-01-01T10:01:00.000Z");
     expect(result.events[0].data).toEqual(JSON.parse(body));
   });
 });

@@ -22,7 +22,7 @@ test("Drive: the first read takes the start page token; later reads follow nextP
   expect(await readPolledTrigger("file_changed", drive, undefined, fetch, now)).toEqual({ events: [], cursor: "100" });
   const read = await readPolledTrigger("file_changed", drive, "100", fetch, now);
   expect(read.cursor).toBe("102");
-  expect(read.events.map((e) => [e.dedupeKey, e.occurredAt.toISOString()])).toEqual([
+  expect(read.events.map((e) => [e.dedupeKey, e.occurredAt?.toISOString()])).toEqual([
     ["poll:file_changed:a@2026-03-01T11:00:00.000Z", "2026-03-01T11:00:00.000Z"],
     ["poll:file_changed:b@2026-03-01T11:30:00.000Z", "2026-03-01T11:30:00.000Z"],
   ]);

@@ -60,9 +60,13 @@ export function decodePushNotification(rawBody: Buffer): GmailPushNotification |
   };
 }
 
+/** providerDate's answer for a publish time that cannot be read (compared by identity). */
+const UNREADABLE = new Date(Number.NaN);
+
 export function parseGmailPush(req: InboundRequest): InboundResult {
   const notification = decodePushNotification(req.rawBody);
   if (!notification) return { kind: "events", events: [] };
+  const published = providerDate(notification.publishTime, UNREADABLE);
   return {
     kind: "events",
     events: [],
@@ -70,7 +74,7 @@ export function parseGmailPush(req: InboundRequest): InboundResult {
       externalIds: [notification.emailAddress.toLowerCase()],
       cursor: notification.historyId,
       dedupeKey: notification.messageId,
-      occurredAt: providerDate(notification.publishTime, new Date()),
+      occurredAt: published === UNREADABLE ? undefined : published,
     },
   };
 }
@@ -104,7 +108,7 @@ export interface GmailEmailData {
  * Drafts (DRAFT, no SENT) and spam never carry either label. Dedupe key: message id + trigger, so a
  * redelivered notification or an overlapping history window yields the same keys.
  */
-export function historyToEvents(history: GmailHistoryResponse, ownEmail: string, occurredAt: Date = new Date()): NormalizedEvent[] {
+export function historyToEvents(history: GmailHistoryResponse, ownEmail: string, occurredAt?: Date): NormalizedEvent[] {
   const email = ownEmail.toLowerCase();
   const seen = new Set<string>();
   const events: NormalizedEvent[] = [];
@@ -228,7 +232,7 @@ export async function readGmailHistory(ctx: ChangeReadContext): Promise<{ events
 
   const messages = new Map<string, unknown>();
   const events: NormalizedEvent[] = [];
-  for (const event of historyToEvents({ history: records }, ctx.externalId, ctx.notification?.occurredAt ?? new Date())) {
+  for (const event of historyToEvents({ history: records }, ctx.externalId, ctx.notification?.occurredAt ?? ctx.now)) {
     const id = String(event.data.messageId);
     if (!messages.has(id)) {
       try {
