@@ -6,7 +6,7 @@
  */
 import { connectionChangeReader } from "./changes.ts";
 import type { ConnectorDeclaration, TriggerDeclaration } from "./declaration.ts";
-import { providerDate } from "./dates.ts";
+import { readProviderDate } from "./dates.ts";
 import { asRecord, asString, deliveryId, parseJsonObject, valueAt, valuesAt, withoutPath } from "./json.ts";
 import { pathWithQuery } from "./request.ts";
 import { jwksUrlOf, secretPathOf, signsTimestamp, verifyWithScheme } from "./schemes/index.ts";
@@ -87,12 +87,11 @@ function firstDate(body: Record<string, unknown>, paths: string[]): Date | undef
     const value = valueAt(body, path);
     const numeric = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
     const epoch = numeric === undefined ? undefined : numeric > 1e11 ? "milliseconds" : "seconds";
-    const date = providerDate(value, INVALID, epoch ? { epoch } : {});
-    if (date !== INVALID) return date;
+    const date = readProviderDate(value, epoch ? { epoch } : {});
+    if (date) return date;
   }
   return undefined;
 }
-const INVALID = new Date(Number.NaN);
 
 function eventParser(decl: ConnectorDeclaration): (req: InboundRequest) => InboundResult {
   const webhook = decl.webhook;

@@ -14,22 +14,30 @@ export interface ProviderDateOptions {
 
 /**
  * A provider's date as a Date, or `fallback` (normally the receive time) when it is missing,
- * malformed or out of range. ISO-8601 strings are read as such (UTC when they name no offset); numbers only when `epoch` says
- * what they count. Chain fallbacks by nesting: `providerDate(a, providerDate(b, now))`.
+ * malformed or out of range (readProviderDate). Chain fallbacks by nesting: `providerDate(a, providerDate(b, now))`.
  */
 export function providerDate(value: unknown, fallback: Date, options: ProviderDateOptions = {}): Date {
+  return readProviderDate(value, options) ?? fallback;
+}
+
+/**
+ * A provider's date as a Date, or undefined when it is missing, malformed or out of range (the
+ * caller, which has the clock, dates it when it was received). ISO-8601 strings are read as such
+ * (UTC when they name no offset); numbers only when `epoch` says what they count.
+ */
+export function readProviderDate(value: unknown, options: ProviderDateOptions = {}): Date | undefined {
   let ms: number;
   if (value instanceof Date) {
     ms = value.getTime();
   } else if (typeof value === "number" || (typeof value === "string" && options.epoch && /^-?\d+(\.\d+)?$/.test(value))) {
-    if (!options.epoch) return fallback;
+    if (!options.epoch) return undefined;
     ms = Number(value) * (options.epoch === "seconds" ? 1000 : 1);
   } else if (typeof value === "string" && value.length <= 64) {
     // A date-time without an offset (Xero's `eventDateUtc`) is UTC, never the server's own zone.
     ms = Date.parse(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value);
   } else {
-    return fallback;
+    return undefined;
   }
-  if (!Number.isFinite(ms) || ms < EARLIEST || ms > LATEST) return fallback;
+  if (!Number.isFinite(ms) || ms < EARLIEST || ms > LATEST) return undefined;
   return new Date(Math.round(ms));
 }

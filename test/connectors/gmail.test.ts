@@ -164,6 +164,15 @@ describe("gmail push notification", () => {
       },
     });
   });
+
+  it("leaves the time out when the publish time cannot be read: the change reader's now stands in", () => {
+    const data = Buffer.from(JSON.stringify({ emailAddress: "user@example.com", historyId: 5 })).toString("base64");
+    for (const publishTime of [undefined, "yesterday", "99999-01-01T00:00:00Z"]) {
+      const body = JSON.stringify({ message: { data, messageId: "7", publishTime }, subscription: "projects/p/subscriptions/s" });
+      const result = gmail.inbound.parse({ headers: {}, rawBody: Buffer.from(body) });
+      expect(result.sync).toEqual({ externalIds: ["user@example.com"], cursor: "5", dedupeKey: "7" });
+    }
+  });
 });
 
 const history: GmailHistoryResponse = {

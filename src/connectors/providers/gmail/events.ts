@@ -22,7 +22,7 @@
  */
 import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
 import type { InboundRequest, InboundResult, NormalizedEvent } from "../../types.ts";
-import { providerDate } from "../../dates.ts";
+import { readProviderDate } from "../../dates.ts";
 import { asRecord, asString, parseJsonObject } from "../../json.ts";
 import { storableOptional, storableText } from "../../../text/storable.ts";
 
@@ -60,13 +60,9 @@ export function decodePushNotification(rawBody: Buffer): GmailPushNotification |
   };
 }
 
-/** providerDate's answer for a publish time that cannot be read (compared by identity). */
-const UNREADABLE = new Date(Number.NaN);
-
 export function parseGmailPush(req: InboundRequest): InboundResult {
   const notification = decodePushNotification(req.rawBody);
   if (!notification) return { kind: "events", events: [] };
-  const published = providerDate(notification.publishTime, UNREADABLE);
   return {
     kind: "events",
     events: [],
@@ -74,7 +70,7 @@ export function parseGmailPush(req: InboundRequest): InboundResult {
       externalIds: [notification.emailAddress.toLowerCase()],
       cursor: notification.historyId,
       dedupeKey: notification.messageId,
-      occurredAt: published === UNREADABLE ? undefined : published,
+      occurredAt: readProviderDate(notification.publishTime),
     },
   };
 }
