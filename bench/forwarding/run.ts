@@ -240,13 +240,19 @@ try {
         return sum;
       }
     }, 0);
-  // Server-wide: the bench database is the only one written during a run.
-  const bufferWrites = async () =>
-    (
-      await client.query<{ backend: string; checkpoints: string }>(
-        "select buffers_backend as backend, checkpoints_timed + checkpoints_req as checkpoints from pg_stat_bgwriter",
-      )
-    ).rows.map((row) => ({ backend: Number(row.backend), checkpoints: Number(row.checkpoints) }))[0];
+  // Server-wide (the bench database is the only one written during a run): pages backends wrote out,
+  // checkpoints and WAL bytes; and the bench database's transactions. A backend reports its
+  // transactions at most once a second, so this waits that out before reading them.
+  const serverCounters = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const { rows } = await client.query<{ backend: string; checkpoints: string; wal: string; transactions: string }>(
+      `select buffers_backend as backend, checkpoints_timed + checkpoints_req as checkpoints,
+              pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as wal,
+              (select xact_commit + xact_rollback from pg_stat_database where datname = current_database()) as transactions
+       from pg_stat_bgwriter`,
+    );
+    return rows.map((row) => ({ backend: Number(row.backend), checkpoints: Number(row.checkpoints), wal: Number(row.wal), transactions: Number(row.transactions) }))[0];
+  };
   const backends = async () =>
     (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
   const targetPids = (name: string) =>
@@ -292,13 +298,13 @@ try {
     arrivals.set(target.path, []);
     counts.set(target.path, 0);
     ids.set(target.path, new Set());
+    const writesBefore = await serverCounters();
     const load = loadavg()[0];
     const started = Date.now();
     let done = false;
     const sampling = !rate && target.name.startsWith("switchyard") ? waits(() => done) : undefined;
     const pgBefore = await backends();
     const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
-    const writesBefore = await bufferWrites();
     const loads = await loadOf(target, rate, DURATION);
     const result = loads[0];
     done = true;
@@ -308,7 +314,7 @@ try {
     const pgAfter = await backends();
     const ownCpu = cpuSeconds(targetPids(target.name)) - cpuBefore.own;
     const pgCpu = pgAfter.reduce((sum, pid) => sum + cpuSeconds([pid]) - (cpuBefore.pg.get(pid) ?? 0), 0);
-    const writesAfter = await bufferWrites();
+    const writesAfter = await serverCounters();
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(1, counts.get(target.path) ?? 0)) / 100;
     const e2e = arrivals.get(target.path)!;
     const distinct = ids.get(target.path)!.size;
@@ -337,6 +343,9 @@ try {
       // pages: the run's tables outgrew it), per delivered event; and checkpoints begun meanwhile.
       backendWritesPerEvent: Math.round(((writesAfter.backend - writesBefore.backend) / Math.max(1, counts.get(target.path) ?? 0)) * 100) / 100,
       checkpoints: writesAfter.checkpoints - writesBefore.checkpoints,
+      // WAL written and transactions committed, per delivered event: what the event path costs PostgreSQL.
+      walBytesPerEvent: Math.round((writesAfter.wal - writesBefore.wal) / Math.max(1, counts.get(target.path) ?? 0)),
+      transactionsPerEvent: Math.round(((writesAfter.transactions - writesBefore.transactions) / Math.max(1, counts.get(target.path) ?? 0)) * 100) / 100,
       waits: sampling ? await sampling : undefined,
     };
   }

@@ -1,4 +1,4 @@
-import { randomId } from "../crypto/secrets.ts";
+import { timeOrderedId } from "../crypto/secrets.ts";
 import type { ForwardedEventMessage } from "../events/messages.ts";
 import type { Logger } from "pino";
 import type { Sql } from "../db/sql.ts";
@@ -38,7 +38,7 @@ export interface RecordOptions {
   forwardUnlisted?: boolean;
 }
 
-export const newEventId = () => randomId("evt");
+export const newEventId = () => timeOrderedId("evt");
 
 /** What recording an event needs: the statement, the worker's wake-up and the live bus. */
 export interface EventRecorderDeps {
@@ -174,7 +174,7 @@ async function insertEvent(
     data,
   };
   const eventId = newEventId();
-  const deliveryId = randomId("dlv");
+  const deliveryId = timeOrderedId("dlv");
   // Group-committed with the events arriving meanwhile (one statement per batch); resolves once committed.
   const row = await deps.enqueue({
     eventId,

@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { expect, test } from "vitest";
-import { randomId } from "../../src/crypto/secrets.ts";
+import { randomId, timeOrderedId } from "../../src/crypto/secrets.ts";
 import { newSigningSecret } from "../../src/deployments/signingSecrets.ts";
 import { buildForwardedRequest } from "../../src/delivery/forwardedRequest.ts";
 
@@ -28,4 +28,15 @@ test("a row id is its prefix and 24 hex characters, never the same twice", () =>
   const ids = Array.from({ length: 1000 }, () => randomId("evt"));
   for (const id of ids) expect(id).toMatch(/^evt_[0-9a-f]{24}$/);
   expect(new Set(ids).size).toBe(ids.length);
+});
+
+test("an event-path id has the same shape, and ids made later sort after earlier ones", () => {
+  const start = Date.parse("2026-11-29T15:00:00Z");
+  const ids = Array.from({ length: 1000 }, (_, index) => timeOrderedId("dlv", start + Math.floor(index / 10)));
+  for (const id of ids) expect(id).toMatch(/^dlv_[0-9a-f]{24}$/);
+  expect(new Set(ids).size).toBe(ids.length);
+  // Ten per millisecond: within one their order is random, across them it is the time's.
+  const byTime = (id: string) => id.slice(4, 16);
+  expect([...ids].sort().map(byTime)).toEqual(ids.map(byTime));
+  expect(byTime(timeOrderedId("dlv", start))).toBe(start.toString(16).padStart(12, "0"));
 });
