@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { timeOrderedId, type SecretBox } from "../crypto/secrets.ts";
+import type { SecretBox } from "../crypto/secrets.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import { buildForwardedRequest, forwardedBody } from "./forwardedRequest.ts";
 import type { OperationsMetrics } from "./metrics.ts";
@@ -276,7 +276,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       delayMs: decision.status === "PENDING" ? decision.delayMs : 0,
       statusCode: result.statusCode,
       lastError,
-      attemptId: timeOrderedId("att"),
       url: delivery.url,
       startedAt: startedAt.toISOString(),
       durationMs: result.durationMs,

@@ -101,7 +101,6 @@ describe("where nothing else vacuums: the embedded database, or PostgreSQL with 
           delayMs: 0,
           statusCode: 200,
           lastError: null,
-          attemptId: `att_${row.delivery_id}`,
           url: HOOK,
           startedAt: now.toISOString(),
           durationMs: 3,

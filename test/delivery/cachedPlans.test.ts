@@ -132,7 +132,6 @@ const attempt = (n: number) => ({
   delayMs: 0,
   statusCode: 200,
   lastError: null,
-  attemptId: `att_cached_${n}`,
   url: "https://example.com/hook",
   startedAt: new Date().toISOString(),
   durationMs: 5,

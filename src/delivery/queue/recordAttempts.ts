@@ -13,7 +13,6 @@ export interface AttemptToRecord {
   delayMs: number;
   statusCode: number | null;
   lastError: string | null;
-  attemptId: string;
   url: string;
   startedAt: string;
   durationMs: number;
@@ -38,8 +37,8 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
   const column = <K extends keyof AttemptToRecord>(key: K) => attempts.map((attempt) => attempt[key]);
   return sql.query<DeliveryRow>(
     `with i as (
-       select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamp[], $8::int[], $9::text[], $10::text[], $11::text[], $14::int[])
-         as t(id, status, delay_ms, status_code, last_error, attempt_id, started_at, duration_ms, error, response_body, url, retry_after_seconds)
+       select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamp[], $7::int[], $8::text[], $9::text[], $10::text[], $13::int[])
+         as t(id, status, delay_ms, status_code, last_error, started_at, duration_ms, error, response_body, url, retry_after_seconds)
      ), d as (
        update delivery set
          attempts = delivery.attempts + 1,
@@ -47,40 +46,40 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
          status = case when delivery.status = 'CANCELLED' then delivery.status else i.status::"DeliveryStatus" end,
          next_attempt_at = case
            when delivery.status = 'CANCELLED' or i.status <> 'PENDING' then null
-           when delivery.url is distinct from i.url then $13::timestamp
+           when delivery.url is distinct from i.url then $12::timestamp
            when not ${FORWARDING_ACTIVE} then ${HOLD}
-           else $13::timestamp + (i.delay_ms * interval '1 millisecond') end,
+           else $12::timestamp + (i.delay_ms * interval '1 millisecond') end,
          locked_until = null,
          last_status_code = i.status_code,
          last_error = i.last_error,
-         completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else $13::timestamp end,
-         updated_at = $13::timestamp
+         completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else $12::timestamp end,
+         updated_at = $12::timestamp
        from i
        where delivery.id = i.id and delivery.status in ('PENDING', 'CANCELLED')
        returning delivery.id, delivery.deployment_id, delivery.event_id, delivery.status, delivery.attempts, delivery.last_status_code,
                  delivery.last_error, delivery.next_attempt_at,
-                 i.attempt_id, i.url, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body,
+                 i.url, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body,
                  i.retry_after_seconds
      ), a as (
-       insert into delivery_attempt (id, delivery_id, number, url, started_at, duration_ms, status_code, error, response_body, retry_after_seconds)
-       select d.attempt_id, d.id, d.attempts, d.url, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body,
+       insert into delivery_attempt (delivery_id, number, url, started_at, duration_ms, status_code, error, response_body, retry_after_seconds)
+       select d.id, d.attempts, d.url, d.started_at, d.duration_ms, d.attempt_status_code, d.error, d.response_body,
               d.retry_after_seconds from d
      ), f as (
        select deployment_id, url, bool_or(attempt_status_code between 200 and 299) as ok,
               min(started_at) filter (where attempt_status_code is null or attempt_status_code not between 200 and 299) as first_failure
        from d group by deployment_id, url
      ), disabling as (
-       select s.deployment_id, f.ok, f.first_failure, ${disables("$13", "$12")} as disable
+       select s.deployment_id, f.ok, f.first_failure, ${disables("$12", "$11")} as disable
        from forwarding_settings s join f on f.deployment_id = s.deployment_id and f.url = s.forwarding_url
      ), s as (
        update forwarding_settings set
          failing_since = case when x.ok then null else coalesce(forwarding_settings.failing_since, x.first_failure) end,
-         last_success_at = case when x.ok then $13::timestamp else forwarding_settings.last_success_at end,
+         last_success_at = case when x.ok then $12::timestamp else forwarding_settings.last_success_at end,
          status = case when x.disable then 'DISABLED'::"ForwardingStatus" else forwarding_settings.status end,
-         status_changed_at = case when x.disable then $13::timestamp else forwarding_settings.status_changed_at end,
+         status_changed_at = case when x.disable then $12::timestamp else forwarding_settings.status_changed_at end,
          disabled_reason = case when x.disable then ${DISABLED_REASON} else forwarding_settings.disabled_reason end
        from disabling x
-       where forwarding_settings.deployment_id = x.deployment_id and ${settingsChange("$13")}
+       where forwarding_settings.deployment_id = x.deployment_id and ${settingsChange("$12")}
        returning forwarding_settings.deployment_id, case when x.disable then forwarding_settings.disabled_reason end as disabled_reason
      )
      select d.id, d.deployment_id, d.event_id, d.status::text as status, d.attempts, d.last_status_code, d.last_error,
@@ -93,7 +92,6 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
       column("delayMs"),
       column("statusCode"),
       column("lastError"),
-      column("attemptId"),
       column("startedAt"),
       column("durationMs"),
       column("error"),
