@@ -69,6 +69,7 @@ const { values: args } = parseArgs({
     // Runs only these targets (comma-separated names, e.g. "switchyard,naive") while investigating.
     only: { type: "string" },
     "own-server": { type: "boolean", default: false },
+    statements: { type: "boolean", default: false },
     out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
@@ -83,7 +84,10 @@ const ACCOUNTS = Number(args.accounts);
 const SPREAD_FIRST_ID = 1_000_000;
 const SECRET = "bench-github-webhook-secret";
 
-const ownServer = args["own-server"] ? await ownPostgres({ asShipped: true }) : undefined;
+// --statements (with --own-server): each max round of Switchyard prints its statements' PostgreSQL time (pg_stat_statements).
+const ownServer = args["own-server"]
+  ? await ownPostgres({ asShipped: true, settings: args.statements ? ["shared_preload_libraries=pg_stat_statements,auto_explain", ...(process.env.BENCH_EXPLAIN ? ["auto_explain.log_min_duration=6", "auto_explain.log_analyze=on", "auto_explain.log_buffers=on", "auto_explain.log_nested_statements=on", "logging_collector=on", `log_directory=${process.env.BENCH_EXPLAIN}`] : [])] : [] })
+  : undefined;
 if (ownServer) {
   await ownServer.start();
   process.env.BENCH_DATABASE_URL = ownServer.url;
@@ -155,6 +159,7 @@ try {
   const client = new pg.Client({ connectionString: benchDb.url });
   db = client;
   await client.connect();
+  if (args.statements) await client.query("create extension if not exists pg_stat_statements");
   // The production deployment is the hanging neighbour of the last phase, with its own account.
   for (const deployment of [deploymentId, operator.production]) {
     await client.query(
@@ -303,6 +308,7 @@ try {
     const started = Date.now();
     let done = false;
     const sampling = !rate && target.name.startsWith("switchyard") ? waits(() => done) : undefined;
+    if (sampling && args.statements) await client.query("select pg_stat_statements_reset()");
     const pgBefore = await backends();
     const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
     const loads = await loadOf(target, rate, DURATION);
@@ -348,7 +354,19 @@ try {
       walBytesPerEvent: Math.round((writesAfter.wal - writesBefore.wal) / Math.max(1, counts.get(target.path) ?? 0)),
       transactionsPerEvent: Math.round(((writesAfter.transactions - writesBefore.transactions) / Math.max(1, counts.get(target.path) ?? 0)) * 100) / 100,
       waits: sampling ? await sampling : undefined,
+      statements: sampling && args.statements ? await statementTimes() : undefined,
     };
+  }
+
+  /** The statements PostgreSQL spent most time on since the reset, per delivered event (--statements). */
+  async function statementTimes() {
+    const { rows } = await client.query<{ query: string; calls: string; ms: number; each: number; pages: number }>(
+      `select left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as query, calls::text, round(total_exec_time)::float8 as ms,
+              round((total_exec_time / calls)::numeric, 3)::float8 as each, round((shared_blks_hit + shared_blks_read)::numeric / calls)::float8 as pages
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+       order by total_exec_time desc limit 6`,
+    );
+    return rows;
   }
 
   /** Where the deliveries not yet at the receiver stand, when a round ended with some missing. */
@@ -397,8 +415,12 @@ try {
     hangingPhase = { accepted: await stop(), received: hangingReceived };
     results.push({ ...result, neighbour: `hanging, ${HANGING_RATE}/s` });
   }
-  console.table(results.map(({ waits: _, ...row }) => row));
+  console.table(results.map(({ waits: _, statements: __, ...row }) => row));
   for (const row of results.filter((r) => r.waits)) console.log(`${row.target} ${row.mode} pg_stat_activity (mean sessions):`, JSON.stringify(row.waits));
+  for (const row of results.filter((r) => r.statements)) {
+    console.log(`${row.target} ${row.mode} statements (total ms, calls, ms each, pages each):`);
+    for (const s of row.statements!) console.log(`  ${String(s.ms).padStart(7)} ${s.calls.padStart(7)} ${String(s.each).padStart(8)} ${String(s.pages).padStart(6)}  ${s.query}`);
+  }
   // A target left out by --only reads as NaN (null in the summary).
   const notRun = { e2eP50: NaN, e2eP99: NaN, deliveredPerSecond: NaN };
   const at = (name: string, mode: string) => results.find((r) => r.target === name && r.mode === mode) ?? notRun;

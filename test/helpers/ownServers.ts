@@ -76,14 +76,14 @@ export async function ownRedis(): Promise<OwnServer> {
  * initdb as the `postgres` user when the tests run as root (PostgreSQL refuses to run as root),
  * trust authentication on 127.0.0.1 only, no Unix socket, fsync off (a test's data). `asShipped`:
  * PostgreSQL's own defaults instead (fsync on, its max_connections), for a benchmark that must not
- * depend on how the machine's shared server was tuned.
+ * depend on how the machine's shared server was tuned. `settings`: more `name=value` for its command line.
  */
 export interface OwnPostgres extends OwnServer {
   /** Stops it and deletes its data folder: the end of its test or run (tens of MB, more after a load). */
   remove(): Promise<void>;
 }
 
-export async function ownPostgres(options: { asShipped?: boolean } = {}): Promise<OwnPostgres> {
+export async function ownPostgres(options: { asShipped?: boolean; settings?: string[] } = {}): Promise<OwnPostgres> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "sy-own-pg-"));
   let user: { uid: number; gid: number } | undefined;
@@ -115,7 +115,7 @@ export async function ownPostgres(options: { asShipped?: boolean } = {}): Promis
     async start() {
       const current = run(
         pgBin("postgres")!,
-        ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...(options.asShipped ? [] : ["-c", "fsync=off", "-c", "max_connections=60"])],
+        ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...(options.asShipped ? [] : ["-c", "fsync=off", "-c", "max_connections=60"]), ...(options.settings ?? []).flatMap((setting) => ["-c", setting])],
         user,
       );
       child = current;

@@ -1,0 +1,12 @@
+import pg from "pg";
+import { recordAttempts } from "/work/main/src/delivery/queue/recordAttempts.ts";
+const client = new pg.Client({ connectionString: process.env.URL, options: "-c enable_seqscan=off" });
+await client.connect();
+await client.query("begin");
+const { rows } = await client.query("select id, url from delivery order by id desc limit 20");
+await client.query("update delivery set status='PENDING', locked_until=now(), attempts=0 where id = any($1)", [rows.map((r) => r.id)]);
+await client.query("delete from delivery_attempt where delivery_id = any($1)", [rows.map((r) => r.id)]);
+const sql = { query: async (text: string, params: unknown[]) => { const r = await client.query("explain (analyze, buffers) " + text, params); console.log(r.rows.map((x) => x["QUERY PLAN"]).join("\n")); return []; } } as never;
+await recordAttempts(sql, rows.map((r) => ({ id: r.id, status: "SUCCEEDED", delayMs: 0, statusCode: 200, lastError: null, url: r.url, startedAt: new Date().toISOString(), durationMs: 3, error: null, responseBody: "ok", retryAfterSeconds: null })), 3600000, new Date());
+await client.query("rollback");
+await client.end();
