@@ -15,6 +15,9 @@
  *   npx tsx bench/forwarding/run.ts --cpu-prof /tmp/prof   # + a CPU profile of the service
  *   npx tsx bench/forwarding/run.ts --hanging-rate 0       # without the hanging-neighbour phase
  *   npx tsx bench/forwarding/run.ts --own-server           # on a PostgreSQL server of its own, as shipped
+ *   npx tsx bench/forwarding/run.ts --own-server --statements   # + each max round's costliest statements
+ *   BENCH_EXPLAIN=/tmp/pglog npx tsx bench/forwarding/run.ts --own-server --statements
+ *                                                  # + plans of statements over 6 ms, in that folder's server log
  *   npx tsx bench/forwarding/run.ts --max-in-flight 128    # another DELIVERY_MAX_IN_FLIGHT_PER_URL
  *
  * Last phase, a hanging neighbour: the fixed rate again while another deployment's webhooks
