@@ -49,7 +49,7 @@ export function randomId(prefix: string): string {
 }
 
 /**
- * The id of a row written on the event path (an event, a delivery, an attempt): the prefix, the
+ * The id of a row written on the event path (an event, a delivery): the prefix, the
  * time in milliseconds (12 hex digits) and 48 random bits, 24 characters as randomId's. Ids made
  * in time order go in at the right edge of their indexes (the primary keys, a delivery's event id,
  * an attempt's delivery id), which PostgreSQL appends to without descending the tree, instead of
