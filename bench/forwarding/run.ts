@@ -327,7 +327,7 @@ try {
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(1, counts.get(target.path) ?? 0)) / 100;
     const e2e = arrivals.get(target.path)!;
     const distinct = ids.get(target.path)!.size;
-    if (accepted > distinct && target.name.startsWith("switchyard")) await explainMissing();
+    if (accepted > distinct && target.name.startsWith("switchyard")) await explainMissing(target.path);
     return {
       target: target.name,
       mode: rate ? `${rate}/s` : `max #${round}`,
@@ -373,15 +373,15 @@ try {
   }
 
   /** Where the deliveries not yet at the receiver stand, when a round ended with some missing. */
-  async function explainMissing() {
+  async function explainMissing(path: string) {
     const { rows } = await client.query(
       `select d.status, d.attempts, d.claim_count, d.last_error, d.last_status_code,
               d.next_attempt_at is not null as due, d.locked_until is not null as leased, count(*)::int as deliveries
        from delivery d where d.url like $1 and d.status <> 'SUCCEEDED'
        group by 1, 2, 3, 4, 5, 6, 7 order by deliveries desc limit 20`,
-      ["%/switchyard"],
+      [`%${path}`],
     );
-    console.warn("switchyard deliveries not succeeded after the drain:", JSON.stringify(rows));
+    console.warn(`deliveries to ${path} not succeeded after the drain:`, JSON.stringify(rows));
   }
 
   /** Sends the hanging neighbour's webhooks at HANGING_RATE per second until stopped; returns how many were accepted. */
