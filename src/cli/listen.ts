@@ -210,7 +210,7 @@ async function forward(event: ForwardedEvent, deploymentId: string, url: string,
   // The body and headers of SPEC §3, so a local handler sees exactly what production sends.
   const { body, headers } = buildForwardedRequest({
     eventId: event.id,
-    body: forwardedBody(event, deploymentId),
+    body: forwardedBody({ ...event, payloadJson: JSON.stringify(event.payload ?? null) }, deploymentId),
     at: new Date(),
     userAgent: `Switchyard/${version} (listen)`,
     signing: signingSecret ? [signingSecret] : undefined,

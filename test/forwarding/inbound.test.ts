@@ -104,6 +104,10 @@ describe("a GitHub issue reaches the operator's server", () => {
     });
     expect(body.data).toEqual(event.payload);
     expect((body.data as { issue: { title: string } }).issue.title).toBe("Login broken");
+    // The data as the connector wrote it, members in its order (stored as jsonb, they came sorted
+    // by length, issue first), and as the event log shows it.
+    expect(Object.keys(body.data)).toEqual(["action", "repository", "sender", "issue"]);
+    expect(request.body.endsWith(`,"data":${JSON.stringify(event.payload)}}`)).toBe(true);
 
     // The operator verifies it exactly as the Standard Webhooks libraries do.
     expect(signingSecret).toMatch(/^whsec_/);

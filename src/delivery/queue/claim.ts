@@ -20,7 +20,8 @@ export interface ClaimedDelivery {
     trigger: string;
     account: string;
     occurredAt: Date;
-    payload: unknown;
+    /** The event's data as stored: JSON text, forwarded as it is (the same bytes on every attempt). */
+    payloadJson: string;
     /** The watched resource's params when the event came from a resource's subscription (§13). */
     resource: Record<string, string> | null;
   };
@@ -97,7 +98,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
     trigger: string;
     account: string;
     occurred_at: Date | string;
-    payload: unknown;
+    payload_json: string;
     resource: unknown;
     header_key: string | null;
     header_value_encrypted: string | null;
@@ -142,7 +143,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
                  due.give_up as given_up, delivery.status::text as status, delivery.last_status_code, delivery.last_error
      )
      select c.id, c.deployment_id, c.url, c.attempts, c.cycle_start, c.event_id, c.given_up, c.status, c.last_status_code, c.last_error,
-            e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload, e.resource,
+            e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload::text as payload_json, e.resource,
             s.header_key, s.header_value_encrypted,
             (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
              from signing_secret k
@@ -177,7 +178,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
       trigger: row.trigger,
       account: row.account,
       occurredAt: new Date(row.occurred_at),
-      payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+      payloadJson: row.payload_json,
       resource: (typeof row.resource === "string" ? JSON.parse(row.resource) : row.resource) as Record<string, string> | null,
     },
     headerKey: row.header_key,

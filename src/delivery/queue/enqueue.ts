@@ -65,8 +65,6 @@ export interface EnqueuedRow {
   header_key: string | null;
   header_value_encrypted: string | null;
   signing_secrets: string[] | null;
-  /** When leased: the event's data as stored, so this attempt's body is every later attempt's. */
-  payload?: unknown;
 }
 
 /**
@@ -197,11 +195,11 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
      ), ins as (
        -- Two events of the batch with one dedupe key: the first is stored, the other writes nothing (as a retry).
        insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource)
-       select r.event_id, r.deployment_id, r.account_id, r.connector, r.trigger, r.account_name, r.payload::jsonb, r.occurred_at, r.dedupe_key, r.resource::jsonb
+       select r.event_id, r.deployment_id, r.account_id, r.connector, r.trigger, r.account_name, r.payload, r.occurred_at, r.dedupe_key, r.resource::jsonb
        from routed r
        where r.account_name is not null order by r.ord
        on conflict (deployment_id, dedupe_key) do nothing
-       returning id, received_at, payload
+       returning id, received_at
      ), fitting as (
        -- The local worker's per-URL share: what it has in flight there ($15, $16) plus this batch's, up to $17.
        select target.*, ins.received_at as event_received_at, target.active and target.forwarding_url is not null
@@ -221,8 +219,6 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
      select r.ord, r.account_id, r.account_name as account, not r.admitted as replayed, ins.id as event_id, ins.received_at at time zone 'UTC' as received_at,
             del.id as delivery_id, del.url, coalesce(del.leased, false) as leased,
             s.header_key, s.header_value_encrypted,
-            -- As stored (jsonb's key order): the body a claim would send on every later attempt.
-            case when del.leased then ins.payload end as payload,
             case when del.leased then
               (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
                from signing_secret k where k.deployment_id = r.deployment_id and (k.expires_at is null or k.expires_at > $19::timestamp)) end as signing_secrets
@@ -339,7 +335,8 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
             account: row.account ?? event.account,
             occurredAt: event.occurredAt,
             resource: event.resource ? (JSON.parse(event.resource) as Record<string, string>) : null,
-            payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+            // The text just stored (json keeps it as written): what every later attempt sends too.
+            payloadJson: event.payload,
           },
           headerKey: row.header_key,
           headerValueSealed: row.header_value_encrypted,
