@@ -12,6 +12,16 @@ import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./s
 import type { WakeSignal } from "../events/wakeSignal.ts";
 import type { LocalHandoff } from "./handoff.ts";
 
+/**
+ * The least time between two claims that only a freed slot prompted. Every attempt that ends frees a
+ * slot, and with the accepting statement handing new deliveries straight to the worker, a claim then
+ * almost always finds nothing: at the maximum rate each worker kept one claim in flight all the time
+ * (4,000–5,600 a 10 s round for two instances), and each read more of the queue's dead index entries
+ * the longer autovacuum had not come (docs/benchmarks.md). A row held back by its URL's cap, which
+ * only such a claim picks up, waits at most this much longer.
+ */
+export const CLAIM_SPACING_MS = 10;
+
 /** What the worker needs: the queue it works (over the worker's own database pool) and a clock. */
 export interface DeliveryWorkerDeps {
   queue: DeliveryQueue;
@@ -31,6 +41,11 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** How often the queue is looked at when nothing woke the worker. */
   pollIntervalMs?: number;
+  /**
+   * The least time between two claims prompted only by a slot freeing up (an attempt ended); a wake
+   * signal (work queued here unleased) or a full claim claims at once.
+   */
+  claimSpacingMs?: number;
   /**
    * How long a claim keeps a delivery from every other claim (default: the delivery timeout plus
    * 5 s, so an attempt cannot outlive it). Tests shorten it to play out expired leases.
@@ -64,6 +79,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   const { queue, clock, config, logger } = deps;
   const concurrency = options.concurrency ?? 256;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const claimSpacingMs = options.claimSpacingMs ?? CLAIM_SPACING_MS;
   // The attempt cannot outlive its timeout; the margin covers signing and recording the result.
   const lockMs = options.leaseMs ?? config.deliveryTimeoutMs + 5_000;
   // One destination's share: DELIVERY_MAX_IN_FLIGHT_PER_URL, and never more than half this worker's
@@ -123,6 +139,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     woken = true;
     wakeUp?.();
   }
+  /** The wake signal came (work queued here unleased) since the last claim began: claim without waiting. */
+  let signalled = true;
+  /** When the last claim began (performance.now(): pacing, not the queue's time, which tests move). */
+  let lastClaimAt = -Infinity;
 
   function sleep(ms: number): Promise<void> {
     if (woken) {
@@ -159,6 +179,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       // A deep queue (the last claim came back full) is claimed in big batches — one round trip
       // per half the slots rather than one per slot freed; a shallow one as soon as anything is due.
       if (free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
+        const wait = deep || signalled ? 0 : lastClaimAt + claimSpacingMs - performance.now();
+        if (wait > 0) {
+          await sleep(wait);
+          continue;
+        }
+        signalled = false;
+        lastClaimAt = performance.now();
         const claimed = await claim(free);
         for (const delivery of claimed) begin(delivery);
         deep = claimed.length === free;
@@ -310,7 +337,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     start() {
       if (running) return;
       running = true;
-      unsubscribe = deps.signal.subscribe(wake);
+      unsubscribe = deps.signal.subscribe(() => {
+        signalled = true;
+        wake();
+      });
       detach = deps.handoff?.attach({ reserve });
       loop = run().catch((error) => logger.error({ err: error }, "the delivery worker stopped unexpectedly"));
     },

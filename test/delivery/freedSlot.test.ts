@@ -41,8 +41,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const startWorker = (concurrency: number) => {
-  worker = app.app.createDeliveryWorker({ concurrency, pollIntervalMs: 3_600_000 });
+const startWorker = (concurrency: number, claimSpacingMs?: number) => {
+  worker = app.app.createDeliveryWorker({ concurrency, pollIntervalMs: 3_600_000, claimSpacingMs });
   worker.start();
 };
 const sendTestEvent = async () =>
@@ -76,4 +76,20 @@ test("an event held back by its URL's cap goes out when the attempt to that URL 
 
   await receiver.waitFor((requests) => requests.length === 2, 30_000);
   expect(receiver.requests.map((request) => request.headers["webhook-id"])).toEqual([first, second]);
+});
+
+test("attempts that end one after another do not each ask the database for more work", async () => {
+  // Spaced an hour apart, so the only claim is the worker's first: every event below is handed to it
+  // by the accepting statement, and an attempt ending prompts no claim of its own.
+  startWorker(10, 3_600_000);
+  await until(() => claims() > 0, "the worker's first claim");
+  const claimsBefore = claims();
+  const sent: string[] = [];
+  for (let n = 0; n < 10; n++) sent.push(await sendTestEvent());
+
+  await receiver.waitFor((requests) => requests.length === 10, 30_000);
+  const succeeded = async () =>
+    Number((await app.database.sql.query<{ n: string }>("select count(*) as n from delivery where event_id = any($1) and status = 'SUCCEEDED'", [sent]))[0].n);
+  await until(async () => (await succeeded()) === 10, "all ten attempts recorded");
+  expect(claims()).toBe(claimsBefore);
 });
