@@ -28,7 +28,7 @@ export function useUnstorableInputGuard(): Plugin & { refuses(document: Document
         }
       : undefined;
   return {
-    // The JSON fast path (./jsonPost.ts) asks first and leaves any refusal to yoga's own path.
+    // The plain-request fast path (./plainRequests.ts) asks first and leaves any refusal to yoga's own path.
     refuses: (document, variables) => documentHasUnstorable(document) || hasUnstorable(variables, 0),
     onExecute: ({ args, setResultAndStopExecution }) => {
       const result = refuse(args.document, args.variableValues);

@@ -4,7 +4,7 @@ import type { Plugin } from "graphql-yoga";
 
 /**
  * A query yoga has parsed, validated and executed for a query text (and operation name): the
- * fast path (./jsonPost.ts) runs the same text again without going through parse and validation.
+ * fast path (./plainRequests.ts) runs the same text again without going through parse and validation.
  */
 export interface PreparedQuery {
   document: DocumentNode;
@@ -15,7 +15,7 @@ export interface PreparedQuery {
 const MAX_PREPARED_QUERIES = 1_000;
 
 /**
- * Queries of the JSON fast path (./jsonPost.ts) run as graphql-jit compiled functions, compiled
+ * Queries of the plain-request fast path (./plainRequests.ts) run as graphql-jit compiled functions, compiled
  * once per document and operation; everything else runs on yoga's executor (graphql-js) as before.
  *
  * graphql-jit words some errors differently (a resolver's value of the wrong type, variables that
@@ -26,7 +26,7 @@ const MAX_PREPARED_QUERIES = 1_000;
  * Mutations and subscriptions never run here: they are not safe to repeat.
  *
  * Only requests the fast path marks (`serve`) are compiled, so yoga's own path stays as it was and
- * test/graphql/jsonPost.test.ts, comparing the two answer by answer, compares the executors too.
+ * test/graphql/plainRequests.test.ts, comparing the two answer by answer, compares the executors too.
  * Their compiled queries are remembered by query text and operation name (`prepared`), for the
  * fast path to run the next request of the same text itself.
  */

@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { RateLimit } from "../ratelimit/limiter.ts";
 import { type ContextCapabilities, createContexts } from "./context.ts";
-import { createPlainRequestHandler, refusedRequestResponse } from "./jsonPost.ts";
+import { createPlainRequestHandler, refusedRequestResponse } from "./plainRequests.ts";
 import type { OriginPolicy } from "./requestGuard.ts";
 import { createGraphQLWebSockets } from "./websockets.ts";
 import { createGraphQLServer } from "./yoga.ts";
@@ -20,7 +20,7 @@ export interface GraphQLDeps {
 }
 
 /**
- * Everything behind /graphql: the schema, yoga and its plugins, the JSON fast path and graphql-ws.
+ * Everything behind /graphql: the schema, yoga and its plugins, the plain-request fast path and graphql-ws.
  * This module is the GraphQL half of the server's modules; ./endpoint.ts imports it on the first
  * /graphql request or websocket, not at start-up (docs/decisions.md, "The server is bundled").
  */

@@ -34,7 +34,7 @@ type RequestHeaders = { headers: { get(name: string): string | null } };
 
 /**
  * Set-Cookie headers that resolvers asked for (logIn, logOut), by request: yoga's responses get them
- * in onResponse, and the JSON fast path (./jsonPost.ts), which makes no fetch Response, asks `of`.
+ * in onResponse, and the plain-request fast path (./plainRequests.ts), which makes no fetch Response, asks `of`.
  */
 function useResponseCookies(): Plugin<GraphQLContext> & { of(request: object): string[] } {
   const cookies = new WeakMap<object, string[]>();
@@ -161,7 +161,7 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
       request.headers.get("last-event-id") || undefined,
       carried,
     );
-  // By request: the context the JSON fast path (./jsonPost.ts) made before handing the request to
+  // By request: the context the plain-request fast path (./plainRequests.ts) made before handing the request to
   // yoga after all (an error to report, a refusal to word): yoga's context factory takes that one,
   // so a caller is authenticated, and its rate limit spent, once per request whichever path answers.
   const builtContexts = new WeakMap<object, Promise<GraphQLContext>>();
@@ -208,9 +208,9 @@ export function createGraphQLServer({ config, logger, databaseOutage, origins, c
     ],
   });
   /**
-   * What the JSON fast path needs to answer a query yoga has already prepared (parsed, validated,
+   * What the plain-request fast path needs to answer a query yoga has already prepared (parsed, validated,
    * compiled) for the same text without yoga: the prepared query, the checks yoga's execute hooks
-   * make on every request's variables, and the request's context. test/graphql/jsonPost.test.ts
+   * make on every request's variables, and the request's context. test/graphql/plainRequests.test.ts
    * checks that these are all the hooks that can change an error-free answer.
    */
   const preparedQueries = {

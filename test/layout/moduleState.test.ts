@@ -11,7 +11,7 @@ const IMMUTABLE_CONSTANTS: Record<string, string[]> = {
   // The OAuth error codes that mean a refresh token is gone for good.
   "oauth/refresh.ts": ["GRANT_GONE"],
   // The parameter names of a GraphQL-over-HTTP request.
-  "graphql/jsonPost.ts": ["PARAM_NAMES"],
+  "graphql/plainRequests.ts": ["PARAM_NAMES"],
   // Headers the service sets itself.
   "forwarding/settings.ts": ["RESERVED_HEADERS"],
   // ipaddr.js ranges a forwarding URL may reach.

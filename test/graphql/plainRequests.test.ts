@@ -6,7 +6,7 @@ import { createGraphQLServer } from "../../src/graphql/yoga.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 
-// Plain application/json POSTs are served without yoga's fetch layer (src/graphql/jsonPost.ts).
+// Plain application/json POSTs and query GETs are served without yoga's fetch layer (src/graphql/plainRequests.ts).
 // `application/graphql+json` is parsed by yoga exactly like JSON but never takes the shortcut, so
 // the same request under both content types must get the same answer: status, the headers a client
 // reads, and the body.
@@ -189,7 +189,7 @@ describe("a query GET to /graphql answers as yoga does", () => {
 });
 
 // A query text the fast path has seen executed is answered again without yoga's parse, validation
-// and envelop hooks (src/graphql/jsonPost.ts, `answerPrepared`). Every check those skipped hooks
+// and envelop hooks (src/graphql/plainRequests.ts, `answerPrepared`). Every check those skipped hooks
 // make on each request must still be made: each test below sends the same text more than once, so
 // the later requests take the prepared path, and compares them with yoga's own answers.
 describe("a query text seen before answers as yoga does", () => {
@@ -310,7 +310,7 @@ test("every hook yoga runs around a query is one the prepared path makes too, or
     .filter((plugin) => plugin !== false)
     .map((plugin) => QUERY_HOOKS.filter((hook) => hook in plugin).join(" "))
     .filter(Boolean);
-  // A plugin added with one of these hooks fails this test: jsonPost.ts's `answerPrepared` must
+  // A plugin added with one of these hooks fails this test: plainRequests.ts's `answerPrepared` must
   // then make its check too (or show why it need not), and this list grow by it.
   expect(hooks).toEqual([
     "onParse onValidate onExecute", // envelop's engine: graphql-js, whose execute graphql-jit replaces on both paths
@@ -342,7 +342,7 @@ test("every hook yoga runs around a request is one the fast path does itself, or
     .filter((plugin) => plugin !== false)
     .map((plugin) => REQUEST_HOOKS.filter((hook) => hook in plugin).join(" "))
     .filter(Boolean);
-  // A plugin added with one of these hooks fails this test: jsonPost.ts must then do what it does
+  // A plugin added with one of these hooks fails this test: plainRequests.ts must then do what it does
   // for the requests it serves (or show why it need not), and this list grow by it.
   expect(hooks).toEqual([
     "onRequest", // yoga's health check: another path

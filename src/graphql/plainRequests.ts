@@ -24,7 +24,7 @@ import type { GraphQLServer } from "./yoga.ts";
  * Anything else (other methods and content types, batches, malformed bodies or params, an Accept
  * that picks SSE or multipart) returns false and goes through yoga.fetch, so yoga keeps answering
  * those exactly as before. A mutation sent as a GET is refused by yoga's own check (405), which
- * reads the method this request view reports. test/graphql/jsonPost.test.ts compares both paths
+ * reads the method this request view reports. test/graphql/plainRequests.test.ts compares both paths
  * response by response.
  */
 export function createPlainRequestHandler(yoga: GraphQLServer, origins: OriginPolicy) {
