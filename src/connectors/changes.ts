@@ -40,7 +40,11 @@ export interface ChangeReadContext {
   providerId: string;
   /** The triggers a provider event of this resource maps to (the declaration's `resources[].triggers`, inverted). */
   triggersFor: (providerEvent: string) => string[];
-  /** When the notification arrived (the injected clock's now): the time of events the provider gives none. */
+  /**
+   * When the read began (the injected clock's now), for positions that are times (a delta's `since`).
+   * Not an event's date: an event the provider gives no time for leaves `occurredAt` out, and is dated
+   * when its notification came, or when it was read (forwarding/inbound.ts).
+   */
   now: Date;
 }
 

@@ -13,14 +13,6 @@ export interface ProviderDateOptions {
 }
 
 /**
- * A provider's date as a Date, or `fallback` (normally the receive time) when it is missing,
- * malformed or out of range (readProviderDate). Chain fallbacks by nesting: `providerDate(a, providerDate(b, now))`.
- */
-export function providerDate(value: unknown, fallback: Date, options: ProviderDateOptions = {}): Date {
-  return readProviderDate(value, options) ?? fallback;
-}
-
-/**
  * A provider's date as a Date, or undefined when it is missing, malformed or out of range (the
  * caller, which has the clock, dates it when it was received). ISO-8601 strings are read as such
  * (UTC when they name no offset); numbers only when `epoch` says what they count.

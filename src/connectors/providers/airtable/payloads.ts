@@ -13,7 +13,7 @@
  * `record_updated`, `record_deleted`, deduplicated by record id and transaction.
  */
 import type { ChangeReadContext } from "../../changes.ts";
-import { providerDate } from "../../dates.ts";
+import { readProviderDate } from "../../dates.ts";
 import { asRecord } from "../../json.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
@@ -32,7 +32,7 @@ export async function readAirtablePayloads(ctx: ChangeReadContext): Promise<{ ev
       const payload = asRecord(raw);
       if (!payload) continue;
       const transaction = String(payload.baseTransactionNumber ?? "");
-      const at = providerDate(payload.timestamp, ctx.now);
+      const at = readProviderDate(payload.timestamp);
       const common = { baseId: ctx.resource.replace(/^bases\//, ""), timestamp: payload.timestamp, baseTransactionNumber: payload.baseTransactionNumber, actionMetadata: payload.actionMetadata };
       const push = (trigger: string, tableId: string, recordId: string, data: Record<string, unknown>) => {
         if (!listed.has(trigger)) return;

@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
 import type { InboundRequest, InboundResult, NormalizedEvent } from "../../types.ts";
-import { providerDate } from "../../dates.ts";
+import { readProviderDate } from "../../dates.ts";
 import { asRecord, asString, parseJsonObject } from "../../json.ts";
 import { storableOptional, storableText } from "../../../text/storable.ts";
 
@@ -88,7 +88,7 @@ const position = (cursor: string) => createHash("sha256").update(cursor).digest(
  * - deleted: `deleted:<path_lower>:<digest of the cursor the page was read from>` — deleted
  *   entries have no id or rev, and the same path may be deleted again later, from a later cursor.
  */
-export function entriesToEvents(entries: DropboxEntry[], accountId: string, readFrom: string, now: Date): NormalizedEvent[] {
+export function entriesToEvents(entries: DropboxEntry[], accountId: string, readFrom: string, notifiedAt?: Date): NormalizedEvent[] {
   const events: NormalizedEvent[] = [];
   for (const raw of entries) {
     const entry = asRecord(raw);
@@ -114,7 +114,7 @@ export function entriesToEvents(entries: DropboxEntry[], accountId: string, read
     else if (tag === "folder" && data.id) dedupeKey = `folder:${data.id}:${data.path_lower ?? ""}`;
     else if (tag === "deleted" && data.path_lower) dedupeKey = `deleted:${data.path_lower}:${position(readFrom)}`;
     else continue;
-    events.push({ trigger, externalIds: [accountId], dedupeKey, occurredAt: providerDate(data.server_modified, now), data: { ...data } });
+    events.push({ trigger, externalIds: [accountId], dedupeKey, occurredAt: readProviderDate(data.server_modified) ?? notifiedAt, data: { ...data } });
   }
   return events;
 }
@@ -149,7 +149,6 @@ export function startDropboxChanges(ctx: ChangeStartContext): Promise<string> {
  */
 export async function readDropboxChanges(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[]; cursor: string }> {
   if (!ctx.cursor) return { events: [], cursor: await latestCursor(ctx) };
-  const now = ctx.notification?.occurredAt ?? ctx.now;
   const events: NormalizedEvent[] = [];
   let cursor = ctx.cursor;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -161,7 +160,7 @@ export async function readDropboxChanges(ctx: ChangeReadContext): Promise<{ even
       if (isReset(error)) return { events, cursor: await latestCursor(ctx) };
       throw error;
     }
-    events.push(...entriesToEvents(Array.isArray(answer?.entries) ? answer.entries : [], ctx.externalId, cursor, now));
+    events.push(...entriesToEvents(Array.isArray(answer?.entries) ? answer.entries : [], ctx.externalId, cursor, ctx.notification?.occurredAt));
     const next = asString(answer?.cursor);
     if (!next) break;
     cursor = next;

@@ -228,7 +228,7 @@ export async function readGmailHistory(ctx: ChangeReadContext): Promise<{ events
 
   const messages = new Map<string, unknown>();
   const events: NormalizedEvent[] = [];
-  for (const event of historyToEvents({ history: records }, ctx.externalId, ctx.notification?.occurredAt ?? ctx.now)) {
+  for (const event of historyToEvents({ history: records }, ctx.externalId, ctx.notification?.occurredAt)) {
     const id = String(event.data.messageId);
     if (!messages.has(id)) {
       try {

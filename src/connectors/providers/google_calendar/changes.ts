@@ -8,6 +8,7 @@
  */
 import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
 import { asRecord, asString } from "../../json.ts";
+import { readProviderDate } from "../../dates.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
 const MAX_PAGES = 20;
@@ -73,12 +74,11 @@ export async function readCalendarChanges(ctx: ChangeReadContext): Promise<{ eve
     if (!id) continue;
     const trigger = triggerOf(item);
     const version = asString(item.updated) ?? asString(item.etag) ?? "";
-    const occurredAt = new Date(String(item.updated ?? ""));
     events.push({
       trigger,
       externalIds: [ctx.externalId],
       dedupeKey: `${id}:${trigger}:${version}`,
-      occurredAt: Number.isNaN(occurredAt.getTime()) ? ctx.now : occurredAt,
+      occurredAt: readProviderDate(item.updated),
       data: item,
     });
   }

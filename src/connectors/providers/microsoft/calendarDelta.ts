@@ -110,7 +110,7 @@ export async function readMissedEvents(ctx: ChangeReadContext): Promise<{ events
     const dedupeKey = graphDedupeKey(id, changeType, version);
     if (!trigger || keys.has(dedupeKey)) return;
     keys.add(dedupeKey);
-    events.push({ trigger, externalIds: [ctx.externalId], dedupeKey, occurredAt: occurredAt(data, ctx.now), data });
+    events.push({ trigger, externalIds: [ctx.externalId], dedupeKey, occurredAt: occurredAt(data), data });
   };
   const masters = new Map<string, Record<string, unknown> | undefined>();
   for (const item of round.items) {

@@ -14,6 +14,7 @@
 import type { ChangeReadContext } from "../../changes.ts";
 import { GRAPH_VERSION } from "./graph.ts";
 import { asRecord, asString } from "../../json.ts";
+import { readProviderDate } from "../../dates.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
 export async function readGraphChange(ctx: ChangeReadContext): Promise<{ events: NormalizedEvent[] }> {
@@ -36,14 +37,13 @@ export async function readGraphChange(ctx: ChangeReadContext): Promise<{ events:
     }
   }
   const version = asString(resourceData["@odata.etag"]) ?? asString(data.changeKey) ?? asString(data.lastModifiedDateTime) ?? "";
-  return { events: [{ trigger, externalIds: [ctx.externalId], dedupeKey: graphDedupeKey(id, changeType, version), occurredAt: occurredAt(data, ctx.now), data }] };
+  return { events: [{ trigger, externalIds: [ctx.externalId], dedupeKey: graphDedupeKey(id, changeType, version), occurredAt: occurredAt(data), data }] };
 }
 
 /** One change of a Graph item: `created` and `deleted` happen once per item, an update once per version. */
 export const graphDedupeKey = (id: string, changeType: string, version: string) => (changeType === "updated" ? `${id}:updated:${version}` : `${id}:${changeType}`);
 
 /** When an Outlook item last changed (or arrived), else now. */
-export function occurredAt(data: Record<string, unknown>, now: Date): Date {
-  const at = new Date(String(data.lastModifiedDateTime ?? data.receivedDateTime ?? ""));
-  return Number.isNaN(at.getTime()) ? now : at;
+export function occurredAt(data: Record<string, unknown>): Date | undefined {
+  return readProviderDate(data.lastModifiedDateTime ?? data.receivedDateTime);
 }

@@ -17,6 +17,7 @@ import { GRAPH_VERSION } from "./graph.ts";
 import type { ChangeReadContext, ChangeStartContext } from "../../changes.ts";
 import { asRecord, asString } from "../../json.ts";
 import { readOnFrom } from "./delta.ts";
+import { readProviderDate } from "../../dates.ts";
 import type { NormalizedEvent } from "../../types.ts";
 
 const deltaPath = (resource: string) => `${GRAPH_VERSION}/${resource.replace(/^\/+|\/+$/g, "")}/delta`;
@@ -54,8 +55,7 @@ export async function readDriveDelta(ctx: ChangeReadContext): Promise<{ events: 
     if (!trigger || !id || !listed.has(trigger)) continue;
     // The eTag changes with every change to the item (content, name or place); the cTag only with its content.
     const version = trigger === "file_deleted" ? "deleted" : (asString(item.eTag) ?? asString(item.cTag) ?? asString(item.lastModifiedDateTime) ?? "");
-    const at = new Date(String(item.lastModifiedDateTime ?? ""));
-    events.push({ trigger, externalIds: [ctx.externalId], dedupeKey: `${id}:${trigger}:${version}`, occurredAt: Number.isNaN(at.getTime()) ? ctx.now : at, data: item });
+    events.push({ trigger, externalIds: [ctx.externalId], dedupeKey: `${id}:${trigger}:${version}`, occurredAt: readProviderDate(item.lastModifiedDateTime), data: item });
   }
   return { events, cursor: cursor ?? ctx.cursor };
 }

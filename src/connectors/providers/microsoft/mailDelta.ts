@@ -54,7 +54,7 @@ export async function readMissedMessages(ctx: ChangeReadContext): Promise<{ even
     const id = asString(item.id);
     const received = Date.parse(asString(item.receivedDateTime) ?? "");
     if (!id || item["@removed"] !== undefined || !(received >= since)) continue;
-    events.push({ trigger, externalIds: [ctx.externalId], dedupeKey: graphDedupeKey(id, "created", ""), occurredAt: occurredAt(item, ctx.now), data: item });
+    events.push({ trigger, externalIds: [ctx.externalId], dedupeKey: graphDedupeKey(id, "created", ""), occurredAt: occurredAt(item), data: item });
   }
   return { events, cursor: round.link ? JSON.stringify({ ...position, deltaLink: round.link } satisfies Position) : ctx.cursor };
 }
