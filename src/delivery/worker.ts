@@ -22,6 +22,14 @@ import type { LocalHandoff } from "./handoff.ts";
  */
 export const CLAIM_SPACING_MS = 10;
 
+/**
+ * ... and at least this many times as long as the last claim that found nothing took. Such a claim
+ * reads the queue's dead index entries, so it grows from a fraction of a millisecond to 2–3 ms
+ * between autovacuum's passes (docs/benchmarks.md); spaced by its own cost, claims that find nothing
+ * keep to about a twentieth of the worker's time however long they take.
+ */
+export const CLAIM_COST_SPACING = 20;
+
 /** What the worker needs: the queue it works (over the worker's own database pool) and a clock. */
 export interface DeliveryWorkerDeps {
   queue: DeliveryQueue;
@@ -143,6 +151,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   let signalled = true;
   /** When the last claim began (performance.now(): pacing, not the queue's time, which tests move). */
   let lastClaimAt = -Infinity;
+  /** How long the last claim took if it found nothing, else 0 (ms). */
+  let emptyClaimMs = 0;
 
   function sleep(ms: number): Promise<void> {
     if (woken) {
@@ -179,7 +189,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       // A deep queue (the last claim came back full) is claimed in big batches — one round trip
       // per half the slots rather than one per slot freed; a shallow one as soon as anything is due.
       if (free >= (deep ? Math.ceil(concurrency / 2) : 1)) {
-        const wait = deep || signalled ? 0 : lastClaimAt + claimSpacingMs - performance.now();
+        const spacing = Math.max(claimSpacingMs, CLAIM_COST_SPACING * emptyClaimMs);
+        const wait = deep || signalled ? 0 : lastClaimAt + spacing - performance.now();
         if (wait > 0) {
           await sleep(wait);
           continue;
@@ -187,6 +198,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
         signalled = false;
         lastClaimAt = performance.now();
         const claimed = await claim(free);
+        emptyClaimMs = claimed.length === 0 ? performance.now() - lastClaimAt : 0;
         for (const delivery of claimed) begin(delivery);
         deep = claimed.length === free;
         // A full batch means more may be due: go again (once enough slots free up).

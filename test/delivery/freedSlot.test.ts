@@ -93,3 +93,31 @@ test("attempts that end one after another do not each ask the database for more 
   await until(async () => (await succeeded()) === 10, "all ten attempts recorded");
   expect(claims()).toBe(claimsBefore);
 });
+
+test("a claim that finds nothing and takes long keeps the next one twenty times as long away", async () => {
+  // Every claim takes at least 100 ms here, as claims do when autovacuum has not come for a while.
+  const workerSql = app.database.workerSql;
+  const query = workerSql.query;
+  workerSql.query = async (text, params, name) => {
+    if (name === "claim_due_deliveries") await new Promise((resolve) => setTimeout(resolve, 100));
+    return query(text, params, name);
+  };
+  try {
+    startWorker(10);
+    const claimsBefore = claims();
+    await until(() => claims() > claimsBefore, "the worker's first claim");
+    const first = claims();
+    const started = performance.now();
+    // Ten attempts ending 150 ms apart: each frees a slot, which used to prompt a claim every time.
+    for (let n = 0; n < 10; n++) {
+      await sendTestEvent();
+      await receiver.waitFor((requests) => requests.length === n + 1, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    const elapsedMs = performance.now() - started;
+    // At most one claim per 2 s (20 × 100 ms) after the first; without the spacing, about one per attempt.
+    expect(claims() - first).toBeLessThanOrEqual(1 + Math.floor(elapsedMs / 2_000));
+  } finally {
+    workerSql.query = query;
+  }
+});
