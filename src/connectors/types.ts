@@ -171,7 +171,7 @@ export interface SyncNotification {
   cursor: string;
   /** The notification's own delivery id (Pub/Sub messageId), stable across push retries. */
   dedupeKey: string;
-  /** When the provider sent it; absent when unreadable (the reader's `now` stands in). */
+  /** When the provider sent it; absent when unreadable (then the events read are dated when they are stored). */
   occurredAt?: Date;
 }
 

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import { entriesToEvents } from "../../src/connectors/providers/dropbox/events.ts";
+import { historyToEvents, withMessageMetadata } from "../../src/connectors/providers/gmail/events.ts";
 import { occurredAt } from "../../src/connectors/providers/microsoft/changes.ts";
 
 // A change reader dates an event by the provider's time when it is readable and in range, and
@@ -24,4 +25,12 @@ test("a Dropbox entry is dated by server_modified, else by the notification's ti
   expect(undated.occurredAt).toEqual(notifiedAt);
   const [polled] = entriesToEvents([{ ...file, server_modified: "1e20" }], "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", "cursor");
   expect(polled.occurredAt).toBeUndefined();
+});
+
+test("a Gmail message is dated by its internalDate (epoch ms), else by the notification's time when it is out of range", () => {
+  const notifiedAt = new Date("2026-11-29T19:00:00Z");
+  const [event] = historyToEvents({ history: [{ id: "1", messagesAdded: [{ message: { id: "m", threadId: "t", labelIds: ["INBOX"] } }] }] }, "a@b.c", notifiedAt);
+  expect(withMessageMetadata(event, { id: "m", internalDate: "1764410400000" }).occurredAt).toEqual(new Date(1764410400000));
+  expect(withMessageMetadata(event, { id: "m", internalDate: "99999999999999999999" }).occurredAt).toEqual(notifiedAt);
+  expect(withMessageMetadata(event, { id: "m" }).occurredAt).toEqual(notifiedAt);
 });

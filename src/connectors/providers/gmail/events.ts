@@ -151,10 +151,10 @@ export function withMessageMetadata(event: NormalizedEvent, message: unknown): N
     // Anyone who can mail the account writes these: a NUL in a subject must not stall the mailbox.
     return storableOptional(asString(found?.value)) ?? null;
   };
-  const internalDate = asString(m.internalDate);
   return {
     ...event,
-    occurredAt: internalDate && /^\d+$/.test(internalDate) ? new Date(Number(internalDate)) : event.occurredAt,
+    // Gmail's internalDate: epoch milliseconds, as a string.
+    occurredAt: readProviderDate(asString(m.internalDate), { epoch: "milliseconds" }) ?? event.occurredAt,
     data: {
       ...event.data,
       subject: header("Subject"),

@@ -43,7 +43,7 @@ export async function readGraphChange(ctx: ChangeReadContext): Promise<{ events:
 /** One change of a Graph item: `created` and `deleted` happen once per item, an update once per version. */
 export const graphDedupeKey = (id: string, changeType: string, version: string) => (changeType === "updated" ? `${id}:updated:${version}` : `${id}:${changeType}`);
 
-/** When an Outlook item last changed (or arrived), else now. */
+/** When a Graph item last changed (or arrived); undefined when it says neither readably (the accepting path dates it then). */
 export function occurredAt(data: Record<string, unknown>): Date | undefined {
   return readProviderDate(data.lastModifiedDateTime ?? data.receivedDateTime);
 }
