@@ -8,7 +8,7 @@
  * Switchyard is measured three times at the maximum rate: every event for one connected account
  * ("hot"), events spread over 10,000 connected accounts ("spread", inserted by SQL), and the spread
  * load split over two instances on the same database ("2-instances": their summed rate, and every
- * event exactly once — `duplicates` counts webhook-ids received twice).
+ * event exactly once — `duplicates` counts events received twice).
  *
  *   npm run bench:forwarding                       # 200 events/s, then --rounds interleaved rounds at max rate
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
@@ -87,10 +87,13 @@ const ACCOUNTS = Number(args.accounts);
 const SPREAD_FIRST_ID = 1_000_000;
 const SECRET = "bench-github-webhook-secret";
 
-// --statements (with --own-server): each max round of Switchyard prints its statements' PostgreSQL time (pg_stat_statements).
-const ownServer = args["own-server"]
-  ? await ownPostgres({ asShipped: true, settings: args.statements ? ["shared_preload_libraries=pg_stat_statements,auto_explain", ...(process.env.BENCH_EXPLAIN ? ["auto_explain.log_min_duration=6", "auto_explain.log_analyze=on", "auto_explain.log_buffers=on", "auto_explain.log_nested_statements=on", "logging_collector=on", `log_directory=${process.env.BENCH_EXPLAIN}`] : [])] : [] })
-  : undefined;
+// --statements (with --own-server): each max round of Switchyard prints its statements' PostgreSQL time
+// (pg_stat_statements); with BENCH_EXPLAIN, the plans of statements over 6 ms go to that folder's server log.
+const explainSettings = process.env.BENCH_EXPLAIN
+  ? ["auto_explain.log_min_duration=6", "auto_explain.log_analyze=on", "auto_explain.log_buffers=on", "auto_explain.log_nested_statements=on", "logging_collector=on", `log_directory=${process.env.BENCH_EXPLAIN}`]
+  : [];
+const statementSettings = args.statements ? ["shared_preload_libraries=pg_stat_statements,auto_explain", ...explainSettings] : [];
+const ownServer = args["own-server"] ? await ownPostgres({ asShipped: true, settings: statementSettings }) : undefined;
 if (ownServer) {
   await ownServer.start();
   process.env.BENCH_DATABASE_URL = ownServer.url;
@@ -103,7 +106,6 @@ const startFlags = (JSON.parse(readFileSync(join(here, "..", "..", "package.json
 // The operator's server: records when each event arrived, by the send time carried in its title.
 const arrivals = new Map<string, number[]>(); // path → end-to-end ms
 const counts = new Map<string, number>();
-const ids = new Map<string, Set<string>>(); // path → distinct webhook-id received
 // Events are told apart by their title (send time and a random fraction). path → titles received,
 // and titles whose 2xx answer promised a forward: every 2xx of a peer, and a Switchyard answer
 // saying `forwarded` (not a duplicate). Lost: promised and never received.
@@ -121,8 +123,6 @@ const receiver = createServer((req, res) => {
     titles(received, path).add(title);
     (arrivals.get(path) ?? arrivals.set(path, []).get(path)!).push(Date.now() - sentAt);
     counts.set(path, (counts.get(path) ?? 0) + 1);
-    const id = String(req.headers["webhook-id"] ?? "");
-    (ids.get(path) ?? ids.set(path, new Set()).get(path)!).add(id);
     res.writeHead(200).end("ok");
   });
 });
@@ -288,17 +288,15 @@ try {
     while (missing(path) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   }
 
-  /** What a 2xx answer promised (the request's title is in autocannon's per-request context). */
-  function noteAnswer(target: (typeof targets)[number], status: number, body: string, context: { title?: string }) {
-    if (status < 200 || status > 299 || !context.title) return;
-    if (target.name.startsWith("switchyard")) {
-      try {
-        if (!((JSON.parse(body) as { forwarded?: number }).forwarded! > 0)) return;
-      } catch {
-        return;
-      }
+  /** Whether an answer promised to forward its event: a peer's 2xx does; Switchyard's says so (`forwarded`). */
+  function promisesForward(target: (typeof targets)[number], status: number, body: string): boolean {
+    if (status < 200 || status > 299) return false;
+    if (!target.name.startsWith("switchyard")) return true;
+    try {
+      return ((JSON.parse(body) as { forwarded?: number }).forwarded ?? 0) > 0;
+    } catch {
+      return false;
     }
-    titles(promised, target.path).add(context.title);
   }
 
   /** The load of one phase: autocannon on each of the target's URLs at once. */
@@ -310,7 +308,10 @@ try {
         context.title = title;
         return { ...built, ...signedRequest };
       },
-      onResponse: (status: number, body: string, context: { title?: string }) => noteAnswer(target, status, body, context),
+      // The answer's request is the one this context was set for (one request in flight per connection).
+      onResponse: (status: number, body: string, context: { title?: string }) => {
+        if (context.title && promisesForward(target, status, body)) titles(promised, target.path).add(context.title);
+      },
     });
     const urls = "also" in target && target.also ? [target.url, target.also] : [target.url];
     const connections = rate ? Math.min(CONNECTIONS, 20) : CONNECTIONS;
@@ -343,7 +344,6 @@ try {
     }
     arrivals.set(target.path, []);
     counts.set(target.path, 0);
-    ids.set(target.path, new Set());
     promised.delete(target.path);
     received.delete(target.path);
     const writesBefore = await serverCounters();
@@ -366,7 +366,7 @@ try {
     const writesAfter = await serverCounters();
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(1, counts.get(target.path) ?? 0)) / 100;
     const e2e = arrivals.get(target.path)!;
-    const distinct = ids.get(target.path)!.size;
+    const distinct = titles(received, target.path).size;
     const lost = missing(target.path);
     if (lost > 0 && target.name.startsWith("switchyard")) await explainMissing(target.path);
     return {
