@@ -165,7 +165,7 @@ async function insertEvent(
   // surrogate would fail the statement, and the provider would redeliver into the same failure
   // forever. Replaced instead (src/text/storable.ts); the data published and forwarded is the
   // data stored.
-  const { json: payload, value: data } = storableJson(given.data);
+  const { json: payloadJson, value: data } = storableJson(given.data);
   const event: EventToRecord = {
     ...given,
     trigger: storableText(given.trigger),
@@ -184,7 +184,7 @@ async function insertEvent(
     connector: event.connector,
     trigger: event.trigger,
     account: event.account,
-    payload,
+    payloadJson,
     resource: event.resource ? JSON.stringify(event.resource) : null,
     occurredAt: event.occurredAt,
     dedupeKey: event.dedupeKey,

@@ -89,7 +89,7 @@ describe("where nothing else vacuums: the embedded database, or PostgreSQL with 
       [ada.deploymentId],
     );
     // Deliveries as the service makes them: recorded leased to the worker, then their attempt recorded.
-    const event = (n: number) => githubEventToEnqueue(ada.deploymentId, `vacuum_${n}`, { payload: '{"action":"opened"}' });
+    const event = (n: number) => githubEventToEnqueue(ada.deploymentId, `vacuum_${n}`, { payloadJson: '{"action":"opened"}' });
     for (let first = 0; first < FINISHED; first += 200) {
       const rows = await enqueue(sql, Array.from({ length: 200 }, (_, i) => event(first + i)), new Date(), { slots: 200, perUrl: 1_000, inFlight: new Map(), leaseMs: 30_000 });
       const now = new Date();

@@ -13,7 +13,7 @@ export function githubEventToEnqueue(deploymentId: string, id: string, overrides
     connector: "github",
     trigger: "issue_opened",
     account: "",
-    payload: "{}",
+    payloadJson: "{}",
     occurredAt: new Date(),
     dedupeKey: id,
     forwardUnlisted: false,

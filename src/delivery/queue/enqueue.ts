@@ -32,7 +32,7 @@ export interface EventToEnqueue {
   trigger: string;
   account: string;
   /** The event's data as JSON text (valid JSON: the batch's payloads are joined into one JSON array). */
-  payload: string;
+  payloadJson: string;
   /** The watched resource's params as JSON text (§13); null: not tied to a resource. */
   resource?: string | null;
   occurredAt: Date;
@@ -235,7 +235,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
       column("connector"),
       column("trigger"),
       column("account"),
-      `[${events.map((event) => event.payload).join(",")}]`,
+      `[${events.map((event) => event.payloadJson).join(",")}]`,
       events.map((event) => event.occurredAt.toISOString()),
       column("dedupeKey"),
       column("forwardUnlisted"),
@@ -336,7 +336,7 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
             occurredAt: event.occurredAt,
             resource: event.resource ? (JSON.parse(event.resource) as Record<string, string>) : null,
             // The text just stored (json keeps it as written): what every later attempt sends too.
-            payloadJson: event.payload,
+            payloadJson: event.payloadJson,
           },
           headerKey: row.header_key,
           headerValueSealed: row.header_value_encrypted,
