@@ -18,6 +18,10 @@ if (dir) {
   session.post("Profiler.enable");
   session.post("Profiler.setSamplingInterval", { interval: 500 });
   session.post("Profiler.start");
+  // A process without a SIGTERM handler of its own (the peers) would die on it without an exit event.
+  process.on("SIGTERM", () => {
+    if (process.listenerCount("SIGTERM") === 1) process.exit(143);
+  });
   process.once("exit", () => {
     // An in-process session answers synchronously, so this runs to the end inside the exit handler.
     session.post("Profiler.stop", (error, result) => {

@@ -12,7 +12,7 @@
  *
  *   npm run bench:forwarding                       # 200 events/s, then --rounds interleaved rounds at max rate
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
- *   npx tsx bench/forwarding/run.ts --cpu-prof /tmp/prof   # + a CPU profile of the service
+ *   npx tsx bench/forwarding/run.ts --cpu-prof /tmp/prof   # + CPU profiles of the service and the peers
  *   npx tsx bench/forwarding/run.ts --hanging-rate 0       # without the hanging-neighbour phase
  *   npx tsx bench/forwarding/run.ts --own-server           # on a PostgreSQL server of its own, as shipped
  *   npx tsx bench/forwarding/run.ts --own-server --statements   # + each max round's costliest statements
@@ -213,8 +213,16 @@ try {
 
   const peer = async (script: string, path: string) => {
     const child = fork(join(here, script), [], {
-      execArgv: ["--import", "tsx"],
-      env: { ...process.env, DATABASE_URL: benchDb.url, RECEIVER_URL: `${receiverUrl}${path}`, GITHUB_WEBHOOK_SECRET: SECRET },
+      // With --cpu-prof the peers are profiled too (<dir>/naive.cpuprofile, <dir>/graphile.cpuprofile): where
+      // their CPU per event goes is what the service's is measured against.
+      execArgv: ["--import", "tsx", ...(args["cpu-prof"] ? ["--import", join(here, "cpuProfile.mjs")] : [])],
+      env: {
+        ...process.env,
+        DATABASE_URL: benchDb.url,
+        RECEIVER_URL: `${receiverUrl}${path}`,
+        GITHUB_WEBHOOK_SECRET: SECRET,
+        ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"], BENCH_CPU_PROF_NAME: path.slice(1) } : {}),
+      },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     children.push(child);
