@@ -19,6 +19,8 @@
  *   BENCH_EXPLAIN=/tmp/pglog npx tsx bench/forwarding/run.ts --own-server --statements
  *                                                  # + plans of statements over 6 ms, in that folder's server log
  *   npx tsx bench/forwarding/run.ts --max-in-flight 128    # another DELIVERY_MAX_IN_FLIGHT_PER_URL
+ *   BENCH_SETUP_SQL="drop index …; …" npx tsx bench/forwarding/run.ts   # statements run on the bench
+ *                                                  # database before the load: an index's or a key's cost, without a migration
  *
  * Last phase, a hanging neighbour: the fixed rate again while another deployment's webhooks
  * (--hanging-rate per second) go to a receiver that never answers (each attempt waits for
@@ -171,6 +173,7 @@ try {
   db = client;
   await client.connect();
   if (args.statements) await client.query("create extension if not exists pg_stat_statements");
+  for (const statement of (process.env.BENCH_SETUP_SQL ?? "").split(";").filter((s) => s.trim())) await client.query(statement);
   // The production deployment is the hanging neighbour of the last phase, with its own account.
   for (const deployment of [deploymentId, operator.production]) {
     await client.query(
