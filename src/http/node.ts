@@ -139,6 +139,20 @@ export function clientIp(req: IncomingMessage, trustProxyHops: number): string {
   return ipaddr.isValid(picked) ? normalizeIp(picked) : normalizeIp(socketAddress);
 }
 
+/**
+ * Addresses already normalized. Every request asks, and a client's address repeats across its
+ * requests and connections: ipaddr's parse and print were 1.2 % of the service's CPU at the maximum
+ * forwarding rate (docs/benchmarks.md). Emptied when full, so it holds at most this many.
+ */
+const normalizedIps = new Map<string, string>();
+const NORMALIZED_IPS_MAX = 10_000;
+
 function normalizeIp(address: string): string {
-  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
+  let normalized = normalizedIps.get(address);
+  if (normalized === undefined) {
+    normalized = ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
+    if (normalizedIps.size >= NORMALIZED_IPS_MAX) normalizedIps.clear();
+    normalizedIps.set(address, normalized);
+  }
+  return normalized;
 }
