@@ -19,6 +19,8 @@
  *   BENCH_EXPLAIN=/tmp/pglog npx tsx bench/forwarding/run.ts --own-server --statements
  *                                                  # + plans of statements over 6 ms, in that folder's server log
  *   npx tsx bench/forwarding/run.ts --max-in-flight 128    # another DELIVERY_MAX_IN_FLIGHT_PER_URL
+ *   cp -r dist dist-b; <change, npm run build:server>; npx tsx bench/forwarding/run.ts --b-dist dist-b
+ *                                                  # the build before a change beside the one after, in the same rounds
  *   BENCH_SETUP_SQL="drop index …; …" npx tsx bench/forwarding/run.ts   # statements run on the bench
  *                                                  # database before the load: an index's or a key's cost, without a migration
  *
@@ -75,6 +77,11 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     "own-server": { type: "boolean", default: false },
     statements: { type: "boolean", default: false },
+    // Another build of the service, side by side with this one in the same run: a folder inside the
+    // repository holding a copy of its dist/ (so its packages resolve), e.g. `cp -r dist dist-b` before
+    // a change. Adds the targets switchyard-b and switchyard-b-spread, on the same database and
+    // deployment (so only for changes that leave the schema alone).
+    "b-dist": { type: "string" },
     out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
@@ -161,11 +168,13 @@ const serviceEnv = {
 const service = await serviceProcess(serviceEnv, { compiled: true });
 // The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
 const second = !args.only || args.only.split(",").includes("switchyard-2-instances") ? await serviceProcess(serviceEnv, { compiled: true }) : undefined;
+const buildB = args["b-dist"] ? await serviceProcess(serviceEnv, { entry: join(args["b-dist"], "main.js") }) : undefined;
 
 let db: pg.Client | undefined;
 try {
   await service.start();
   await second?.start();
+  await buildB?.start();
   const operator = await createBenchOperator(service.url);
   const deploymentId = operator.development;
   // A connected GitHub account (id 583231, the sender of every payload); its token is never used here.
@@ -242,6 +251,12 @@ try {
     { name: "switchyard-spread", url: switchyardUrl, path: "/switchyard", spread: true },
     // Half the connections to each instance; every event must still arrive exactly once.
     ...(second ? [{ name: "switchyard-2-instances", url: switchyardUrl, path: "/switchyard", spread: true, also: `${second.url}/webhooks/${deploymentId}/github` }] : []),
+    ...(buildB
+      ? [
+          { name: "switchyard-b", url: `${buildB.url}/webhooks/${deploymentId}/github`, path: "/switchyard", spread: false },
+          { name: "switchyard-b-spread", url: `${buildB.url}/webhooks/${deploymentId}/github`, path: "/switchyard", spread: true },
+        ]
+      : []),
     { name: "graphile", url: `http://127.0.0.1:${graphilePort}/`, path: "/graphile", spread: false },
     { name: "naive", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false },
   ];
@@ -286,8 +301,11 @@ try {
   };
   const backends = async () =>
     (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
-  const targetPids = (name: string) =>
-    name === "switchyard-2-instances" ? [service.pid()!, second!.pid()!] : [name.startsWith("switchyard") ? service.pid()! : name === "graphile" ? graphilePid! : naivePid!];
+  const targetPids = (name: string) => {
+    if (name === "switchyard-2-instances") return [service.pid()!, second!.pid()!];
+    if (name.startsWith("switchyard-b")) return [buildB!.pid()!];
+    return [name.startsWith("switchyard") ? service.pid()! : name === "graphile" ? graphilePid! : naivePid!];
+  };
 
   const pct = (values: number[], p: number) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -462,8 +480,12 @@ try {
 
   const results: Array<Awaited<ReturnType<typeof run>> & { neighbour?: string }> = [];
   for (const target of targets.filter((t) => !t.spread)) results.push(await run(target, RATE));
-  // Interleaved rounds at the maximum rate, so a neighbour's load falls on every target alike.
-  for (let round = 1; round <= ROUNDS; round++) for (const target of targets) results.push(await run(target, undefined, round));
+  // Interleaved rounds at the maximum rate, every other one in reverse order, so a neighbour's load
+  // or a drift of the machine's speed falls on every target alike (this machine's rates moved by a
+  // third between windows a minute apart: docs/benchmarks.md).
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of round % 2 === 1 ? targets : [...targets].reverse()) results.push(await run(target, undefined, round));
+  }
   let hangingPhase: { accepted: number; received: number } | undefined;
   if (HANGING_RATE > 0) {
     const stop = hangingNeighbour();
@@ -501,6 +523,8 @@ try {
     spreadMaxRateVsGraphile: ratio("switchyard-spread", "graphile"),
     // Two instances on one database ÷ one, both spreading over the 10,000 accounts.
     ...(second ? { twoInstancesVsOne: ratio("switchyard-2-instances", "switchyard-spread") } : {}),
+    // --b-dist: the other build ÷ this one, hot and over 10,000 accounts (same rounds).
+    ...(buildB ? { buildBVsThis: ratio("switchyard-b", "switchyard"), buildBSpreadVsThis: ratio("switchyard-b-spread", "switchyard-spread") } : {}),
     duplicates: Object.fromEntries(targets.map((t) => [t.name, results.filter((r) => r.target === t.name).reduce((n, r) => n + r.duplicates, 0)])),
     lost: Object.fromEntries(targets.map((t) => [t.name, results.filter((r) => r.target === t.name).reduce((n, r) => n + r.lost, 0)])),
     ...(hangingPhase
@@ -523,6 +547,7 @@ try {
   hanging.close();
   await service.stop().catch(() => {});
   await second?.stop().catch(() => {});
+  await buildB?.stop().catch(() => {});
   receiver.close();
   if (args["keep-db"] && !ownServer) console.log(`kept database ${benchDb.name}`);
   else await benchDb.drop().catch(() => {});

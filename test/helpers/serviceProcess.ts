@@ -31,9 +31,10 @@ export async function freePort(): Promise<number> {
 
 /**
  * `compiled`: run dist/main.js (what `npm start` runs; needs `npm run build`) instead of the
- * TypeScript sources, as the benchmarks do.
+ * TypeScript sources, as the benchmarks do; `entry`: another build's main.js (a path from the
+ * repository's root), for a benchmark that sets two builds side by side.
  */
-export async function serviceProcess(env: Record<string, string>, options: { compiled?: boolean } = {}): Promise<ServiceProcess> {
+export async function serviceProcess(env: Record<string, string>, options: { compiled?: boolean; entry?: string } = {}): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: Child | undefined;
@@ -44,7 +45,7 @@ export async function serviceProcess(env: Record<string, string>, options: { com
     client: { url, gql: graphqlClient(url) } as unknown as TestApp,
     async start() {
       if (child) earlierOutput += child.output();
-      const current = spawnNode(options.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"], {
+      const current = spawnNode(options.entry ? [options.entry] : options.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"], {
         cwd: new URL("../..", import.meta.url).pathname,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...env },
       });
