@@ -13,6 +13,7 @@
  *   npm run bench:forwarding                       # 200 events/s, then --rounds interleaved rounds at max rate
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
  *   npx tsx bench/forwarding/run.ts --cpu-prof /tmp/prof   # + CPU profiles of the service and the peers
+ *   npx tsx bench/forwarding/run.ts --heap-prof /tmp/heap  # + what the service allocates (bench/heapProfileTop.ts)
  *   npx tsx bench/forwarding/run.ts --hanging-rate 0       # without the hanging-neighbour phase
  *   npx tsx bench/forwarding/run.ts --own-server           # on a PostgreSQL server of its own, as shipped
  *   npx tsx bench/forwarding/run.ts --own-server --statements   # + each max round's costliest statements
@@ -68,6 +69,8 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "50" },
     // Writes a V8 CPU profile of the service into this folder when it stops (cpuProfile.mjs).
     "cpu-prof": { type: "string" },
+    // Writes a sampling heap profile of the service into this folder when it stops (heapProfile.mjs).
+    "heap-prof": { type: "string" },
     // Keeps the database afterwards (its name is printed) to look at timings per delivery.
     "keep-db": { type: "boolean", default: false },
     "hanging-rate": { type: "string", default: "5" },
@@ -162,8 +165,13 @@ const serviceEnv = {
   CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
   ...(args["max-in-flight"] ? { DELIVERY_MAX_IN_FLIGHT_PER_URL: args["max-in-flight"] } : {}),
   // Node's flags as `npm start` gives them (the young generation's size), and the profiler when asked.
-  NODE_OPTIONS: [...startFlags, ...(args["cpu-prof"] ? [`--import ${join(here, "cpuProfile.mjs")}`] : [])].join(" "),
+  NODE_OPTIONS: [
+    ...startFlags,
+    ...(args["cpu-prof"] ? [`--import ${join(here, "cpuProfile.mjs")}`] : []),
+    ...(args["heap-prof"] ? [`--import ${join(here, "heapProfile.mjs")}`] : []),
+  ].join(" "),
   ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
+  ...(args["heap-prof"] ? { BENCH_HEAP_PROF_DIR: args["heap-prof"] } : {}),
 };
 const service = await serviceProcess(serviceEnv, { compiled: true });
 // The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
