@@ -1,5 +1,5 @@
 /**
- * Ranks a V8 CPU profile (a `.cpuprofile` from `--cpu-prof` or bench/forwarding/cpuProfile.mjs) by
+ * Ranks a V8 CPU profile (a `.cpuprofile` from `--cpu-prof` or bench/forwarding/profile.mjs) by
  * self time: per function and per file or package.
  *
  *   npx tsx bench/cpuProfileTop.ts /tmp/prof/service-123.cpuprofile [--top 30] [--skip 20] [--busiest 4]

@@ -1,5 +1,5 @@
 /**
- * Ranks a sampling heap profile (bench/forwarding/heapProfile.mjs, with the objects garbage
+ * Ranks a sampling heap profile (bench/forwarding/profile.mjs, with the objects garbage
  * collection freed counted in) by bytes allocated: per function and per file or package. Which code
  * makes the garbage the collector then spends its share of the CPU on.
  *

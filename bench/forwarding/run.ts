@@ -67,9 +67,9 @@ const { values: args } = parseArgs({
     // Connected accounts the "spread" phase routes over (one per GitHub sender id).
     accounts: { type: "string", default: "10000" },
     connections: { type: "string", default: "50" },
-    // Writes a V8 CPU profile of the service into this folder when it stops (cpuProfile.mjs).
+    // Writes a V8 CPU profile of the service into this folder when it stops (profile.mjs).
     "cpu-prof": { type: "string" },
-    // Writes a sampling heap profile of the service into this folder when it stops (heapProfile.mjs).
+    // Writes a sampling heap profile of the service into this folder when it stops (profile.mjs).
     "heap-prof": { type: "string" },
     // Keeps the database afterwards (its name is printed) to look at timings per delivery.
     "keep-db": { type: "boolean", default: false },
@@ -167,8 +167,7 @@ const serviceEnv = {
   // Node's flags as `npm start` gives them (the young generation's size), and the profiler when asked.
   NODE_OPTIONS: [
     ...startFlags,
-    ...(args["cpu-prof"] ? [`--import ${join(here, "cpuProfile.mjs")}`] : []),
-    ...(args["heap-prof"] ? [`--import ${join(here, "heapProfile.mjs")}`] : []),
+    ...(args["cpu-prof"] || args["heap-prof"] ? [`--import ${join(here, "profile.mjs")}`] : []),
   ].join(" "),
   ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
   ...(args["heap-prof"] ? { BENCH_HEAP_PROF_DIR: args["heap-prof"] } : {}),
@@ -235,7 +234,7 @@ try {
     const child = fork(join(here, script), [], {
       // With --cpu-prof the peers are profiled too (<dir>/naive.cpuprofile, <dir>/graphile.cpuprofile): where
       // their CPU per event goes is what the service's is measured against.
-      execArgv: ["--import", "tsx", ...(args["cpu-prof"] ? ["--import", join(here, "cpuProfile.mjs")] : [])],
+      execArgv: ["--import", "tsx", ...(args["cpu-prof"] ? ["--import", join(here, "profile.mjs")] : [])],
       env: {
         ...process.env,
         DATABASE_URL: benchDb.url,

@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
     // Runs dist/main.js (npm run build) rather than the sources through tsx.
     compiled: { type: "boolean", default: false },
     // Writes V8 CPU profiles of the service (service-<pid>.cpuprofile), the fake API and the pipe into
-    // this folder when they stop (../forwarding/cpuProfile.mjs); rank them with bench/cpuProfileTop.ts.
+    // this folder when they stop (../forwarding/profile.mjs); rank them with bench/cpuProfileTop.ts.
     "cpu-prof": { type: "string" },
     out: { type: "string", default: join(here, "results.json") },
   },
@@ -47,7 +47,7 @@ const RATE = Number(args.rate);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const STREAM_BYTES = Number(args["stream-mb"]) * 1024 * 1024;
-const CPU_PROFILE = join(here, "../forwarding/cpuProfile.mjs");
+const CPU_PROFILE = join(here, "../forwarding/profile.mjs");
 
 async function startServer(role: string, ...rest: string[]): Promise<{ child: Child; url: string }> {
   // With --cpu-prof, the servers are profiled too (the bare pipe is the proxy's yardstick), the same
