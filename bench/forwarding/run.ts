@@ -189,7 +189,8 @@ try {
   db = client;
   await client.connect();
   if (args.statements) await client.query("create extension if not exists pg_stat_statements");
-  for (const statement of (process.env.BENCH_SETUP_SQL ?? "").split(";").filter((s) => s.trim())) await client.query(statement);
+  // A query without parameters may hold several statements; a ";" inside a literal stays whole.
+  if (process.env.BENCH_SETUP_SQL) await client.query(process.env.BENCH_SETUP_SQL);
   // The production deployment is the hanging neighbour of the last phase, with its own account.
   for (const deployment of [deploymentId, operator.production]) {
     await client.query(
