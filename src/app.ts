@@ -154,6 +154,7 @@ export function buildApp(deps: AppDeps): App {
   });
   const users = createUsers({
     db,
+    clock,
     passwords: createPasswordHasher(config.passwordHashCost),
     sessions,
     loginGuard: createLoginGuard({
@@ -282,6 +283,7 @@ export function buildApp(deps: AppDeps): App {
       db,
       sql,
       logger,
+      clock,
       settings: config,
       accessCache,
       sessions,
@@ -315,11 +317,7 @@ export function buildApp(deps: AppDeps): App {
     graphql,
   });
   let closingLive: Promise<void> | undefined;
-  const closeLive = () =>
-    (closingLive ??= (async () => {
-      await bus.close();
-      await graphql.closeLive();
-    })());
+  const closeLive = () => (closingLive ??= bus.close().then(() => graphql.closeLive()));
 
   return {
     config,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Clock } from "../clock.ts";
 import type { PasswordHasher } from "../crypto/passwords.ts";
 import { sha256Hex } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
@@ -51,9 +52,10 @@ export async function signUp(
   hasher: PasswordHasher,
   input: { email: string; password: string; name: string; invitationToken?: string | null },
   policy: SignUpPolicy,
+  now: Date,
 ) {
   const values = parseInput(signUpInput, { ...input, invitationToken: input.invitationToken ?? undefined });
-  const invitation = values.invitationToken === undefined ? undefined : await findInvitationByToken(db, values.invitationToken);
+  const invitation = values.invitationToken === undefined ? undefined : await findInvitationByToken(db, values.invitationToken, now);
   if (invitation === null) {
     throw new AppError("NOT_FOUND", "This invitation link is not valid: it may have expired, been revoked, been replaced by a newer one, or been used already.");
   }
@@ -156,14 +158,16 @@ export interface UsersDeps {
   /** SIGNUP_RATE_LIMIT_PER_HOUR per address. */
   signupLimit: RateLimit;
   signup: SignUpPolicy;
+  /** Whether an invitation link has expired. */
+  clock: Clock;
 }
 
 /** Sign-up, log-in and password changes, each behind its rate limit; `ip` is the caller's address. */
-export function createUsers({ db, passwords, sessions, loginGuard, signupLimit, signup }: UsersDeps) {
+export function createUsers({ db, passwords, sessions, loginGuard, signupLimit, signup, clock }: UsersDeps) {
   return {
     async signUp(input: Parameters<typeof signUp>[2], ip: string) {
       await signupLimit.consume(addressKey(ip));
-      return signUp(db, passwords, input, signup);
+      return signUp(db, passwords, input, signup, clock.now());
     },
     logIn: (input: { email: string; password: string }, ip: string) => logIn(db, passwords, loginGuard, input, ip),
     /** Only for the logged-in user themself (`userId` is the caller's session's user). */

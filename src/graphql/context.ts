@@ -6,6 +6,7 @@ import type { Sessions } from "../auth/sessions.ts";
 import { type Principal, sessionTokenFrom } from "../auth/principal.ts";
 import type { Revocations } from "../auth/revocations.ts";
 import type { Users } from "../auth/users.ts";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { ConnectSettings } from "../connections/connectSettings.ts";
 import type { ClientCredentials } from "../credentials/clientCredentials.ts";
@@ -54,6 +55,8 @@ export interface ContextCapabilities extends AuthCapabilities {
   /** Prepared statements on hot reads: the data page, the event log, delivery stats, access re-checks. */
   sql: Sql;
   logger: Logger;
+  /** The app's time: what expires (invitation links) is judged by it, so tests can move it (clock.ts). */
+  clock: Clock;
   settings: GraphQLSettings;
   /** Deployments' rows remembered by access checks (auth/access.ts), which `deployment(id)` serves from. */
   accessCache: AccessCache;

@@ -128,6 +128,7 @@ export async function inviteMember(
   invitedById: string,
   actorRole: Role | undefined,
   input: { email: string; role: string },
+  now: Date,
 ): Promise<IssuedInvitation> {
   const values = parseInput(memberInput, input);
   if (values.role === "OWNER" && actorRole !== "OWNER") throw forbidden("Only owners can invite owners.");
@@ -136,16 +137,16 @@ export async function inviteMember(
     throw new AppError("BAD_USER_INPUT", "This person is already a member.", { fields: [{ field: "email", message: "is already a member" }] });
   }
   const existing = await db.invitation.findUnique({ where: { organizationId_email: { organizationId, email: values.email } } });
-  if (existing?.role === "OWNER" && existing.expiresAt > new Date() && actorRole !== "OWNER") {
+  if (existing?.role === "OWNER" && existing.expiresAt > now && actorRole !== "OWNER") {
     throw forbidden("Only owners can change an owner's invitation.");
   }
   const token = newInvitationToken();
   const tokenHash = invitationTokenHash(token);
-  const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * 86_400_000);
+  const expiresAt = new Date(now.getTime() + INVITATION_TTL_DAYS * 86_400_000);
   const invitation = await db.invitation.upsert({
     where: { organizationId_email: { organizationId, email: values.email } },
     create: { organizationId, email: values.email, role: values.role, invitedById, expiresAt, tokenHash },
-    update: { role: values.role, invitedById, expiresAt, tokenHash, createdAt: new Date() },
+    update: { role: values.role, invitedById, expiresAt, tokenHash, createdAt: now },
   });
   return { ...invitation, token };
 }
@@ -155,10 +156,10 @@ export function findInvitation(db: Db, id: string) {
   return db.invitation.findUnique({ where: { id } });
 }
 
-/** The pending (unexpired) invitation whose link carries `token`, if any. */
-export function findInvitationByToken(db: Db, token: string) {
+/** The pending invitation whose link carries `token`, if any: unexpired at `now`. */
+export function findInvitationByToken(db: Db, token: string, now: Date) {
   if (!token.trim() || token.length > 200) return Promise.resolve(null);
-  return db.invitation.findFirst({ where: { tokenHash: invitationTokenHash(token), expiresAt: { gt: new Date() } } });
+  return db.invitation.findFirst({ where: { tokenHash: invitationTokenHash(token), expiresAt: { gt: now } } });
 }
 
 /** Withdraws a pending invitation. Only owners withdraw an owner's invitation. */
@@ -175,8 +176,8 @@ const INVITATION_NOT_FOUND = "This invitation link is not valid: it may have exp
  * what keeps a leaked link from working for someone else. Used once: the invitation is deleted in
  * the same transaction.
  */
-export async function acceptInvitation(db: Db, user: { id: string; email: string }, token: string) {
-  const invitation = await findInvitationByToken(db, token);
+export async function acceptInvitation(db: Db, user: { id: string; email: string }, token: string, now: Date) {
+  const invitation = await findInvitationByToken(db, token, now);
   if (!invitation) throw new AppError("NOT_FOUND", INVITATION_NOT_FOUND);
   if (invitation.email !== user.email) {
     throw forbidden("This invitation was sent to a different email address. Log in with the address it was sent to.");
@@ -197,11 +198,6 @@ export async function joinThrough(tx: Prisma.TransactionClient, invitation: Invi
 export async function declineInvitation(db: Db, user: { email: string }, id: string) {
   const { count } = await db.invitation.deleteMany({ where: { id, email: user.email } });
   if (count === 0) throw notFound("Invitation");
-}
-
-/** The pending invitations sent to an address, oldest first. */
-export function invitationsFor(db: Db, email: string) {
-  return db.invitation.findMany({ where: { email, expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" }, include: { organization: { select: { name: true } } } });
 }
 
 /**

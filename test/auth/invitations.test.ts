@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { AcceptInvitation, createOperator, InviteMember, invitationToken, joinByInvitation, type Operator, SignUp } from "../helpers/operators.ts";
 import { errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -149,4 +150,42 @@ test("an admin can neither downgrade nor revoke an owner's pending invitation; a
   // The owner changes and revokes it.
   ok(await app.gql(InviteMember, { organizationId: team.organizationId, email, role: "ADMIN" }, { token: team.token }));
   expect(ok(await app.gql(Revoke, { id: invited.id }, { token: team.token })).revokeInvitation).toBe(true);
+});
+
+test("an invitation link works for 14 days: past that it is not shown, accepted or signed up through, and inviting again renews it", async () => {
+  const clock = fakeClock();
+  // Sessions outlive the invitation here, so the same people act before and after it expires.
+  const timed = await startTestApp({ SESSION_TTL_HOURS: String(24 * 30) }, { clock });
+  try {
+    const team = await createOperator(timed, "Team");
+    const email = address("late");
+    const sent = ok(await timed.gql(InviteShape, { org: team.organizationId, email }, { token: team.token })).inviteMember;
+    if (sent.__typename !== "Invitation") throw new Error("not an invitation");
+    expect(sent.expiresAt).toBe("2026-01-15T00:00:00.000Z");
+    const token = invitationToken(sent.acceptUrl);
+    const person = ok(await timed.gql(SignUp, { email, password: "a fine password", name: "Late" })).signUp.token;
+
+    clock.set(new Date("2026-01-14T23:59:00.000Z"));
+    expect(ok(await timed.gql(Preview, { token })).invitation?.email).toBe(email);
+    expect(ok(await timed.gql(MyInvitations, {}, { token: person })).viewer!.invitations).toHaveLength(1);
+    expect(ok(await timed.gql(Pending, { org: team.organizationId }, { token: team.token })).organization!.invitations).toHaveLength(1);
+
+    clock.set(new Date("2026-01-15T00:00:01.000Z"));
+    expect(ok(await timed.gql(Preview, { token })).invitation).toBeNull();
+    expect(ok(await timed.gql(MyInvitations, {}, { token: person })).viewer!.invitations).toEqual([]);
+    expect(ok(await timed.gql(Pending, { org: team.organizationId }, { token: team.token })).organization!.invitations).toEqual([]);
+    expect(errorCode(await timed.gql(AcceptInvitation, { token }, { token: person }))).toBe("NOT_FOUND");
+    expect(errorCode(await timed.gql(SignUpThrough, { email: address("someone-else"), token }))).toBe("NOT_FOUND");
+    expect(ok(await timed.gql(Organizations, {}, { token: person })).organizations).toEqual([]);
+
+    // Inviting again issues a new link for another 14 days from now; the expired one stays dead.
+    const again = ok(await timed.gql(InviteShape, { org: team.organizationId, email }, { token: team.token })).inviteMember;
+    if (again.__typename !== "Invitation") throw new Error("not an invitation");
+    expect(again.expiresAt).toBe("2026-01-29T00:00:01.000Z");
+    expect(errorCode(await timed.gql(AcceptInvitation, { token }, { token: person }))).toBe("NOT_FOUND");
+    ok(await timed.gql(AcceptInvitation, { token: invitationToken(again.acceptUrl) }, { token: person }));
+    expect(ok(await timed.gql(Organizations, {}, { token: person })).organizations).toEqual([{ id: team.organizationId, viewerRole: "MEMBER" }]);
+  } finally {
+    await timed.close();
+  }
 });

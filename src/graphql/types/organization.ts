@@ -82,7 +82,7 @@ builder.prismaObject("Organization", {
     }),
     invitations: t.relation("invitations", {
       description: "Pending (unexpired) invitations, oldest first. Owners and admins only.",
-      query: () => ({ where: { expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" } }),
+      query: (_args, ctx) => ({ where: { expiresAt: { gt: ctx.clock.now() } }, orderBy: { createdAt: "asc" } }),
       authScopes: (organization) => ({ organizationAdmin: organization.id }),
     }),
   }),
@@ -117,7 +117,7 @@ builder.queryFields((t) => ({
       "link is not valid (expired, revoked, replaced, used). Public: the token is the secret.",
     args: { token: t.arg.string() },
     resolve: async (query, _root, args, ctx) => {
-      const invitation = await findInvitationByToken(ctx.db, args.token);
+      const invitation = await findInvitationByToken(ctx.db, args.token, ctx.clock.now());
       return invitation ? ctx.db.invitation.findUnique({ ...query, where: { id: invitation.id } }) : null;
     },
   }),
@@ -190,7 +190,7 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     resolve: async (query, _root, args, ctx) => {
       const user = await viewerOf(ctx);
-      const membership = await acceptInvitation(ctx.db, user, args.token);
+      const membership = await acceptInvitation(ctx.db, user, args.token, ctx.clock.now());
       return ctx.db.organization.findUniqueOrThrow({ ...query, where: { id: membership.organizationId } });
     },
   }),
@@ -216,7 +216,7 @@ builder.mutationFields((t) => ({
 
 async function invite(ctx: GraphQLContext, organizationId: string, args: { email: string; role: string }): Promise<IssuedInvitation> {
   if (ctx.principal?.kind !== "user") throw new Error("unreachable: organizationAdmin requires a user");
-  return inviteMember(ctx.db, organizationId, ctx.principal.userId, await ctx.access.organizationRole(organizationId), args);
+  return inviteMember(ctx.db, organizationId, ctx.principal.userId, await ctx.access.organizationRole(organizationId), args, ctx.clock.now());
 }
 
 async function viewerOf(ctx: GraphQLContext) {

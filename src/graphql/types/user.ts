@@ -17,7 +17,7 @@ builder.prismaObject("User", {
         "or decline. Only on `viewer`; anyone else's is FORBIDDEN.",
       resolve: (query, user, _args, ctx) => {
         if (ctx.principal?.kind !== "user" || ctx.principal.userId !== user.id) throw forbidden("Only the invited person sees their invitations.");
-        return ctx.db.invitation.findMany({ ...query, where: { email: user.email, expiresAt: { gt: new Date() } }, orderBy: { createdAt: "asc" } });
+        return ctx.db.invitation.findMany({ ...query, where: { email: user.email, expiresAt: { gt: ctx.clock.now() } }, orderBy: { createdAt: "asc" } });
       },
     }),
   }),
