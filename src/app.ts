@@ -230,12 +230,7 @@ export function buildApp(deps: AppDeps): App {
     createDeliveryQueue({ sql, clock, signal, bus, logger, metrics: operationsMetrics, disableAfterMs: config.forwardingDisableAfterMs });
   const deliveries = deliveryQueue(sql);
   const forwarding = createForwarding({
-    db,
-    sql,
-    box,
-    logger,
-    deliveries,
-    recorder,
+    db, sql, box, logger, deliveries, recorder, clock,
     allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
   });
 
@@ -290,7 +285,7 @@ export function buildApp(deps: AppDeps): App {
       apiKeys,
       users,
       organizations,
-      signingSecrets: createSigningSecrets({ db, box }),
+      signingSecrets: createSigningSecrets({ db, box, clock }),
       operatorCredentials,
       verificationTokens,
       deliveries,

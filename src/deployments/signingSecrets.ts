@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -17,7 +18,7 @@ export async function createSigningSecret(tx: Tx, box: SecretBox, deploymentId: 
 }
 
 /** The secrets that sign right now, newest first: the current one, and the previous one during its 24 h overlap. */
-export async function activeSigningSecrets(db: Db | Tx, box: SecretBox, deploymentId: string, now = new Date()): Promise<string[]> {
+export async function activeSigningSecrets(db: Db | Tx, box: SecretBox, deploymentId: string, now: Date): Promise<string[]> {
   const rows = await db.signingSecret.findMany({
     where: { deploymentId, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
     orderBy: { createdAt: "desc" },
@@ -26,7 +27,7 @@ export async function activeSigningSecrets(db: Db | Tx, box: SecretBox, deployme
 }
 
 /** A new current secret; the old one keeps signing alongside for 24 hours so receivers can switch over. */
-export async function rotateSigningSecret(db: Db, box: SecretBox, deploymentId: string, now = new Date()) {
+export async function rotateSigningSecret(db: Db, box: SecretBox, deploymentId: string, now: Date) {
   await db.$transaction(async (tx) => {
     await tx.signingSecret.deleteMany({ where: { deploymentId, expiresAt: { not: null } } });
     await tx.signingSecret.updateMany({
@@ -42,10 +43,10 @@ export async function rotateSigningSecret(db: Db, box: SecretBox, deploymentId: 
  * GraphQL fields that reach this (`Deployment.signingSecret`, `rotateSigningSecret`) are guarded by
  * the `deploymentMember` / `deploymentAdmin` auth scopes (graphql/builder.ts) on that id.
  */
-export function createSigningSecrets({ db, box }: { db: Db; box: SecretBox }) {
+export function createSigningSecrets({ db, box, clock }: { db: Db; box: SecretBox; clock: Clock }) {
   return {
-    current: async (deploymentId: string): Promise<string | null> => (await activeSigningSecrets(db, box, deploymentId))[0] ?? null,
-    rotate: (deploymentId: string) => rotateSigningSecret(db, box, deploymentId),
+    current: async (deploymentId: string): Promise<string | null> => (await activeSigningSecrets(db, box, deploymentId, clock.now()))[0] ?? null,
+    rotate: (deploymentId: string) => rotateSigningSecret(db, box, deploymentId, clock.now()),
   };
 }
 export type SigningSecrets = ReturnType<typeof createSigningSecrets>;

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";
@@ -23,6 +24,8 @@ export interface ForwardingDeps {
   logger: Logger;
   deliveries: DeliveryQueue;
   recorder: EventRecorder;
+  /** When a test event happened. */
+  clock: Clock;
   /** False in production unless FORWARDING_ALLOW_PRIVATE: a forwarding URL must not reach private networks (net/ssrf.ts). */
   allowPrivateTargets: boolean;
 }
@@ -48,7 +51,7 @@ export function createForwarding(deps: ForwardingDeps) {
       await resumeForwarding(deps, deploymentId);
       return (await getForwardingSettings(db, deploymentId))!;
     },
-    sendTestEvent: (deploymentId: string, ref: TriggerRef) => sendTestEvent(deps.recorder, deploymentId, ref),
+    sendTestEvent: (deploymentId: string, ref: TriggerRef) => sendTestEvent(deps.recorder, deploymentId, ref, deps.clock.now()),
   };
 }
 export type Forwarding = ReturnType<typeof createForwarding>;

@@ -13,7 +13,7 @@ export const TEST_ACCOUNT = "test";
  * it is recorded and shown live, and its delivery waits, held, until a URL is saved.
  * Returns the event id.
  */
-export async function sendTestEvent(recorder: EventRecorder, deploymentId: string, ref: TriggerRef): Promise<string> {
+export async function sendTestEvent(recorder: EventRecorder, deploymentId: string, ref: TriggerRef, now: Date): Promise<string> {
   const trigger = findConnector(ref.connector)?.triggers.find((t) => t.name === ref.trigger);
   if (!trigger) {
     throw badInput(`There is no trigger ${ref.connector}.${ref.trigger}.`, [{ field: "trigger", message: "unknown connector or trigger" }]);
@@ -26,7 +26,7 @@ export async function sendTestEvent(recorder: EventRecorder, deploymentId: strin
       account: TEST_ACCOUNT,
       connectedAccountId: null,
       dedupeKey: `test:${randomBytes(12).toString("hex")}`,
-      occurredAt: new Date(),
+      occurredAt: now,
       data: structuredClone(trigger.samplePayload),
     },
     { forwardUnlisted: true },
