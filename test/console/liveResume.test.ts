@@ -3,7 +3,8 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type ConsoleStory, startConsoleStory } from "../helpers/consoleStory.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
-import type { Operator } from "../helpers/operators.ts";
+import { graphql } from "../generated/gql.ts";
+import { createOperator, joinByInvitation, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, type TestApp } from "../helpers/testApp.ts";
 import { scaled } from "../helpers/timing.ts";
@@ -16,8 +17,13 @@ import { screenshotIfFailed } from "./browser.ts";
  * = the last event it saw, so the events of the gap are replayed and the Events page shows each
  * one, once. Nothing sits between the browser and the service: the test only wraps the service's
  * own `upgrade` handler to keep hold of the sockets and to refuse upgrades during the gap; what
- * the page sent is read from the browser's own record of its websocket frames.
+ * the page sent is read from the browser's own record of its websocket frames. And when the
+ * subscriptions end while the socket stays up (the viewer lost access), the marker stops saying Live.
  */
+const LiveRemoveMember = graphql(`
+  mutation LiveResumeRemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }
+`);
+
 let receiver: Receiver;
 let story: ConsoleStory;
 let app: TestApp;
@@ -120,5 +126,21 @@ describe("the console's live events", () => {
     const after = await sendTest();
     await rowOf(after).waitFor();
     expect(seen).toEqual([before, ...during, after]);
+  });
+
+  test("when the caller loses access its subscriptions stop with the socket still up, and the marker says Stopped, not Live", async () => {
+    const bob = await createOperator(app, "Bob");
+    await joinByInvitation(app.gql, ada.token, ada.organizationId, bob);
+    const bobPage = await story.newPage({ as: bob });
+    try {
+      await bobPage.goto(`${app.url}/console/deployments/${ada.deploymentId}/events`);
+      await bobPage.getByTestId("live-state").getByText("Live").waitFor();
+      ok(await app.gql(LiveRemoveMember, { organizationId: ada.organizationId, userId: bob.userId }, { token: ada.token }));
+      await bobPage.getByRole("alert").getByText("Live updates stopped", { exact: false }).waitFor();
+      await bobPage.getByTestId("live-state").getByText("Stopped").waitFor();
+      expect(await bobPage.getByTestId("live-state").textContent()).toBe("Stopped");
+    } finally {
+      await bobPage.context().close();
+    }
   });
 });

@@ -61,7 +61,7 @@ export function EventsSection({ deploymentId, canManage, health }: SectionProps)
     <section className="panel" aria-labelledby="events-title">
       <div className="section-head">
         <h2 id="events-title">Events</h2>
-        <LiveStatus />
+        <LiveStatus stopped={Boolean(live.error)} />
         {canManage && (
           <button type="button" className="button small primary push-right" onClick={() => setSending(true)}>
             Send a test event…
