@@ -70,4 +70,26 @@ describe("Gmail push", () => {
     const response = await post(google.push({ emailAddress: "stranger@example.com", historyId: "1" }));
     expect(await response.json()).toEqual({ received: 0, recorded: 0, duplicates: 0, forwarded: 0, unrouted: 1 });
   });
+
+  test("two mailboxes on one deployment: each push is read with its own account's token and forwarded as that account", async () => {
+    google.setIdentity({ email: "bob@example.com" });
+    try {
+      await connectAccount(app, ada, { connector: "gmail", account: "bob", provider: google });
+    } finally {
+      google.setIdentity({ email: "alice@example.com" });
+    }
+    google.receiveEmail({ mailbox: "bob@example.com", subject: "For Bob" });
+    google.receiveEmail({ mailbox: "alice@example.com", subject: "For Alice" });
+    const seenBefore = receiver.requests.length;
+
+    // Bob's push reads Bob's mailbox only; Alice's mail waits for hers.
+    expect(await (await post(google.push({ emailAddress: "bob@example.com" }))).json()).toMatchObject({ received: 1, recorded: 1, forwarded: 1 });
+    expect(await (await post(google.push({ emailAddress: "alice@example.com" }))).json()).toMatchObject({ received: 1, recorded: 1, forwarded: 1 });
+
+    const forwarded = (await receiver.waitFor((requests) => requests.length === seenBefore + 2)).slice(seenBefore).map((r) => JSON.parse(r.body));
+    expect(forwarded.map((body) => [body.account, body.data.subject, body.data.emailAddress]).sort()).toEqual([
+      ["alice", "For Alice", "alice@example.com"],
+      ["bob", "For Bob", "bob@example.com"],
+    ]);
+  });
 });
