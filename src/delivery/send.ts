@@ -1,9 +1,7 @@
-import { EventEmitter } from "node:events";
 import { isIP } from "node:net";
-import { Agent, type Dispatcher, request } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { Config } from "../config.ts";
 import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../net/ssrf.ts";
-import { readCapped } from "../net/readCapped.ts";
 import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
@@ -43,60 +41,84 @@ export function createDeliveryDispatcher(config: Config): { dispatcher: Dispatch
 }
 
 /**
- * What ends an attempt at its deadline. undici takes an EventEmitter with an `abort` event as a
- * request's signal as well as an AbortSignal, and one costs a fiftieth as much to make: an
- * AbortController took 6 µs on these machines, and with its listeners 1.7 % of the service's CPU at
- * the maximum forwarding rate (docs/benchmarks.md). undici then fails the request with an AbortError.
+ * One POST, never following redirects, never longer than `timeoutMs` in all. Never throws.
+ *
+ * Through the dispatcher's own handler rather than undici's `request`: the answer's status, its
+ * Retry-After and the first RESPONSE_BODY_LIMIT bytes are all an attempt keeps, and `request` wraps
+ * them in a promise, a handler object and a body stream read through an async iterator, on every
+ * attempt of the service's busiest path (docs/benchmarks.md).
  */
-class Deadline extends EventEmitter {
-  aborted = false;
-  abort() {
-    this.aborted = true;
-    this.emit("abort");
-  }
-}
-
-/** One POST, never following redirects, never longer than `timeoutMs` in all. Never throws. */
-export async function send(dispatcher: Dispatcher, guarded: boolean, outbound: OutboundRequest, timeoutMs: number): Promise<SendResult> {
+export function send(dispatcher: Dispatcher, guarded: boolean, outbound: OutboundRequest, timeoutMs: number): Promise<SendResult> {
   const started = performance.now();
-  // Whatever the receiver answered (or its connection error says) is recorded in a batch with other
-  // tenants' attempts: one unstorable character must not fail them all (src/text/storable.ts).
-  const done = (result: Omit<SendResult, "durationMs">): SendResult => ({
-    statusCode: result.statusCode,
-    error: storableOptional(result.error),
-    responseBody: storableOptional(result.responseBody),
-    retryAfter: result.retryAfter,
-    durationMs: Math.round(performance.now() - started),
-  });
-  // One timer for the whole attempt, cleared when it ends: AbortSignal.timeout's stays until it fires,
-  // with its signal held for it (at 1,000 deliveries/s, 15,000 of each alive). Measured in one
-  // max-rate profile each: 1.3 → 0.9 % of the service's CPU to make them, garbage collection 9.0 → 7.6 %.
-  const deadline = new Deadline();
-  const timer = setTimeout(() => deadline.abort(), timeoutMs);
-  try {
-    if (guarded) {
-      // net.connect skips the resolver for IP literals, so those are judged here.
-      const host = new URL(outbound.url).hostname.replace(/^\[|\]$/g, "");
-      const reason = isIP(host) ? blockedAddressReason(host) : undefined;
-      if (reason) throw new ForbiddenAddressError(host, host, reason);
+  return new Promise((resolve) => {
+    let statusCode: number | null = null;
+    let retryAfter: string | null = null;
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    // Whatever the receiver answered (or its connection error says) is recorded in a batch with other
+    // tenants' attempts: one unstorable character must not fail them all (src/text/storable.ts). Once
+    // the status came, the answer is what arrived of it, whatever ended it (the deadline, a reset).
+    const finish = (error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const answered = statusCode !== null;
+      resolve({
+        statusCode,
+        error: answered ? null : storableOptional(error ?? "no answer"),
+        responseBody: answered ? storableOptional(Buffer.concat(chunks).toString("utf8")) : null,
+        retryAfter,
+        durationMs: Math.round(performance.now() - started),
+      });
+    };
+    // One timer for the whole attempt, cleared when it ends: AbortSignal.timeout's stays until it fires,
+    // with its signal held for it (docs/benchmarks.md).
+    const timer = setTimeout(() => {
+      finish(`no answer within ${timeoutMs} ms`);
+      controller?.abort(new Error("the delivery timed out"));
+    }, timeoutMs);
+    try {
+      const url = new URL(outbound.url);
+      if (guarded) {
+        // net.connect skips the resolver for IP literals, so those are judged here.
+        const host = url.hostname.replace(/^\[|\]$/g, "");
+        const reason = isIP(host) ? blockedAddressReason(host) : undefined;
+        if (reason) throw new ForbiddenAddressError(host, host, reason);
+      }
+      dispatcher.dispatch(
+        { origin: url.origin, path: `${url.pathname}${url.search}`, method: "POST", headers: outbound.headers, body: outbound.body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+        {
+          onRequestStart(dispatched) {
+            controller = dispatched;
+          },
+          onResponseStart(_controller, status, headers) {
+            statusCode = status;
+            const value = status === 429 || status === 503 ? headers["retry-after"] : undefined;
+            retryAfter = typeof value === "string" ? value : null;
+          },
+          onResponseData(current, chunk) {
+            chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - kept));
+            kept += Math.min(chunk.length, RESPONSE_BODY_LIMIT - kept);
+            // The rest is not read: the connection goes, as it would for any answer left unread.
+            if (kept >= RESPONSE_BODY_LIMIT) {
+              finish(null);
+              current.abort(new Error("the rest of the answer is not kept"));
+            }
+          },
+          onResponseEnd() {
+            finish(null);
+          },
+          onResponseError(_controller, error) {
+            finish(describe(error, timeoutMs));
+          },
+        },
+      );
+    } catch (error) {
+      finish(describe(error, timeoutMs));
     }
-    const response = await request(outbound.url, {
-      method: "POST",
-      headers: outbound.headers,
-      body: outbound.body,
-      dispatcher,
-      signal: deadline,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const responseBody = await readCapped(response.body, RESPONSE_BODY_LIMIT);
-    const retryAfter = response.statusCode === 429 || response.statusCode === 503 ? response.headers["retry-after"] : undefined;
-    return done({ statusCode: response.statusCode, error: null, responseBody, retryAfter: typeof retryAfter === "string" ? retryAfter : null });
-  } catch (error) {
-    return done({ statusCode: null, error: describe(error, timeoutMs), responseBody: null, retryAfter: null });
-  } finally {
-    clearTimeout(timer);
-  }
+  });
 }
 
 /** A short, secret-free description for the attempt log. */

@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { send } from "../../src/delivery/send.ts";
+import { RESPONSE_BODY_LIMIT, send } from "../../src/delivery/send.ts";
+import { scaled } from "../helpers/timing.ts";
 
 /**
  * One attempt never outlasts the delivery timeout, however the receiver stalls: before its answer
@@ -19,6 +20,11 @@ beforeAll(async () => {
     if (request.url === "/stalled-body") {
       response.writeHead(200, { "content-type": "text/plain" });
       response.write("part of it"); // and never the rest
+      return;
+    }
+    if (request.url === "/longer-than-kept") {
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.write("x".repeat(RESPONSE_BODY_LIMIT + 1024)); // and never the end
       return;
     }
     response.end("ok");
@@ -48,4 +54,11 @@ test("a receiver that answers and then stalls its body ends the attempt at the t
 
 test("an answer within the timeout is recorded as it came", async () => {
   expect(await attempt("/fine")).toMatchObject({ statusCode: 200, error: null, responseBody: "ok" });
+});
+
+test("an answer longer than the attempt log keeps ends the attempt once that much came, not at the timeout", async () => {
+  const timeoutMs = scaled(30_000);
+  const result = await send(dispatcher, false, { url: `${url}/longer-than-kept`, headers: {}, body: "{}" }, timeoutMs);
+  expect(result).toMatchObject({ statusCode: 200, error: null, responseBody: "x".repeat(RESPONSE_BODY_LIMIT) });
+  expect(result.durationMs).toBeLessThan(timeoutMs);
 });
