@@ -73,8 +73,7 @@ export function send(dispatcher: Dispatcher, guarded: boolean, outbound: Outboun
         durationMs: Math.round(performance.now() - started),
       });
     };
-    // One timer for the whole attempt, cleared when it ends: AbortSignal.timeout's stays until it fires,
-    // with its signal held for it (docs/benchmarks.md).
+    // The whole attempt's deadline (undici's own timeouts are per phase), cleared when it ends.
     const timer = setTimeout(() => {
       finish(`no answer within ${timeoutMs} ms`);
       controller?.abort(new Error("the delivery timed out"));
@@ -124,12 +123,13 @@ export function send(dispatcher: Dispatcher, guarded: boolean, outbound: Outboun
 /** A short, secret-free description for the attempt log. */
 function describe(error: unknown, timeoutMs: number): string {
   if (error instanceof ForbiddenAddressError) return error.message;
-  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === "AbortError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT") {
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  // The attempt's own deadline finishes it before aborting it; undici's per-phase timeouts end here.
+  if (e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT") {
     return `no answer within ${timeoutMs} ms`;
   }
   if (e?.cause instanceof ForbiddenAddressError) return e.cause.message;
-  if ((e as { code?: string })?.code === "EFORBIDDENADDRESS") return String(e.message);
+  if (e?.code === "EFORBIDDENADDRESS") return String(e.message);
   const code = e?.code ?? e?.cause?.code;
   const message = e?.message ?? String(error);
   return code ? `${code}: ${message}` : message;

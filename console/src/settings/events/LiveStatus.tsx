@@ -1,5 +1,13 @@
 import { useSyncExternalStore } from "react";
-import { liveState } from "../../client.ts";
+import { type LiveState, liveState } from "../../client.ts";
+
+const LABELS: Record<LiveState, string> = {
+  live: "Live",
+  idle: "Connecting…",
+  connecting: "Connecting…",
+  paused: "Paused — resuming shortly",
+  offline: "Offline — reconnecting",
+};
 
 /**
  * The "Live" marker: live only while the websocket is up and the page's subscriptions run.
@@ -8,19 +16,10 @@ import { liveState } from "../../client.ts";
  */
 export function LiveStatus({ stopped }: { stopped: boolean }) {
   const connection = useSyncExternalStore(liveState.subscribe, () => liveState.current);
-  const on = connection === "live" && !stopped;
   return (
     <span className="live" role="status" data-testid="live-state">
-      <span className={`live-dot ${on ? "on" : ""}`} aria-hidden="true" />
-      {stopped
-        ? "Stopped"
-        : connection === "live"
-          ? "Live"
-          : connection === "connecting" || connection === "idle"
-            ? "Connecting…"
-            : connection === "paused"
-              ? "Paused — resuming shortly"
-              : "Offline — reconnecting"}
+      <span className={`live-dot ${connection === "live" && !stopped ? "on" : ""}`} aria-hidden="true" />
+      {stopped ? "Stopped" : LABELS[connection]}
     </span>
   );
 }
