@@ -10,10 +10,11 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { type CallFrame, frameFile, frameName, printRanked } from "./profileRanking.ts";
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   children?: number[];
 }
 interface Profile {
@@ -74,20 +75,14 @@ for (let i = from; i < to; i++) {
     continue;
   }
   busyTotal += weight;
-  const url = frame.url.replace(/^file:\/\//, "");
-  const file = IDLE.has(frame.functionName) || !url ? frame.functionName || "(native)" : (/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? url.replace(/^.*\/(src|dist|bench)\//, "$1/"));
-  const name = `${frame.functionName || "(anonymous)"}  ${url ? `${url.replace(/^.*node_modules\//, "").replace(/^.*\/(src|dist|bench)\//, "$1/")}:${frame.lineNumber + 1}` : ""}`;
+  const file = IDLE.has(frame.functionName) || !frame.url ? frame.functionName || "(native)" : frameFile(frame.url);
+  const name = frameName(frame);
   perFunction.set(name, (perFunction.get(name) ?? 0) + weight);
   perFile.set(file, (perFile.get(file) ?? 0) + weight);
 }
 
 const top = Number(args.top);
-const show = (title: string, table: Map<string, number>) => {
-  console.log(`\n${title}`);
-  for (const [name, micros] of [...table].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-    console.log(`${((micros / busyTotal) * 100).toFixed(1).padStart(5)} %  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${name}`);
-  }
-};
+const show = (title: string, table: Map<string, number>) => printRanked(title, table, busyTotal, top, (micros) => `${(micros / 1000).toFixed(0).padStart(6)} ms`);
 console.log(`window ${((times[to - 1] - times[from]) / 1e6).toFixed(1)} s: busy ${(busyTotal / 1000).toFixed(0)} ms, idle ${(idleTotal / 1000).toFixed(0)} ms`);
 show("self time by function", perFunction);
 show("self time by file or package", perFile);

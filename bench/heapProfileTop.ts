@@ -7,9 +7,10 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { type CallFrame, frameFile, frameName, printRanked } from "./profileRanking.ts";
 
 interface HeapNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   selfSize: number;
   children: HeapNode[];
 }
@@ -26,21 +27,15 @@ let total = 0;
 const stack = [head];
 while (stack.length > 0) {
   const node = stack.pop()!;
-  const { functionName, url, lineNumber } = node.callFrame;
-  const file = url.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, "$1").replace(/^file:\/\/.*?\/(dist|src)\//, "$1/") || "(native)";
-  const name = `${functionName || "(anonymous)"}  ${file}${url ? `:${lineNumber + 1}` : ""}`;
+  const file = frameFile(node.callFrame.url);
+  const name = frameName(node.callFrame);
   byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
   byFile.set(file, (byFile.get(file) ?? 0) + node.selfSize);
   total += node.selfSize;
   stack.push(...node.children);
 }
 const top = Number(args.top);
-const print = (title: string, map: Map<string, number>) => {
-  console.log(`\n${title}`);
-  for (const [name, bytes] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-    console.log(`${((100 * bytes) / total).toFixed(1).padStart(5)} %  ${(bytes / 1048576).toFixed(1).padStart(8)} MB  ${name}`);
-  }
-};
+const print = (title: string, map: Map<string, number>) => printRanked(title, map, total, top, (bytes) => `${(bytes / 1048576).toFixed(1).padStart(8)} MB`);
 console.log(`allocated in all (sampled): ${(total / 1048576).toFixed(0)} MB`);
 print("bytes allocated by function", byFunction);
 print("bytes allocated by file or package", byFile);

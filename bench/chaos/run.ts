@@ -27,7 +27,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
 import { type OwnPostgres, type OwnServer, ownPostgres, ownRedis, ownServersMissing } from "../../test/helpers/ownServers.ts";
-import { type ServiceProcess, serviceProcess } from "../../test/helpers/serviceProcess.ts";
+import { COMPILED_ENTRY, type ServiceProcess, serviceProcess } from "../../test/helpers/serviceProcess.ts";
 import { createBenchOperator } from "../operator.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -159,7 +159,7 @@ try {
   // One after the other: both would apply the migrations at once.
   for (const name of ["A", "B"]) {
     console.log(`Starting instance ${name} (node dist/main.js): waiting for its /readyz to answer 200…`);
-    const instance = await serviceProcess(env, { compiled: true });
+    const instance = await serviceProcess(env, { entry: COMPILED_ENTRY });
     instances.push(instance);
     await instance.start();
   }

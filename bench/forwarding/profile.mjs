@@ -2,11 +2,12 @@
 // --cpu-prof in NODE_OPTIONS): profiles the whole process and writes <dir>/<BENCH_CPU_PROF_NAME or
 // service-<pid>>.cpuprofile when it exits. With `--heap-prof <dir>` (BENCH_HEAP_PROF_DIR) it also runs
 // V8's sampling heap profiler, counting the objects garbage collection freed too (where the event
-// path's garbage is), and writes <dir>/service-<pid>.heapprofile (bench/heapProfileTop.ts ranks it). Plain JS because it loads before tsx. The folder is made
-// now: the exit handler cannot wait, and a missing folder there lost the profile (node's own
-// --cpu-prof-dir is only made when that process exits, and the service stops first). Only the main
-// thread is profiled (node's --cpu-prof also profiles tsx's loader thread and, with a fixed
-// --cpu-prof-name, that profile overwrote the main thread's).
+// path's garbage is), and writes <dir>/service-<pid>.heapprofile (bench/heapProfileTop.ts ranks it).
+// Plain JS because it loads before tsx. The folders are made now: the exit handler cannot wait, and a
+// missing folder there lost the profile (node's own --cpu-prof-dir is only made when that process
+// exits, and the service stops first). Only the main thread is profiled (node's --cpu-prof also
+// profiles tsx's loader thread and, with a fixed --cpu-prof-name, that profile overwrote the main
+// thread's).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { join } from "node:path";

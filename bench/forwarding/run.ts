@@ -53,7 +53,7 @@ import pg from "pg";
 import { benchDatabase } from "../database.ts";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
 import { ownPostgres } from "../../test/helpers/ownServers.ts";
-import { serviceProcess } from "../../test/helpers/serviceProcess.ts";
+import { COMPILED_ENTRY, serviceProcess } from "../../test/helpers/serviceProcess.ts";
 import { createBenchOperator } from "../operator.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -172,9 +172,9 @@ const serviceEnv = {
   ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
   ...(args["heap-prof"] ? { BENCH_HEAP_PROF_DIR: args["heap-prof"] } : {}),
 };
-const service = await serviceProcess(serviceEnv, { compiled: true });
+const service = await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY });
 // The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
-const second = !args.only || args.only.split(",").includes("switchyard-2-instances") ? await serviceProcess(serviceEnv, { compiled: true }) : undefined;
+const second = !args.only || args.only.split(",").includes("switchyard-2-instances") ? await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY }) : undefined;
 const buildB = args["b-dist"] ? await serviceProcess(serviceEnv, { entry: join(args["b-dist"], "main.js") }) : undefined;
 
 let db: pg.Client | undefined;

@@ -23,7 +23,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { createSecretBox } from "../../src/crypto/secrets.ts";
 import { type Child, spawnNode } from "../../test/helpers/childProcess.ts";
-import { serviceProcess } from "../../test/helpers/serviceProcess.ts";
+import { COMPILED_ENTRY, serviceProcess } from "../../test/helpers/serviceProcess.ts";
 import { benchDatabase } from "../database.ts";
 import { createBenchOperator } from "../operator.ts";
 
@@ -176,7 +176,7 @@ try {
       PROXY_MAX_BODY: String(10 * 1024 * 1024),
       ...(args["cpu-prof"] ? { NODE_OPTIONS: `--import ${CPU_PROFILE}`, BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
     },
-    { compiled: args.compiled },
+    args.compiled ? { entry: COMPILED_ENTRY } : {},
   );
   await service.start();
   const operator = await createBenchOperator(service.url);

@@ -29,12 +29,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** What `npm start` runs (needs `npm run build`), as the benchmarks do. */
+export const COMPILED_ENTRY = "dist/main.js";
+
 /**
- * `compiled`: run dist/main.js (what `npm start` runs; needs `npm run build`) instead of the
- * TypeScript sources, as the benchmarks do; `entry`: another build's main.js (a path from the
- * repository's root), for a benchmark that sets two builds side by side.
+ * `entry`: a built main.js to run instead of the TypeScript sources, a path from the repository's
+ * root: COMPILED_ENTRY, or another build's copy for a benchmark that sets two builds side by side.
  */
-export async function serviceProcess(env: Record<string, string>, options: { compiled?: boolean; entry?: string } = {}): Promise<ServiceProcess> {
+export async function serviceProcess(env: Record<string, string>, options: { entry?: string } = {}): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: Child | undefined;
@@ -45,7 +47,7 @@ export async function serviceProcess(env: Record<string, string>, options: { com
     client: { url, gql: graphqlClient(url) } as unknown as TestApp,
     async start() {
       if (child) earlierOutput += child.output();
-      const current = spawnNode(options.entry ? [options.entry] : options.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"], {
+      const current = spawnNode(options.entry ? [options.entry] : ["--import", "tsx", "src/main.ts"], {
         cwd: new URL("../..", import.meta.url).pathname,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...env },
       });
