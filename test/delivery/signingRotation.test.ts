@@ -10,7 +10,8 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 /**
  * A rotation's overlap ends by the app's clock: for 24 hours after rotateSigningSecret each
  * delivery is signed with the new secret and the old one, then with the new one alone. The clock
- * is moved, not waited for; the signatures are checked with the Standard Webhooks package.
+ * is moved, not waited for; the signatures are checked with the Standard Webhooks package. A test
+ * event happens at the app's time too.
  */
 
 const RotationSecret = graphql(`query RotationSecret($id: ID!) { deployment(id: $id) { signingSecret } }`);
@@ -60,4 +61,13 @@ test("the replaced secret signs alongside the new one for 24 hours, then stops",
   const after = await signaturesOfNextDelivery();
   expect(after.sent).toEqual([after.by(newSecret)]);
   expect(ok(await app.gql(RotationSecret, { id: ada.deploymentId }, { token: ada.token })).deployment!.signingSecret).toBe(newSecret);
+});
+
+test("a test event happens at the app's time: its occurredAt, as answered and as forwarded", async () => {
+  clock.advance(3_600_000);
+  const at = clock.now().toISOString();
+  const sent = await fireTestEvent(app, ada.deploymentId, { token: ada.token });
+  expect(sent.occurredAt).toBe(at);
+  const requests = await receiver.waitFor((all) => all.some((r) => r.headers["webhook-id"] === sent.id));
+  expect(JSON.parse(requests.find((r) => r.headers["webhook-id"] === sent.id)!.body).occurredAt).toBe(at);
 });
