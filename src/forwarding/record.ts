@@ -185,7 +185,7 @@ async function insertEvent(
     trigger: event.trigger,
     account: event.account,
     payloadJson,
-    resource: event.resource ? JSON.stringify(event.resource) : null,
+    resource: event.resource ?? null,
     occurredAt: event.occurredAt,
     dedupeKey: event.dedupeKey,
     forwardUnlisted,

@@ -33,8 +33,8 @@ export interface EventToEnqueue {
   account: string;
   /** The event's data as JSON text, an object (valid JSON: it is placed as it is inside the batch's JSON document). */
   payloadJson: string;
-  /** The watched resource's params as JSON text (§13); null: not tied to a resource. */
-  resource?: string | null;
+  /** The watched resource's params (§13); null: not tied to a resource. */
+  resource?: Record<string, string> | null;
   occurredAt: Date;
   dedupeKey: string;
   /** Queue a delivery even when the trigger is not in the Forwarding Trigger List (sendTestEvent). */
@@ -106,8 +106,8 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        -- one, and a payload is mostly quotes), no columns matched up by position.
        select * from json_to_recordset($1::json) as t(
          ord int, event_id text, delivery_id text, deployment_id text, connected_account_id text, connector text, trigger text,
-         account text, payload json, occurred_at timestamp, dedupe_key text, forward_unlisted boolean, route_by text,
-         route_by_metadata text, resource text, claim_digest text, claim_key text, claim_window float8)
+         account text, payload json, occurred_at timestamp, dedupe_key text, forward_unlisted boolean, route_by jsonb,
+         route_by_metadata text, resource jsonb, claim_digest text, claim_key text, claim_window float8)
      ), claim as (
        select ord, deployment_id, connector, claim_digest as digest, claim_key as dedupe_key,
               $7::timestamp - make_interval(secs => claim_window) as cutoff
@@ -154,7 +154,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        -- subquery expression there cannot be an index condition (every account of the connector scanned).
        -- No candidate ids ('[]') route nowhere: the event is not stored, but its body claim is made.
        cross join lateral (select case when i.route_by is null then null else coalesce(array_agg(id), '{}') end as ids
-                           from jsonb_array_elements_text(coalesce(i.route_by::jsonb, '[]')) as id) rb
+                           from jsonb_array_elements_text(coalesce(i.route_by, '[]')) as id) rb
        left join lateral (
          select id, account from (
            select a.id, a.account, array_position(rb.ids, a.external_id) as rank, a.created_at
@@ -192,7 +192,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
      ), ins as (
        -- Two events of the batch with one dedupe key: the first is stored, the other writes nothing (as a retry).
        insert into trigger_event (id, deployment_id, connected_account_id, connector, trigger, account, payload, occurred_at, dedupe_key, resource)
-       select r.event_id, r.deployment_id, r.account_id, r.connector, r.trigger, r.account_name, r.payload, r.occurred_at, r.dedupe_key, r.resource::jsonb
+       select r.event_id, r.deployment_id, r.account_id, r.connector, r.trigger, r.account_name, r.payload, r.occurred_at, r.dedupe_key, r.resource
        from routed r
        where r.account_name is not null order by r.ord
        on conflict (deployment_id, dedupe_key) do nothing
@@ -253,7 +253,7 @@ function batchDocument(events: readonly EventToEnqueue[]): string {
       occurred_at: event.occurredAt.toISOString(),
       dedupe_key: event.dedupeKey,
       forward_unlisted: event.forwardUnlisted,
-      route_by: event.routeBy ? JSON.stringify(event.routeBy) : null,
+      route_by: event.routeBy,
       route_by_metadata: event.routeByMetadata,
       resource: event.resource ?? null,
       claim_digest: event.bodyClaim?.digest ?? null,
@@ -343,7 +343,7 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
             trigger: event.trigger,
             account: row.account ?? event.account,
             occurredAt: event.occurredAt,
-            resource: event.resource ? (JSON.parse(event.resource) as Record<string, string>) : null,
+            resource: event.resource ?? null,
             // The text just stored (json keeps it as written): what every later attempt sends too.
             payloadJson: event.payloadJson,
           },
