@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test, vi } from "vitest";
 import { createTestDatabase } from "../helpers/database.ts";
-import { serviceProcess } from "../helpers/serviceProcess.ts";
+import { COMPILED_ENTRY, serviceProcess } from "../helpers/serviceProcess.ts";
 import { scaled } from "../helpers/timing.ts";
 
 // Starting a process compiles the TypeScript first: give each test room on a busy 2-core machine.
@@ -39,6 +40,48 @@ test("starts, prints where everything lives, keeps data across a restart and sto
   const organizations = await client.gql(`{ organizations { name deployments { name } } }`, {}, { token: again });
   expect(organizations.data).toEqual({ organizations: [{ name: "Durable", deployments: [{ name: "development" }, { name: "production" }] }] });
   expect(await service.stop()).toBe(0);
+});
+
+test("the built server (what npm start runs) serves the console's GraphQL and forwards a test event", async () => {
+  // dist/ is bundled (scripts/build-server.ts): what it bundles and what it leaves in node_modules
+  // (Prisma's runtime in, its query compiler out) is only proven by running it. `npm install` and
+  // CI build it; after changing src/, `npm run build:server` first.
+  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+  const received: Array<string | undefined> = [];
+  const receiver = createServer((req, res) => {
+    req.resume().on("end", () => {
+      received.push(req.headers["webhook-id"] as string | undefined);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const service = await serviceProcess(env(), { entry: COMPILED_ENTRY });
+  try {
+    await service.start();
+    const { client } = service;
+    const signUp = await client.gql(`mutation { signUp(email: "built@example.com", password: "the bundled server", name: "B") { token } }`);
+    const token = (signUp.data as { signUp: { token: string } }).signUp.token;
+    const created = await client.gql(`mutation { createOrganization(name: "Built") { deployments { id name } } }`, {}, { token });
+    const deploymentId = (created.data as { createOrganization: { deployments: { id: string; name: string }[] } }).createOrganization.deployments[0].id;
+    const forwardingUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    const saved = await client.gql(
+      `mutation($d: ID!, $i: ForwardingSettingsInput!) { saveForwardingSettings(deploymentId: $d, input: $i) { forwardingUrl } }`,
+      { d: deploymentId, i: { forwardingUrl, triggers: [] } },
+      { token },
+    );
+    expect(saved.errors).toBeUndefined();
+    const sent = await client.gql(
+      `mutation($d: ID!) { sendTestEvent(deploymentId: $d, trigger: { connector: "github", trigger: "issue_opened" }) { id } }`,
+      { d: deploymentId },
+      { token },
+    );
+    const eventId = (sent.data as { sendTestEvent: { id: string } }).sendTestEvent.id;
+    await vi.waitFor(() => expect(received).toEqual([eventId]), { timeout: scaled(20_000), interval: 100 });
+    expect(await service.stop()).toBe(0);
+  } finally {
+    await service.kill9();
+    receiver.close();
+  }
 });
 
 test.skipIf(database.url !== undefined)("a second process on the same embedded database refuses to start, saying why", async () => {
