@@ -230,7 +230,13 @@ export function buildApp(deps: AppDeps): App {
     createDeliveryQueue({ sql, clock, signal, bus, logger, metrics: operationsMetrics, disableAfterMs: config.forwardingDisableAfterMs });
   const deliveries = deliveryQueue(sql);
   const forwarding = createForwarding({
-    db, sql, box, logger, deliveries, recorder, clock,
+    db,
+    sql,
+    box,
+    logger,
+    deliveries,
+    recorder,
+    clock,
     allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
   });
 
