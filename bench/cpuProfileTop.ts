@@ -6,17 +6,20 @@
  *
  * `--busiest N` keeps only the N seconds with the fewest idle samples (a benchmark's max-rate phase);
  * `--skip S` leaves out the first S seconds first (start-up, which is busy too: loading modules).
- * Shares are of the busy (non-idle) time in that window.
+ * Shares are of the busy (non-idle) time in that window. The bundled server's frames are named by
+ * its source maps (their file in src/ or their package). A third ranking, total time, counts each
+ * of the service's own functions (src/) with everything it called: where a phase's time goes.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { type CallFrame, frameFile, frameName, printRanked } from "./profileRanking.ts";
+import { type CallFrame, frameFile, frameName, local, printRanked, sourceMapped } from "./profileRanking.ts";
 
 interface ProfileNode {
   id: number;
   callFrame: CallFrame;
   children?: number[];
 }
+
 interface Profile {
   nodes: ProfileNode[];
   startTime: number;
@@ -35,6 +38,7 @@ if (positionals.length !== 1) {
 }
 const profile = JSON.parse(readFileSync(positionals[0], "utf8")) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parentOf = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id] as const)));
 const IDLE = new Set(["(idle)", "(program)", "(garbage collector)"]);
 const isIdle = (id: number) => byId.get(id)?.callFrame.functionName === "(idle)";
 
@@ -65,16 +69,24 @@ if (args.busiest) {
 
 const perFunction = new Map<string, number>();
 const perFile = new Map<string, number>();
+const perFunctionTotal = new Map<string, number>();
 let busyTotal = 0;
 let idleTotal = 0;
 for (let i = from; i < to; i++) {
-  const frame = byId.get(profile.samples[i])!.callFrame;
+  const frame = sourceMapped(byId.get(profile.samples[i])!.callFrame);
   const weight = weights[i];
   if (frame.functionName === "(idle)") {
     idleTotal += weight;
     continue;
   }
   busyTotal += weight;
+  // Each of the service's functions on the sample's stack, once however deep its recursion.
+  const onStack = new Set<string>();
+  for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parentOf.get(id)) {
+    const caller = sourceMapped(byId.get(id)!.callFrame);
+    if (local(caller.url).includes("/src/") && !local(caller.url).includes("/node_modules/")) onStack.add(frameName(caller));
+  }
+  for (const name of onStack) perFunctionTotal.set(name, (perFunctionTotal.get(name) ?? 0) + weight);
   const file = IDLE.has(frame.functionName) || !frame.url ? frame.functionName || "(native)" : frameFile(frame.url);
   const name = frameName(frame);
   perFunction.set(name, (perFunction.get(name) ?? 0) + weight);
@@ -86,3 +98,4 @@ const show = (title: string, table: Map<string, number>) => printRanked(title, t
 console.log(`window ${((times[to - 1] - times[from]) / 1e6).toFixed(1)} s: busy ${(busyTotal / 1000).toFixed(0)} ms, idle ${(idleTotal / 1000).toFixed(0)} ms`);
 show("self time by function", perFunction);
 show("self time by file or package", perFile);
+show("total time of the service's own functions (with what they called)", perFunctionTotal);

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { type CallFrame, frameFile, frameName, printRanked } from "./profileRanking.ts";
+import { type CallFrame, frameFile, frameName, printRanked, sourceMapped } from "./profileRanking.ts";
 
 interface HeapNode {
   callFrame: CallFrame;
@@ -27,8 +27,9 @@ let total = 0;
 const stack = [head];
 while (stack.length > 0) {
   const node = stack.pop()!;
-  const file = frameFile(node.callFrame.url);
-  const name = frameName(node.callFrame);
+  const frame = sourceMapped(node.callFrame);
+  const file = frameFile(frame.url);
+  const name = frameName(frame);
   byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
   byFile.set(file, (byFile.get(file) ?? 0) + node.selfSize);
   total += node.selfSize;
