@@ -1,4 +1,5 @@
 import type { Sql } from "../../db/sql.ts";
+import { signingSecretsInForce } from "./fragments.ts";
 import type { DeliveryRow } from "./row.ts";
 
 /** A due PENDING row of `d` that no worker holds (no lease, or an expired one). */
@@ -145,9 +146,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
      select c.id, c.deployment_id, c.url, c.attempts, c.cycle_start, c.event_id, c.given_up, c.status, c.last_status_code, c.last_error,
             e.connector, e.trigger, e.account, e.occurred_at at time zone 'UTC' as occurred_at, e.payload::text as payload_json, e.resource,
             s.header_key, s.header_value_encrypted,
-            (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
-             from signing_secret k
-             where k.deployment_id = c.deployment_id and (k.expires_at is null or k.expires_at > $6::timestamp)) as signing_secrets
+            ${signingSecretsInForce("c.deployment_id", "$6")} as signing_secrets
      from claimed c
      join trigger_event e on e.id = c.event_id
      left join forwarding_settings s on s.deployment_id = c.deployment_id`,

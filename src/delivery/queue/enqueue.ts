@@ -3,6 +3,7 @@ import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
 import { isDatabaseUnavailable } from "../../db/errors.ts";
 import type { ClaimedDelivery } from "./claim.ts";
+import { signingSecretsInForce } from "./fragments.ts";
 
 /**
  * The replay check of schemes that sign no timestamp (GitHub, Jira), made by the accepting
@@ -216,9 +217,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
      select r.ord, r.account_id, r.account_name as account, not r.admitted as replayed, ins.id as event_id, ins.received_at at time zone 'UTC' as received_at,
             del.id as delivery_id, del.url, coalesce(del.leased, false) as leased,
             s.header_key, s.header_value_encrypted,
-            case when del.leased then
-              (select array_agg(k.secret_encrypted order by k.expires_at is null desc, k.created_at desc)
-               from signing_secret k where k.deployment_id = r.deployment_id and (k.expires_at is null or k.expires_at > $7::timestamp)) end as signing_secrets
+            case when del.leased then ${signingSecretsInForce("r.deployment_id", "$7")} end as signing_secrets
      from routed r
      left join ins on ins.id = r.event_id
      left join del on del.event_id = r.event_id

@@ -34,11 +34,13 @@ export interface AttemptToRecord {
  * - The settings' failure bookkeeping of the disable policy (../disablePolicy.ts).
  */
 export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], disableAfterMs: number, now: Date) {
-  const column = <K extends keyof AttemptToRecord>(key: K) => attempts.map((attempt) => attempt[key]);
   return sql.query<DeliveryRow>(
     `with i as (
-       select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamp[], $7::int[], $8::text[], $9::text[], $10::text[], $13::int[])
-         as t(id, status, delay_ms, status_code, last_error, started_at, duration_ms, error, response_body, url, retry_after_seconds)
+       -- One JSON document for the batch ($1), each column named where it is read (as the accepting
+       -- statement's): a receiver's answer is mostly quotes, which array literals escape one by one.
+       select * from json_to_recordset($1::json) as t(
+         id text, status text, delay_ms int, status_code int, last_error text, started_at timestamp, duration_ms int,
+         error text, response_body text, url text, retry_after_seconds int)
      ), d as (
        update delivery set
          attempts = delivery.attempts + 1,
@@ -46,20 +48,22 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
          status = case when delivery.status = 'CANCELLED' then delivery.status else i.status::"DeliveryStatus" end,
          next_attempt_at = case
            when delivery.status = 'CANCELLED' or i.status <> 'PENDING' then null
-           when delivery.url is distinct from i.url then $12::timestamp
+           when delivery.url is distinct from i.url then $3::timestamp
            when not ${FORWARDING_ACTIVE} then ${HOLD}
-           else $12::timestamp + (i.delay_ms * interval '1 millisecond') end,
+           else $3::timestamp + (i.delay_ms * interval '1 millisecond') end,
          locked_until = null,
          last_status_code = i.status_code,
          last_error = i.last_error,
-         completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else $12::timestamp end,
-         updated_at = $12::timestamp
+         completed_at = case when delivery.status = 'CANCELLED' then delivery.completed_at when i.status = 'PENDING' then null else $3::timestamp end,
+         updated_at = $3::timestamp
        from i
+       -- The batch's ids as one array, looked up by primary key: joined only, a plan cached while the
+       -- table was small read all of it (the document's rows are estimated at 100, a hash join's worth).
        -- PENDING or CANCELLED, said as "neither SUCCEEDED nor FAILED" so that no status index can serve
        -- it: as "in (PENDING, CANCELLED)" the planner took it from one and read every PENDING entry not
        -- yet vacuumed (95,000 of them, 3,200 pages, in one benchmark round) instead of looking the
        -- batch's ids up by primary key (test/delivery/cachedPlans.test.ts).
-       where delivery.id = i.id and delivery.status not in ('SUCCEEDED', 'FAILED')
+       where delivery.id = any(array(select id from i)) and delivery.id = i.id and delivery.status not in ('SUCCEEDED', 'FAILED')
        returning delivery.id, delivery.deployment_id, delivery.event_id, delivery.status, delivery.attempts, delivery.last_status_code,
                  delivery.last_error, delivery.next_attempt_at,
                  i.url, i.started_at, i.duration_ms, i.status_code as attempt_status_code, i.error, i.response_body,
@@ -73,39 +77,44 @@ export function recordAttempts(sql: Sql, attempts: readonly AttemptToRecord[], d
               min(started_at) filter (where attempt_status_code is null or attempt_status_code not between 200 and 299) as first_failure
        from d group by deployment_id, url
      ), disabling as (
-       select s.deployment_id, f.ok, f.first_failure, ${disables("$12", "$11")} as disable
+       select s.deployment_id, f.ok, f.first_failure, ${disables("$3", "$2")} as disable
        from forwarding_settings s join f on f.deployment_id = s.deployment_id and f.url = s.forwarding_url
      ), s as (
        update forwarding_settings set
          failing_since = case when x.ok then null else coalesce(forwarding_settings.failing_since, x.first_failure) end,
-         last_success_at = case when x.ok then $12::timestamp else forwarding_settings.last_success_at end,
+         last_success_at = case when x.ok then $3::timestamp else forwarding_settings.last_success_at end,
          status = case when x.disable then 'DISABLED'::"ForwardingStatus" else forwarding_settings.status end,
-         status_changed_at = case when x.disable then $12::timestamp else forwarding_settings.status_changed_at end,
+         status_changed_at = case when x.disable then $3::timestamp else forwarding_settings.status_changed_at end,
          disabled_reason = case when x.disable then ${DISABLED_REASON} else forwarding_settings.disabled_reason end
        from disabling x
-       where forwarding_settings.deployment_id = x.deployment_id and ${settingsChange("$12")}
+       where forwarding_settings.deployment_id = x.deployment_id and ${settingsChange("$3")}
        returning forwarding_settings.deployment_id, case when x.disable then forwarding_settings.disabled_reason end as disabled_reason
      )
      select d.id, d.deployment_id, d.event_id, d.status::text as status, d.attempts, d.last_status_code, d.last_error,
             case when d.status = 'PENDING' then d.next_attempt_at at time zone 'UTC' end as next_attempt_at,
             (select s.disabled_reason from s where s.deployment_id = d.deployment_id) as disabled_reason
      from d`,
-    [
-      column("id"),
-      column("status"),
-      column("delayMs"),
-      column("statusCode"),
-      column("lastError"),
-      column("startedAt"),
-      column("durationMs"),
-      column("error"),
-      column("responseBody"),
-      column("url"),
-      disableAfterMs,
-      now.toISOString(),
-      column("retryAfterSeconds"),
-    ],
+    [attemptsDocument(attempts), disableAfterMs, now.toISOString()],
     "record_delivery_attempts",
+  );
+}
+
+/** The batch as recordAttempts' one JSON document: a row per attempt, its columns named as the statement reads them. */
+function attemptsDocument(attempts: readonly AttemptToRecord[]): string {
+  return JSON.stringify(
+    attempts.map((attempt) => ({
+      id: attempt.id,
+      status: attempt.status,
+      delay_ms: attempt.delayMs,
+      status_code: attempt.statusCode,
+      last_error: attempt.lastError,
+      started_at: attempt.startedAt,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
+      response_body: attempt.responseBody,
+      url: attempt.url,
+      retry_after_seconds: attempt.retryAfterSeconds,
+    })),
   );
 }
 
