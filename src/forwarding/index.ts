@@ -24,7 +24,7 @@ export interface ForwardingDeps {
   logger: Logger;
   deliveries: DeliveryQueue;
   recorder: EventRecorder;
-  /** When a test event happened. */
+  /** When a test event happened, and when the settings changed. */
   clock: Clock;
   /** False in production unless FORWARDING_ALLOW_PRIVATE: a forwarding URL must not reach private networks (net/ssrf.ts). */
   allowPrivateTargets: boolean;
@@ -37,12 +37,12 @@ export interface ForwardingDeps {
  * (auth/access.ts) on that very id first.
  */
 export function createForwarding(deps: ForwardingDeps) {
-  const { db, box, deliveries, allowPrivateTargets } = deps;
+  const { db, box, deliveries, allowPrivateTargets, clock } = deps;
   return {
     settings: (deploymentId: string): Promise<ForwardingSettingsView | null> => getForwardingSettings(db, deploymentId),
-    save: (deploymentId: string, input: ForwardingSettingsInput) => saveForwardingSettings({ db, box, deliveries, allowPrivateTargets }, deploymentId, input),
-    addTrigger: (deploymentId: string, ref: TriggerRef) => addForwardingTrigger(db, deploymentId, ref),
-    removeTrigger: (deploymentId: string, ref: TriggerRef) => removeForwardingTrigger(db, deploymentId, ref),
+    save: (deploymentId: string, input: ForwardingSettingsInput) => saveForwardingSettings({ db, box, deliveries, allowPrivateTargets, clock }, deploymentId, input),
+    addTrigger: (deploymentId: string, ref: TriggerRef) => addForwardingTrigger(db, clock, deploymentId, ref),
+    removeTrigger: (deploymentId: string, ref: TriggerRef) => removeForwardingTrigger(db, clock, deploymentId, ref),
     async pause(deploymentId: string): Promise<ForwardingSettingsView> {
       await pauseForwarding(deps, deploymentId);
       return (await getForwardingSettings(db, deploymentId))!;
@@ -51,7 +51,7 @@ export function createForwarding(deps: ForwardingDeps) {
       await resumeForwarding(deps, deploymentId);
       return (await getForwardingSettings(db, deploymentId))!;
     },
-    sendTestEvent: (deploymentId: string, ref: TriggerRef) => sendTestEvent(deps.recorder, deploymentId, ref, deps.clock.now()),
+    sendTestEvent: (deploymentId: string, ref: TriggerRef) => sendTestEvent(deps.recorder, deploymentId, ref, clock.now()),
   };
 }
 export type Forwarding = ReturnType<typeof createForwarding>;

@@ -1,3 +1,4 @@
+import type { Clock } from "../clock.ts";
 import { findConnector } from "../connectors/registry.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
@@ -88,7 +89,7 @@ export async function listedTriggers(db: Db, deploymentId: string, connector: st
 
 /** The console's "Save Changes": URL, header and the whole trigger list replaced in one transaction. */
 export async function saveForwardingSettings(
-  { db, box, deliveries, allowPrivateTargets }: { db: Db; box: SecretBox; deliveries: DeliveryQueue; allowPrivateTargets: boolean },
+  { db, box, deliveries, allowPrivateTargets, clock }: { db: Db; box: SecretBox; deliveries: DeliveryQueue; allowPrivateTargets: boolean; clock: Clock },
   deploymentId: string,
   input: ForwardingSettingsInput,
 ): Promise<ForwardingSettingsView> {
@@ -104,7 +105,13 @@ export async function saveForwardingSettings(
   const retarget = existing?.forwardingUrl !== url;
   await db.$transaction(async (tx) => {
     // A new URL starts a new run: failures of the old one do not count towards disabling it.
-    const data = { forwardingUrl: url!, headerKey: header.key, headerValueEncrypted: header.sealedValue, ...(retarget ? { failingSince: null } : {}) };
+    const data = {
+      forwardingUrl: url!,
+      headerKey: header.key,
+      headerValueEncrypted: header.sealedValue,
+      updatedAt: clock.now(),
+      ...(retarget ? { failingSince: null } : {}),
+    };
     await tx.forwardingSettings.upsert({ where: { deploymentId }, create: { deploymentId, ...data }, update: data });
     await tx.forwardingTrigger.deleteMany({ where: { deploymentId } });
     if (triggers.length) await tx.forwardingTrigger.createMany({ data: triggers.map((t) => ({ deploymentId, ...t })) });
@@ -117,7 +124,7 @@ export async function saveForwardingSettings(
   return (await getForwardingSettings(db, deploymentId))!;
 }
 
-export async function addForwardingTrigger(db: Db, deploymentId: string, ref: TriggerRef): Promise<ForwardingSettingsView> {
+export async function addForwardingTrigger(db: Db, clock: Clock, deploymentId: string, ref: TriggerRef): Promise<ForwardingSettingsView> {
   const fields: FieldError[] = [];
   const [trigger] = validateTriggers([ref], "trigger", fields);
   if (fields.length) throw badInput(fields[0].message, fields);
@@ -130,11 +137,11 @@ export async function addForwardingTrigger(db: Db, deploymentId: string, ref: Tr
   }
   // A concurrent add of the same trigger loses on the unique index; treat it as the duplicate it is.
   await db.forwardingTrigger.createMany({ data: [{ deploymentId, ...trigger }], skipDuplicates: true });
-  await db.forwardingSettings.update({ where: { deploymentId }, data: { updatedAt: new Date() } });
+  await db.forwardingSettings.update({ where: { deploymentId }, data: { updatedAt: clock.now() } });
   return (await getForwardingSettings(db, deploymentId))!;
 }
 
-export async function removeForwardingTrigger(db: Db, deploymentId: string, ref: TriggerRef): Promise<ForwardingSettingsView> {
+export async function removeForwardingTrigger(db: Db, clock: Clock, deploymentId: string, ref: TriggerRef): Promise<ForwardingSettingsView> {
   await requireSettings(db, deploymentId);
   const { count } = await db.forwardingTrigger.deleteMany({ where: { deploymentId, connector: ref.connector, trigger: ref.trigger } });
   if (count === 0) {
@@ -142,7 +149,7 @@ export async function removeForwardingTrigger(db: Db, deploymentId: string, ref:
       { field: "trigger", message: "not in the Forwarding Trigger List" },
     ]);
   }
-  await db.forwardingSettings.update({ where: { deploymentId }, data: { updatedAt: new Date() } });
+  await db.forwardingSettings.update({ where: { deploymentId }, data: { updatedAt: clock.now() } });
   return (await getForwardingSettings(db, deploymentId))!;
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import { badInput } from "../errors.ts";
@@ -17,23 +18,24 @@ import { badInput } from "../errors.ts";
 
 export type ForwardingStatus = "ACTIVE" | "PAUSED" | "DISABLED";
 
-/** What pausing and resuming use: the settings' table, and the queue for the deliveries. */
+/** What pausing and resuming use: the settings' table, the queue for the deliveries, and the app's clock (when it changed). */
 export interface ForwardingStatusDeps {
   sql: Sql;
   logger: Logger;
   deliveries: DeliveryQueue;
+  clock: Clock;
 }
 
-export async function pauseForwarding({ sql, logger, deliveries }: ForwardingStatusDeps, deploymentId: string): Promise<void> {
+export async function pauseForwarding({ sql, logger, deliveries, clock }: ForwardingStatusDeps, deploymentId: string): Promise<void> {
   const rows = await sql.query<{ status: ForwardingStatus }>(
     // A DISABLED deployment stays DISABLED (and keeps its reason): it is held already.
     `update forwarding_settings set
        status = case when status = 'ACTIVE' then 'PAUSED'::"ForwardingStatus" else status end,
-       status_changed_at = case when status = 'ACTIVE' then now() else status_changed_at end,
-       updated_at = now()
+       status_changed_at = case when status = 'ACTIVE' then $2::timestamp else status_changed_at end,
+       updated_at = $2::timestamp
      where deployment_id = $1
      returning status::text as status`,
-    [deploymentId],
+    [deploymentId, clock.now().toISOString()],
   );
   if (!rows[0]) throw noSettings();
   await deliveries.hold(deploymentId);
@@ -46,12 +48,12 @@ export async function pauseForwarding({ sql, logger, deliveries }: ForwardingSta
  * retry: the operator just said the endpoint is ready). The run of failures starts afresh, so one
  * more failure does not disable it again at once.
  */
-export async function resumeForwarding({ sql, logger, deliveries }: ForwardingStatusDeps, deploymentId: string): Promise<void> {
+export async function resumeForwarding({ sql, logger, deliveries, clock }: ForwardingStatusDeps, deploymentId: string): Promise<void> {
   const rows = await sql.query<{ deployment_id: string }>(
-    `update forwarding_settings set status = 'ACTIVE', disabled_reason = null, status_changed_at = null, failing_since = null, updated_at = now()
+    `update forwarding_settings set status = 'ACTIVE', disabled_reason = null, status_changed_at = null, failing_since = null, updated_at = $2::timestamp
      where deployment_id = $1
      returning deployment_id`,
-    [deploymentId],
+    [deploymentId, clock.now().toISOString()],
   );
   if (!rows[0]) throw noSettings();
   await deliveries.resume(deploymentId);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
+import { fakeClock } from "../helpers/clock.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
+import { PauseForwarding, ResumeForwarding } from "../helpers/operations.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { errorCode, ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -226,3 +228,42 @@ describe("bounded and well-formed input", () => {
   });
 });
 
+
+describe("the settings' times are the app's clock", () => {
+  const SettingsTimes = graphql(`
+    query ForwardingSettingsTimes($id: ID!) { deployment(id: $id) { id forwardingSettings { status updatedAt statusChangedAt } } }
+  `);
+  const clock = fakeClock(new Date("2031-05-06T07:08:09.000Z"));
+  let timed: TestApp;
+  let carol: Operator;
+  beforeAll(async () => {
+    timed = await startTestApp({}, { clock });
+    carol = await createOperator(timed, "Carol");
+  });
+  afterAll(() => timed?.close());
+
+  const times = async () => ok(await timed.gql(SettingsTimes, { id: carol.productionDeploymentId }, { token: carol.token })).deployment?.forwardingSettings;
+
+  test("saving, the trigger list, pausing and resuming are dated by it, not by the database's or the process's time", async () => {
+    const deploymentId = carol.productionDeploymentId;
+    const input = { forwardingUrl: "https://hooks.example.com/carol", triggers: [issueOpened] };
+    ok(await timed.gql(SaveForwardingSettings, { deploymentId, input }, { token: carol.token }));
+    expect(await times()).toEqual({ status: "ACTIVE", updatedAt: "2031-05-06T07:08:09.000Z", statusChangedAt: null });
+
+    clock.advance(60_000);
+    ok(await timed.gql(AddForwardingTrigger, { deploymentId, trigger: emailSent }, { token: carol.token }));
+    expect((await times())?.updatedAt).toBe("2031-05-06T07:09:09.000Z");
+    clock.advance(60_000);
+    ok(await timed.gql(RemoveForwardingTrigger, { deploymentId, trigger: emailSent }, { token: carol.token }));
+    expect((await times())?.updatedAt).toBe("2031-05-06T07:10:09.000Z");
+
+    clock.advance(60_000);
+    const { pauseForwarding } = ok(await timed.gql(PauseForwarding, { deploymentId }, { token: carol.token }));
+    expect(pauseForwarding).toMatchObject({ status: "PAUSED", statusChangedAt: "2031-05-06T07:11:09.000Z" });
+    expect((await times())?.updatedAt).toBe("2031-05-06T07:11:09.000Z");
+
+    clock.advance(60_000);
+    ok(await timed.gql(ResumeForwarding, { deploymentId }, { token: carol.token }));
+    expect(await times()).toEqual({ status: "ACTIVE", updatedAt: "2031-05-06T07:12:09.000Z", statusChangedAt: null });
+  });
+});
