@@ -76,7 +76,7 @@ export function createBackgroundWork(deps: BackgroundDeps) {
     createRetentionJob: (options?: RetentionOptions): RetentionJob =>
       createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock, databaseOutage }, options),
     /** Vacuums and analyzes the app's tables where nothing else does: PGlite has no autovacuum, and a server's may be off. */
-    createVacuumJob: (): VacuumJob => createVacuumJob({ sql: database.sql, logger, embedded: database.kind === "pglite", databaseOutage }),
+    createVacuumJob: (): VacuumJob => createVacuumJob({ sql: database.sql, logger, embedded: database.kind === "pglite", databaseOutage, intervalMs: config.vacuumIntervalMs }),
   };
 }
 

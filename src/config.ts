@@ -43,6 +43,7 @@ const schema = z.object({
   DELIVERY_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h,10h"),
   POLL_INTERVAL: z.string().default("60s"),
   POLLING_FAILED_AFTER: z.string().default("24h"),
+  VACUUM_INTERVAL: z.string().default("60s"),
   FORWARDING_DISABLE_AFTER: z.string().default("5d"),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
@@ -121,6 +122,8 @@ export type Config = {
   pollIntervalMs: number;
   /** How long a connection's polls may all fail before switchyard.polling_failed is emitted (once per run of failures). */
   pollingFailedAfterMs: number;
+  /** How often the app vacuums its own tables where nothing else does (src/db/vacuumJob.ts). */
+  vacuumIntervalMs: number;
   /** How many resources one connection may watch (POST …/resources past it: 409 limit_exceeded). */
   maxResourcesPerConnection: number;
   forwardingAllowPrivate: boolean;
@@ -241,6 +244,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  POLLING_FAILED_AFTER: ${(error as Error).message}`);
   }
+  let vacuumIntervalMs: number;
+  try {
+    vacuumIntervalMs = parseDuration(values.VACUUM_INTERVAL);
+    // A pass reads the statistics of every table: back to back, it would be the database's main work.
+    if (vacuumIntervalMs < 1_000) throw new Error(`"${values.VACUUM_INTERVAL}" is shorter than 1s`);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  VACUUM_INTERVAL: ${(error as Error).message}`);
+  }
   let wsAnonymousTimeoutMs: number;
   try {
     wsAnonymousTimeoutMs = parseDuration(values.WS_ANONYMOUS_TIMEOUT);
@@ -301,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deliveryMaxInFlightPerUrl: values.DELIVERY_MAX_IN_FLIGHT_PER_URL,
     pollIntervalMs,
     pollingFailedAfterMs,
+    vacuumIntervalMs,
     forwardingAllowPrivate: values.FORWARDING_ALLOW_PRIVATE,
     forwardingDisableAfterMs,
     retentionDays: values.RETENTION_DAYS,

@@ -19,8 +19,8 @@ import { type Sql, type SqlConnection, withoutStatementTimeout } from "./sql.ts"
  *
  * So this job applies PostgreSQL's own rule (the autovacuum documentation's vacuum and analyze
  * thresholds: a base count plus a fraction of the table's live rows), with PostgreSQL's defaults:
- * once a minute it reads the cumulative statistics and vacuums, or only analyzes, the app's tables
- * past them. Several instances on one server take turns (an advisory lock): one pass at a time.
+ * once a minute (VACUUM_INTERVAL) it reads the cumulative statistics and vacuums, or only analyzes,
+ * the app's tables past them. Several instances on one server take turns (an advisory lock): one pass at a time.
  */
 export interface VacuumJob {
   start(): void;
@@ -45,9 +45,11 @@ export interface VacuumJobDeps {
   embedded: boolean;
   /** Logs an unreachable database once for the service (a pass that fails on it logs nothing more). */
   databaseOutage?: DatabaseOutage;
+  /** How often a pass runs (VACUUM_INTERVAL), the first one too. */
+  intervalMs?: number;
 }
 
-export function createVacuumJob({ sql, logger, embedded, databaseOutage }: VacuumJobDeps): VacuumJob {
+export function createVacuumJob({ sql, logger, embedded, databaseOutage, intervalMs = 60_000 }: VacuumJobDeps): VacuumJob {
   let toldServerAutovacuumOff = false;
 
   /** Vacuums, or analyzes, this schema's tables past PostgreSQL's default thresholds. */
@@ -81,7 +83,10 @@ export function createVacuumJob({ sql, logger, embedded, databaseOutage }: Vacuu
       if (!off) return [];
       if (!toldServerAutovacuumOff) {
         toldServerAutovacuumOff = true;
-        logger.warn("autovacuum is off on this PostgreSQL server: Switchyard vacuums and analyzes its own tables once a minute (see docs/operations.md)");
+        logger.warn(
+          { vacuumIntervalMs: intervalMs },
+          "autovacuum is off on this PostgreSQL server: Switchyard vacuums and analyzes its own tables every VACUUM_INTERVAL (see docs/operations.md)",
+        );
       }
       const [{ locked }] = await connection.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [VACUUM_LOCK]);
       if (!locked) return [];
@@ -95,7 +100,7 @@ export function createVacuumJob({ sql, logger, embedded, databaseOutage }: Vacuu
   }
 
   const passes = periodicPass(runOnce, {
-    intervalMs: 60_000,
+    intervalMs,
     logger,
     failure: "vacuuming the database failed; the next pass retries",
     outage: databaseOutage,

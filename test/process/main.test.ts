@@ -96,7 +96,39 @@ test.skipIf(database.url !== undefined)("a second process on the same embedded d
   }
 });
 
+test.skipIf(database.url !== undefined)("on the embedded database (no autovacuum) the process vacuums its tables every VACUUM_INTERVAL", async () => {
+  // PGlite runs PostgreSQL without autovacuum: the app's own job (src/db/vacuumJob.ts) is all there is,
+  // and only main.ts starts it. A server's autovacuum is left to do it (test/db/vacuumJob.test.ts).
+  const service = await serviceProcess({ ...env(), LOG_LEVEL: "debug", VACUUM_INTERVAL: "1s" });
+  try {
+    await service.start();
+    const { client } = service;
+    const signUp = await client.gql(`mutation { signUp(email: "vacuum@example.com", password: "dead rows go", name: "V") { token } }`);
+    const token = (signUp.data as { signUp: { token: string } }).signUp.token;
+    const created = await client.gql(`mutation { createOrganization(name: "Busy") { deployments { id } } }`, {}, { token });
+    const deploymentId = (created.data as { createOrganization: { deployments: { id: string }[] } }).createOrganization.deployments[0].id;
+    // Past PostgreSQL's analyze threshold for trigger_event: 50 rows plus a tenth of the table.
+    for (let n = 0; n < 60; n++) {
+      const sent = await client.gql(
+        `mutation($d: ID!) { sendTestEvent(deploymentId: $d, trigger: { connector: "github", trigger: "issue_opened" }) { id } }`,
+        { d: deploymentId },
+        { token },
+      );
+      expect(sent.errors).toBeUndefined();
+    }
+    await vi.waitFor(() => expect(service.output()).toMatch(/"table":"public\.trigger_event","action":"(vacuum|analyze)".*"msg":"database table maintained"/), {
+      timeout: scaled(30_000),
+      interval: 200,
+    });
+    expect(await service.stop()).toBe(0);
+  } finally {
+    await service.kill9();
+  }
+});
+
 test("a bad configuration stops start-up with a message naming the variable", async () => {
   const service = await serviceProcess({ ...env(), DELIVERY_RETRY_SCHEDULE: "soon" });
   await expect(service.start()).rejects.toThrow(/DELIVERY_RETRY_SCHEDULE: "soon" is not a duration/);
+  const tooOften = await serviceProcess({ ...env(), VACUUM_INTERVAL: "10ms" });
+  await expect(tooOften.start()).rejects.toThrow(/VACUUM_INTERVAL: "10ms" is shorter than 1s/);
 });
