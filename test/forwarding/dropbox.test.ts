@@ -22,6 +22,7 @@ import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 import type { DeclaredIdentity } from "../helpers/fakeProviders/declared.ts";
+import { scaled } from "../helpers/timing.ts";
 
 const ALICE = "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc";
 const BOB = "dbid:AADbob0T0taONIb-OurWxbNQ6ywGRopQzzz";
@@ -48,12 +49,12 @@ const cursorOf = (owner: string, position: number) => Buffer.from(JSON.stringify
 const dropboxError = (status: number, tag: string) => jsonReply(status, { error_summary: `${tag}/..`, error: { ".tag": tag } });
 const badInput = (endpoint: string, message: string): Reply => ({ status: 400, headers: { "content-type": "text/plain; charset=utf-8" }, body: `Error in call to API function "${endpoint}": ${message}` });
 
-function writeFile(owner: string, path: string) {
+/** `at`: the file's server_modified (Dropbox's format, whole seconds), now unless given. */
+function writeFile(owner: string, path: string, at = new Date().toISOString().replace(/\.\d+Z$/, "Z")) {
   const a = account(owner);
   const known = a.files.get(path.toLowerCase()) ?? { id: `id:${randomBytes(8).toString("base64url")}`, rev: 0x1c10ce0dd78 };
   known.rev += 1;
   a.files.set(path.toLowerCase(), known);
-  const at = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   a.log.push({
     ".tag": "file",
     name: path.split("/").pop(),
@@ -150,7 +151,7 @@ function signedPost(body: string, secret = appSecret) {
     body,
   });
 }
-const forwarded = () => receiver.requests.map((r) => JSON.parse(r.body) as { type: string; account: string; data: Record<string, unknown> });
+const forwarded = () => receiver.requests.map((r) => JSON.parse(r.body) as { type: string; account: string; occurredAt: string; data: Record<string, unknown> });
 
 beforeAll(async () => {
   [fake, receiver] = await Promise.all([startDeclaredProvider(findConnector("dropbox")!, { routes }), startReceiver()]);
@@ -202,8 +203,9 @@ describe("Dropbox", () => {
     makeFolder(ALICE, "/Homework/physics");
     writeFile(ALICE, "/Homework/math/Prime_Numbers.txt");
     deletePath(ALICE, "/Before/old.txt");
-    writeFile(BOB, "/Photos/cat.jpg");
+    writeFile(BOB, "/Photos/cat.jpg", "2026-11-28T10:00:00Z");
 
+    const notifiedAt = Date.now();
     const response = await notification([ALICE, BOB]);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ accounts: 2, queued: 2 });
@@ -227,6 +229,10 @@ describe("Dropbox", () => {
     const revs = forwarded().filter((e) => e.type === "dropbox.file_changed" && e.account === "alice").map((e) => e.data.rev);
     expect(new Set(revs).size).toBe(2);
     expect(forwarded().find((e) => e.account === "bob")!.data).toMatchObject({ account_id: BOB, name: "cat.jpg", path_lower: "/photos/cat.jpg" });
+    // A file is dated by Dropbox's server_modified; a folder has none, so by when the notification came.
+    expect(forwarded().find((e) => e.account === "bob")!.occurredAt).toBe("2026-11-28T10:00:00.000Z");
+    const folderAt = Date.parse(forwarded().find((e) => e.type === "dropbox.folder_created")!.occurredAt);
+    expect(Math.abs(folderAt - notifiedAt)).toBeLessThan(scaled(10_000));
   });
 
   test("the same notification again reads from the stored cursors and forwards nothing new", async () => {
