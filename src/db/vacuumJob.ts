@@ -19,8 +19,9 @@ import { type Sql, type SqlConnection, withoutStatementTimeout } from "./sql.ts"
  *
  * So this job applies PostgreSQL's own rule (the autovacuum documentation's vacuum and analyze
  * thresholds: a base count plus a fraction of the table's live rows), with PostgreSQL's defaults:
- * once a minute (VACUUM_INTERVAL) it reads the cumulative statistics and vacuums, or only analyzes,
- * the app's tables past them. Several instances on one server take turns (an advisory lock): one pass at a time.
+ * every VACUUM_INTERVAL (a minute unless set) it reads the cumulative statistics and vacuums, or only
+ * analyzes, the app's tables past them. Several instances on one server take turns (an advisory
+ * lock): one pass at a time.
  */
 export interface VacuumJob {
   start(): void;
