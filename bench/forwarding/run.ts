@@ -16,7 +16,7 @@
  *   npx tsx bench/forwarding/run.ts --heap-prof /tmp/heap  # + what the service allocates (bench/heapProfileTop.ts)
  *   npx tsx bench/forwarding/run.ts --hanging-rate 0       # without the hanging-neighbour phase
  *   npx tsx bench/forwarding/run.ts --own-server           # on a PostgreSQL server of its own, as shipped
- *   npx tsx bench/forwarding/run.ts --own-server --statements   # + each max round's costliest statements
+ *   npx tsx bench/forwarding/run.ts --own-server --statements   # + each round's costliest statements
  *   BENCH_EXPLAIN=/tmp/pglog npx tsx bench/forwarding/run.ts --own-server --statements
  *                                                  # + plans of statements over 6 ms, in that folder's server log
  *   npx tsx bench/forwarding/run.ts --max-in-flight 128    # another DELIVERY_MAX_IN_FLIGHT_PER_URL
@@ -99,7 +99,7 @@ const ACCOUNTS = Number(args.accounts);
 const SPREAD_FIRST_ID = 1_000_000;
 const SECRET = "bench-github-webhook-secret";
 
-// --statements (with --own-server): each max round of Switchyard prints its statements' PostgreSQL time
+// --statements (with --own-server): each round of Switchyard prints its statements' PostgreSQL time
 // (pg_stat_statements); with BENCH_EXPLAIN, the plans of statements over 6 ms go to that folder's server log.
 const explainSettings = process.env.BENCH_EXPLAIN
   ? ["auto_explain.log_min_duration=6", "auto_explain.log_analyze=on", "auto_explain.log_buffers=on", "auto_explain.log_nested_statements=on", "logging_collector=on", `log_directory=${process.env.BENCH_EXPLAIN}`]
@@ -391,7 +391,9 @@ try {
     const started = Date.now();
     let done = false;
     const sampling = !rate && target.name.startsWith("switchyard") ? waits(() => done) : undefined;
-    if (sampling && args.statements) await client.query("select pg_stat_statements_reset()");
+    // Every round of Switchyard's, the fixed rate's too: a statement's cost at a batch of one or two.
+    const statementsOf = args.statements && target.name.startsWith("switchyard");
+    if (statementsOf) await client.query("select pg_stat_statements_reset()");
     const pgBefore = await backends();
     const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
     const loads = await loadOf(target, rate, DURATION);
@@ -438,7 +440,7 @@ try {
       walBytesPerEvent: Math.round((writesAfter.wal - writesBefore.wal) / Math.max(1, counts.get(target.path) ?? 0)),
       transactionsPerEvent: Math.round(((writesAfter.transactions - writesBefore.transactions) / Math.max(1, counts.get(target.path) ?? 0)) * 100) / 100,
       waits: sampling ? await sampling : undefined,
-      statements: sampling && args.statements ? await statementTimes() : undefined,
+      statements: statementsOf ? await statementTimes() : undefined,
     };
   }
 
