@@ -11,11 +11,45 @@ import { z } from "zod";
 const duration = /^(\d+)(ms|s|m|h|d)$/;
 const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-export function parseDuration(text: string): number {
+function parseDuration(text: string): number {
   const match = duration.exec(text.trim());
   if (!match) throw new Error(`"${text}" is not a duration like 500ms, 5s, 5m, 2h or 1d`);
   return Number(match[1]) * durationUnits[match[2]];
 }
+
+/**
+ * A duration variable ("500ms", "5s", "2h") as milliseconds. A bad one fails the schema, so its
+ * message names the variable with the others'. `min`: the least it may be; `orZero`: "0" means none.
+ */
+const durationMs = (fallback: string, { min, orZero = false }: { min?: number; orZero?: boolean } = {}) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      if (orZero && text.trim() === "0") return 0;
+      try {
+        const ms = parseDuration(text);
+        if (min !== undefined && ms < min) throw new Error(`"${text}" is shorter than ${min / 1000}s`);
+        return ms;
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `${(error as Error).message}${orZero ? " (or 0 for none)" : ""}` });
+        return z.NEVER;
+      }
+    });
+
+/** A comma-separated list of durations, as durationMs each. */
+const durationsMs = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      try {
+        return text.split(",").map(parseDuration);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
@@ -36,15 +70,16 @@ const schema = z.object({
   REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]*$/, "letters, digits and : . _ - only").default(""),
   SUBSCRIPTION_BUFFER_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   SUBSCRIPTION_REPLAY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(1000),
-  SUBSCRIPTION_ACCESS_RECHECK: z.string().default("10s"),
+  SUBSCRIPTION_ACCESS_RECHECK: durationMs("10s"),
   ENCRYPTION_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONNECT_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
-  DELIVERY_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h,10h"),
-  POLL_INTERVAL: z.string().default("60s"),
-  POLLING_FAILED_AFTER: z.string().default("24h"),
-  VACUUM_INTERVAL: z.string().default("60s"),
-  FORWARDING_DISABLE_AFTER: z.string().default("5d"),
+  DELIVERY_RETRY_SCHEDULE: durationsMs("5s,5m,30m,2h,5h,10h,10h"),
+  POLL_INTERVAL: durationMs("60s"),
+  POLLING_FAILED_AFTER: durationMs("24h"),
+  // A pass reads the statistics of every table: back to back, it would be the database's main work.
+  VACUUM_INTERVAL: durationMs("60s", { min: 1_000 }),
+  FORWARDING_DISABLE_AFTER: durationMs("5d"),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   DELIVERY_MAX_IN_FLIGHT_PER_URL: z.coerce.number().int().min(1).max(10_000).default(64),
@@ -66,19 +101,19 @@ const schema = z.object({
   CORS_ORIGINS: z.string().default(""),
   GRAPHQL_INTROSPECTION: z.enum(["true", "false", "1", "0"]).optional(),
   WS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
-  WS_ANONYMOUS_TIMEOUT: z.string().default("30s"),
-  DATABASE_STATEMENT_TIMEOUT: z.string().default("10s"),
+  WS_ANONYMOUS_TIMEOUT: durationMs("30s"),
+  DATABASE_STATEMENT_TIMEOUT: durationMs("10s", { orZero: true }),
   SUBSCRIPTIONS_MAX_PER_SOCKET: z.coerce.number().int().min(1).default(25),
   SUBSCRIPTIONS_MAX_PER_PRINCIPAL: z.coerce.number().int().min(1).default(100),
   SUBSCRIPTIONS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(200),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (make one with `openssl rand -hex 32`)").optional(),
-  SHUTDOWN_GRACE: z.string().default("20s"),
+  SHUTDOWN_GRACE: durationMs("20s"),
   MIN_FREE_DISK_MB: z.coerce.number().int().min(0).default(256),
   SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN: z.string().optional(),
   BODY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(256),
   BODY_MAX_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
-  BODY_TIMEOUT: z.string().default("10s"),
-  PROXY_TIMEOUT: z.string().default("30s"),
+  BODY_TIMEOUT: durationMs("10s"),
+  PROXY_TIMEOUT: durationMs("30s"),
   PROXY_MAX_BODY: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
   MAX_RESOURCES_PER_CONNECTION: z.coerce.number().int().min(1).default(100),
   PROXY_BUFFER_BUDGET: z.coerce.number().int().min(1).default(64 * 1024 * 1024),
@@ -220,74 +255,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const values = parsed.data;
   const dataDir = resolve(values.DATA_DIR);
 
-  let deliveryRetryScheduleMs: number[];
-  let pollIntervalMs: number;
-  let forwardingDisableAfterMs: number;
-  try {
-    forwardingDisableAfterMs = parseDuration(values.FORWARDING_DISABLE_AFTER);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  FORWARDING_DISABLE_AFTER: ${(error as Error).message}`);
-  }
-  try {
-    deliveryRetryScheduleMs = values.DELIVERY_RETRY_SCHEDULE.split(",").map(parseDuration);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  DELIVERY_RETRY_SCHEDULE: ${(error as Error).message}`);
-  }
-  try {
-    pollIntervalMs = parseDuration(values.POLL_INTERVAL);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  POLL_INTERVAL: ${(error as Error).message}`);
-  }
-  let pollingFailedAfterMs: number;
-  try {
-    pollingFailedAfterMs = parseDuration(values.POLLING_FAILED_AFTER);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  POLLING_FAILED_AFTER: ${(error as Error).message}`);
-  }
-  let vacuumIntervalMs: number;
-  try {
-    vacuumIntervalMs = parseDuration(values.VACUUM_INTERVAL);
-    // A pass reads the statistics of every table: back to back, it would be the database's main work.
-    if (vacuumIntervalMs < 1_000) throw new Error(`"${values.VACUUM_INTERVAL}" is shorter than 1s`);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  VACUUM_INTERVAL: ${(error as Error).message}`);
-  }
-  let wsAnonymousTimeoutMs: number;
-  try {
-    wsAnonymousTimeoutMs = parseDuration(values.WS_ANONYMOUS_TIMEOUT);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  WS_ANONYMOUS_TIMEOUT: ${(error as Error).message}`);
-  }
-  let subscriptionAccessRecheckMs: number;
-  try {
-    subscriptionAccessRecheckMs = parseDuration(values.SUBSCRIPTION_ACCESS_RECHECK);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  SUBSCRIPTION_ACCESS_RECHECK: ${(error as Error).message}`);
-  }
-  let databaseStatementTimeoutMs: number;
-  try {
-    databaseStatementTimeoutMs = values.DATABASE_STATEMENT_TIMEOUT.trim() === "0" ? 0 : parseDuration(values.DATABASE_STATEMENT_TIMEOUT);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  DATABASE_STATEMENT_TIMEOUT: ${(error as Error).message} (or 0 for none)`);
-  }
-  let shutdownGraceMs: number;
-  try {
-    shutdownGraceMs = parseDuration(values.SHUTDOWN_GRACE);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_GRACE: ${(error as Error).message}`);
-  }
-  let bodyTimeoutMs: number;
-  try {
-    bodyTimeoutMs = parseDuration(values.BODY_TIMEOUT);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  BODY_TIMEOUT: ${(error as Error).message}`);
-  }
-  let proxyTimeoutMs: number;
-  try {
-    proxyTimeoutMs = parseDuration(values.PROXY_TIMEOUT);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  PROXY_TIMEOUT: ${(error as Error).message}`);
-  }
   const corsOrigins = parseOrigins(values.CORS_ORIGINS);
 
   const connectorEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith("CONNECTOR_")));
@@ -303,18 +270,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     subscriptionBufferSize: values.SUBSCRIPTION_BUFFER_SIZE,
     subscriptionReplayLimit: values.SUBSCRIPTION_REPLAY_LIMIT,
-    subscriptionAccessRecheckMs,
+    subscriptionAccessRecheckMs: values.SUBSCRIPTION_ACCESS_RECHECK,
     encryptionKey: resolveEncryptionKey(values.ENCRYPTION_KEY, values.NODE_ENV, dataDir),
     logLevel: values.LOG_LEVEL,
     connectUrlTtlSeconds: values.CONNECT_URL_TTL_SECONDS,
-    deliveryRetryScheduleMs,
+    deliveryRetryScheduleMs: values.DELIVERY_RETRY_SCHEDULE,
     deliveryTimeoutMs: values.DELIVERY_TIMEOUT_MS,
     deliveryMaxInFlightPerUrl: values.DELIVERY_MAX_IN_FLIGHT_PER_URL,
-    pollIntervalMs,
-    pollingFailedAfterMs,
-    vacuumIntervalMs,
+    pollIntervalMs: values.POLL_INTERVAL,
+    pollingFailedAfterMs: values.POLLING_FAILED_AFTER,
+    vacuumIntervalMs: values.VACUUM_INTERVAL,
     forwardingAllowPrivate: values.FORWARDING_ALLOW_PRIVATE,
-    forwardingDisableAfterMs,
+    forwardingDisableAfterMs: values.FORWARDING_DISABLE_AFTER,
     retentionDays: values.RETENTION_DAYS,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     loginRateLimitPer15Minutes: values.LOGIN_RATE_LIMIT_PER_15_MINUTES,
@@ -331,19 +298,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins,
     graphqlIntrospection: values.GRAPHQL_INTROSPECTION === undefined ? values.NODE_ENV !== "production" : ["true", "1"].includes(values.GRAPHQL_INTROSPECTION),
     wsMaxPerAddress: values.WS_MAX_PER_ADDRESS,
-    wsAnonymousTimeoutMs,
+    wsAnonymousTimeoutMs: values.WS_ANONYMOUS_TIMEOUT,
     subscriptionsMaxPerSocket: values.SUBSCRIPTIONS_MAX_PER_SOCKET,
     subscriptionsMaxPerPrincipal: values.SUBSCRIPTIONS_MAX_PER_PRINCIPAL,
     subscriptionsMaxPerAddress: values.SUBSCRIPTIONS_MAX_PER_ADDRESS,
-    databaseStatementTimeoutMs,
+    databaseStatementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT,
     metricsToken: values.METRICS_TOKEN,
-    shutdownGraceMs,
+    shutdownGraceMs: values.SHUTDOWN_GRACE,
     minFreeDiskMb: values.MIN_FREE_DISK_MB,
     testOnlyFailDiskWritesWhen: values.SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN || undefined,
     bodyMaxInFlight: values.BODY_MAX_IN_FLIGHT,
     bodyMaxInFlightPerAddress: values.BODY_MAX_IN_FLIGHT_PER_ADDRESS,
-    bodyTimeoutMs,
-    proxyTimeoutMs,
+    bodyTimeoutMs: values.BODY_TIMEOUT,
+    proxyTimeoutMs: values.PROXY_TIMEOUT,
     proxyMaxBodyBytes: values.PROXY_MAX_BODY,
     maxResourcesPerConnection: values.MAX_RESOURCES_PER_CONNECTION,
     proxyBufferBudgetBytes: values.PROXY_BUFFER_BUDGET,

@@ -36,6 +36,9 @@ test.each([
   [{ POLL_INTERVAL: "often" }, /POLL_INTERVAL: "often" is not a duration/],
   [{ POLLING_FAILED_AFTER: "a day" }, /POLLING_FAILED_AFTER: "a day" is not a duration/],
   [{ SUBSCRIPTION_ACCESS_RECHECK: "10" }, /SUBSCRIPTION_ACCESS_RECHECK: "10" is not a duration/],
+  [{ VACUUM_INTERVAL: "500ms" }, /VACUUM_INTERVAL: "500ms" is shorter than 1s/],
+  [{ DATABASE_STATEMENT_TIMEOUT: "never" }, /DATABASE_STATEMENT_TIMEOUT: "never" is not a duration .*\(or 0 for none\)/],
+  [{ POLL_INTERVAL: "often", BODY_TIMEOUT: "1y" }, /POLL_INTERVAL: "often" is not a duration.*\n {2}BODY_TIMEOUT: "1y" is not a duration/],
   [{ PUBLIC_URL: "not a url" }, /PUBLIC_URL/],
 ])("a bad value stops start-up naming the variable: %o", (env, message) => {
   expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
