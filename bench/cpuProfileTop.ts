@@ -39,6 +39,12 @@ if (positionals.length !== 1) {
 const profile = JSON.parse(readFileSync(positionals[0], "utf8")) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parentOf = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id] as const)));
+// Each node's frame where its source is, read once (samples and stacks name the same nodes again and again).
+const frameOf = new Map(profile.nodes.map((node) => [node.id, sourceMapped(node.callFrame)]));
+/** The service's own functions (a file in src/, not a package's src/) by name; undefined for anything else. */
+const ownName = new Map(
+  [...frameOf].map(([id, frame]) => [id, local(frame.url).includes("/src/") && !local(frame.url).includes("/node_modules/") ? frameName(frame) : undefined]),
+);
 const IDLE = new Set(["(idle)", "(program)", "(garbage collector)"]);
 const isIdle = (id: number) => byId.get(id)?.callFrame.functionName === "(idle)";
 
@@ -73,7 +79,7 @@ const perFunctionTotal = new Map<string, number>();
 let busyTotal = 0;
 let idleTotal = 0;
 for (let i = from; i < to; i++) {
-  const frame = sourceMapped(byId.get(profile.samples[i])!.callFrame);
+  const frame = frameOf.get(profile.samples[i])!;
   const weight = weights[i];
   if (frame.functionName === "(idle)") {
     idleTotal += weight;
@@ -83,8 +89,8 @@ for (let i = from; i < to; i++) {
   // Each of the service's functions on the sample's stack, once however deep its recursion.
   const onStack = new Set<string>();
   for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parentOf.get(id)) {
-    const caller = sourceMapped(byId.get(id)!.callFrame);
-    if (local(caller.url).includes("/src/") && !local(caller.url).includes("/node_modules/")) onStack.add(frameName(caller));
+    const name = ownName.get(id);
+    if (name) onStack.add(name);
   }
   for (const name of onStack) perFunctionTotal.set(name, (perFunctionTotal.get(name) ?? 0) + weight);
   const file = IDLE.has(frame.functionName) || !frame.url ? frame.functionName || "(native)" : frameFile(frame.url);

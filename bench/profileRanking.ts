@@ -18,7 +18,8 @@ const sourceMaps = new Map<string, SourceMap | null>();
 /**
  * The frame where its source is: a frame of the bundled server (dist/, one long line per file) read
  * through the source map beside it, so it names its file in src/ or its package, not a chunk of dist/.
- * Other frames as they are.
+ * Other frames as they are. The map is read from dist/ as it is now: rank a profile before the next
+ * `npm run build:server`, or its frames are named from another build's lines.
  */
 export function sourceMapped(frame: CallFrame): CallFrame {
   const path = local(frame.url);
