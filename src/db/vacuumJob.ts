@@ -47,10 +47,10 @@ export interface VacuumJobDeps {
   /** Logs an unreachable database once for the service (a pass that fails on it logs nothing more). */
   databaseOutage?: DatabaseOutage;
   /** How often a pass runs (VACUUM_INTERVAL), the first one too. */
-  intervalMs?: number;
+  intervalMs: number;
 }
 
-export function createVacuumJob({ sql, logger, embedded, databaseOutage, intervalMs = 60_000 }: VacuumJobDeps): VacuumJob {
+export function createVacuumJob({ sql, logger, embedded, databaseOutage, intervalMs }: VacuumJobDeps): VacuumJob {
   let toldServerAutovacuumOff = false;
 
   /** Vacuums, or analyzes, this schema's tables past PostgreSQL's default thresholds. */

@@ -55,7 +55,7 @@ test.skipIf(Boolean(ownServersMissing))("a PostgreSQL server whose autovacuum ru
       },
       "the deleted rows in the statistics",
     );
-    const job = createVacuumJob({ sql: sqlOverPool(pool), logger: createLogger("silent"), embedded: false });
+    const job = createVacuumJob({ sql: sqlOverPool(pool), logger: createLogger("silent"), embedded: false, intervalMs: 60_000 });
     expect(await job.runOnce()).toEqual([]);
   } finally {
     await pool.end();
