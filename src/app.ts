@@ -198,7 +198,7 @@ export function buildApp(deps: AppDeps): App {
   const subscriptionSignal = createWakeSignal();
   const subscriptions = createSubscriptionManager({
     queue: subscriptionQueue, clock, logger, box, urlKey: config.encryptionKey, connectorEnv, publicUrl: config.publicUrl, accessTokens, connectors: allConnectors,
-    allowHttpApiBase: config.env !== "production", metrics: subscriptionMetrics, signal: subscriptionSignal,
+    allowHttpApiBase: config.env !== "production", metrics: subscriptionMetrics, signal: subscriptionSignal, databaseOutage,
     onFailed: async (failure) => {
       logger.warn({ ...failure }, "provider subscription failed for 24 hours");
       await lifecycle.emitFor(failure.connectedAccountId, "subscription_failed", { code: "subscription_failed", message: failure.error });

@@ -16,6 +16,7 @@ import { createTenantHostDispatcher } from "../net/ssrf.ts";
 import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
+import type { DatabaseOutage } from "../db/outage.ts";
 import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
 import { asRecord, valueAt } from "../connectors/json.ts";
 import { namesTenantHost, resourceParamsOf, storedParams, tenantParams } from "../connectors/params.ts";
@@ -58,6 +59,8 @@ export interface SubscriptionManagerDeps {
   signal: WakeSignal;
   /** The catalog, read on first use (the registry's `allConnectors`; tests pass a list). */
   connectors: readonly ConnectorDefinition[] | (() => readonly ConnectorDefinition[]);
+  /** Logs an unreachable database once for the service: a pass that fails on it logs nothing more. */
+  databaseOutage: Pick<DatabaseOutage, "noted">;
   /** A subscription failed for 24 h: emit `switchyard.subscription_failed` (app.ts decides how). */
   onFailed: (failure: SubscriptionFailure) => Promise<void> | void;
 }
@@ -416,7 +419,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   const tick = () => {
     if (stopped || running) return;
     running = runOnce()
-      .catch((error) => logger.warn({ err: error }, "provider subscription pass failed"))
+      .catch((error) => deps.databaseOutage.noted(error) || logger.warn({ err: error }, "provider subscription pass failed"))
       .finally(() => {
         running = undefined;
         if (!stopped) timer = setTimeout(tick, pollIntervalMs);
