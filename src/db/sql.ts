@@ -10,7 +10,8 @@ export interface Sql {
   /**
    * `name` makes it a named prepared statement on PostgreSQL: each connection parses and plans it
    * once, later executions skip both (a hot statement's planning can cost more than running it).
-   * One name must always carry the same text. PGlite ignores it.
+   * One name must always carry the same text. PGlite ignores it. Both drivers hand json and jsonb
+   * columns over parsed (a column holding a JSON string arrives as that string).
    */
   query<Row = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<Row[]>;
   /** Runs `work` on one connection (advisory locks are per connection). */

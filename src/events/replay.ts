@@ -71,8 +71,8 @@ export async function eventsAfter(
       trigger: row.trigger,
       account: row.account,
       occurredAt: new Date(row.occurred_at).toISOString(),
-      payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
-      resource: (typeof row.resource === "string" ? JSON.parse(row.resource) : row.resource) as Record<string, string> | null,
+      payload: row.payload,
+      resource: row.resource as Record<string, string> | null,
       delivery: { id: row.delivery_id, status: row.status, attempts: row.attempts, lastStatusCode: row.last_status_code },
     }),
   );

@@ -68,10 +68,8 @@ interface LiveSubscription {
 const connectionOf = (sub: LiveSubscription) => ({ reader: sub.id, account: { id: sub.connected_account_id, account: sub.account } });
 
 /** The `resource` a subscription's events carry: its watched resource's params, else null. */
-const resourceOf = (sub: LiveSubscription): Record<string, string> | null => {
-  const value = typeof sub.resource_params === "string" ? JSON.parse(sub.resource_params) : sub.resource_params;
-  return value && typeof value === "object" ? (value as Record<string, string>) : null;
-};
+const resourceOf = (sub: LiveSubscription): Record<string, string> | null =>
+  sub.resource_params && typeof sub.resource_params === "object" ? (sub.resource_params as Record<string, string>) : null;
 
 /** Refused: not the provider's, or for no subscription of this deployment. Nothing was read. */
 export interface Refused {

@@ -18,7 +18,7 @@ export interface RawResource {
 export const toResourceRow = (row: RawResource): ResourceRow => ({
   id: row.id,
   connectedAccountId: row.connected_account_id,
-  params: (typeof row.params === "string" ? JSON.parse(row.params) : row.params) as Record<string, string>,
+  params: row.params as Record<string, string>,
   createdAt: new Date(row.created_at),
 });
 

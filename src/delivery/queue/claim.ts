@@ -178,7 +178,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
       account: row.account,
       occurredAt: new Date(row.occurred_at),
       payloadJson: row.payload_json,
-      resource: (typeof row.resource === "string" ? JSON.parse(row.resource) : row.resource) as Record<string, string> | null,
+      resource: row.resource as Record<string, string> | null,
     },
     headerKey: row.header_key,
     headerValueSealed: row.header_value_encrypted,

@@ -38,12 +38,10 @@ interface Wanted {
   events: string[];
 }
 
-const json = (value: unknown): Record<string, unknown> => {
-  const parsed = typeof value === "string" ? JSON.parse(value) : value;
-  return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-};
+const asObject = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const strings = (value: unknown): Record<string, string> =>
-  Object.fromEntries(Object.entries(json(value)).filter((e): e is [string, string] => typeof e[1] === "string"));
+  Object.fromEntries(Object.entries(asObject(value)).filter((e): e is [string, string] => typeof e[1] === "string"));
 const key = (accountId: string, watchedResourceId: string | null, resource: string) => `${accountId}\u0000${watchedResourceId ?? ""}\u0000${resource}`;
 
 /**
