@@ -102,6 +102,7 @@ async function measure(size: number) {
       metrics: createSubscriptionMetrics(sql),
       signal: createWakeSignal(),
       connectors,
+      databaseOutage: { noted: () => false },
       onFailed: () => undefined,
     });
     // The start-up plan: every connection once (the changes the seed left behind are covered by it).
