@@ -278,8 +278,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     try {
       await recordAttempt(delivery, startedAt, result);
     } catch (error) {
-      // The lease runs out and the delivery is tried again (at-least-once), at most MAX_UNRECORDED_CLAIMS times.
-      logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
+      // The lease runs out and the delivery is tried again (at-least-once), at most MAX_UNRECORDED_CLAIMS
+      // times. An outage is logged once by databaseOutage, not once an attempt.
+      if (!deps.databaseOutage.noted(error)) logger.error({ err: error, deliveryId: delivery.id }, "could not record a delivery attempt");
     }
   }
 

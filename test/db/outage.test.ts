@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
-import { until } from "../helpers/live.ts";
+import { fireTestEvent, forwardTo, until } from "../helpers/live.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type OwnPostgres, ownPostgres, ownServersMissing } from "../helpers/ownServers.ts";
+import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { type ServiceProcess, serviceProcess } from "../helpers/serviceProcess.ts";
 import { scaled } from "../helpers/timing.ts";
 
@@ -12,18 +13,21 @@ import { scaled } from "../helpers/timing.ts";
  * Retry-After — `database_unavailable` on REST and webhooks, SERVICE_UNAVAILABLE on GraphQL — not
  * 500; /readyz keeps answering, quickly, 503; the log has one warning for the outage, not one per
  * request and no stack, however many background passes meet the outage (the vacuum job runs every
- * second here); and when PostgreSQL is back the instance serves again by itself.
+ * second here) or an attempt answered meanwhile; and when PostgreSQL is back the instance serves
+ * again by itself, and the attempt that could not be recorded is made again with the same webhook-id.
  */
 const OutageViewer = graphql(`query OutageViewer($id: ID!) { deployment(id: $id) { id name } }`);
 
 describe.skipIf(ownServersMissing !== undefined)(`the database stops and comes back (${ownServersMissing ?? "own PostgreSQL"})`, () => {
   let postgres: OwnPostgres;
   let service: ServiceProcess;
+  let receiver: Receiver;
   let ada: Operator;
 
   beforeAll(async () => {
     postgres = await ownPostgres();
     await postgres.start();
+    receiver = await startReceiver();
     service = await serviceProcess({
       DATABASE_URL: postgres.url,
       ENCRYPTION_KEY: randomBytes(32).toString("base64"),
@@ -32,19 +36,28 @@ describe.skipIf(ownServersMissing !== undefined)(`the database stops and comes b
       PASSWORD_HASH_COST: "10",
       // A background pass every second: the outage below outlasts two of them.
       VACUUM_INTERVAL: "1s",
+      // A lease of 7 s: the attempt that could not be recorded is made again soon after the outage.
+      DELIVERY_TIMEOUT_MS: "2000",
     });
     await service.start();
     ada = await createOperator(service.client, "Ada");
+    await forwardTo(service.client, ada.deploymentId, `${receiver.url}/outage`, { token: ada.token });
   }, scaled(120_000));
 
   afterAll(async () => {
     await service?.stop();
-    await postgres?.remove();
+    await Promise.all([postgres?.remove(), receiver?.close()]);
   }, scaled(60_000));
 
   test("503 with Retry-After on every surface, one warning, and recovery without a restart", async () => {
+    // A delivery in flight when the database stops: its receiver answers only once it is down.
+    receiver.respond((request, n) => (n === 1 ? receiver.hold(String(request.headers["webhook-id"])) : 200));
+    const event = await fireTestEvent(service.client, ada.deploymentId, { token: ada.token });
+    await until(() => receiver.holding.has(event.id), "the test event's delivery to reach the receiver");
+
     const logBefore = service.output().length;
     await postgres.stopNow();
+    receiver.release(event.id);
     // Long enough for the caches of keys and deployments (≤ 2 s) to run out: each request needs the database.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
 
@@ -92,5 +105,9 @@ describe.skipIf(ownServersMissing !== undefined)(`the database stops and comes b
     expect(data.status).toBe(200);
     const result = await service.client.gql(OutageViewer, { id: ada.deploymentId }, { token: ada.token });
     expect(result.data?.deployment?.id).toBe(ada.deploymentId);
+
+    // The 200 answered during the outage was never recorded: once the lease runs out it is sent again.
+    const again = await receiver.waitFor((requests) => requests.filter((request) => request.headers["webhook-id"] === event.id).length === 2, 30_000);
+    expect(again.filter((request) => request.headers["webhook-id"] === event.id).map((request) => request.status)).toEqual([200, 200]);
   }, scaled(120_000));
 });
