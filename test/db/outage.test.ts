@@ -64,6 +64,8 @@ describe.skipIf(ownServersMissing !== undefined)(`the database stops and comes b
     const refused = [
       await fetch(`${service.url}/api/data`, { headers: { "x-api-key": ada.apiKey } }),
       await fetch(`${service.url}/api/v1/connector/service/github/auth-url?account=alice`, { headers: { "x-api-key": ada.apiKey } }),
+      // Its queue gauges are read from the database: the scrape fails (Prometheus' `up` is 0).
+      await fetch(`${service.url}/metrics`),
       await fetch(`${service.url}/webhooks/${ada.deploymentId}/github`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-github-event": "issues", "x-hub-signature-256": "sha256=00" },
