@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { type BackgroundWork, createBackgroundWork } from "./background.ts";
 import { createGraphQLEndpoint } from "./graphql/endpoint.ts";
 import { createOriginPolicy } from "./graphql/requestGuard.ts";
+import { createDiskSpace } from "./db/diskSpace.ts";
 import { createFrontDoor } from "./http/frontDoor.ts";
 import { createRequestMetrics } from "./http/requestMetrics.ts";
 import type { Route } from "./http/types.ts";
@@ -223,8 +224,8 @@ export function buildApp(deps: AppDeps): App {
   const subscriptionNotifications = createSubscriptionNotifications({ sql, box, urlKey: config.encryptionKey, clock, connectorEnv, accessTokens, inboundEvents, queue: subscriptionQueue, metrics: subscriptionMetrics, clientCredentials, inboundSecrets, logger, signal: subscriptionSignal });
   // A notification that only names accounts (Dropbox) makes their connections due for the poller.
   const pollNudge = { nudge: (deploymentId: string, connector: string, externalIds: string[]) => pollSchedule.nudge(deploymentId, connector, externalIds, clock.now()) };
-  const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge };
-
+  const diskSpace = createDiskSpace(database.kind === "pglite" ? config.dataDir : undefined, config.minFreeDiskMb);
+  const inboundWebhook = { config, logger, clock, metrics: operationsMetrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge, diskSpace };
   // The delivery queue (delivery/queue/): one for requests, one over the worker's pool for the worker.
   const deliveryQueue = (sql: Database["sql"]) =>
     createDeliveryQueue({ sql, clock, signal, bus, logger, metrics: operationsMetrics, disableAfterMs: config.forwardingDisableAfterMs });
@@ -260,7 +261,7 @@ export function buildApp(deps: AppDeps): App {
   const proxy = createProxy({ config: deps.config, tokens: connectionTokens, logger, clock, metrics, rateLimit: proxyRateLimit });
 
   const routes: Route[] = [
-    ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, redisHealth, metrics }),
+    ...healthRoutes({ config, databaseKind: database.kind, databaseOutage, diskSpace, redisHealth, metrics }),
     getData({ sql, publicUrl: config.publicUrl, apiKeys }),
     ...connectionRoutes({ apiKeys, connections, resources, publicUrl: config.publicUrl }),
     ...consoleRoutes(db),

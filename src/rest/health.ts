@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { statfs } from "node:fs/promises";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
+import type { DiskSpace } from "../db/diskSpace.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { RedisHealth } from "../events/redisHealth.ts";
 import { json, type HttpRequest, type Route } from "../http/types.ts";
@@ -16,25 +16,24 @@ import type { Registry } from "prom-client";
  * /readyz 503 `shutting_down` before it gets here.
  */
 export interface HealthDeps {
-  config: Pick<Config, "dataDir" | "minFreeDiskMb" | "metricsToken">;
+  config: Pick<Config, "minFreeDiskMb" | "metricsToken">;
   databaseKind: Database["kind"];
   databaseOutage: DatabaseOutage;
+  /** The embedded database's disk (nothing on a PostgreSQL server). */
+  diskSpace: Pick<DiskSpace, "freeMb">;
   redisHealth: RedisHealth;
   /** The app's Prometheus registry, served on /metrics. */
   metrics: Registry;
 }
 
-export function healthRoutes({ config, databaseKind, databaseOutage, redisHealth, metrics }: HealthDeps): Route[] {
+export function healthRoutes({ config, databaseKind, databaseOutage, diskSpace, redisHealth, metrics }: HealthDeps): Route[] {
   return [
     { method: "GET", path: "/healthz", handler: async () => json(200, { status: "ok" }) },
     {
       method: "GET",
       path: "/readyz",
       handler: async () => {
-        const [reachable, freeMb] = await Promise.all([
-          databaseOutage.reachable(),
-          databaseKind === "pglite" ? freeDiskMb(config.dataDir) : Promise.resolve(undefined),
-        ]);
+        const [reachable, freeMb] = await Promise.all([databaseOutage.reachable(), diskSpace.freeMb()]);
         if (!reachable) {
           // Logged once per outage by databaseOutage, not once per probe.
           throw new AppError("SERVICE_UNAVAILABLE", "The database is not reachable.", { retryAfterSeconds: 5 });
@@ -84,12 +83,3 @@ function requireMetricsToken(request: HttpRequest, token: string) {
   );
 }
 
-/** Free space (for unprivileged users) on the disk holding `dir`; undefined when it cannot be read. */
-async function freeDiskMb(dir: string): Promise<number | undefined> {
-  try {
-    const stats = await statfs(dir);
-    return Math.floor((stats.bavail * stats.bsize) / (1024 * 1024));
-  } catch {
-    return undefined;
-  }
-}

@@ -7,6 +7,7 @@ import { VERIFICATION_TOKEN_RECEIVED } from "../connectors/schemes/verificationT
 import type { ConnectorDefinition, InboundRequest, VerificationKeys } from "../connectors/types.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { VerificationTokens } from "../credentials/verificationTokens.ts";
+import type { DiskSpace } from "../db/diskSpace.ts";
 import type { OperationsMetrics } from "../delivery/metrics.ts";
 import { type InboundEvents, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { createJwksCache } from "../forwarding/jwksCache.ts";
@@ -24,6 +25,8 @@ export interface InboundWebhookDeps {
   inboundSecrets: Pick<InboundSecrets, "get">;
   verificationTokens: Pick<VerificationTokens, "capture">;
   inboundEvents: Pick<InboundEvents, "acceptEvents" | "acceptSync">;
+  /** The embedded database's disk: under MIN_FREE_DISK_MB nothing is accepted (the provider redelivers later). */
+  diskSpace: Pick<DiskSpace, "low">;
   /**
    * Makes the named accounts' connections due for the poller now (`webhook.reads: "queued"`,
    * Dropbox); how many ACTIVE connections of the deployment they are.
@@ -34,6 +37,9 @@ export interface InboundWebhookDeps {
 }
 
 export const INBOUND_BODY_LIMIT = 1024 * 1024;
+
+/** What Retry-After says to a provider refused while the embedded database's disk is low: freeing space takes a person. */
+const DISK_SPACE_RETRY_AFTER_SECONDS = 60;
 
 const PATH = "/webhooks/:deploymentId/:connector";
 
@@ -77,13 +83,20 @@ const reply = (answer: HandshakeReply | HandshakeRefusal): HttpResponse => {
  * URL-verification handshakes are answered with what the provider expects and store nothing; a
  * verification token the operator must read back and confirm (connectors that declare one) is kept sealed.
  */
-export function postInboundWebhook({ config, logger, clock, metrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge }: InboundWebhookDeps): Route {
+export function postInboundWebhook({ config, logger, clock, metrics, inboundSecrets, verificationTokens, inboundEvents, subscriptionNotifications, pollNudge, diskSpace }: InboundWebhookDeps): Route {
   const jwks = createJwksCache({ clock });
 
   const route: Route = {
     method: "POST",
     path: PATH,
     handler: async (request) => {
+      const freeDiskMb = diskSpace.low();
+      if (freeDiskMb !== undefined) {
+        throw new AppError("DISK_SPACE_LOW", `The embedded database's disk has ${freeDiskMb} MB free, under MIN_FREE_DISK_MB: nothing new is stored until space is freed. Deliver this again later.`, {
+          retryAfterSeconds: DISK_SPACE_RETRY_AFTER_SECONDS,
+          problemMembers: { freeDiskMb },
+        });
+      }
       const { def, deploymentId, secret } = await resolveTarget(inboundSecrets, request);
       const inbound = inboundRequest(config.publicUrl, request, await request.body(INBOUND_BODY_LIMIT));
 

@@ -1,0 +1,56 @@
+import { statfs } from "node:fs/promises";
+
+/**
+ * The embedded database's disk. /readyz reports its free space; while that is under
+ * MIN_FREE_DISK_MB the front door also refuses what would store something new (503
+ * `disk_space_low` with Retry-After), so providers redeliver later instead of the disk filling up:
+ * a write that meets a full disk ends the process (storageGuard.ts). A PostgreSQL server's disk is
+ * the server's: nothing is read then.
+ */
+export interface DiskSpace {
+  /** Free MB, read now; undefined on a PostgreSQL server or when it cannot be read. */
+  freeMb(): Promise<number | undefined>;
+  /**
+   * The free MB when the last reading was under the minimum, else undefined. Cheap enough for every
+   * request: it only starts a new reading, in the background, once the last is a second old.
+   */
+  low(): number | undefined;
+}
+
+const READING_MAX_AGE_MS = 1000;
+
+export function createDiskSpace(dir: string | undefined, minFreeMb: number, now: () => number = Date.now): DiskSpace {
+  let last: { at: number; freeMb: number | undefined } | undefined;
+  let reading: Promise<number | undefined> | undefined;
+
+  async function freeMb(): Promise<number | undefined> {
+    if (dir === undefined) return undefined;
+    let free: number | undefined;
+    try {
+      const stats = await statfs(dir);
+      // What an unprivileged process may still use (bavail), as PostgreSQL's files are written.
+      free = Math.floor((stats.bavail * stats.bsize) / (1024 * 1024));
+    } catch {
+      free = undefined;
+    }
+    last = { at: now(), freeMb: free };
+    return free;
+  }
+
+  function readInBackground() {
+    reading = freeMb().finally(() => {
+      reading = undefined;
+    });
+  }
+  // The first reading at once, so the first requests are not let through unread.
+  if (dir !== undefined) readInBackground();
+
+  return {
+    freeMb,
+    low() {
+      if (dir === undefined) return undefined;
+      if (!reading && (!last || now() - last.at >= READING_MAX_AGE_MS)) readInBackground();
+      return last?.freeMb !== undefined && last.freeMb < minFreeMb ? last.freeMb : undefined;
+    },
+  };
+}
