@@ -2,10 +2,9 @@ import { statfs } from "node:fs/promises";
 
 /**
  * The embedded database's disk. /readyz reports its free space; while that is under
- * MIN_FREE_DISK_MB the front door also refuses what would store something new (503
- * `disk_space_low` with Retry-After), so providers redeliver later instead of the disk filling up:
- * a write that meets a full disk ends the process (storageGuard.ts). A PostgreSQL server's disk is
- * the server's: nothing is read then.
+ * MIN_FREE_DISK_MB inbound webhooks are refused too (503 `disk_space_low` with Retry-After), so
+ * providers deliver them again later instead of the disk filling up: a write that meets a full disk
+ * ends the process (storageGuard.ts). A PostgreSQL server's disk is the server's: nothing is read then.
  */
 export interface DiskSpace {
   /** Free MB, read now; undefined on a PostgreSQL server or when it cannot be read. */
