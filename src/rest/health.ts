@@ -82,4 +82,3 @@ function requireMetricsToken(request: HttpRequest, token: string) {
     { headers: { "www-authenticate": 'Bearer realm="metrics"' } },
   );
 }
-
