@@ -63,3 +63,23 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1);
 }
+
+// What PostgreSQL says when a data file cannot grow: SQLSTATE 53100 (disk_full) for ENOSPC, and the
+// same hint whatever the cause (a file-size limit gives XX000 with it).
+const FULL_HINT = /Check free disk space/i;
+
+/**
+ * The database server cannot store anything more (its disk is full): writes fail until space is
+ * freed there, reads still work. Like an outage, 503 and retry later, not 500. (A full WAL disk makes
+ * PostgreSQL restart instead: that is isDatabaseUnavailable's.)
+ */
+export function isDatabaseFull(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const e = error as { code?: unknown; originalCode?: unknown; hint?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  if (e.code === "53100" || e.originalCode === "53100") return true;
+  if (typeof e.hint === "string" && FULL_HINT.test(e.hint)) return true;
+  return isDatabaseFull(e.cause, depth + 1) || isDatabaseFull(e.meta?.driverAdapterError, depth + 1);
+}
+
+/** Unreachable or full: the same statement again, or row by row, would fail the same way now. */
+export const isDatabaseOutOfService = (error: unknown): boolean => isDatabaseUnavailable(error) || isDatabaseFull(error);

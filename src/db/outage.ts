@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
-import { isDatabaseUnavailable } from "./errors.ts";
+import { AppError, databaseUnavailable } from "../errors.ts";
+import { isDatabaseFull, isDatabaseUnavailable } from "./errors.ts";
 import type { Sql } from "./sql.ts";
 
 /**
@@ -7,10 +8,19 @@ import type { Sql } from "./sql.ts";
  * `database_unavailable` with Retry-After (SERVICE_UNAVAILABLE on GraphQL) instead of 500, one
  * warning is logged when the outage is first seen and one line when it ends — never one per
  * request — and /readyz answers within READINESS_TIMEOUT_MS whatever state the connections are in.
+ *
+ * A database server whose disk is full is taken the same way, as far as it goes: what fails to be
+ * written is answered 503 `disk_space_low` with Retry-After, and the log has a warning at most once
+ * a minute while it lasts (a failed write is the only sign of it: `select 1` still answers).
  */
 export interface DatabaseOutage {
-  /** Whether `error` means the database cannot be reached; if so, the outage is noted (logged once). */
+  /**
+   * Whether `error` means the database cannot be reached, or cannot store anything (a full disk);
+   * if so, it is noted (logged once an outage, at most once a minute for a full disk).
+   */
   noted(error: unknown): boolean;
+  /** What to answer for `error` when noted() takes it: 503 with Retry-After, saying which; else undefined. */
+  refusal(error: unknown): AppError | undefined;
   /** `select 1` within READINESS_TIMEOUT_MS: false when it failed or took longer. */
   reachable(): Promise<boolean>;
   /** Stops the background probe (shutdown). */
@@ -21,6 +31,9 @@ export interface DatabaseOutage {
 export const READINESS_TIMEOUT_MS = 800;
 /** What Retry-After says to callers refused during an outage. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** …and while the database's disk is full: freeing space takes a person. */
+const DISK_FULL_RETRY_AFTER_SECONDS = 60;
+const DISK_FULL_WARNING_INTERVAL_MS = 60_000;
 const PROBE_INTERVAL_MS = 1000;
 
 export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number = Date.now): DatabaseOutage {
@@ -28,6 +41,8 @@ export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number
   let refused = 0;
   let probe: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  let fullWarnedAt: number | undefined;
+  let fullRefused = 0;
 
   async function reachable(): Promise<boolean> {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -66,8 +81,32 @@ export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number
     probe.unref();
   }
 
-  return {
+  function notedFull(error: unknown): boolean {
+    if (!isDatabaseFull(error)) return false;
+    fullRefused++;
+    if (fullWarnedAt === undefined || now() - fullWarnedAt >= DISK_FULL_WARNING_INTERVAL_MS) {
+      fullWarnedAt = now();
+      const cause = error as { code?: unknown };
+      logger.warn(
+        { code: typeof cause.code === "string" ? cause.code : undefined, refused: fullRefused },
+        "the database cannot store anything: its disk is full. Writes are answered 503 with Retry-After until space is freed on the database server",
+      );
+      fullRefused = 0;
+    }
+    return true;
+  }
+
+  const outage: DatabaseOutage = {
+    refusal(error) {
+      if (!outage.noted(error)) return undefined;
+      return isDatabaseFull(error)
+        ? new AppError("DISK_SPACE_LOW", `The database's disk is full; nothing was stored. Retry in ${DISK_FULL_RETRY_AFTER_SECONDS} s.`, {
+            retryAfterSeconds: DISK_FULL_RETRY_AFTER_SECONDS,
+          })
+        : databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS);
+    },
     noted(error) {
+      if (notedFull(error)) return true;
       if (!isDatabaseUnavailable(error)) return false;
       refused++;
       if (since === undefined) {
@@ -89,4 +128,5 @@ export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number
       probe = undefined;
     },
   };
+  return outage;
 }

@@ -4,8 +4,8 @@ import { createYoga, type Plugin } from "graphql-yoga";
 import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
-import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseOutage } from "../db/outage.ts";
-import { AppError, databaseUnavailable } from "../errors.ts";
+import type { DatabaseOutage } from "../db/outage.ts";
+import { AppError } from "../errors.ts";
 import { toGraphQLError } from "./errors.ts";
 import type { GraphQLContext, GraphQLContexts } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
@@ -80,12 +80,13 @@ function maskError({ logger, databaseOutage }: { logger: Logger; databaseOutage:
         extensions: { code: "DATABASE_TIMEOUT" },
       });
     }
-    // A database outage is not a bug: SERVICE_UNAVAILABLE (HTTP 503 with Retry-After), logged once per outage.
-    if (databaseOutage.noted(original)) {
-      const mapped = toGraphQLError(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS));
+    // A database outage or a full disk is not a bug: SERVICE_UNAVAILABLE (HTTP 503 with Retry-After), logged once.
+    const refusal = databaseOutage.refusal(original);
+    if (refusal) {
+      const mapped = toGraphQLError(refusal);
       return new GraphQLError(mapped.message, {
         ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
-        extensions: { ...mapped.extensions, http: { status: 503, headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } } },
+        extensions: { ...mapped.extensions, http: { status: 503, headers: { "retry-after": String(refusal.extra.retryAfterSeconds) } } },
       });
     }
     logger.error({ err: original }, "unexpected error in a GraphQL operation");

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseOutage } from "../db/outage.ts";
-import { AppError, databaseUnavailable } from "../errors.ts";
+import type { DatabaseOutage } from "../db/outage.ts";
+import { AppError } from "../errors.ts";
 import type { BodyGate } from "./bodyGate.ts";
 import { refuseNulInRequest } from "./inputGuard.ts";
 import { ClientAbortedError, clientIp, writeResponse } from "./node.ts";
@@ -105,8 +105,9 @@ export function createFrontDoor({ config, logger, databaseOutage, bodies, countR
           res.destroy();
           return;
         }
-        // A database outage is not a bug: 503 with Retry-After, one warning per outage (db/outage.ts).
-        const problem = asProblem(error) ?? (databaseOutage.noted(error) ? asProblem(databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS)) : undefined);
+        // A database outage or a full disk is not a bug: 503 with Retry-After, logged once (db/outage.ts).
+        const refusal = asProblem(error) ? undefined : databaseOutage.refusal(error);
+        const problem = asProblem(refusal ?? error);
         if (!problem) logger.error({ err: error, method: req.method, path: pathname() }, "unexpected error");
         if (res.headersSent) {
           res.destroy();

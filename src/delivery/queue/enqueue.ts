@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
-import { isDatabaseUnavailable } from "../../db/errors.ts";
+import { isDatabaseOutOfService } from "../../db/errors.ts";
 import type { ClaimedDelivery } from "./claim.ts";
 import { signingSecretsInForce } from "./fragments.ts";
 
@@ -290,8 +290,8 @@ export const MAX_BATCH = 256;
  * Idle, an event is recorded at once (a batch of one); busy, one round trip, one transaction and
  * one WAL flush record up to MAX_BATCH. Each caller still waits for its own row to commit.
  *
- * A batch the database refuses records nothing (one statement). When the database is down, every
- * caller in it gets that error (503: the provider redelivers); otherwise the batch is recorded
+ * A batch the database refuses records nothing (one statement). When the database is down or its
+ * disk full, every caller in it gets that error (503: the provider redelivers); otherwise the batch is recorded
  * again one event per statement, so only the refused event fails.
  */
 export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
@@ -367,7 +367,7 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
       try {
         await recordBatch(batch);
       } catch (error) {
-        if (batch.length === 1 || isDatabaseUnavailable(error)) {
+        if (batch.length === 1 || isDatabaseOutOfService(error)) {
           for (const entry of batch) entry.reject(error);
           continue;
         }

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../../clock.ts";
-import { isDatabaseUnavailable } from "../../db/errors.ts";
+import { isDatabaseOutOfService } from "../../db/errors.ts";
 import type { Sql } from "../../db/sql.ts";
 import { DISABLED_REASON, disables, settingsChange } from "../disablePolicy.ts";
 import { FORWARDING_ACTIVE, HOLD } from "./fragments.ts";
@@ -125,8 +125,8 @@ function attemptsDocument(attempts: readonly AttemptToRecord[]): string {
  * one); busy, one round trip records many. Each attempt still waits for its own row to be committed.
  *
  * A batch the database refuses is recorded again one attempt per statement, so only the refused row
- * fails — and that one is bounded by MAX_UNRECORDED_CLAIMS (claim.ts). When the database is down,
- * every attempt in the batch fails at once, as the enqueuer's events do: their leases run out.
+ * fails — and that one is bounded by MAX_UNRECORDED_CLAIMS (claim.ts). When the database is down or
+ * its disk full, every attempt in the batch fails at once, as the enqueuer's events do: their leases run out.
  */
 export function createAttemptRecorder(sql: Sql, logger: Logger, clock: Clock, disableAfterMs: number) {
   const toRecord: Array<{ attempt: AttemptToRecord; resolve: (row: DeliveryRow | undefined) => void; reject: (error: unknown) => void }> = [];
@@ -144,7 +144,7 @@ export function createAttemptRecorder(sql: Sql, logger: Logger, clock: Clock, di
         const byId = new Map(rows.map((row) => [row.id, row]));
         for (const entry of batch) entry.resolve(byId.get(entry.attempt.id));
       } catch (error) {
-        if (batch.length === 1 || isDatabaseUnavailable(error)) {
+        if (batch.length === 1 || isDatabaseOutOfService(error)) {
           for (const entry of batch) entry.reject(error);
           continue;
         }
