@@ -335,7 +335,7 @@ export function buildApp(deps: AppDeps): App {
     deliveries,
     subscriptions,
     subscriptionSignal,
-    ...createBackgroundWork({ config, logger, clock, database, box, databaseOutage, deliveryQueue, operationsMetrics, signal, accessTokens, inboundEvents, inboundSecrets, pollMetrics, lifecycle, handoff }),
+    ...createBackgroundWork({ config, logger, clock, database, box, databaseOutage, deliveryQueue, operationsMetrics, signal, accessTokens, inboundEvents, inboundSecrets, pollMetrics, lifecycle, handoff, diskSpace }),
     handle: frontDoor.handle,
     attach: graphql.attach,
     closeLive,

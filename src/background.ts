@@ -4,6 +4,7 @@ import type { Config } from "./config.ts";
 import type { SecretBox } from "./crypto/secrets.ts";
 import type { InboundSecrets } from "./credentials/inboundSecrets.ts";
 import type { Database } from "./db/database.ts";
+import type { DiskSpace } from "./db/diskSpace.ts";
 import { createVacuumJob, type VacuumJob } from "./db/vacuumJob.ts";
 import type { DatabaseOutage } from "./db/outage.ts";
 import type { OperationsMetrics } from "./delivery/metrics.ts";
@@ -37,6 +38,8 @@ export interface BackgroundDeps {
   handoff: LocalHandoff;
   /** Announces switchyard.polling_failed. */
   lifecycle: LifecycleEvents;
+  /** The embedded database's disk: the poller reads nothing while it is low. */
+  diskSpace: Pick<DiskSpace, "low">;
 }
 
 /**
@@ -69,6 +72,7 @@ export function createBackgroundWork(deps: BackgroundDeps) {
           databaseOutage,
           lifecycle: deps.lifecycle,
           metrics: deps.pollMetrics,
+          diskSpace: deps.diskSpace,
         },
         { intervalMs: config.pollIntervalMs, failedAfterMs: config.pollingFailedAfterMs },
       ),

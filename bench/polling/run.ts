@@ -49,6 +49,7 @@ const poller = createPoller(
     inboundEvents: { acceptEvents: unused, pollAccount: unused },
     inboundSecrets: { get: unused },
     databaseOutage: { noted: () => false },
+    diskSpace: { low: () => undefined },
     lifecycle: { emitFor: unused },
   },
   { intervalMs: INTERVAL_MS },

@@ -13,6 +13,7 @@ import { storedParams } from "../connectors/params.ts";
 import { allConnectors, resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition, NormalizedEvent } from "../connectors/types.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
+import type { DiskSpace } from "../db/diskSpace.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { Sql } from "../db/sql.ts";
 import type { InboundEvents } from "../forwarding/inbound.ts";
@@ -70,6 +71,11 @@ export interface PollerDeps {
   databaseOutage: Pick<DatabaseOutage, "noted">;
   /** Where switchyard.polling_failed is emitted (connections/lifecycle.ts). */
   lifecycle: Pick<LifecycleEvents, "emitFor">;
+  /**
+   * The embedded database's disk: while it is low nothing is read (what a poll reads is stored), as
+   * inbound webhooks are refused; connections stay due and are read once space is freed.
+   */
+  diskSpace: Pick<DiskSpace, "low">;
   metrics?: PollMetrics;
   /** The catalog (tests pass their own). */
   connectors?: readonly ConnectorDefinition[];
@@ -234,6 +240,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
   }
 
   async function round(): Promise<RoundResult> {
+    if (deps.diskSpace.low() !== undefined) return { scheduled: 0, polled: 0, recorded: 0 };
     const result: RoundResult = { scheduled: await queue.schedule(clock.now()), polled: 0, recorded: 0 };
     for (let batch = 0; batch < MAX_BATCHES_PER_ROUND; batch++) {
       const { claimed, unscheduled } = await queue.claim(clock.now(), leaseMs, batchSize);

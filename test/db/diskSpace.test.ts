@@ -2,8 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator } from "../helpers/operators.ts";
-import { startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
  * The embedded database needs disk: /readyz stops sending traffic here before the disk is full, and
@@ -58,5 +59,34 @@ test.skipIf(process.env.TEST_DATABASE_URL !== undefined)(
     expect(refused.headers.get("content-type")).toBe("application/problem+json");
     expect(refused.headers.get("retry-after")).toBe("60");
     expect(await refused.json()).toMatchObject({ code: "disk_space_low", freeDiskMb: expect.any(Number) });
+  },
+);
+
+test.skipIf(process.env.TEST_DATABASE_URL !== undefined)(
+  "the poller reads nothing while the embedded database's disk is low: its connections stay due for later (embedded only)",
+  async () => {
+    /** A deployment polling Spotify's recently played tracks, with one connection the poller has never seen. */
+    const pollingConnection = async (app: TestApp) => {
+      const ada = await createOperator(app, "Ada");
+      ok(
+        await app.gql(
+          SaveForwardingSettings,
+          { deploymentId: ada.deploymentId, input: { forwardingUrl: "https://example.com/hook", triggers: [{ connector: "spotify", trigger: "track_played" }] } },
+          { token: ada.token },
+        ),
+      );
+      return app.database.prisma.connectedAccount.create({
+        data: { deploymentId: ada.deploymentId, connector: "spotify", account: "alice", externalId: "user-alice", accessTokenEncrypted: app.app.box.seal("token"), scopes: [], status: "ACTIVE" },
+      });
+    };
+    const nextPoll = (app: TestApp, id: string) => app.database.prisma.connectedAccount.findUniqueOrThrow({ where: { id } }).then((row) => row.nextPollAt);
+
+    const roomyConnection = await pollingConnection(roomy);
+    expect((await roomy.app.createPoller().runOnce()).scheduled).toBe(1);
+    expect(await nextPoll(roomy, roomyConnection.id)).not.toBeNull();
+
+    const crampedConnection = await pollingConnection(cramped);
+    expect(await cramped.app.createPoller().runOnce()).toEqual({ scheduled: 0, polled: 0, recorded: 0 });
+    expect(await nextPoll(cramped, crampedConnection.id)).toBeNull();
   },
 );

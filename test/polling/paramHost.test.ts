@@ -57,6 +57,7 @@ test("each ActiveCampaign connection is read at its own account's host", async (
       inboundEvents: { acceptEvents: async () => ({ recorded: 0 }) as never, pollAccount: async () => ({ recorded: 0 }) as never },
       inboundSecrets: { get: async () => undefined },
       databaseOutage: { noted: () => false },
+      diskSpace: { low: () => undefined },
       lifecycle: { emitFor: async () => undefined },
       metrics: { polled: (_connector, outcome) => void outcomes.push(outcome) },
       connectors: [findConnector("activecampaign")!],

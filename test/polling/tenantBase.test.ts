@@ -76,6 +76,7 @@ test("each connection is read under its own tenant's API base with the token in 
       },
       inboundSecrets: { get: async () => undefined },
       databaseOutage: { noted: () => false },
+      diskSpace: { low: () => undefined },
       lifecycle: { emitFor: async () => undefined },
       metrics: { polled: (_connector, outcome) => void outcomes.push(outcome) },
       connectors: [tenantAircall],
