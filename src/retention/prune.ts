@@ -18,10 +18,12 @@ import { periodicPass } from "../periodicPass.ts";
  *   address again creates a fresh one). Accepted ones are already gone: sign-up deletes them.
  *
  * Each batch walks an index from its oldest end (session(expires_at), connect_session(expires_at);
- * for events, each deployment's end of the event log's own (deployment_id, received_at, id) index,
- * deployment after deployment, so the event row carries no index of its own for retention: one
- * index entry fewer per event on the forwarding path) and skips rows another instance's pruner
- * holds, so several instances prune side by side without waiting on each other. The invitation
+ * for events, the event log's own (deployment_id, received_at, id) index, one deployment after the
+ * other, so the event row carries no index of its own for retention: one index entry fewer per event
+ * on the forwarding path) and skips rows another instance's pruner holds, so several instances prune
+ * side by side without waiting on each other. A deployment's next batch goes on after the last row
+ * its batch deleted: the old events it keeps (still owed a delivery) are walked once a pass, not
+ * once a batch (bench/retention). The invitation
  * table has no such index: it holds the addresses people typed into the Members page, a few rows
  * per organization, so its batches read the table.
  */
@@ -66,21 +68,21 @@ export function createRetentionJob({ sql, retentionDays, logger, clock, database
   const pauseMs = options.pauseMs ?? 20;
 
   // $1: rows per batch; $2: now, from the clock (timestamps are stored in UTC). Each names its own cutoff.
-  const statements: Record<keyof PruneCounts, [string, unknown[]]> = {
-    events: [
-      `delete from trigger_event where id in (
-         select old.id from deployment
-         cross join lateral (
-           select e.id from trigger_event e
-           where e.deployment_id = deployment.id and e.received_at < $2::timestamp - ($3::int * interval '1 day')
-             and not exists (select 1 from delivery d where d.event_id = e.id and d.status = 'PENDING')
-           order by e.received_at
-           limit $1
-           for update of e skip locked
-         ) old
-         limit $1)`,
-      [retentionDays],
-    ],
+  // One deployment's batch: $3 the deployment, $4 retention days, ($5, $6) the last row deleted before it.
+  const oldEvents = `with gone as (
+       delete from trigger_event where id in (
+         select e.id from trigger_event e
+         where e.deployment_id = $3 and e.received_at < $2::timestamp - ($4::int * interval '1 day')
+           and (e.received_at, e.id) > ($5::timestamp, $6::text)
+           and not exists (select 1 from delivery d where d.event_id = e.id and d.status = 'PENDING')
+         order by e.received_at, e.id
+         limit $1
+         for update of e skip locked)
+       returning received_at, id)
+     select count(*) as n, (array_agg(received_at::text order by received_at desc, id desc))[1] as received_at,
+            (array_agg(id order by received_at desc, id desc))[1] as id
+     from gone`;
+  const statements: Record<Exclude<keyof PruneCounts, "events">, [string, unknown[]]> = {
     sessions: [
       `delete from session where id in (
          select id from session where expires_at < $2::timestamp order by expires_at limit $1 for update skip locked)`,
@@ -99,7 +101,36 @@ export function createRetentionJob({ sql, retentionDays, logger, clock, database
     ],
   };
 
-  async function prune(kind: keyof PruneCounts, now: string): Promise<number> {
+  async function pruneEvents(now: string): Promise<number> {
+    let total = 0;
+    let afterDeployment = "";
+    for (;;) {
+      const deployments = await sql.query<{ id: string }>(`select id from deployment where id > $1 order by id limit 1000`, [afterDeployment]);
+      for (const { id: deploymentId } of deployments) {
+        let after = { receivedAt: "-infinity", id: "" };
+        for (;;) {
+          const [batch] = await sql.query<{ n: string | number; received_at: string | null; id: string | null }>(oldEvents, [
+            batchSize,
+            now,
+            deploymentId,
+            retentionDays,
+            after.receivedAt,
+            after.id,
+          ]);
+          const deleted = Number(batch.n);
+          total += deleted;
+          if (passes.stopping()) return total;
+          if (deleted < batchSize || !batch.received_at || !batch.id) break;
+          after = { receivedAt: batch.received_at, id: batch.id };
+          await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        }
+      }
+      if (deployments.length < 1000) return total;
+      afterDeployment = deployments[deployments.length - 1].id;
+    }
+  }
+
+  async function prune(kind: keyof typeof statements, now: string): Promise<number> {
     const [statement, params] = statements[kind];
     let total = 0;
     for (;;) {
@@ -114,7 +145,7 @@ export function createRetentionJob({ sql, retentionDays, logger, clock, database
   async function runOnce(): Promise<PruneCounts> {
     const now = clock.now().toISOString();
     const counts: PruneCounts = {
-      events: await prune("events", now),
+      events: await pruneEvents(now),
       sessions: await prune("sessions", now),
       connectSessions: await prune("connectSessions", now),
       invitations: await prune("invitations", now),

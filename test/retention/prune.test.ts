@@ -58,6 +58,8 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
   // Three delivered events and the held one are 40 days old; one delivered event is recent.
   const old = [...delivered.slice(0, 3), held];
   await sql.query(`update trigger_event set received_at = received_at - interval '40 days' where id = any($1::text[])`, [old]);
+  // The held one oldest of all: every batch after the first goes on past it, never back over it.
+  await sql.query(`update trigger_event set received_at = received_at - interval '10 days' where id = $1`, [held]);
   const oldDeliveryIds = (await sql.query<{ id: string }>(`select id from delivery where event_id = any($1::text[])`, [delivered.slice(0, 3)])).map((r) => r.id);
   expect((await sql.query<{ n: number }>(`select count(*)::int as n from delivery_attempt where delivery_id = any($1::text[])`, [oldDeliveryIds]))[0].n).toBe(3);
 
