@@ -82,23 +82,14 @@ export function createRetentionJob({ sql, retentionDays, logger, clock, database
      select count(*) as n, (array_agg(received_at::text order by received_at desc, id desc))[1] as received_at,
             (array_agg(id order by received_at desc, id desc))[1] as id
      from gone`;
-  const statements: Record<Exclude<keyof PruneCounts, "events">, [string, unknown[]]> = {
-    sessions: [
-      `delete from session where id in (
-         select id from session where expires_at < $2::timestamp order by expires_at limit $1 for update skip locked)`,
-      [],
-    ],
-    connectSessions: [
-      `delete from connect_session where id in (
-         select id from connect_session where expires_at < $2::timestamp - interval '1 day'
-         order by expires_at limit $1 for update skip locked)`,
-      [],
-    ],
-    invitations: [
-      `delete from invitation where id in (
-         select id from invitation where expires_at < $2::timestamp order by expires_at limit $1 for update skip locked)`,
-      [],
-    ],
+  const statements: Record<Exclude<keyof PruneCounts, "events">, string> = {
+    sessions: `delete from session where id in (
+       select id from session where expires_at < $2::timestamp order by expires_at limit $1 for update skip locked)`,
+    connectSessions: `delete from connect_session where id in (
+       select id from connect_session where expires_at < $2::timestamp - interval '1 day'
+       order by expires_at limit $1 for update skip locked)`,
+    invitations: `delete from invitation where id in (
+       select id from invitation where expires_at < $2::timestamp order by expires_at limit $1 for update skip locked)`,
   };
 
   async function pruneEvents(now: string): Promise<number> {
@@ -131,10 +122,9 @@ export function createRetentionJob({ sql, retentionDays, logger, clock, database
   }
 
   async function prune(kind: keyof typeof statements, now: string): Promise<number> {
-    const [statement, params] = statements[kind];
     let total = 0;
     for (;;) {
-      const rows = await sql.query<{ n: string | number }>(`with gone as (${statement} returning 1) select count(*) as n from gone`, [batchSize, now, ...params]);
+      const rows = await sql.query<{ n: string | number }>(`with gone as (${statements[kind]} returning 1) select count(*) as n from gone`, [batchSize, now]);
       const deleted = Number(rows[0]?.n ?? 0);
       total += deleted;
       if (deleted < batchSize || passes.stopping()) return total;
