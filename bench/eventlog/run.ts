@@ -102,8 +102,8 @@ try {
     [operator.deploymentId],
   );
   await db.query(
-    `insert into delivery_attempt (id, delivery_id, number, url, started_at, duration_ms, status_code, response_body)
-     select 'att_seed_' || substr(d.id, 10), d.id, 1, d.url, d.created_at, 20 + (random() * 80)::int, 200, 'ok'
+    `insert into delivery_attempt (delivery_id, number, url, started_at, duration_ms, status_code, response_body)
+     select d.id, 1, d.url, d.created_at, 20 + (random() * 80)::int, 200, 'ok'
      from delivery d where d.deployment_id = $1`,
     [operator.deploymentId],
   );
