@@ -18,7 +18,7 @@ import { scaled } from "../helpers/timing.ts";
  * restart. The full disk is a file-size limit on the server (`ulimit -f`): PostgreSQL refuses to
  * extend the table as it does on ENOSPC, with the same "Check free disk space." hint.
  */
-const MAX_FILE_KB = 40_000;
+const MAX_FILE_MB = 20;
 
 describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is full (${ownServersMissing ?? "own PostgreSQL"})`, () => {
   let postgres: OwnPostgres;
@@ -29,7 +29,7 @@ describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is 
 
   beforeAll(async () => {
     // Without autovacuum, nothing but the test frees the filled table's space.
-    postgres = await ownPostgres({ maxFileKb: MAX_FILE_KB, settings: ["autovacuum=off"] });
+    postgres = await ownPostgres({ maxFileMb: MAX_FILE_MB, settings: ["autovacuum=off"] });
     await postgres.start();
     [github, receiver] = await Promise.all([startFakeGitHub(), startReceiver()]);
     service = await serviceProcess({
@@ -70,7 +70,7 @@ describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is 
         await client.query("alter table trigger_event set (fillfactor = 10)");
         return;
       }
-      if (chunk > (MAX_FILE_KB * 1024) / (2000 * 1500)) throw new Error("the event table grew past the file-size limit: the limit is not in force");
+      if (chunk > (MAX_FILE_MB * 1024 * 1024) / (2000 * 1500)) throw new Error("the event table grew past the file-size limit: the limit is not in force");
     }
   }
 

@@ -77,7 +77,7 @@ export async function ownRedis(): Promise<OwnServer> {
  * trust authentication on 127.0.0.1 only, no Unix socket, fsync off (a test's data). `asShipped`:
  * PostgreSQL's own defaults instead (fsync on, its max_connections), for a benchmark that must not
  * depend on how the machine's shared server was tuned. `settings`: more `name=value` for its command line.
- * `maxFileKb`: the largest file it may write (`ulimit -f`), so a table that reaches it cannot grow,
+ * `maxFileMb`: the largest file it may write (`ulimit -f`), so a table that reaches it cannot grow,
  * as on a full disk (PostgreSQL ignores SIGXFSZ; its WAL segments are 16 MB, so keep this above that).
  */
 export interface OwnPostgres extends OwnServer {
@@ -85,7 +85,7 @@ export interface OwnPostgres extends OwnServer {
   remove(): Promise<void>;
 }
 
-export async function ownPostgres(options: { asShipped?: boolean; settings?: string[]; maxFileKb?: number } = {}): Promise<OwnPostgres> {
+export async function ownPostgres(options: { asShipped?: boolean; settings?: string[]; maxFileMb?: number } = {}): Promise<OwnPostgres> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "sy-own-pg-"));
   let user: { uid: number; gid: number } | undefined;
@@ -117,9 +117,10 @@ export async function ownPostgres(options: { asShipped?: boolean; settings?: str
     async start() {
       const args = ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...(options.asShipped ? [] : ["-c", "fsync=off", "-c", "max_connections=60"]), ...(options.settings ?? []).flatMap((setting) => ["-c", setting])];
       const current =
-        options.maxFileKb === undefined
+        options.maxFileMb === undefined
           ? run(pgBin("postgres")!, args, user)
-          : run("/bin/sh", ["-c", `ulimit -f ${options.maxFileKb} && exec "$0" "$@"`, pgBin("postgres")!, ...args], user);
+          : // sh's ulimit -f counts 512-byte blocks (POSIX).
+            run("/bin/sh", ["-c", `ulimit -f ${options.maxFileMb * 2048} && exec "$0" "$@"`, pgBin("postgres")!, ...args], user);
       child = current;
       await waitUntil(answers, "postgres", current);
     },
