@@ -106,8 +106,7 @@ export function createFrontDoor({ config, logger, databaseOutage, bodies, countR
           return;
         }
         // A database outage or a full disk is not a bug: 503 with Retry-After, logged once (db/outage.ts).
-        const refusal = asProblem(error) ? undefined : databaseOutage.refusal(error);
-        const problem = asProblem(refusal ?? error);
+        const problem = asProblem(error) ?? asProblem(databaseOutage.refusal(error));
         if (!problem) logger.error({ err: error, method: req.method, path: pathname() }, "unexpected error");
         if (res.headersSent) {
           res.destroy();
