@@ -17,39 +17,36 @@ function parseDuration(text: string): number {
   return Number(match[1]) * durationUnits[match[2]];
 }
 
-/**
- * A duration variable ("500ms", "5s", "2h") as milliseconds. A bad one fails the schema, so its
- * message names the variable with the others'. `min`: the least it may be; `orZero`: "0" means none.
- */
-const durationMs = (fallback: string, { min, orZero = false }: { min?: number; orZero?: boolean } = {}) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((text, ctx) => {
-      if (orZero && text.trim() === "0") return 0;
-      try {
-        const ms = parseDuration(text);
-        if (min !== undefined && ms < min) throw new Error(`"${text}" is shorter than ${min / 1000}s`);
-        return ms;
-      } catch (error) {
-        ctx.addIssue({ code: "custom", message: `${(error as Error).message}${orZero ? " (or 0 for none)" : ""}` });
-        return z.NEVER;
-      }
-    });
-
-/** A comma-separated list of durations, as durationMs each. */
-const durationsMs = (fallback: string) =>
+/** A variable read by `parse`; what it throws fails the schema, so the message names the variable with the others'. */
+const parsed = <T>(fallback: string, parse: (text: string) => T) =>
   z
     .string()
     .default(fallback)
     .transform((text, ctx) => {
       try {
-        return text.split(",").map(parseDuration);
+        return parse(text);
       } catch (error) {
         ctx.addIssue({ code: "custom", message: (error as Error).message });
         return z.NEVER;
       }
     });
+
+/** A duration variable ("500ms", "5s", "2h") as milliseconds. `min`: the least it may be; `orZero`: "0" means none. */
+const durationMs = (fallback: string, { min, orZero = false }: { min?: number; orZero?: boolean } = {}) =>
+  parsed(fallback, (text) => {
+    if (orZero && text.trim() === "0") return 0;
+    let ms: number;
+    try {
+      ms = parseDuration(text);
+    } catch (error) {
+      throw orZero ? new Error(`${(error as Error).message} (or 0 for none)`) : error;
+    }
+    if (min !== undefined && ms < min) throw new Error(`"${text}" is shorter than ${min / 1000}s`);
+    return ms;
+  });
+
+/** A comma-separated list of durations, as durationMs each. */
+const durationsMs = (fallback: string) => parsed(fallback, (text) => text.split(",").map(parseDuration));
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
