@@ -7,8 +7,8 @@ import { statfs } from "node:fs/promises";
  * ends the process (storageGuard.ts). A PostgreSQL server's disk is the server's: nothing is read then.
  */
 export interface DiskSpace {
-  /** Free MB, read now; undefined on a PostgreSQL server or when it cannot be read. */
-  freeMb(): Promise<number | undefined>;
+  /** Reads it now: the free MB and whether that is under the minimum; undefined on a PostgreSQL server or when it cannot be read. */
+  read(): Promise<DiskReading | undefined>;
   /**
    * The free MB when the last reading was under the minimum, else undefined. Cheap enough for every
    * request: it only starts a new reading, in the background, once the last is a second old.
@@ -16,40 +16,48 @@ export interface DiskSpace {
   low(): number | undefined;
 }
 
+export interface DiskReading {
+  freeMb: number;
+  /** Under MIN_FREE_DISK_MB. */
+  low: boolean;
+}
+
 const READING_MAX_AGE_MS = 1000;
 
 export function createDiskSpace(dir: string | undefined, minFreeMb: number, now: () => number = Date.now): DiskSpace {
-  let last: { at: number; freeMb: number | undefined } | undefined;
-  let reading: Promise<number | undefined> | undefined;
+  let last: { at: number; reading: DiskReading | undefined } | undefined;
+  let reading = false;
 
-  async function freeMb(): Promise<number | undefined> {
+  async function read(): Promise<DiskReading | undefined> {
     if (dir === undefined) return undefined;
-    let free: number | undefined;
+    let current: DiskReading | undefined;
     try {
       const stats = await statfs(dir);
       // What an unprivileged process may still use (bavail), as PostgreSQL's files are written.
-      free = Math.floor((stats.bavail * stats.bsize) / (1024 * 1024));
+      const freeMb = Math.floor((stats.bavail * stats.bsize) / (1024 * 1024));
+      current = { freeMb, low: freeMb < minFreeMb };
     } catch {
-      free = undefined;
+      current = undefined;
     }
-    last = { at: now(), freeMb: free };
-    return free;
+    last = { at: now(), reading: current };
+    return current;
   }
 
   function readInBackground() {
-    reading = freeMb().finally(() => {
-      reading = undefined;
+    reading = true;
+    void read().finally(() => {
+      reading = false;
     });
   }
   // The first reading at once, so the first requests are not let through unread.
   if (dir !== undefined) readInBackground();
 
   return {
-    freeMb,
+    read,
     low() {
       if (dir === undefined) return undefined;
       if (!reading && (!last || now() - last.at >= READING_MAX_AGE_MS)) readInBackground();
-      return last?.freeMb !== undefined && last.freeMb < minFreeMb ? last.freeMb : undefined;
+      return last?.reading?.low ? last.reading.freeMb : undefined;
     },
   };
 }

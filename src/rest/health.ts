@@ -20,7 +20,7 @@ export interface HealthDeps {
   databaseKind: Database["kind"];
   databaseOutage: DatabaseOutage;
   /** The embedded database's disk (nothing on a PostgreSQL server). */
-  diskSpace: Pick<DiskSpace, "freeMb">;
+  diskSpace: Pick<DiskSpace, "read">;
   redisHealth: RedisHealth;
   /** The app's Prometheus registry, served on /metrics. */
   metrics: Registry;
@@ -33,23 +33,23 @@ export function healthRoutes({ config, databaseKind, databaseOutage, diskSpace, 
       method: "GET",
       path: "/readyz",
       handler: async () => {
-        const [reachable, freeMb] = await Promise.all([databaseOutage.reachable(), diskSpace.freeMb()]);
+        const [reachable, disk] = await Promise.all([databaseOutage.reachable(), diskSpace.read()]);
         if (!reachable) {
           // Logged once per outage by databaseOutage, not once per probe.
           throw new AppError("SERVICE_UNAVAILABLE", "The database is not reachable.", { retryAfterSeconds: 5 });
         }
-        if (freeMb !== undefined && freeMb < config.minFreeDiskMb) {
+        if (disk?.low) {
           throw new AppError(
             "DISK_SPACE_LOW",
-            `The embedded database's disk has ${freeMb} MB free, under MIN_FREE_DISK_MB (${config.minFreeDiskMb} MB). Free some space or move DATA_DIR to a larger disk.`,
-            { problemMembers: { freeDiskMb: freeMb } },
+            `The embedded database's disk has ${disk.freeMb} MB free, under MIN_FREE_DISK_MB (${config.minFreeDiskMb} MB). Free some space or move DATA_DIR to a larger disk.`,
+            { problemMembers: { freeDiskMb: disk.freeMb } },
           );
         }
         return json(200, {
           status: "ready",
           database: databaseKind,
           redis: redisHealth.state(),
-          ...(freeMb !== undefined ? { freeDiskMb: freeMb } : {}),
+          ...(disk ? { freeDiskMb: disk.freeMb } : {}),
         });
       },
     },
