@@ -37,32 +37,46 @@ const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "
 // pg's own errors, which carry no code.
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|the database system is (shutting down|starting up|in recovery mode)|terminating connection due to administrator command/i;
 
+/** What a driver's error, or a wrapper of one, may carry. */
+interface DriverError {
+  code?: unknown;
+  kind?: unknown;
+  originalCode?: unknown;
+  errorCode?: unknown;
+  message?: unknown;
+  hint?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+}
+
 /**
- * The database could not be reached (stopped, restarting, unreachable, out of connections), as
- * opposed to a statement that failed: the caller should be told 503 and to retry, not 500. Looks
- * through Prisma's wrappers (`cause`, `meta.driverAdapterError`) down to the driver's error.
+ * Whether `test` holds for `error` or for an error it wraps: Prisma's `cause` and
+ * `meta.driverAdapterError`, an AggregateError's errors, down to the driver's own.
  */
-export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+function wrapsAny(error: unknown, test: (error: DriverError) => boolean, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
   // fetch's own failure (a provider, a receiver) carries socket codes too: never the database's.
   if (error instanceof TypeError && error.message === "fetch failed") return false;
-  const e = error as {
-    code?: unknown;
-    kind?: unknown;
-    originalCode?: unknown;
-    message?: unknown;
-    cause?: unknown;
-    meta?: { driverAdapterError?: unknown };
-    errorCode?: unknown;
-  };
-  if (typeof e.code === "string" && (SOCKET_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code) || e.code === "P1001" || e.code === "P1017")) return true;
-  if (typeof e.errorCode === "string" && (e.errorCode === "P1001" || e.errorCode === "P1017")) return true;
-  if (typeof e.originalCode === "string" && UNAVAILABLE_SQLSTATES.test(e.originalCode)) return true;
-  if (typeof e.kind === "string" && UNAVAILABLE_KINDS.has(e.kind)) return true;
-  if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
-  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
-  return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1);
+  const e = error as DriverError;
+  if (test(e)) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => wrapsAny(inner, test, depth + 1))) return true;
+  return wrapsAny(e.cause, test, depth + 1) || wrapsAny(e.meta?.driverAdapterError, test, depth + 1);
 }
+
+/**
+ * The database could not be reached (stopped, restarting, unreachable, out of connections), as
+ * opposed to a statement that failed: the caller should be told 503 and to retry, not 500.
+ */
+export const isDatabaseUnavailable = (error: unknown): boolean =>
+  wrapsAny(
+    error,
+    (e) =>
+      (typeof e.code === "string" && (SOCKET_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code) || e.code === "P1001" || e.code === "P1017")) ||
+      (typeof e.errorCode === "string" && (e.errorCode === "P1001" || e.errorCode === "P1017")) ||
+      (typeof e.originalCode === "string" && UNAVAILABLE_SQLSTATES.test(e.originalCode)) ||
+      (typeof e.kind === "string" && UNAVAILABLE_KINDS.has(e.kind)) ||
+      (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)),
+  );
 
 // What PostgreSQL says when a data file cannot grow: SQLSTATE 53100 (disk_full) for ENOSPC, and the
 // same hint whatever the cause (a file-size limit gives XX000 with it).
@@ -73,13 +87,8 @@ const FULL_HINT = /Check free disk space/i;
  * freed there, reads still work. Like an outage, 503 and retry later, not 500. (A full WAL disk makes
  * PostgreSQL restart instead: that is isDatabaseUnavailable's.)
  */
-export function isDatabaseFull(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== "object" || depth > 5) return false;
-  const e = error as { code?: unknown; originalCode?: unknown; hint?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
-  if (e.code === "53100" || e.originalCode === "53100") return true;
-  if (typeof e.hint === "string" && FULL_HINT.test(e.hint)) return true;
-  return isDatabaseFull(e.cause, depth + 1) || isDatabaseFull(e.meta?.driverAdapterError, depth + 1);
-}
+export const isDatabaseFull = (error: unknown): boolean =>
+  wrapsAny(error, (e) => e.code === "53100" || e.originalCode === "53100" || (typeof e.hint === "string" && FULL_HINT.test(e.hint)));
 
 /** Unreachable or full: the same statement again, or row by row, would fail the same way now. */
 export const isDatabaseOutOfService = (error: unknown): boolean => isDatabaseUnavailable(error) || isDatabaseFull(error);

@@ -96,31 +96,32 @@ export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number
     return true;
   }
 
-  const outage: DatabaseOutage = {
+  function notedUnavailable(error: unknown): boolean {
+    if (!isDatabaseUnavailable(error)) return false;
+    refused++;
+    if (since === undefined) {
+      since = now();
+      const cause = error as { code?: unknown; message?: unknown };
+      // The driver's code and message only: no stack, no SQL, no connection string.
+      logger.warn(
+        { code: typeof cause.code === "string" ? cause.code : undefined },
+        "the database is unreachable: requests that need it are answered 503 with Retry-After until it is back",
+      );
+      startProbe();
+    }
+    return true;
+  }
+
+  return {
     refusal(error) {
-      if (!outage.noted(error)) return undefined;
-      return isDatabaseFull(error)
-        ? new AppError("DISK_SPACE_LOW", `The database's disk is full; nothing was stored. Retry in ${DISK_FULL_RETRY_AFTER_SECONDS} s.`, {
-            retryAfterSeconds: DISK_FULL_RETRY_AFTER_SECONDS,
-          })
-        : databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS);
-    },
-    noted(error) {
-      if (notedFull(error)) return true;
-      if (!isDatabaseUnavailable(error)) return false;
-      refused++;
-      if (since === undefined) {
-        since = now();
-        const cause = error as { code?: unknown; message?: unknown };
-        // The driver's code and message only: no stack, no SQL, no connection string.
-        logger.warn(
-          { code: typeof cause.code === "string" ? cause.code : undefined },
-          "the database is unreachable: requests that need it are answered 503 with Retry-After until it is back",
-        );
-        startProbe();
+      if (notedFull(error)) {
+        return new AppError("DISK_SPACE_LOW", `The database's disk is full; nothing was stored. Retry in ${DISK_FULL_RETRY_AFTER_SECONDS} s.`, {
+          retryAfterSeconds: DISK_FULL_RETRY_AFTER_SECONDS,
+        });
       }
-      return true;
+      return notedUnavailable(error) ? databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS) : undefined;
     },
+    noted: (error) => notedFull(error) || notedUnavailable(error),
     reachable,
     close() {
       closed = true;
@@ -128,5 +129,4 @@ export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number
       probe = undefined;
     },
   };
-  return outage;
 }
