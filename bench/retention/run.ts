@@ -19,6 +19,7 @@ import { openDatabase } from "../../src/db/database.ts";
 import type { Sql } from "../../src/db/sql.ts";
 import { createLogger } from "../../src/log.ts";
 import { createRetentionJob } from "../../src/retention/prune.ts";
+import { statementRecorder } from "../../test/helpers/statementRecorder.ts";
 
 const { values: args } = parseArgs({ options: { kept: { type: "string", default: "50000" }, deleted: { type: "string", default: "100000" } } });
 const KEPT = Number(args.kept);
@@ -37,8 +38,8 @@ try {
   await seed(sql, "dep_busy", DELETED, "SUCCEEDED");
   await sql.query(`vacuum analyze trigger_event, delivery`);
 
-  const counted = countingStatements(sql);
-  const job = createRetentionJob({ sql: counted.sql, retentionDays: 30, logger, clock: systemClock }, { pauseMs: 0 });
+  const { recorder, sent } = statementRecorder(sql);
+  const job = createRetentionJob({ sql: recorder, retentionDays: 30, logger, clock: systemClock }, { pauseMs: 0 });
   const [before] = await sql.query<{ tup_fetched: string }>(`select tup_fetched from pg_stat_database where datname = current_database()`);
   const started = performance.now();
   const counts = await job.runOnce();
@@ -57,7 +58,7 @@ try {
       kept: KEPT,
       deleted: counts.events,
       passMs: ms,
-      statements: counted.statements(),
+      statements: sent.length,
       rowsFetched: Number(after.tup_fetched) - Number(before.tup_fetched),
     }),
   );
@@ -81,16 +82,3 @@ async function seed(sql: Sql, deploymentId: string, n: number, status: "PENDING"
   );
 }
 
-function countingStatements(sql: Sql): { sql: Sql; statements: () => number } {
-  let statements = 0;
-  return {
-    sql: {
-      query: (text, params, name) => {
-        statements++;
-        return sql.query(text, params, name);
-      },
-      withConnection: sql.withConnection,
-    },
-    statements: () => statements,
-  };
-}

@@ -92,29 +92,35 @@ export function createRetentionJob({ sql, retentionDays, logger, clock, database
        select id from invitation where expires_at < $2::timestamp order by expires_at limit $1 for update skip locked)`,
   };
 
+  /** One deployment's old events, batch after batch, each going on after the last row the one before deleted. */
+  async function pruneDeployment(deploymentId: string, now: string): Promise<number> {
+    let total = 0;
+    let after = { receivedAt: "-infinity", id: "" };
+    for (;;) {
+      const [batch] = await sql.query<{ n: string | number; received_at: string | null; id: string | null }>(oldEvents, [
+        batchSize,
+        now,
+        deploymentId,
+        retentionDays,
+        after.receivedAt,
+        after.id,
+      ]);
+      const deleted = Number(batch.n);
+      total += deleted;
+      if (deleted < batchSize || !batch.received_at || !batch.id || passes.stopping()) return total;
+      after = { receivedAt: batch.received_at, id: batch.id };
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+
   async function pruneEvents(now: string): Promise<number> {
     let total = 0;
     let afterDeployment = "";
     for (;;) {
       const deployments = await sql.query<{ id: string }>(`select id from deployment where id > $1 order by id limit 1000`, [afterDeployment]);
-      for (const { id: deploymentId } of deployments) {
-        let after = { receivedAt: "-infinity", id: "" };
-        for (;;) {
-          const [batch] = await sql.query<{ n: string | number; received_at: string | null; id: string | null }>(oldEvents, [
-            batchSize,
-            now,
-            deploymentId,
-            retentionDays,
-            after.receivedAt,
-            after.id,
-          ]);
-          const deleted = Number(batch.n);
-          total += deleted;
-          if (passes.stopping()) return total;
-          if (deleted < batchSize || !batch.received_at || !batch.id) break;
-          after = { receivedAt: batch.received_at, id: batch.id };
-          await new Promise((resolve) => setTimeout(resolve, pauseMs));
-        }
+      for (const { id } of deployments) {
+        total += await pruneDeployment(id, now);
+        if (passes.stopping()) return total;
       }
       if (deployments.length < 1000) return total;
       afterDeployment = deployments[deployments.length - 1].id;
