@@ -81,4 +81,3 @@ async function seed(sql: Sql, deploymentId: string, n: number, status: "PENDING"
     [deploymentId, status],
   );
 }
-
