@@ -74,6 +74,25 @@ describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is 
     }
   }
 
+  /** The same for the API key table, which only Prisma writes (revoked keys of Ada's deployment). */
+  async function fillKeyTable(client: pg.Client) {
+    for (let chunk = 0; ; chunk++) {
+      try {
+        await client.query(
+          `insert into api_key (id, deployment_id, prefix, hash, created_at, revoked_at)
+           select 'key_filler_' || $2::int || '_' || g, $1, repeat(md5(g::text), 45), 'filler:' || $2::int || ':' || g, now(), now()
+           from generate_series(1, 2000) g`,
+          [ada.deploymentId, chunk],
+        );
+      } catch (error) {
+        expect((error as { hint?: string }).hint).toBe("Check free disk space.");
+        await client.query("alter table api_key set (fillfactor = 10)");
+        return;
+      }
+      if (chunk > (MAX_FILE_MB * 1024 * 1024) / (2000 * 1440)) throw new Error("the key table grew past the file-size limit: the limit is not in force");
+    }
+  }
+
   test("503 with Retry-After on both surfaces, one warning, reads go on, and the redelivery is accepted once space is freed", async () => {
     const client = new pg.Client({ connectionString: postgres.url });
     await client.connect();
@@ -112,6 +131,24 @@ describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is 
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain("the database cannot store anything: its disk is full");
       expect(log).not.toMatch(/"level":50|unexpected error|\bat \w+ \(|insert into/);
+
+      // A write through Prisma (the console's statements) is refused the same way: a new API key once
+      // the key table cannot grow either.
+      await fillKeyTable(client);
+      const generated = await fetch(`${service.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${ada.token}` },
+        body: JSON.stringify({
+          query: "mutation FullGenerateApiKey($deploymentId: ID!) { generateApiKey(deploymentId: $deploymentId) { apiKey } }",
+          variables: { deploymentId: ada.deploymentId },
+        }),
+      });
+      expect(generated.status).toBe(503);
+      expect(generated.headers.get("retry-after")).toBe("60");
+      expect(((await generated.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe("SERVICE_UNAVAILABLE");
+      // The key in use still works (the refused rotation left it as it was).
+      expect((await fetch(`${service.url}/api/data`, { headers: { "x-api-key": ada.apiKey } })).status).toBe(200);
+      expect(service.output().slice(logBefore)).not.toMatch(/"level":50|unexpected error|\bat \w+ \(|insert into|update /);
 
       // Space is freed on the server: GitHub's redelivery of the same request is stored and forwarded.
       await client.query(`delete from trigger_event where trigger = 'filler'`);
