@@ -230,16 +230,8 @@ export function buildApp(deps: AppDeps): App {
   const deliveryQueue = (sql: Database["sql"]) =>
     createDeliveryQueue({ sql, clock, signal, bus, logger, metrics: operationsMetrics, disableAfterMs: config.forwardingDisableAfterMs });
   const deliveries = deliveryQueue(sql);
-  const forwarding = createForwarding({
-    db,
-    sql,
-    box,
-    logger,
-    deliveries,
-    recorder,
-    clock,
-    allowPrivateTargets: config.env !== "production" || config.forwardingAllowPrivate,
-  });
+  const allowPrivateTargets = config.env !== "production" || config.forwardingAllowPrivate;
+  const forwarding = createForwarding({ db, sql, box, logger, deliveries, recorder, clock, allowPrivateTargets, diskSpace });
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });

@@ -1,10 +1,12 @@
 import { statfs } from "node:fs/promises";
+import { AppError } from "../errors.ts";
 
 /**
  * The embedded database's disk. /readyz reports its free space; while that is under
- * MIN_FREE_DISK_MB inbound webhooks are refused too (503 `disk_space_low` with Retry-After), so
- * providers deliver them again later instead of the disk filling up: a write that meets a full disk
- * ends the process (storageGuard.ts). A PostgreSQL server's disk is the server's: nothing is read then.
+ * MIN_FREE_DISK_MB new events are refused too (`refuseWhileLow`: inbound webhooks and test events,
+ * 503 `disk_space_low` with Retry-After) and the poller waits, so providers deliver them again later
+ * instead of the disk filling up: a write that meets a full disk ends the process (storageGuard.ts).
+ * A PostgreSQL server's disk is the server's: nothing is read then.
  */
 export interface DiskSpace {
   /** Reads it now: the free MB and whether that is under the minimum; undefined on a PostgreSQL server or when it cannot be read. */
@@ -60,4 +62,17 @@ export function createDiskSpace(dir: string | undefined, minFreeMb: number, now:
       return last?.reading?.low ? last.reading.freeMb : undefined;
     },
   };
+}
+
+/** What Retry-After says while the disk is low: freeing space takes a person. */
+const DISK_SPACE_RETRY_AFTER_SECONDS = 60;
+
+/** Throws 503 `disk_space_low` (SERVICE_UNAVAILABLE on GraphQL) while the disk is low: before anything new is stored. */
+export function refuseWhileLow(diskSpace: Pick<DiskSpace, "low">): void {
+  const freeDiskMb = diskSpace.low();
+  if (freeDiskMb === undefined) return;
+  throw new AppError("DISK_SPACE_LOW", `The embedded database's disk has ${freeDiskMb} MB free, under MIN_FREE_DISK_MB: nothing new is stored until space is freed. Send this again later.`, {
+    retryAfterSeconds: DISK_SPACE_RETRY_AFTER_SECONDS,
+    problemMembers: { freeDiskMb },
+  });
 }

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
+import { type DiskSpace, refuseWhileLow } from "../db/diskSpace.ts";
 import type { Sql } from "../db/sql.ts";
 import type { DeliveryQueue } from "../delivery/queue/index.ts";
 import type { EventRecorder } from "./record.ts";
@@ -28,6 +29,8 @@ export interface ForwardingDeps {
   clock: Clock;
   /** False in production unless FORWARDING_ALLOW_PRIVATE: a forwarding URL must not reach private networks (net/ssrf.ts). */
   allowPrivateTargets: boolean;
+  /** The embedded database's disk: no test event is stored while it is low, as no webhook is. */
+  diskSpace: Pick<DiskSpace, "low">;
 }
 
 /**
@@ -51,7 +54,10 @@ export function createForwarding(deps: ForwardingDeps) {
       await resumeForwarding(deps, deploymentId);
       return (await getForwardingSettings(db, deploymentId))!;
     },
-    sendTestEvent: (deploymentId: string, ref: TriggerRef) => sendTestEvent(deps.recorder, deploymentId, ref, clock.now()),
+    sendTestEvent: (deploymentId: string, ref: TriggerRef) => {
+      refuseWhileLow(deps.diskSpace);
+      return sendTestEvent(deps.recorder, deploymentId, ref, clock.now());
+    },
   };
 }
 export type Forwarding = ReturnType<typeof createForwarding>;

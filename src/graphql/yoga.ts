@@ -57,12 +57,18 @@ function useResponseCookies(): Plugin<GraphQLContext> & { of(request: object): s
  * DATABASE_STATEMENT_TIMEOUT is DATABASE_TIMEOUT (as REST's 503 `database_timeout`); anything else
  * is logged with its stack and reaches the client as "Unexpected error." with code INTERNAL_SERVER_ERROR.
  */
+/** The HTTP answer of an operation refused for now: 503 with the error's Retry-After. */
+const unavailable = (refusal: AppError) => ({ status: 503, headers: { "retry-after": String(refusal.extra.retryAfterSeconds) } });
+
 function maskError({ logger, databaseOutage }: { logger: Logger; databaseOutage: DatabaseOutage }) {
   return (error: unknown): Error => {
     const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
     if (original instanceof AppError) {
       const mapped = toGraphQLError(original);
-      return error instanceof GraphQLError ? new GraphQLError(mapped.message, { ...error, extensions: mapped.extensions }) : mapped;
+      // Nothing was stored because the embedded database's disk is low: HTTP 503 with Retry-After,
+      // as when a database server's disk is full (below).
+      const extensions = original.code === "DISK_SPACE_LOW" ? { ...mapped.extensions, http: unavailable(original) } : mapped.extensions;
+      return error instanceof GraphQLError ? new GraphQLError(mapped.message, { ...error, extensions }) : new GraphQLError(mapped.message, { extensions });
     }
     // graphql-js and envelop plugins speak in GraphQLErrors (validation, variable coercion, armor):
     // their messages are written for clients. yoga's request parser adds the JSON parser's own
@@ -86,7 +92,7 @@ function maskError({ logger, databaseOutage }: { logger: Logger; databaseOutage:
       const mapped = toGraphQLError(refusal);
       return new GraphQLError(mapped.message, {
         ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
-        extensions: { ...mapped.extensions, http: { status: 503, headers: { "retry-after": String(refusal.extra.retryAfterSeconds) } } },
+        extensions: { ...mapped.extensions, http: unavailable(refusal) },
       });
     }
     logger.error({ err: original }, "unexpected error in a GraphQL operation");

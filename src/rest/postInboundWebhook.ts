@@ -7,7 +7,7 @@ import { VERIFICATION_TOKEN_RECEIVED } from "../connectors/schemes/verificationT
 import type { ConnectorDefinition, InboundRequest, VerificationKeys } from "../connectors/types.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { VerificationTokens } from "../credentials/verificationTokens.ts";
-import type { DiskSpace } from "../db/diskSpace.ts";
+import { type DiskSpace, refuseWhileLow } from "../db/diskSpace.ts";
 import type { OperationsMetrics } from "../delivery/metrics.ts";
 import { type InboundEvents, type InboundOutcome, UpstreamUnavailableError } from "../forwarding/inbound.ts";
 import { createJwksCache } from "../forwarding/jwksCache.ts";
@@ -37,9 +37,6 @@ export interface InboundWebhookDeps {
 }
 
 export const INBOUND_BODY_LIMIT = 1024 * 1024;
-
-/** What Retry-After says to a provider refused while the embedded database's disk is low: freeing space takes a person. */
-const DISK_SPACE_RETRY_AFTER_SECONDS = 60;
 
 const PATH = "/webhooks/:deploymentId/:connector";
 
@@ -90,13 +87,7 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
     method: "POST",
     path: PATH,
     handler: async (request) => {
-      const freeDiskMb = diskSpace.low();
-      if (freeDiskMb !== undefined) {
-        throw new AppError("DISK_SPACE_LOW", `The embedded database's disk has ${freeDiskMb} MB free, under MIN_FREE_DISK_MB: nothing new is stored until space is freed. Deliver this again later.`, {
-          retryAfterSeconds: DISK_SPACE_RETRY_AFTER_SECONDS,
-          problemMembers: { freeDiskMb },
-        });
-      }
+      refuseWhileLow(diskSpace);
       const { def, deploymentId, secret } = await resolveTarget(inboundSecrets, request);
       const inbound = inboundRequest(config.publicUrl, request, await request.body(INBOUND_BODY_LIMIT));
 

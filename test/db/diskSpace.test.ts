@@ -2,14 +2,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { SaveForwardingSettings } from "../helpers/forwarding.ts";
+import { print } from "graphql";
+import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { createOperator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
 /**
  * The embedded database needs disk: /readyz stops sending traffic here before the disk is full, and
- * providers' webhooks are refused meanwhile (they deliver again later) rather than stored until a
- * write meets a full disk and ends the process.
+ * providers' webhooks and operators' test events are refused meanwhile (they are sent again later)
+ * rather than stored until a write meets a full disk and ends the process.
  */
 let roomy: TestApp;
 let cramped: TestApp;
@@ -59,6 +60,30 @@ test.skipIf(process.env.TEST_DATABASE_URL !== undefined)(
     expect(refused.headers.get("content-type")).toBe("application/problem+json");
     expect(refused.headers.get("retry-after")).toBe("60");
     expect(await refused.json()).toMatchObject({ code: "disk_space_low", freeDiskMb: expect.any(Number) });
+  },
+);
+
+test.skipIf(process.env.TEST_DATABASE_URL !== undefined)(
+  "a test event is refused the same way over GraphQL (SERVICE_UNAVAILABLE, HTTP 503, Retry-After) while the embedded database's disk is low (embedded only)",
+  async () => {
+    const send = async (app: TestApp) => {
+      const ada = await createOperator(app, "Ada");
+      return fetch(`${app.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${ada.token}` },
+        body: JSON.stringify({ query: print(SendTestEvent), variables: { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } } }),
+      });
+    };
+    const recorded = await send(roomy);
+    expect(recorded.status).toBe(200);
+    expect(ok((await recorded.json()) as { data: { sendTestEvent: { id: string } } }).sendTestEvent.id).toMatch(/^evt_/);
+
+    const refused = await send(cramped);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    const body = (await refused.json()) as { data: unknown; errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0].extensions.code).toBe("SERVICE_UNAVAILABLE");
+    expect(body.errors[0].message).toContain("MIN_FREE_DISK_MB");
   },
 );
 
