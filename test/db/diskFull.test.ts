@@ -53,45 +53,52 @@ describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is 
     await Promise.all([postgres?.remove(), github?.close(), receiver?.close()]);
   }, scaled(60_000));
 
-  /** Fills the event table up to the file-size limit (rows of Ada's deployment that no account sent). */
-  async function fillEventTable(client: pg.Client) {
+  /**
+   * Fills a table of Ada's deployment up to the file-size limit: `insert` adds 2,000 rows of about
+   * 1.5 kB, numbered by its $2. The rows leave a few hundred bytes free on each page, where a small
+   * row would still fit: a page that is a tenth used counts as full from then on, so a new row needs
+   * a new page.
+   */
+  async function fillToLimit(client: pg.Client, table: string, insert: string) {
     for (let chunk = 0; ; chunk++) {
       try {
-        await client.query(
-          `insert into trigger_event (id, deployment_id, connector, trigger, account, payload, occurred_at, received_at, dedupe_key)
-           select 'evt_filler_' || $2::int || '_' || g, $1, 'github', 'filler', 'filler', json_build_object('filler', repeat('x', 1500)), now(), now(), 'filler:' || $2::int || ':' || g
-           from generate_series(1, 2000) g`,
-          [ada.deploymentId, chunk],
-        );
+        await client.query(insert, [ada.deploymentId, chunk]);
       } catch (error) {
         expect((error as { hint?: string }).hint).toBe("Check free disk space.");
-        // The filler's rows leave a few hundred bytes free on each page, where a small event would
-        // still fit: a page that is a tenth used counts as full from now on, so a new row needs a new page.
-        await client.query("alter table trigger_event set (fillfactor = 10)");
+        await client.query(`alter table ${table} set (fillfactor = 10)`);
         return;
       }
-      if (chunk > (MAX_FILE_MB * 1024 * 1024) / (2000 * 1500)) throw new Error("the event table grew past the file-size limit: the limit is not in force");
+      if (chunk > (MAX_FILE_MB * 1024 * 1024) / (2000 * 1400)) throw new Error(`${table} grew past the file-size limit: the limit is not in force`);
     }
   }
 
-  /** The same for the API key table, which only Prisma writes (revoked keys of Ada's deployment). */
-  async function fillKeyTable(client: pg.Client) {
-    for (let chunk = 0; ; chunk++) {
-      try {
-        await client.query(
-          `insert into api_key (id, deployment_id, prefix, hash, created_at, revoked_at)
-           select 'key_filler_' || $2::int || '_' || g, $1, repeat(md5(g::text), 45), 'filler:' || $2::int || ':' || g, now(), now()
-           from generate_series(1, 2000) g`,
-          [ada.deploymentId, chunk],
-        );
-      } catch (error) {
-        expect((error as { hint?: string }).hint).toBe("Check free disk space.");
-        await client.query("alter table api_key set (fillfactor = 10)");
-        return;
-      }
-      if (chunk > (MAX_FILE_MB * 1024 * 1024) / (2000 * 1440)) throw new Error("the key table grew past the file-size limit: the limit is not in force");
-    }
-  }
+  /** Events no account sent. */
+  const fillEventTable = (client: pg.Client) =>
+    fillToLimit(
+      client,
+      "trigger_event",
+      `insert into trigger_event (id, deployment_id, connector, trigger, account, payload, occurred_at, received_at, dedupe_key)
+       select 'evt_filler_' || $2::int || '_' || g, $1, 'github', 'filler', 'filler', json_build_object('filler', repeat('x', 1500)), now(), now(), 'filler:' || $2::int || ':' || g
+       from generate_series(1, 2000) g`,
+    );
+
+  /** Revoked keys: the API key table is one only Prisma writes. */
+  const fillKeyTable = (client: pg.Client) =>
+    fillToLimit(
+      client,
+      "api_key",
+      `insert into api_key (id, deployment_id, prefix, hash, created_at, revoked_at)
+       select 'key_filler_' || $2::int || '_' || g, $1, repeat(md5(g::text), 45), 'filler:' || $2::int || ':' || g, now(), now()
+       from generate_series(1, 2000) g`,
+    );
+
+  /** A GraphQL operation in Ada's console session, as the browser sends it. */
+  const asAda = (query: string, variables: Record<string, unknown>) =>
+    fetch(`${service.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${ada.token}` },
+      body: JSON.stringify({ query, variables }),
+    });
 
   test("503 with Retry-After on both surfaces, one warning, reads go on, and the redelivery is accepted once space is freed", async () => {
     const client = new pg.Client({ connectionString: postgres.url });
@@ -108,14 +115,10 @@ describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is 
       expect(refused.headers.get("retry-after")).toBe("60");
       expect(await refused.json()).toMatchObject({ status: 503, code: "disk_space_low" });
 
-      const testEvent = await fetch(`${service.url}/graphql`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${ada.token}` },
-        body: JSON.stringify({
-          query: "mutation FullSendTestEvent($deploymentId: ID!, $trigger: TriggerRefInput!) { sendTestEvent(deploymentId: $deploymentId, trigger: $trigger) { id } }",
-          variables: { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } },
-        }),
-      });
+      const testEvent = await asAda(
+        "mutation FullSendTestEvent($deploymentId: ID!, $trigger: TriggerRefInput!) { sendTestEvent(deploymentId: $deploymentId, trigger: $trigger) { id } }",
+        { deploymentId: ada.deploymentId, trigger: { connector: "github", trigger: "issue_opened" } },
+      );
       expect(testEvent.status).toBe(503);
       expect(testEvent.headers.get("retry-after")).toBe("60");
       expect(((await testEvent.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe("SERVICE_UNAVAILABLE");
@@ -135,13 +138,8 @@ describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is 
       // A write through Prisma (the console's statements) is refused the same way: a new API key once
       // the key table cannot grow either.
       await fillKeyTable(client);
-      const generated = await fetch(`${service.url}/graphql`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${ada.token}` },
-        body: JSON.stringify({
-          query: "mutation FullGenerateApiKey($deploymentId: ID!) { generateApiKey(deploymentId: $deploymentId) { apiKey } }",
-          variables: { deploymentId: ada.deploymentId },
-        }),
+      const generated = await asAda("mutation FullGenerateApiKey($deploymentId: ID!) { generateApiKey(deploymentId: $deploymentId) { apiKey } }", {
+        deploymentId: ada.deploymentId,
       });
       expect(generated.status).toBe(503);
       expect(generated.headers.get("retry-after")).toBe("60");
