@@ -52,14 +52,14 @@ function useResponseCookies(): Plugin<GraphQLContext> & { of(request: object): s
   };
 }
 
+/** The HTTP answer of an operation refused for now: 503 with the error's Retry-After. */
+const unavailable = (refusal: AppError) => ({ status: 503, headers: { "retry-after": String(refusal.extra.retryAfterSeconds) } });
+
 /**
  * Expected errors keep their message and `extensions.code`; a statement cancelled by
  * DATABASE_STATEMENT_TIMEOUT is DATABASE_TIMEOUT (as REST's 503 `database_timeout`); anything else
  * is logged with its stack and reaches the client as "Unexpected error." with code INTERNAL_SERVER_ERROR.
  */
-/** The HTTP answer of an operation refused for now: 503 with the error's Retry-After. */
-const unavailable = (refusal: AppError) => ({ status: 503, headers: { "retry-after": String(refusal.extra.retryAfterSeconds) } });
-
 function maskError({ logger, databaseOutage }: { logger: Logger; databaseOutage: DatabaseOutage }) {
   return (error: unknown): Error => {
     const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
