@@ -48,11 +48,14 @@ export const errorCodes = {
   SERVER_BUSY: { status: 503, problem: "server_busy", graphql: "SERVICE_UNAVAILABLE" },
   /** This instance is draining for shutdown; another one takes the request. */
   SHUTTING_DOWN: { status: 503, problem: "shutting_down", graphql: "SERVICE_UNAVAILABLE" },
-  /** /readyz: the embedded database's disk is under MIN_FREE_DISK_MB. */
-  DISK_SPACE_LOW: { status: 503, problem: "disk_space_low", graphql: "SERVICE_UNAVAILABLE" },
+  /**
+   * The embedded database's disk is under MIN_FREE_DISK_MB (/readyz, new events) or a database
+   * server's disk is full. GraphQL answers it with its HTTP status and Retry-After too: nothing was stored.
+   */
+  DISK_SPACE_LOW: { status: 503, problem: "disk_space_low", graphql: "SERVICE_UNAVAILABLE", graphqlHttpStatus: true },
   /** The provider behind the proxy did not answer within PROXY_TIMEOUT. */
   PROVIDER_TIMEOUT: { status: 504, problem: "provider_timeout", graphql: "SERVICE_UNAVAILABLE" },
-} as const satisfies Record<string, { status: number; problem: string; graphql: string }>;
+} as const satisfies Record<string, { status: number; problem: string; graphql: string; graphqlHttpStatus?: true }>;
 
 export type ErrorCode = keyof typeof errorCodes;
 

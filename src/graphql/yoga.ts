@@ -5,7 +5,7 @@ import { DATABASE_TIMEOUT_MESSAGE, isStatementTimeout } from "../db/errors.ts";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
-import { AppError } from "../errors.ts";
+import { AppError, errorCodes } from "../errors.ts";
 import { toGraphQLError } from "./errors.ts";
 import type { GraphQLContext, GraphQLContexts } from "./context.ts";
 import { useEventStreamIds } from "./eventStream.ts";
@@ -52,8 +52,8 @@ function useResponseCookies(): Plugin<GraphQLContext> & { of(request: object): s
   };
 }
 
-/** The HTTP answer of an operation refused for now: 503 with the error's Retry-After. */
-const unavailable = (refusal: AppError) => ({ status: 503, headers: { "retry-after": String(refusal.extra.retryAfterSeconds) } });
+/** The HTTP answer of an operation refused for now: its code's status (503) with the error's Retry-After. */
+const unavailable = (refusal: AppError) => ({ status: errorCodes[refusal.code].status, headers: { "retry-after": String(refusal.extra.retryAfterSeconds) } });
 
 /**
  * Expected errors keep their message and `extensions.code`; a statement cancelled by
@@ -65,9 +65,8 @@ function maskError({ logger, databaseOutage }: { logger: Logger; databaseOutage:
     const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
     if (original instanceof AppError) {
       const mapped = toGraphQLError(original);
-      // Nothing was stored because the embedded database's disk is low: HTTP 503 with Retry-After,
-      // as when a database server's disk is full (below).
-      const extensions = original.code === "DISK_SPACE_LOW" ? { ...mapped.extensions, http: unavailable(original) } : mapped.extensions;
+      // A code the table marks so is answered with its HTTP status too, as a refusal below is.
+      const extensions = "graphqlHttpStatus" in errorCodes[original.code] ? { ...mapped.extensions, http: unavailable(original) } : mapped.extensions;
       return error instanceof GraphQLError ? new GraphQLError(mapped.message, { ...error, extensions }) : new GraphQLError(mapped.message, { extensions });
     }
     // graphql-js and envelop plugins speak in GraphQLErrors (validation, variable coercion, armor):
