@@ -20,7 +20,7 @@ export const out = (line: string) => process.stdout.write(`${printable(line)}\n`
 export const note = (line: string) => process.stderr.write(`${printable(line)}\n`);
 
 /** `accessEnded`: a running subscription was ended because the credentials lost access (logged out, key replaced, removed). */
-export type GraphQLErrors = { message: string; extensions?: { code?: string; accessEnded?: boolean } }[];
+export type GraphQLErrors = { message: string; extensions?: { code?: string; accessEnded?: boolean; retryAfter?: number } }[];
 export type Kind = "api-key" | "token";
 
 export { version } from "../version.ts";
@@ -126,8 +126,13 @@ export function explainFailure(error: unknown, connection: Pick<Connection, "bas
       );
     case "RATE_LIMITED":
       return `Switchyard is rate limiting these credentials: ${reason} Wait a minute and run the command again.`;
+    case "SERVICE_UNAVAILABLE": {
+      // A refusal for now (a low disk, a database outage): the server says when to come back.
+      const retryAfter = errors?.[0]?.extensions?.retryAfter;
+      return `Switchyard cannot take this now: ${reason}\nRun the command again ${retryAfter ? `in ${retryAfter} s` : "in a minute"}.`;
+    }
     default:
-      return `Stopped: ${reason || "the connection to " + connection.base + " failed"}.`;
+      return `Stopped: ${reason ? reason.replace(/[^.!?]$/, "$&.") : `the connection to ${connection.base} failed.`}`;
   }
 }
 

@@ -171,7 +171,7 @@ async function run(values: Record<string, unknown>): Promise<number> {
               else if (code === "LIVE_DEGRADED") {
                 // The server lost Redis: wait as it says, then subscribe again after the last event printed.
                 if (pausedFor === undefined && field === "forwardedEvents") note(`! ${errors[0].message}`);
-                pausedFor = Number((errors[0].extensions as { retryAfter?: number } | undefined)?.retryAfter ?? 5);
+                pausedFor = Number(errors[0].extensions?.retryAfter ?? 5);
               } else fail(errors);
               return;
             }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { type Child, spawnNode } from "../helpers/childProcess.ts";
+import { stopCli, switchyard } from "../helpers/cli.ts";
 import { graphql } from "../generated/gql.ts";
 import { fireTestEvent, forwardTo, until } from "../helpers/live.ts";
 import { createOperator, joinByInvitation, type Operator, SignUp } from "../helpers/operators.ts";
@@ -44,20 +44,7 @@ afterAll(async () => {
   await local.close();
 });
 
-/** `switchyard …` as a developer runs it: the bin, in a child process (stopped after each test, pass or fail). */
-function switchyard(args: string[], env: Record<string, string> = {}) {
-  const child = spawnNode(["bin/switchyard.js", ...args], { env: { ...process.env, ...env } });
-  started.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.process.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.process.stderr!.on("data", (chunk) => (stderr += chunk));
-  return { child: child.process, stdout: () => stdout, stderr: () => stderr, exited: child.exited };
-}
-const started: Child[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((child) => child.stop()));
-});
+afterEach(stopCli);
 
 describe("switchyard listen", () => {
   // The server counts subscriptions: a previous test's listener must be gone before "2 active"

@@ -1,8 +1,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { print } from "graphql";
+import { stopCli, switchyard } from "../helpers/cli.ts";
 import { SaveForwardingSettings, SendTestEvent } from "../helpers/forwarding.ts";
 import { createOperator } from "../helpers/operators.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -20,6 +21,7 @@ beforeAll(async () => {
   // More than any disk here has free.
   cramped = await startTestApp({ DATA_DIR: dataDir, MIN_FREE_DISK_MB: String(1024 * 1024 * 1024) });
 });
+afterEach(stopCli);
 afterAll(async () => {
   await roomy.close();
   await cramped.close();
@@ -84,6 +86,17 @@ test.skipIf(process.env.TEST_DATABASE_URL !== undefined)(
     const body = (await refused.json()) as { data: unknown; errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0].extensions.code).toBe("SERVICE_UNAVAILABLE");
     expect(body.errors[0].message).toContain("MIN_FREE_DISK_MB");
+  },
+);
+
+test.skipIf(process.env.TEST_DATABASE_URL !== undefined)(
+  "`switchyard trigger` says the event was refused for now, why, and when to run it again (embedded only)",
+  async () => {
+    const ada = await createOperator(cramped, "Ada");
+    const cli = switchyard(["trigger", "github.issue_opened", "--url", cramped.url, "--api-key", ada.apiKey]);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stdout()).toBe("");
+    expect(cli.stderr()).toMatch(/^Switchyard cannot take this now: The embedded database's disk has \d+ MB free, under MIN_FREE_DISK_MB: nothing new is stored until space is freed\. Send this again later\.\nRun the command again in 60 s\.\n$/);
   },
 );
 
