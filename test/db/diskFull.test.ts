@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connectAccount } from "../helpers/connectFlow.ts";
@@ -35,10 +35,6 @@ describe.skipIf(ownServersMissing !== undefined)(`the database server's disk is 
     service = await serviceProcess({
       ...github.env(),
       DATABASE_URL: postgres.url,
-      ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      NODE_ENV: "test",
-      LOG_LEVEL: "warn",
-      PASSWORD_HASH_COST: "10",
       // With the server's autovacuum off Switchyard vacuums its tables itself: not during this test.
       VACUUM_INTERVAL: "1h",
     });

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { graphql } from "../generated/gql.ts";
 import { fireTestEvent, forwardTo, until } from "../helpers/live.ts";
@@ -30,10 +29,6 @@ describe.skipIf(ownServersMissing !== undefined)(`the database stops and comes b
     receiver = await startReceiver();
     service = await serviceProcess({
       DATABASE_URL: postgres.url,
-      ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      NODE_ENV: "test",
-      LOG_LEVEL: "warn",
-      PASSWORD_HASH_COST: "10",
       // A background pass every second: the outage below outlasts two of them.
       VACUUM_INTERVAL: "1s",
       // A lease of 7 s: the attempt that could not be recorded is made again soon after the outage.

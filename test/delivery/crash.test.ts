@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,11 +46,6 @@ beforeAll(async () => {
   service = await serviceProcess({
     ...storage,
     ...github.env(),
-    NODE_ENV: "test",
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    LOG_LEVEL: "warn",
-    PASSWORD_HASH_COST: "10",
-    SIGNUP_RATE_LIMIT_PER_HOUR: "1000",
     DELIVERY_RETRY_SCHEDULE: "100ms,200ms,500ms,1s,2s,5s,10s",
     DELIVERY_TIMEOUT_MS: "2000",
     // One receiver takes all 1000: the per-destination cap (4 by default, for isolation) would make

@@ -48,12 +48,7 @@ describe.skipIf(!serverUrl)("two instances, one PostgreSQL, one Redis (needs TES
       REDIS_URL: redisUrl,
       // This run's own Redis keys and channels: runs sharing the Redis never hear each other.
       REDIS_KEY_PREFIX: `sy-test-${randomBytes(4).toString("hex")}:`,
-      ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      SIGNUP_RATE_LIMIT_PER_HOUR: "10000",
       DELIVERY_RETRY_SCHEDULE: "100ms,200ms",
-      NODE_ENV: "test",
-      LOG_LEVEL: "warn",
-      PASSWORD_HASH_COST: "10",
     };
     [a, b] = await Promise.all([serviceProcess(env), serviceProcess(env)]);
     await Promise.all([a.start(), b.start()]);

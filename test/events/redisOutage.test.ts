@@ -44,12 +44,7 @@ describe.skipIf(ownServersMissing !== undefined)(`Redis stops and comes back (${
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
       REDIS_KEY_PREFIX: `sy-outage-${randomBytes(4).toString("hex")}:`,
-      ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      SIGNUP_RATE_LIMIT_PER_HOUR: "10000",
       DELIVERY_RETRY_SCHEDULE: "100ms,200ms",
-      NODE_ENV: "test",
-      LOG_LEVEL: "warn",
-      PASSWORD_HASH_COST: "10",
     };
     // One after the other: both would apply the migrations at once (they would wait on each other's lock).
     a = await serviceProcess(env);

@@ -260,12 +260,7 @@ describe.skipIf(!serverUrl)("on another instance (needs TEST_DATABASE_URL)", () 
       DATABASE_URL: database.url!,
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: `sy-test-${randomBytes(4).toString("hex")}:`,
-      ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      SIGNUP_RATE_LIMIT_PER_HOUR: "10000",
       SUBSCRIPTION_ACCESS_RECHECK: `${RECHECK_MS}ms`,
-      NODE_ENV: "test",
-      LOG_LEVEL: "warn",
-      PASSWORD_HASH_COST: "10",
     };
     [a, b] = await Promise.all([serviceProcess(env), serviceProcess(env)]);
     await Promise.all([a.start(), b.start()]);

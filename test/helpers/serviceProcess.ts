@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { type Child, spawnNode } from "./childProcess.ts";
 import { graphqlClient, type TestApp } from "./testApp.ts";
@@ -29,12 +30,26 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * What every service a test or benchmark starts runs with unless its settings say otherwise: test mode,
+ * warnings only, cheap password hashes, a signup limit no test reaches, and one key for every
+ * instance this process starts (instances on one database must open each other's secrets).
+ */
+const DEFAULT_SETTINGS = {
+  NODE_ENV: "test",
+  LOG_LEVEL: "warn",
+  PASSWORD_HASH_COST: "10",
+  SIGNUP_RATE_LIMIT_PER_HOUR: "10000",
+  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+};
+
 /** What `npm start` runs (needs `npm run build`), as the benchmarks do. */
 export const COMPILED_ENTRY = "dist/main.js";
 
 /**
  * `entry`: a built main.js to run instead of the TypeScript sources, a path from the repository's
  * root: COMPILED_ENTRY, or another build's copy for a benchmark that sets two builds side by side.
+ * `env` is laid over DEFAULT_SETTINGS.
  */
 export async function serviceProcess(env: Record<string, string>, options: { entry?: string } = {}): Promise<ServiceProcess> {
   const port = await freePort();
@@ -49,7 +64,7 @@ export async function serviceProcess(env: Record<string, string>, options: { ent
       if (child) earlierOutput += child.output();
       const current = spawnNode(options.entry ? [options.entry] : ["--import", "tsx", "src/main.ts"], {
         cwd: new URL("../..", import.meta.url).pathname,
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...env },
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...DEFAULT_SETTINGS, ...env },
       });
       child = current;
       // Starting compiles the TypeScript first: tens of seconds on a busy machine, so the wait scales.

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,15 +29,7 @@ afterAll(async () => {
 });
 
 const env = (extra: Record<string, string> = {}): Record<string, string> => {
-  const base = {
-    NODE_ENV: "test",
-    LOG_LEVEL: "warn",
-    PASSWORD_HASH_COST: "10",
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    SIGNUP_RATE_LIMIT_PER_HOUR: "10000",
-    ...extra,
-  };
-  return database.url ? { ...base, DATABASE_URL: database.url } : { ...base, DATA_DIR: mkdtempSync(join(tmpdir(), "sy-faults-")) };
+  return database.url ? { ...extra, DATABASE_URL: database.url } : { ...extra, DATA_DIR: mkdtempSync(join(tmpdir(), "sy-faults-")) };
 };
 
 // While draining, the service closes idle keep-alive connections: a client that reused one at that

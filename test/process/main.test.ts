@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -15,10 +14,7 @@ vi.setConfig({ testTimeout: scaled(120_000) });
 const database = await createTestDatabase();
 afterAll(() => database.drop());
 
-const env = (): Record<string, string> => {
-  const base = { NODE_ENV: "test", LOG_LEVEL: "warn", PASSWORD_HASH_COST: "10", ENCRYPTION_KEY: randomBytes(32).toString("base64") };
-  return database.url ? { ...base, DATABASE_URL: database.url } : { ...base, DATA_DIR: mkdtempSync(join(tmpdir(), "sy-main-")) };
-};
+const env = (): Record<string, string> => (database.url ? { DATABASE_URL: database.url } : { DATA_DIR: mkdtempSync(join(tmpdir(), "sy-main-")) });
 
 test("starts, prints where everything lives, keeps data across a restart and stops cleanly on SIGTERM", async () => {
   const service = await serviceProcess(env());

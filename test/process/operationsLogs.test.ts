@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +21,7 @@ afterAll(() => database.drop());
 test("one info line per delivery outcome and per refused inbound request, without secrets", async () => {
   const receiver = await startReceiver();
   receiver.respond((request) => (request.path.includes("fail") ? { status: 500, body: "secret-response-body" } : 200));
-  const base = { NODE_ENV: "test", LOG_LEVEL: "info", PASSWORD_HASH_COST: "10", ENCRYPTION_KEY: randomBytes(32).toString("base64"), DELIVERY_RETRY_SCHEDULE: "100ms" };
+  const base = { LOG_LEVEL: "info", DELIVERY_RETRY_SCHEDULE: "100ms" };
   const service = await serviceProcess(database.url ? { ...base, DATABASE_URL: database.url } : { ...base, DATA_DIR: mkdtempSync(join(tmpdir(), "sy-logs-")) });
   await service.start();
   try {
