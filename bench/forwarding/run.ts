@@ -87,6 +87,9 @@ const { values: args } = parseArgs({
     // a change. Adds the targets switchyard-b and switchyard-b-spread, on the same database and
     // deployment (so only for changes that leave the schema alone).
     "b-dist": { type: "string" },
+    // Node's or V8's flags for the service's processes, e.g. --service-flags=--perf-basic-prof-only-functions
+    // (JavaScript names for \`perf record\`) or --trace-deopt; NODE_OPTIONS takes few V8 flags.
+    "service-flags": { type: "string", default: "" },
     out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
@@ -174,10 +177,11 @@ const serviceEnv = {
   ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"] } : {}),
   ...(args["heap-prof"] ? { BENCH_HEAP_PROF_DIR: args["heap-prof"] } : {}),
 };
-const service = await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY });
+const nodeFlags = args["service-flags"].split(" ").filter(Boolean);
+const service = await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY, nodeFlags });
 // The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
-const second = !args.only || args.only.split(",").includes("switchyard-2-instances") ? await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY }) : undefined;
-const buildB = args["b-dist"] ? await serviceProcess(serviceEnv, { entry: join(args["b-dist"], "main.js") }) : undefined;
+const second = !args.only || args.only.split(",").includes("switchyard-2-instances") ? await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY, nodeFlags }) : undefined;
+const buildB = args["b-dist"] ? await serviceProcess(serviceEnv, { entry: join(args["b-dist"], "main.js"), nodeFlags }) : undefined;
 
 let db: pg.Client | undefined;
 try {

@@ -49,9 +49,10 @@ export const COMPILED_ENTRY = "dist/main.js";
 /**
  * `entry`: a built main.js to run instead of the TypeScript sources, a path from the repository's
  * root: COMPILED_ENTRY, or another build's copy for a benchmark that sets two builds side by side.
- * `env` is laid over DEFAULT_SETTINGS.
+ * `env` is laid over DEFAULT_SETTINGS. `nodeFlags`: Node's or V8's flags for this process (a
+ * benchmark's `--perf-basic-prof`, `--trace-deopt`; NODE_OPTIONS refuses most V8 flags).
  */
-export async function serviceProcess(env: Record<string, string>, options: { entry?: string } = {}): Promise<ServiceProcess> {
+export async function serviceProcess(env: Record<string, string>, options: { entry?: string; nodeFlags?: string[] } = {}): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: Child | undefined;
@@ -62,7 +63,7 @@ export async function serviceProcess(env: Record<string, string>, options: { ent
     client: { url, gql: graphqlClient(url) } as unknown as TestApp,
     async start() {
       if (child) earlierOutput += child.output();
-      const current = spawnNode(options.entry ? [options.entry] : ["--import", "tsx", "src/main.ts"], {
+      const current = spawnNode([...(options.nodeFlags ?? []), ...(options.entry ? [options.entry] : ["--import", "tsx", "src/main.ts"])], {
         cwd: new URL("../..", import.meta.url).pathname,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...DEFAULT_SETTINGS, ...env },
       });
