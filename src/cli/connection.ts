@@ -132,7 +132,9 @@ export function explainFailure(error: unknown, connection: Pick<Connection, "bas
       return `Switchyard cannot take this now: ${reason}\nRun the command again ${retryAfter ? `in ${retryAfter} s` : "in a minute"}.`;
     }
     default:
-      return `Stopped: ${reason ? reason.replace(/[^.!?]$/, "$&.") : `the connection to ${connection.base} failed.`}`;
+      if (!reason) return `Stopped: the connection to ${connection.base} failed.`;
+      // The server's messages are sentences already; a close reason may not be.
+      return `Stopped: ${reason}${/[.!?]$/.test(reason) ? "" : "."}`;
   }
 }
 
