@@ -12,12 +12,12 @@
  * samples per second (to choose --from/--to: seconds since the first sample, e.g. the later rounds,
  * after TurboFan's warm-up), the process's threads, the main thread's kernel / garbage-collection /
  * other shares, each sample charged to its nearest JavaScript function (with the builtins, runtime and
- * kernel work below it), and each JavaScript function with everything it called. Functions are named
- * as perf's map has them, by their place in the bundle (dist/app.js:line:column; its source map names
- * the source).
+ * kernel work below it), and each JavaScript function with everything it called. The bundle's
+ * functions are named where their source is (its source map, as bench/cpuProfileTop.ts does).
  */
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import { frameName, printRanked, sourceMapped } from "./profileRanking.ts";
 
 const { values: args } = parseArgs({
   options: { from: { type: "string", default: "0" }, to: { type: "string", default: "Infinity" }, top: { type: "string", default: "40" } },
@@ -47,24 +47,28 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else samples.at(-1)?.frames.push(line.trim().replace(/^[0-9a-f]+\s+/, ""));
 }
 
-const name = (frame: string) => frame.replace(/\s*\((\/tmp\/perf-\d+\.map|[^()]*)\)$/, "");
+const symbol = (frame: string) => frame.replace(/\s*\((\/tmp\/perf-\d+\.map|[^()]*)\)$/, "");
 const isJs = (frame: string) => frame.includes("/tmp/perf-") && frame.includes("JS:");
+/** "JS:*insertEvent file:///…/dist/app.js:371:4422" (perf's map: optimized *, baseline ^) as "insertEvent  src/forwarding/record.ts:158". */
+const jsName = (frame: string) => {
+  const match = /^JS:[*^~]?(\S*) (.+):(\d+):(\d+)$/.exec(symbol(frame));
+  if (!match) return symbol(frame);
+  return frameName(sourceMapped({ functionName: match[1], url: match[2], lineNumber: Number(match[3]) - 1, columnNumber: Number(match[4]) - 1 }));
+};
 const isKernel = (frame: string) => frame.includes("[kernel.kallsyms]");
 const isGc = (frames: string[]) => frames.some((frame) => /Scaveng|MarkCompact|Heap::CollectGarbage|ConcurrentMarking|Sweeper/.test(frame));
-const share = (count: number, of: number) => `${((100 * count) / of).toFixed(1).padStart(5)} %`;
-const ranked = (counts: Map<string, number>, of: number) =>
-  [...counts].sort((a, b) => b[1] - a[1]).slice(0, top).map(([key, count]) => `${share(count, of)}  ${key.slice(0, 160)}`).join("\n");
+const samplesOf = (n: number) => `${n}`.padStart(6);
 const count = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 
 const main = samples.filter((sample) => sample.pid === sample.tid);
 const perSecond = new Map<string, number>();
 for (const sample of main) count(perSecond, String(Math.floor(sample.at)));
-console.log(`main thread's samples per second: ${[...perSecond].map(([second, n]) => `${second}:${n}`).join(" ")}\n`);
+console.log(`main thread's samples per second: ${[...perSecond].map(([second, n]) => `${second}:${n}`).join(" ")}`);
 
 const window = samples.filter((sample) => sample.at >= from && sample.at < to);
 const threads = new Map<string, number>();
 for (const sample of window) count(threads, sample.pid === sample.tid ? "main" : `thread ${sample.tid}`);
-console.log(`threads, ${from}–${to} s (${window.length} samples)\n${ranked(threads, window.length)}\n`);
+printRanked(`threads, ${from}–${to} s (share, samples)`, threads, window.length, top, samplesOf);
 
 const onMain = window.filter((sample) => sample.pid === sample.tid && sample.frames.length > 0);
 const kinds = new Map<string, number>();
@@ -73,9 +77,9 @@ const inclusive = new Map<string, number>();
 for (const { frames } of onMain) {
   count(kinds, isKernel(frames[0]) ? "kernel" : isGc(frames) ? "garbage collection" : "user space, not garbage collection");
   const js = frames.find(isJs);
-  count(nearest, js ? name(js) : `(no JavaScript) ${name(frames[Math.min(frames.length - 1, 6)])}`);
-  for (const fn of new Set(frames.filter(isJs).map(name))) count(inclusive, fn);
+  count(nearest, js ? jsName(js) : `(no JavaScript) ${symbol(frames[Math.min(frames.length - 1, 6)])}`);
+  for (const fn of new Set(frames.filter(isJs).map(jsName))) count(inclusive, fn);
 }
-console.log(`main thread (${onMain.length} samples)\n${ranked(kinds, onMain.length)}\n`);
-console.log(`nearest JavaScript function (with the builtins, runtime and kernel below it)\n${ranked(nearest, onMain.length)}\n`);
-console.log(`JavaScript functions with everything they called\n${ranked(inclusive, onMain.length)}`);
+printRanked("main thread", kinds, onMain.length, top, samplesOf);
+printRanked("nearest JavaScript function (with the builtins, runtime and kernel below it)", nearest, onMain.length, top, samplesOf);
+printRanked("JavaScript functions with everything they called", inclusive, onMain.length, top, samplesOf);
