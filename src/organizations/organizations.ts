@@ -152,6 +152,9 @@ export async function inviteMember(
 }
 
 /** The invitation, if it exists; callers check that the caller may manage its organization. */
+/** A pending invitation: unexpired at `now` (an accepted one is deleted, an expired one admits nobody). */
+export const pendingAt = (now: Date) => ({ expiresAt: { gt: now } }) satisfies Prisma.InvitationWhereInput;
+
 export function findInvitation(db: Db, id: string) {
   return db.invitation.findUnique({ where: { id } });
 }
@@ -159,7 +162,7 @@ export function findInvitation(db: Db, id: string) {
 /** The pending invitation whose link carries `token`, if any: unexpired at `now`. */
 export function findInvitationByToken(db: Db, token: string, now: Date) {
   if (!token.trim() || token.length > 200) return Promise.resolve(null);
-  return db.invitation.findFirst({ where: { tokenHash: invitationTokenHash(token), expiresAt: { gt: now } } });
+  return db.invitation.findFirst({ where: { tokenHash: invitationTokenHash(token), ...pendingAt(now) } });
 }
 
 /** Withdraws a pending invitation. Only owners withdraw an owner's invitation. */

@@ -5,6 +5,7 @@ import {
   findInvitationByToken,
   inviteMember,
   type IssuedInvitation,
+  pendingAt,
   revokeInvitation,
 } from "../../organizations/organizations.ts";
 import { builder } from "../builder.ts";
@@ -82,7 +83,7 @@ builder.prismaObject("Organization", {
     }),
     invitations: t.relation("invitations", {
       description: "Pending (unexpired) invitations, oldest first. Owners and admins only.",
-      query: (_args, ctx) => ({ where: { expiresAt: { gt: ctx.clock.now() } }, orderBy: { createdAt: "asc" } }),
+      query: (_args, ctx) => ({ where: pendingAt(ctx.clock.now()), orderBy: { createdAt: "asc" } }),
       authScopes: (organization) => ({ organizationAdmin: organization.id }),
     }),
   }),

@@ -1,5 +1,6 @@
 import { clearedSessionCookie, sessionCookie } from "../../auth/principal.ts";
 import { forbidden } from "../../errors.ts";
+import { pendingAt } from "../../organizations/organizations.ts";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
 
@@ -17,7 +18,7 @@ builder.prismaObject("User", {
         "or decline. Only on `viewer`; anyone else's is FORBIDDEN.",
       resolve: (query, user, _args, ctx) => {
         if (ctx.principal?.kind !== "user" || ctx.principal.userId !== user.id) throw forbidden("Only the invited person sees their invitations.");
-        return ctx.db.invitation.findMany({ ...query, where: { email: user.email, expiresAt: { gt: ctx.clock.now() } }, orderBy: { createdAt: "asc" } });
+        return ctx.db.invitation.findMany({ ...query, where: { email: user.email, ...pendingAt(ctx.clock.now()) }, orderBy: { createdAt: "asc" } });
       },
     }),
   }),
