@@ -32,6 +32,13 @@ export function sqlOverPool(pool: pg.Pool): Sql {
     },
     async withConnection(work) {
       const client = await pool.connect();
+      // A client out of the pool has no listener of the pool's, and a connection the server ends (a
+      // restart, pg_terminate_backend) emits 'error' even while a statement runs: unheard, that
+      // would end the process. The statement fails on its own. A client whose work failed is
+      // discarded, not pooled: its connection may be ending, mid-transaction or with a setting changed.
+      let discard = false;
+      const onError = () => (discard = true);
+      client.on("error", onError);
       try {
         return await work({
           query: async (text, params) => (await client.query(text, params as unknown[])).rows,
@@ -39,8 +46,12 @@ export function sqlOverPool(pool: pg.Pool): Sql {
             await client.query(text);
           },
         });
+      } catch (error) {
+        discard = true;
+        throw error;
       } finally {
-        client.release();
+        client.removeListener("error", onError);
+        client.release(discard);
       }
     },
   };
