@@ -76,8 +76,10 @@ export async function serviceProcess(env: Record<string, string>, options: { ent
         if (current.process.exitCode !== null) throw new Error(`the service exited with ${current.process.exitCode} before it was ready. Its output:\n${current.output().slice(-3000)}`);
         try {
           const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5_000) });
-          if (response.status === 200) return;
-          last = `HTTP ${response.status}`;
+          // Ready only if this child is the one listening: between freePort() and the child's listen
+          // another test's process can take the port, and its 200 would stand in for this one's.
+          if (response.status === 200 && current.output().includes("Switchyard is up")) return;
+          last = `HTTP ${response.status}${response.status === 200 ? " from a process that is not this one (the port was taken)" : ""}`;
         } catch (error) {
           last = (error as Error).message;
         }
