@@ -30,10 +30,8 @@ test.skipIf(process.env.TEST_DATABASE_URL === undefined)(
     const sql = sqlOverPool(pool);
     const work = sql.withConnection(async (connection) => {
       const [{ pid }] = await connection.query<{ pid: number }>("select pg_backend_pid() as pid");
-      // The statement is running when its backend is ended.
-      const running = connection.query("select pg_sleep(30)");
-      await admin.query("select pg_terminate_backend($1)", [pid]);
-      await running;
+      // The statement is running when its backend is ended (awaited together: it may fail first).
+      await Promise.all([connection.query("select pg_sleep(30)"), admin.query("select pg_terminate_backend($1)", [pid])]);
     });
     await expect(work).rejects.toThrow(/terminat/i);
     // The pool of one discarded the broken connection: the next work gets a new one.
