@@ -147,14 +147,9 @@ try {
   const env = {
     DATABASE_URL: postgres.url,
     REDIS_URL: redis.url,
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
     // Retries soon enough to land within the drain window.
     DELIVERY_RETRY_SCHEDULE: "1s,2s,5s,10s,20s,30s",
-    NODE_ENV: "test", // open sign-up, for the run's operator
-    LOG_LEVEL: "warn",
-    PASSWORD_HASH_COST: "10",
-    SIGNUP_RATE_LIMIT_PER_HOUR: "10000",
   };
   // One after the other: both would apply the migrations at once.
   for (const name of ["A", "B"]) {

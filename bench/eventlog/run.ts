@@ -56,10 +56,7 @@ const encryptionKey = randomBytes(32).toString("base64");
 await benchDb.create();
 const service = await serviceProcess({
   DATABASE_URL: benchDb.url,
-  NODE_ENV: "test",
   ENCRYPTION_KEY: encryptionKey,
-  LOG_LEVEL: "warn",
-  PASSWORD_HASH_COST: "10",
   RATE_LIMIT_PER_MINUTE: "100000000",
   CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
   // The service's own pruner stays out of the way: this process prunes, when it is time.

@@ -163,10 +163,7 @@ if (server.autovacuum === "off") {
 const children: ChildProcess[] = [];
 const serviceEnv = {
   DATABASE_URL: benchDb.url,
-  NODE_ENV: "test",
-  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
   LOG_LEVEL: args["log-level"],
-  PASSWORD_HASH_COST: "10",
   CONNECTOR_GITHUB_WEBHOOK_SECRET: SECRET,
   ...(args["max-in-flight"] ? { DELIVERY_MAX_IN_FLIGHT_PER_URL: args["max-in-flight"] } : {}),
   // Node's flags as `npm start` gives them (the young generation's size), and the profiler when asked.

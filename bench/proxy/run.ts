@@ -167,10 +167,7 @@ try {
   service = await serviceProcess(
     {
       DATABASE_URL: benchDb.url,
-      NODE_ENV: "test",
       ENCRYPTION_KEY: encryptionKey.toString("base64"),
-      LOG_LEVEL: "warn",
-      PASSWORD_HASH_COST: "10",
       RATE_LIMIT_PER_MINUTE: "100000000",
       CONNECTOR_GITHUB_API_URL: api.url,
       PROXY_MAX_BODY: String(10 * 1024 * 1024),
