@@ -151,10 +151,10 @@ export async function inviteMember(
   return { ...invitation, token };
 }
 
-/** The invitation, if it exists; callers check that the caller may manage its organization. */
 /** A pending invitation: unexpired at `now` (an accepted one is deleted, an expired one admits nobody). */
 export const pendingAt = (now: Date) => ({ expiresAt: { gt: now } }) satisfies Prisma.InvitationWhereInput;
 
+/** The invitation, if it exists; callers check that the caller may manage its organization. */
 export function findInvitation(db: Db, id: string) {
   return db.invitation.findUnique({ where: { id } });
 }

@@ -79,7 +79,7 @@ export async function serviceProcess(env: Record<string, string>, options: { ent
           // Ready only if this child is the one listening: between freePort() and the child's listen
           // another test's process can take the port, and its 200 would stand in for this one's.
           if (response.status === 200 && current.output().includes("Switchyard is up")) return;
-          last = `HTTP ${response.status}${response.status === 200 ? " from a process that is not this one (the port was taken)" : ""}`;
+          last = `HTTP ${response.status}${response.status === 200 ? ", but this process has not said it is up (another may hold the port)" : ""}`;
         } catch (error) {
           last = (error as Error).message;
         }
