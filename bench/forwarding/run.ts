@@ -90,6 +90,8 @@ const { values: args } = parseArgs({
     // Node's or V8's flags for the service's processes, e.g. --service-flags=--perf-basic-prof-only-functions
     // (JavaScript names for \`perf record\`) or --trace-deopt; NODE_OPTIONS takes few V8 flags.
     "service-flags": { type: "string", default: "" },
+    // Build B's own flags instead (--b-dist dist, the same build, to weigh a flag within one run).
+    "b-service-flags": { type: "string" },
     out: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "results.json") }, // raw figures of the last run
   },
 });
@@ -178,7 +180,8 @@ const nodeFlags = args["service-flags"].split(" ").filter(Boolean);
 const service = await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY, nodeFlags });
 // The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
 const second = !args.only || args.only.split(",").includes("switchyard-2-instances") ? await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY, nodeFlags }) : undefined;
-const buildB = args["b-dist"] ? await serviceProcess(serviceEnv, { entry: join(args["b-dist"], "main.js"), nodeFlags }) : undefined;
+const buildBFlags = args["b-service-flags"] === undefined ? nodeFlags : args["b-service-flags"].split(" ").filter(Boolean);
+const buildB = args["b-dist"] ? await serviceProcess(serviceEnv, { entry: join(args["b-dist"], "main.js"), nodeFlags: buildBFlags }) : undefined;
 
 let db: pg.Client | undefined;
 try {
