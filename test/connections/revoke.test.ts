@@ -24,8 +24,29 @@ const basic = `Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).
 const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
 const refused = { status: 400, body: '{"error":"invalid_request"}' };
 
+// https://developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: the token (access or
+// refresh) as `token`, form-encoded, no client authentication; 200, else 400 with an error code. One
+// authorization server for every Google connector.
+const google = {
+  path: "/revoke",
+  expect: (r: Seen) =>
+    r.method === "POST" &&
+    r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") &&
+    form(r.body).token === "refresh-token" &&
+    r.headers.authorization === undefined &&
+    form(r.body).client_secret === undefined
+      ? { status: 200, body: "{}" }
+      : { status: 400, body: '{"error":"invalid_token"}' },
+};
+
 // What each provider's documentation says a revocation request is, and what it answers.
 const providers: Record<string, { path: string; expect: Expectation }> = {
+  gmail: google,
+  google_calendar: google,
+  google_drive: google,
+  google_docs: google,
+  google_sheets: google,
+  youtube: google,
   // https://www.dropbox.com/developers/documentation/http/documentation#auth-token-revoke
   dropbox: {
     path: "/2/auth/token/revoke",

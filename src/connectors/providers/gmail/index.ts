@@ -4,6 +4,7 @@
  * account's token (events.ts beside this file: the one piece of provider code here).
  */
 import { declareConnector } from "../../declaration.ts";
+import { googleOAuth } from "./google.ts";
 import { parseGmailPush, readGmailHistory, startGmailHistory, type GmailEmailData } from "./events.ts";
 import { pubsubPushToken } from "./pushToken.ts";
 
@@ -39,24 +40,10 @@ export default declareConnector({
     "https://developers.google.com/gmail/api/reference/rest/v1/users/watch",
     "https://developers.google.com/gmail/api/reference/rest/v1/users/stop",
   ],
-  oauth: {
-    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
-    tokenUrl: "https://oauth2.googleapis.com/token",
-    scopes: ["https://www.googleapis.com/auth/gmail.readonly"],
-    scopeDescriptions: {
-      "https://www.googleapis.com/auth/gmail.readonly": "Read your email messages and settings (no sending, no deleting)",
-    },
-    scopeSeparator: " ",
-    pkce: true,
-    clientAuth: "client_secret_post",
-    // offline + consent: Google only returns a refresh_token on a consented offline grant.
-    extraAuthorizeParams: { access_type: "offline", prompt: "consent" },
-    refresh: true,
-    // developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: POST the access or
-    // refresh token as the form field `token`, no client authentication; revoking the refresh token
-    // revokes the whole grant (its access tokens too).
-    revocation: { url: "https://oauth2.googleapis.com/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "none", token: "refresh" },
-  },
+  oauth: googleOAuth(
+    { "https://www.googleapis.com/auth/gmail.readonly": "Read your email messages and settings (no sending, no deleting)" },
+    { includeGrantedScopes: false },
+  ),
   identity: {
     path: "/gmail/v1/users/me/profile",
     idPath: "emailAddress",

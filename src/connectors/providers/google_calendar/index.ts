@@ -7,6 +7,7 @@
  * say "changed"; changes.ts reads them with events.list and a sync token.
  */
 import { declareConnector } from "../../declaration.ts";
+import { googleOAuth } from "../gmail/google.ts";
 import { readCalendarChanges, startCalendarChanges } from "./changes.ts";
 
 const sampleEvent = {
@@ -45,24 +46,9 @@ export default declareConnector({
     "https://developers.google.com/calendar/api/guides/sync",
     "https://developers.google.com/calendar/api/v3/reference/events/list",
   ],
-  oauth: {
-    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
-    tokenUrl: "https://oauth2.googleapis.com/token",
-    scopes: ["https://www.googleapis.com/auth/calendar.readonly"],
-    scopeDescriptions: {
-      "https://www.googleapis.com/auth/calendar.readonly": "See and download any calendar you can access",
-    },
-    scopeSeparator: " ",
-    pkce: true,
-    clientAuth: "client_secret_post",
-    // Google sends a refresh token only with offline access, and again only when consent is shown.
-    extraAuthorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
-    refresh: true,
-    // developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: POST the access or
-    // refresh token as the form field `token`, no client authentication; revoking the refresh token
-    // revokes the whole grant (its access tokens too).
-    revocation: { url: "https://oauth2.googleapis.com/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "none", token: "refresh" },
-  },
+  oauth: googleOAuth({
+    "https://www.googleapis.com/auth/calendar.readonly": "See and download any calendar you can access",
+  }),
   // A calendar to watch (its id from calendarList: an address such as team@group.calendar.google.com);
   // a connection naming none watches its primary calendar, as before resources existed.
   params: [

@@ -5,6 +5,7 @@
  * notification would make us read anyway.
  */
 import { declareConnector } from "../../declaration.ts";
+import { googleOAuth } from "../gmail/google.ts";
 
 export default declareConnector({
   name: "google_drive",
@@ -23,23 +24,9 @@ export default declareConnector({
     "https://developers.google.com/drive/api/reference/rest/v3/changes/list",
     "https://developers.google.com/drive/api/reference/rest/v3/changes/getStartPageToken",
   ],
-  oauth: {
-    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
-    tokenUrl: "https://oauth2.googleapis.com/token",
-    scopes: ["https://www.googleapis.com/auth/drive.metadata.readonly"],
-    scopeDescriptions: {
-      "https://www.googleapis.com/auth/drive.metadata.readonly": "See information about your Google Drive files",
-    },
-    scopeSeparator: " ",
-    pkce: true,
-    clientAuth: "client_secret_post",
-    extraAuthorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
-    refresh: true,
-    // developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: POST the access or
-    // refresh token as the form field `token`, no client authentication; revoking the refresh token
-    // revokes the whole grant (its access tokens too).
-    revocation: { url: "https://oauth2.googleapis.com/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "none", token: "refresh" },
-  },
+  oauth: googleOAuth({
+    "https://www.googleapis.com/auth/drive.metadata.readonly": "See information about your Google Drive files",
+  }),
   // about.get requires `fields`; permissionId is the user's stable id within Drive.
   identity: {
     path: "/drive/v3/about?fields=user",

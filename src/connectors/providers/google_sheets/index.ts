@@ -7,6 +7,7 @@
  * scope).
  */
 import { declareConnector } from "../../declaration.ts";
+import { googleOAuth } from "../gmail/google.ts";
 
 export default declareConnector({
   name: "google_sheets",
@@ -24,27 +25,12 @@ export default declareConnector({
     "https://developers.google.com/workspace/drive/api/reference/rest/v3/files/list",
     "https://developers.google.com/workspace/drive/api/guides/search-files",
   ],
-  oauth: {
-    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
-    tokenUrl: "https://oauth2.googleapis.com/token",
-    scopes: [
-      "openid",
-      "email",
-      "https://www.googleapis.com/auth/spreadsheets.readonly",
-      "https://www.googleapis.com/auth/drive.metadata.readonly",
-    ],
-    scopeDescriptions: {
-      openid: "Confirm who you are on Google",
-      email: "See your email address",
-      "https://www.googleapis.com/auth/spreadsheets.readonly": "See your Google Sheets spreadsheets",
-      "https://www.googleapis.com/auth/drive.metadata.readonly": "See the names and change times of your Google Drive files (to notice changed spreadsheets)",
-    },
-    scopeSeparator: " ",
-    pkce: true,
-    clientAuth: "client_secret_post",
-    extraAuthorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
-    refresh: true,
-  },
+  oauth: googleOAuth({
+    openid: "Confirm who you are on Google",
+    email: "See your email address",
+    "https://www.googleapis.com/auth/spreadsheets.readonly": "See your Google Sheets spreadsheets",
+    "https://www.googleapis.com/auth/drive.metadata.readonly": "See the names and change times of your Google Drive files (to notice changed spreadsheets)",
+  }),
   identity: {
     path: "/oauth2/v3/userinfo",
     idPath: "sub",

@@ -7,6 +7,7 @@
  * from `activities.list` (`mine=true`, `publishedAfter` the newest seen).
  */
 import { declareConnector } from "../../declaration.ts";
+import { googleOAuth } from "../gmail/google.ts";
 
 export default declareConnector({
   name: "youtube",
@@ -24,19 +25,9 @@ export default declareConnector({
     "https://developers.google.com/youtube/v3/docs/activities/list",
     "https://developers.google.com/youtube/v3/getting-started#quota",
   ],
-  oauth: {
-    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
-    tokenUrl: "https://oauth2.googleapis.com/token",
-    scopes: ["https://www.googleapis.com/auth/youtube.readonly"],
-    scopeDescriptions: {
-      "https://www.googleapis.com/auth/youtube.readonly": "See your YouTube account",
-    },
-    scopeSeparator: " ",
-    pkce: true,
-    clientAuth: "client_secret_post",
-    extraAuthorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
-    refresh: true,
-  },
+  oauth: googleOAuth({
+    "https://www.googleapis.com/auth/youtube.readonly": "See your YouTube account",
+  }),
   identity: {
     path: "/youtube/v3/channels?part=snippet&mine=true",
     idPath: "items[].id",
