@@ -7,7 +7,7 @@
  * was asked must reconnect).
  */
 import { declareConnector } from "../../declaration.ts";
-import { asRecord, asString } from "../../json.ts";
+import { atlassianIdentity, atlassianOAuth } from "../jira/atlassian.ts";
 
 export default declareConnector({
   name: "confluence",
@@ -25,38 +25,12 @@ export default declareConnector({
     "https://developer.atlassian.com/cloud/confluence/rest/v2/api-group-page/#api-pages-get",
     "https://developer.atlassian.com/cloud/oauth/getting-started/making-calls-to-api/",
   ],
-  oauth: {
-    authorizeUrl: "https://auth.atlassian.com/authorize",
-    tokenUrl: "https://auth.atlassian.com/oauth/token",
-    scopes: ["read:confluence-space.summary", "read:confluence-content.summary", "read:page:confluence", "read:me", "offline_access"],
-    scopeDescriptions: {
-      "read:page:confluence": "Read your Confluence pages",
-      "read:confluence-space.summary": "Read a summary of your Confluence spaces",
-      "read:confluence-content.summary": "Read a summary of your Confluence pages and blog posts",
-      "read:me": "Read your Atlassian profile (your account id, name and email)",
-      offline_access: "Keep this access while you are away (until you revoke it)",
-    },
-    scopeSeparator: " ",
-    pkce: false,
-    clientAuth: "client_secret_post",
-    extraAuthorizeParams: { audience: "api.atlassian.com", prompt: "consent" },
-    refresh: true,
-  },
-  // Code: two reads, as for Jira — the sites the token reaches (their cloud ids are in every API
-  // path), then who it is.
-  identity: {
-    async read({ fetchJson }) {
-      const resources: unknown = await fetchJson("/oauth/token/accessible-resources");
-      const sites = (Array.isArray(resources) ? resources : []).map((r) => {
-        const site = asRecord(r) ?? {};
-        return { cloudId: asString(site.id) ?? null, url: asString(site.url) ?? null, name: asString(site.name) ?? null };
-      });
-      const me = asRecord(await fetchJson("/me")) ?? {};
-      const accountId = asString(me.account_id);
-      if (!accountId) throw new Error("Atlassian /me answered without an account_id");
-      return { externalId: accountId, displayName: asString(me.name) ?? asString(me.email), metadata: { email: asString(me.email) ?? null, sites } };
-    },
-  },
+  oauth: atlassianOAuth({
+    "read:confluence-space.summary": "Read a summary of your Confluence spaces",
+    "read:confluence-content.summary": "Read a summary of your Confluence pages and blog posts",
+    "read:page:confluence": "Read your Confluence pages",
+  }),
+  identity: atlassianIdentity,
   // Calls go through the gateway with the site's cloud id: the first site, unless the
   // connection's params name another cloudId.
   api: { baseUrl: "https://api.atlassian.com", connectionBaseUrl: "{baseUrl}/ex/confluence/{cloudId}", placeholders: { cloudId: "sites[].cloudId" } },

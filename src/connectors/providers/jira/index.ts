@@ -8,7 +8,7 @@
  *   `X-Hub-Signature: sha256=<hex HMAC-SHA256>` with the deployment's webhook secret.
  */
 import { declareConnector } from "../../declaration.ts";
-import { asRecord, asString } from "../../json.ts";
+import { atlassianIdentity, atlassianOAuth } from "./atlassian.ts";
 import { shapeIssueCreated, shapeIssueUpdated } from "./shapes.ts";
 
 const alice = { accountId: "5b10ac8d82e05b22cc7d4ef5", displayName: "Alice Example" };
@@ -46,45 +46,12 @@ export default declareConnector({
     "https://developer.atlassian.com/cloud/jira/platform/webhooks/#webhooks-authentication-for-oauth-2-0-apps",
     "https://developer.atlassian.com/cloud/jira/platform/scopes-for-oauth-2-3LO-and-forge-apps/",
   ],
-  oauth: {
-    authorizeUrl: "https://auth.atlassian.com/authorize",
-    tokenUrl: "https://auth.atlassian.com/oauth/token",
-    // read:me for GET /me; offline_access for a (rotating) refresh token; manage:jira-webhook to
-    // register the connection's dynamic webhook.
-    scopes: ["read:jira-work", "read:jira-user", "manage:jira-webhook", "read:me", "offline_access"],
-    scopeDescriptions: {
-      "read:jira-work": "Read Jira projects and issues, with their comments and attachments",
-      "manage:jira-webhook": "Register and remove the webhooks that tell Switchyard about issue changes",
-      "read:jira-user": "Read user information in Jira (names and account ids)",
-      "read:me": "Read your Atlassian profile (your account id, name and email)",
-      offline_access: "Keep this access while you are away (until you revoke it)",
-    },
-    scopeSeparator: " ",
-    pkce: false,
-    clientAuth: "client_secret_post",
-    extraAuthorizeParams: { audience: "api.atlassian.com", prompt: "consent" },
-    refresh: true,
-  },
-  // Code: two reads (the sites the token reaches, then who it is), both kept on the account.
-  identity: {
-    async read({ fetchJson }) {
-      // accessible-resources first: a token with no site is useless, and the sites are what the
-      // operator needs to call the Jira REST API (https://api.atlassian.com/ex/jira/{cloudId}/…).
-      const resources: unknown = await fetchJson("/oauth/token/accessible-resources");
-      const sites = (Array.isArray(resources) ? resources : []).map((r) => {
-        const site = asRecord(r) ?? {};
-        return { cloudId: asString(site.id) ?? null, url: asString(site.url) ?? null, name: asString(site.name) ?? null };
-      });
-      const me = asRecord(await fetchJson("/me")) ?? {};
-      const accountId = asString(me.account_id);
-      if (!accountId) throw new Error("Atlassian /me answered without an account_id");
-      return {
-        externalId: accountId,
-        displayName: asString(me.name) ?? asString(me.email),
-        metadata: { email: asString(me.email) ?? null, sites },
-      };
-    },
-  },
+  oauth: atlassianOAuth({
+    "read:jira-work": "Read Jira projects and issues, with their comments and attachments",
+    "read:jira-user": "Read user information in Jira (names and account ids)",
+    "manage:jira-webhook": "Register and remove the webhooks that tell Switchyard about issue changes",
+  }),
+  identity: atlassianIdentity,
   // 3LO calls go through the gateway with the site's cloud id, the `id` accessible-resources gave
   // (developer.atlassian.com/cloud/oauth/getting-started/making-calls-to-api/): the first site,
   // unless the connection's params name another cloudId. Rate-limited answers carry Retry-After.
