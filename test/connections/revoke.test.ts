@@ -47,6 +47,122 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   google_docs: google,
   google_sheets: google,
   youtube: google,
+  // https://developers.asana.com/docs/oauth ("Token deauthorization endpoint"): only a refresh token.
+  asana: {
+    path: "/-/oauth_revoke",
+    expect: (r) => {
+      const fields = form(r.body);
+      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "refresh-token"
+        ? { status: 200, body: "" }
+        : refused;
+    },
+  },
+  // https://pipedrive.readme.io/docs/app-uninstallation ("Token revocation")
+  pipedrive: {
+    path: "/oauth/revoke",
+    expect: (r) =>
+      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
+        ? { status: 200, body: "" }
+        : { status: 401, body: '{"success":false,"error":"unauthorized"}' },
+  },
+  // https://developer.calendly.com/api-docs/calendly-o-auth/o-auth/post-oauth-revoke
+  calendly: {
+    path: "/oauth/revoke",
+    expect: (r) => {
+      const fields = form(r.body);
+      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "refresh-token"
+        ? { status: 200, body: "" }
+        : { status: 400, body: '{"error":"invalid_request","error_description":"token is missing"}' };
+    },
+  },
+  // https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0 ("Revoke access tokens")
+  quickbooks: {
+    path: "/v2/oauth2/tokens/revoke",
+    expect: (r) =>
+      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/json") && JSON.parse(r.body || "{}").token === "refresh-token"
+        ? { status: 200, body: "" }
+        : refused,
+  },
+  // https://developer.xero.com/documentation/guides/oauth2/auth-flow ("Revoking tokens")
+  xero: {
+    path: "/connect/revocation",
+    expect: (r) =>
+      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
+        ? { status: 200, body: "" }
+        : { status: 400, body: '{"error":"invalid_client"}' },
+  },
+  // https://github.com/reddit-archive/reddit/wiki/OAuth2 ("Manually revoking a token"): 204 even for
+  // an unknown token, 401 without the client's Basic credentials.
+  reddit: {
+    path: "/api/v1/revoke_token",
+    expect: (r) =>
+      r.headers.authorization !== basic
+        ? { status: 401, body: '{"message":"Unauthorized","error":401}' }
+        : r.method === "POST" && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
+          ? { status: 204, body: "" }
+          : refused,
+  },
+  // https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token ("POST oauth2/revoke");
+  // the page states no answer: a 2xx is taken as done.
+  x: {
+    path: "/2/oauth2/revoke",
+    expect: (r) =>
+      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
+        ? { status: 200, body: "{}" }
+        : refused,
+  },
+  // https://discord.com/developers/docs/topics/oauth2 ("Token Revocation Example"): form data only.
+  discord: {
+    path: "/oauth2/token/revoke",
+    expect: (r) =>
+      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
+        ? { status: 200, body: "" }
+        : refused,
+  },
+  // https://linear.app/developers/oauth-2-0-authentication ("Revoke an access token")
+  linear: {
+    path: "/oauth/revoke",
+    expect: (r) =>
+      r.method === "POST" && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).refresh_token === "refresh-token"
+        ? { status: 200, body: "" }
+        : { status: 401, body: "" },
+  },
+  // https://docs.gitlab.com/api/oauth2/#revoke-a-token
+  gitlab: {
+    path: "/oauth/revoke",
+    expect: (r) => {
+      const fields = form(r.body);
+      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "refresh-token"
+        ? { status: 200, body: "{}" }
+        : refused;
+    },
+  },
+  // https://www.canva.dev/docs/connect/api-reference/authentication/revoke-token/
+  canva: {
+    path: "/rest/v1/oauth/revoke",
+    expect: (r) =>
+      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
+        ? { status: 200, body: "{}" }
+        : { status: 401, body: '{"code":"invalid_access_token","message":"Client secret is invalid"}' },
+  },
+  // https://developers.ringcentral.com/guide/authentication/tokens
+  ringcentral: {
+    path: "/restapi/oauth/revoke",
+    expect: (r) =>
+      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
+        ? { status: 200, body: "" }
+        : { status: 401, body: '{"error":"invalid_client"}' },
+  },
+  // https://docs.gusto.com/app-integrations/reference/revoke-access-token
+  gusto: {
+    path: "/oauth/revoke",
+    expect: (r) => {
+      const fields = r.headers["content-type"]?.startsWith("application/json") ? (JSON.parse(r.body || "{}") as Record<string, string>) : {};
+      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "access-token"
+        ? { status: 200, body: "" }
+        : refused;
+    },
+  },
   // https://www.dropbox.com/developers/documentation/http/documentation#auth-token-revoke
   dropbox: {
     path: "/2/auth/token/revoke",
@@ -92,10 +208,12 @@ beforeAll(async () => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
-      const request = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body };
+      // Each provider is served under its connector's name (several document the same path).
+      const [, connector, ...rest] = (req.url ?? "").split("/");
+      const request = { method: req.method ?? "", path: `/${rest.join("/")}`, headers: req.headers, body };
       seen.push(request);
-      const provider = Object.values(providers).find((p) => p.path === request.path);
-      const answer = provider ? provider.expect(request) : { status: 404, body: "" };
+      const provider = Object.hasOwn(providers, connector) ? providers[connector] : undefined;
+      const answer = provider && provider.path === request.path ? provider.expect(request) : { status: 404, body: "" };
       res.writeHead(answer.status, { "content-type": "application/json" });
       res.end(answer.body);
     });
@@ -106,7 +224,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function revokeFor(connector: string, clientCredentials = CLIENT) {
-  const env = { [`CONNECTOR_${connector.toUpperCase()}_REVOCATION_URL`]: `${base}${providers[connector].path}` };
+  const env = { [`CONNECTOR_${connector.toUpperCase()}_REVOCATION_URL`]: `${base}/${connector}${providers[connector].path}` };
   return createRevocation({
     connectorEnv: env,
     production: false,

@@ -64,6 +64,10 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_post",
     refresh: true,
+    // developers.asana.com/docs/oauth ("Token deauthorization endpoint"): the refresh token as the
+    // form field `token`, the client's id and secret in the body; the refresh token and every
+    // access token made from it are deauthorized (an access token is refused here).
+    revocation: { url: "https://app.asana.com/-/oauth_revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_post", token: "refresh" },
   },
   identity: {
     path: "/users/me",

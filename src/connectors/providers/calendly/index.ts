@@ -77,6 +77,9 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_post",
     refresh: true,
+    // developer.calendly.com/api-docs/calendly-o-auth/o-auth/post-oauth-revoke: an access or refresh
+    // token as the form field `token`, the client's id and secret in the body; 200, else 400/403.
+    revocation: { url: "https://auth.calendly.com/oauth/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_post", token: "refresh" },
   },
   identity: {
     path: "/users/me",

@@ -35,6 +35,10 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_basic",
     refresh: true,
+    // canva.dev/docs/connect/api-reference/authentication/revoke-token/: the token as the form field
+    // `token`, HTTP Basic with the client; a refresh token takes its lineage and the user's consent
+    // with it. 200 with an empty JSON object.
+    revocation: { url: "https://api.canva.com/rest/v1/oauth/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_basic", token: "refresh" },
   },
   identity: {
     path: "/rest/v1/users/me",

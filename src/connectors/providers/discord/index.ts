@@ -31,6 +31,10 @@ export default declareConnector({
     pkce: false,
     clientAuth: "client_secret_basic",
     refresh: true,
+    // discord.com/developers/docs/topics/oauth2 ("Token Revocation Example"): the token as the form
+    // field `token` (never JSON), HTTP Basic with the client; every access and refresh token of the
+    // authorization is revoked, whichever is sent.
+    revocation: { url: "https://discord.com/api/oauth2/token/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_basic", token: "refresh" },
   },
   identity: {
     path: "/v10/users/@me",

@@ -108,6 +108,9 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_post",
     refresh: true,
+    // docs.gitlab.com/api/oauth2/#revoke-a-token: the token as the form field `token`, the client's id
+    // and secret in the body; 200 with an empty JSON object.
+    revocation: { url: "https://gitlab.com/oauth/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_post", token: "refresh" },
   },
   params: [
     {

@@ -46,6 +46,9 @@ export default declareConnector({
     clientAuth: "client_secret_post",
     // Access tokens last two hours; each refresh returns a new refresh token.
     refresh: true,
+    // docs.gusto.com/app-integrations/reference/revoke-access-token: the access token as `token` in a
+    // JSON body with the client's id and secret; it can then neither be used nor refreshed.
+    revocation: { url: "https://api.gusto.com/oauth/revoke", method: "POST", tokenParam: "token", body: "json", clientAuth: "client_secret_post", token: "access" },
   },
   identity: {
     path: "/v1/token_info",

@@ -67,6 +67,10 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_post",
     refresh: true,
+    // linear.app/developers/oauth-2-0-authentication ("Revoke an access token"): the access token as
+    // the bearer, or the refresh token as the form field `refresh_token` — which still works once the
+    // access token has expired; no client authentication. 200; 400 when already revoked.
+    revocation: { url: "https://api.linear.app/oauth/revoke", method: "POST", tokenParam: "refresh_token", body: "form", clientAuth: "none", token: "refresh" },
   },
   identity: {
     path: "/graphql",

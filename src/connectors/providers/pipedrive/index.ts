@@ -73,6 +73,10 @@ export default declareConnector({
     pkce: false,
     clientAuth: "client_secret_basic",
     refresh: true,
+    // pipedrive.readme.io/docs/app-uninstallation ("Token revocation", RFC 7009): the refresh token
+    // as the form field `token`, HTTP Basic with the client; revoking the refresh token removes
+    // every grant and marks the app uninstalled (the access token alone would leave it installed).
+    revocation: { url: "https://oauth.pipedrive.com/oauth/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_basic", token: "refresh" },
   },
   identity: {
     path: "/v1/users/me",

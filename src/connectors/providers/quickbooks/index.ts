@@ -34,6 +34,9 @@ export default declareConnector({
     pkce: false,
     clientAuth: "client_secret_basic",
     refresh: true,
+    // developer.intuit.com … oauth-2.0 ("Revoke access tokens"): when a user disconnects, POST the
+    // refresh token as `token` in a JSON body with HTTP Basic client authentication; 200, else 400.
+    revocation: { url: "https://developer.api.intuit.com/v2/oauth2/tokens/revoke", method: "POST", tokenParam: "token", body: "json", clientAuth: "client_secret_basic", token: "refresh" },
   },
   identity: {
     path: "/v1/openid_connect/userinfo",

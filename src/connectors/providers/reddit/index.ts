@@ -36,6 +36,10 @@ export default declareConnector({
     clientAuth: "client_secret_basic",
     extraAuthorizeParams: { duration: "permanent" },
     refresh: true,
+    // github.com/reddit-archive/reddit/wiki/OAuth2 ("Manually revoking a token"): the token as the
+    // form field `token`, HTTP Basic as for the token request; revoking a refresh token revokes its
+    // access tokens too; 204, even for a token that was never valid.
+    revocation: { url: "https://www.reddit.com/api/v1/revoke_token", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_basic", token: "refresh" },
   },
   identity: {
     path: "/api/v1/me",

@@ -33,6 +33,10 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_basic",
     refresh: true,
+    // developers.ringcentral.com/guide/authentication/tokens: one token as the form field `token`,
+    // HTTP Basic with the client, ends the whole authorization session (all its access and refresh
+    // tokens); an error is to be ignored, not retried.
+    revocation: { url: "https://platform.ringcentral.com/restapi/oauth/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_basic", token: "refresh" },
   },
   identity: {
     path: "/restapi/v1.0/account/~/extension/~",

@@ -35,6 +35,10 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_basic",
     refresh: true,
+    // docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token ("POST oauth2/revoke"): an
+    // access or refresh token as the form field `token`; a confidential client authenticates with
+    // HTTP Basic.
+    revocation: { url: "https://api.x.com/2/oauth2/revoke", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_basic", token: "refresh" },
   },
   identity: {
     path: "/2/users/me",

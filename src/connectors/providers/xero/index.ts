@@ -61,6 +61,10 @@ export default declareConnector({
     pkce: true,
     clientAuth: "client_secret_basic",
     refresh: true,
+    // developer.xero.com/documentation/guides/oauth2/auth-flow ("Revoking tokens"): the refresh token
+    // as the form field `token`, HTTP Basic with the client; removes all the user's connections to the
+    // app; 200 with an empty body.
+    revocation: { url: "https://identity.xero.com/connect/revocation", method: "POST", tokenParam: "token", body: "form", clientAuth: "client_secret_basic", token: "refresh" },
   },
   // Code: GET /connections answers an array (one entry per organisation the user picked); the first
   // tenant is the account's id, all of them are kept for the operator's API calls (xero-tenant-id).
