@@ -117,13 +117,19 @@ function setupSections(): string[] {
     .flatMap((c) => [`#### \`${c.name}\` — ${c.displayName}`, "", ...setupAtProvider(c), ""]);
 }
 
+/** For OAuth connections: whether deleting one revokes its grant at the provider (`oauth.revocation`). */
+function revokedOnDelete(c: ConnectorDefinition): string {
+  if (c.authMode !== "OAUTH2") return "—";
+  return c.oauth.revocation ? "yes" : "no";
+}
+
 export function renderConnectorTable(): string {
   const rows = [...connectors]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((c) => {
       const scheme = c.inbound.scheme ? `\`${c.inbound.scheme}\`${c.inbound.delivery === "push" ? " (push)" : ""}` : "—";
       const docs = c.docs.map((url, i) => `[${i + 1}](${url})`).join(" ");
-      return `| \`${c.name}\` | ${cell(c.displayName)} | ${c.category} | ${AUTH_MODE[c.authMode]} | ${proxyBase(c)} | ${c.triggers.length} | ${howEventsArrive(c)} | ${resourcesCell(c)} | ${scheme} | ${docs} |`;
+      return `| \`${c.name}\` | ${cell(c.displayName)} | ${c.category} | ${AUTH_MODE[c.authMode]} | ${proxyBase(c)} | ${c.triggers.length} | ${howEventsArrive(c)} | ${resourcesCell(c)} | ${scheme} | ${revokedOnDelete(c)} | ${docs} |`;
     });
   const triggers = connectors.reduce((n, c) => n + c.triggers.length, 0);
   return [
@@ -135,8 +141,10 @@ export function renderConnectorTable(): string {
     "",
     "How events arrive: **per-account subscription** — Switchyard subscribes with each connection's token, renews and deletes it (nothing to do at the provider beyond the OAuth app); **app-level webhook** — the operator registers one webhook for the whole app once (below); **polling** — Switchyard reads the provider on a schedule; **none** — connect only. **Resources**: what one watched resource names (a connection watches zero or more, each with its own subscription: `GET|POST /api/v1/connections/{connector}/{account}/resources`); required ones mean a connection naming none subscribes to nothing (`watching: NONE`); \"optional\" ones mean it watches the whole account until one is named.",
     "",
-    "| Connector | Name | Category | Auth mode | Proxy base | Triggers | How events arrive | Resources | Webhook scheme | Provider documentation |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "Grant revoked on delete: **yes** — deleting a connection also revokes the end user's grant at the provider, as its documentation says (best effort); **no** — the provider documents no way to, so Switchyard only forgets the tokens (the end user removes the app at the provider).",
+    "",
+    "| Connector | Name | Category | Auth mode | Proxy base | Triggers | How events arrive | Resources | Webhook scheme | Grant revoked on delete | Provider documentation |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "### App-level webhooks: what the operator registers once, provider-wide",

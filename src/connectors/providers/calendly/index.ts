@@ -68,6 +68,7 @@ export default declareConnector({
     "https://developer.calendly.com/api-docs/overview/examples/webhooks",
     "https://developer.calendly.com/api-docs/overview/webhooks/webhook-signatures",
     "https://developer.calendly.com/receive-data-from-scheduled-events-in-real-time-with-webhook-subscriptions",
+    "https://developer.calendly.com/api-docs/calendly-o-auth/o-auth/post-oauth-revoke",
   ],
   oauth: {
     authorizeUrl: "https://auth.calendly.com/oauth/authorize",

@@ -22,6 +22,7 @@ export default declareConnector({
     "https://www.canva.dev/docs/connect/api-reference/users/users-me/",
     "https://www.canva.dev/docs/connect/appendix/scopes/",
     "https://www.canva.dev/docs/connect/api-reference/designs/list-designs/",
+    "https://www.canva.dev/docs/connect/api-reference/authentication/revoke-token/",
   ],
   oauth: {
     authorizeUrl: "https://www.canva.com/api/oauth/authorize",

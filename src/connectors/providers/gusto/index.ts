@@ -36,6 +36,7 @@ export default declareConnector({
     "https://docs.gusto.com/embedded-payroll/docs/employee-events",
     "https://docs.gusto.com/embedded-payroll/docs/payroll-events",
     "https://docs.gusto.com/embedded-payroll/changelog/added-unique-identifier-to-webhook-event-payload",
+    "https://docs.gusto.com/app-integrations/reference/revoke-access-token",
   ],
   oauth: {
     authorizeUrl: "https://api.gusto.com/oauth/authorize",

@@ -64,6 +64,7 @@ export default declareConnector({
     "https://developers.pipedrive.com/docs/api/v1/Webhooks#getWebhooks",
     "https://pipedrive.readme.io/docs/webhooks-for-apps",
     "https://pipedrive.readme.io/docs/webhooks-v2-migration-guide",
+    "https://pipedrive.readme.io/docs/app-uninstallation",
   ],
   oauth: {
     authorizeUrl: "https://oauth.pipedrive.com/oauth/authorize",

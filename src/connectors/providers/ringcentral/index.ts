@@ -25,6 +25,7 @@ export default declareConnector({
     "https://developers.ringcentral.com/api-reference/Call-Log/readUserCallLog",
     "https://developers.ringcentral.com/guide/voice/call-log/api",
     "https://developers.ringcentral.com/guide/basics/rate-limits",
+    "https://developers.ringcentral.com/guide/authentication/tokens",
   ],
   oauth: {
     authorizeUrl: "https://platform.ringcentral.com/restapi/oauth/authorize",

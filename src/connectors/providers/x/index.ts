@@ -21,6 +21,7 @@ export default declareConnector({
     "https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/user-access-token",
     "https://docs.x.com/x-api/users/user-lookup-me",
     "https://docs.x.com/x-api/posts/get-mentions",
+    "https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token",
   ],
   oauth: {
     authorizeUrl: "https://x.com/i/oauth2/authorize",
