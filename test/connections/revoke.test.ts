@@ -163,6 +163,28 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
         : refused;
     },
   },
+  // https://developers.intercom.com/docs/build-an-integration/learn-more/authentication/installing-uninstalling-apps#revoking-access
+  intercom: {
+    path: "/auth/uninstall",
+    expect: (r) => (r.method === "POST" && r.headers.authorization === "Bearer access-token" ? { status: 200, body: "" } : { status: 401, body: '{"type":"error.list"}' }),
+  },
+  // https://developers.smartsheet.com/api/smartsheet/openapi/tokens/tokens-delete: every token of the
+  // client for the user with deleteAllForApiClient=true.
+  smartsheet: {
+    path: "/2.0/token?deleteAllForApiClient=true",
+    expect: (r) =>
+      r.method === "DELETE" && r.headers.authorization === "Bearer access-token" ? { status: 200, body: '{"message":"SUCCESS","resultCode":0}' } : { status: 401, body: '{"errorCode":1002}' },
+  },
+  // https://developers.webflow.com/data/reference/oauth-app ("Revoke an access token")
+  webflow: {
+    path: "/oauth/revoke_authorization",
+    expect: (r) => {
+      const fields = r.headers["content-type"]?.startsWith("application/json") ? (JSON.parse(r.body || "{}") as Record<string, string>) : {};
+      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.access_token === "access-token"
+        ? { status: 200, body: '{"did_revoke":true}' }
+        : { status: 400, body: '{"error":"invalid_request"}' };
+    },
+  },
   // https://www.dropbox.com/developers/documentation/http/documentation#auth-token-revoke
   dropbox: {
     path: "/2/auth/token/revoke",

@@ -46,6 +46,7 @@ export default declareConnector({
     "https://developers.intercom.com/docs/references/rest-api/api.intercom.io/admins/identifyadmin",
     "https://developers.intercom.com/docs/webhooks/setting-up-webhooks",
     "https://developers.intercom.com/docs/references/webhooks/webhook-models",
+    "https://developers.intercom.com/docs/build-an-integration/learn-more/authentication/installing-uninstalling-apps",
   ],
   oauth: {
     authorizeUrl: "https://app.intercom.com/oauth",
@@ -55,6 +56,9 @@ export default declareConnector({
     pkce: false,
     clientAuth: "client_secret_post",
     refresh: false,
+    // developers.intercom.com … installing-uninstalling-apps#revoking-access: POST /auth/uninstall with
+    // the access token as the bearer uninstalls the app from the workspace and revokes its access.
+    revocation: { url: "https://api.intercom.io/auth/uninstall", method: "POST", body: "none", clientAuth: "bearer_token" },
   },
   identity: {
     path: "/me",

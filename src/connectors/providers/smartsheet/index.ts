@@ -23,6 +23,7 @@ export default declareConnector({
     "https://developers.smartsheet.com/api/smartsheet/guides/webhooks",
     "https://developers.smartsheet.com/api/smartsheet/openapi/sheets/list-sheets",
     "https://developers.smartsheet.com/api/smartsheet/guides/basics/rate-limiting",
+    "https://developers.smartsheet.com/api/smartsheet/openapi/tokens/tokens-delete",
   ],
   oauth: {
     authorizeUrl: "https://app.smartsheet.com/b/authorize",
@@ -36,6 +37,10 @@ export default declareConnector({
     pkce: false,
     clientAuth: "client_secret_post",
     refresh: true,
+    // developers.smartsheet.com/api/smartsheet/openapi/tokens/tokens-delete: DELETE /token with the
+    // access token as the bearer; deleteAllForApiClient=true deletes every token of this client for
+    // the user (the whole grant), not only the one sent.
+    revocation: { url: "https://api.smartsheet.com/2.0/token?deleteAllForApiClient=true", method: "DELETE", body: "none", clientAuth: "bearer_token" },
   },
   identity: {
     path: "/2.0/users/me",

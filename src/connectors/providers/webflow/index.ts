@@ -35,6 +35,9 @@ export default declareConnector({
     pkce: false,
     clientAuth: "client_secret_post",
     refresh: false,
+    // developers.webflow.com/data/reference/oauth-app ("Revoke an access token"): JSON with
+    // `client_id`, `client_secret` and `access_token`; 200 `{"did_revoke": true}`.
+    revocation: { url: "https://webflow.com/oauth/revoke_authorization", method: "POST", tokenParam: "access_token", body: "json", clientAuth: "client_secret_post" },
   },
   identity: {
     path: "/v2/token/authorized_by",
