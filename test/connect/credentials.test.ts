@@ -13,7 +13,7 @@ const Catalog = graphql(`
 `);
 const CatalogSetup = graphql(`
   query ConnectorCatalogSetup {
-    connectors { name serviceCredentialsConfigured webhookUrlTemplate triggers { name providerEvent } }
+    connectors { name serviceCredentialsConfigured webhookUrlTemplate revokesGrantOnDelete triggers { name providerEvent } }
   }
 `);
 const OneConnector = graphql(`
@@ -80,6 +80,14 @@ describe("the connector catalog", () => {
     const byName = Object.fromEntries(github.triggers.map((t) => [t.name, t.providerEvent]));
     expect(byName).toMatchObject({ issue_opened: "issues.opened", push: "push", issues_edited: "issues.edited" });
     expect(connectors.find((c) => c.name === "slack")!.triggers.find((t) => t.name === "reaction_added")!.providerEvent).toBe("reaction_added");
+  });
+
+  test("says whether deleting a connection revokes its grant at the provider", async () => {
+    const { connectors } = ok(await app.gql(CatalogSetup, {}));
+    const revokes = (name: string) => connectors.find((c) => c.name === name)!.revokesGrantOnDelete;
+    expect([revokes("github"), revokes("google_docs"), revokes("xero")]).toEqual([true, true, true]);
+    // Microsoft documents no way to revoke one app's grant; an API key is the end user's to revoke.
+    expect([revokes("microsoft"), revokes("airtable_pat")]).toEqual([false, false]);
   });
 
   test("connector(name) finds one; an unknown name is null", async () => {

@@ -84,6 +84,9 @@ test("search, status, details with recent events, a new authorization URL, Disco
 
   await table.getByRole("button", { name: "Disconnect" }).click();
   const dialog = page.getByRole("dialog", { name: "Disconnect this connection?" });
+  // GitHub documents how to revoke the grant: the dialog says it will be, and it is.
+  await dialog.getByText("Switchyard forgets bob's GitHub credentials, revokes the grant at GitHub").waitFor();
+  await expectNoAxeViolations(page, "Connections (disconnect dialog)");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await dialog.waitFor({ state: "hidden" });
   await table.getByRole("button", { name: "Disconnect" }).click();
@@ -93,6 +96,7 @@ test("search, status, details with recent events, a new authorization URL, Disco
   await table.getByRole("cell", { name: "Disconnected" }).waitFor();
   const row = await app.database.prisma.connectedAccount.findFirstOrThrow({ where: { deploymentId: ada.deploymentId, account: "bob" } });
   expect(row).toMatchObject({ status: "DISCONNECTED", accessTokenEncrypted: "" });
+  expect(github.revocations).toHaveLength(1);
 });
 
 test("a connection whose polls are failing says so in its details", async () => {

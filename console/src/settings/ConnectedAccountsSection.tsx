@@ -12,6 +12,7 @@ import { graphql } from "../generated/gql.ts";
 import type { AccountStatus } from "../generated/graphql.ts";
 import { ConnectionResources } from "./ConnectionResources.tsx";
 import { ConnectionSubscriptions } from "./ConnectionSubscriptions.tsx";
+import { type CatalogConnector, useConnectorCatalog } from "./useConnectorCatalog.ts";
 import type { SectionProps } from "./types.ts";
 
 const ConnectionsQuery = graphql(`
@@ -76,6 +77,7 @@ export function ConnectedAccountsSection({ deploymentId, canManage }: SectionPro
     done: reload,
   });
   const target = disconnection.subject;
+  const catalog = useConnectorCatalog();
 
   return (
     <section className="panel" aria-labelledby="connections-title">
@@ -159,13 +161,25 @@ export function ConnectedAccountsSection({ deploymentId, canManage }: SectionPro
         </table>
       )}
       <ConfirmDialog {...disconnection.dialog} title="Disconnect this connection?" confirmLabel="Disconnect" danger>
-        <p>
-          Switchyard forgets {target?.account}'s {target?.connector} tokens, revokes its grant at the provider where it can, and stops forwarding
-          its events. A new authorization URL connects it again.
-        </p>
+        <p>{target && disconnectConsequences(target, catalog.connectors.find((c) => c.name === target.connector))}</p>
       </ConfirmDialog>
     </section>
   );
+}
+
+/** What disconnecting does, for this connector: whether the grant is revoked at the provider too, or only forgotten here. */
+function disconnectConsequences(connection: Connection, connector: CatalogConnector | undefined): string {
+  const provider = connector?.displayName ?? connection.connector;
+  const forgets = `Switchyard forgets ${connection.account}'s ${provider} credentials`;
+  const after = "and stops forwarding its events. A new authorization URL connects it again.";
+  if (connector?.revokesGrantOnDelete) return `${forgets}, revokes the grant at ${provider}, ${after}`;
+  const atProvider =
+    connector?.authMode === "API_KEY" || connector?.authMode === "BASIC"
+      ? `The credentials stay valid at ${provider}: the end user can revoke them there.`
+      : connector?.authMode === "APP_INSTALLATION"
+        ? `The app stays installed: the end user can uninstall it in their ${provider} settings.`
+        : `${provider} offers no way to revoke the grant from here: the end user can remove the app in their ${provider} settings.`;
+  return `${forgets} ${after} ${atProvider}`;
 }
 
 function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentId: string; connection: Connection; canManage: boolean }) {

@@ -4,7 +4,7 @@ import { graphql } from "../generated/gql.ts";
 
 const CatalogQuery = graphql(`
   query ConsoleConnectorCatalog {
-    connectors { name displayName category icon triggers { name displayName description providerEvent } }
+    connectors { name displayName category icon authMode revokesGrantOnDelete triggers { name displayName description providerEvent } }
   }
 `);
 

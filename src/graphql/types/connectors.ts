@@ -68,6 +68,11 @@ export const Connector = builder.objectRef<ConnectorDefinition>("Connector").imp
       resolve: (c, _args, ctx) => (c.inbound.delivery === "none" ? null : inboundUrl(ctx.settings.publicUrl, "{deploymentId}", c.name)),
     }),
     docs: t.stringList({ description: "The provider documentation this connector's declaration is based on.", resolve: (c) => c.docs }),
+    revokesGrantOnDelete: t.boolean({
+      description:
+        "Deleting a connection also revokes the end user's grant at the provider, the way its documentation says (best effort). False: the provider documents no way to, so Switchyard only forgets the credentials, and the end user removes the app at the provider.",
+      resolve: (c) => c.oauth.revocation !== undefined,
+    }),
     sendsVerificationToken: t.boolean({
       description:
         "The provider POSTs a verification token to the webhook URL when a subscription is created (Notion), to be pasted back at the provider; it appears in Deployment.webhookVerificationTokens.",
