@@ -141,7 +141,7 @@ export function renderConnectorTable(): string {
     "",
     "How events arrive: **per-account subscription** — Switchyard subscribes with each connection's token, renews and deletes it (nothing to do at the provider beyond the OAuth app); **app-level webhook** — the operator registers one webhook for the whole app once (below); **polling** — Switchyard reads the provider on a schedule; **none** — connect only. **Resources**: what one watched resource names (a connection watches zero or more, each with its own subscription: `GET|POST /api/v1/connections/{connector}/{account}/resources`); required ones mean a connection naming none subscribes to nothing (`watching: NONE`); \"optional\" ones mean it watches the whole account until one is named.",
     "",
-    "Grant revoked on delete: **yes** — deleting a connection also revokes the end user's grant at the provider, as its documentation says (best effort); **no** — the provider documents no way to, so Switchyard only forgets the tokens (the end user removes the app at the provider).",
+    "Grant revoked on delete: **yes** — deleting a connection also revokes the end user's grant at the provider, as its documentation says (best effort); **no** — Switchyard only forgets the tokens (the provider documents no revocation it can make; docs/connectors-research.md says which) and the end user removes the app at the provider.",
     "",
     "| Connector | Name | Category | Auth mode | Proxy base | Triggers | How events arrive | Resources | Webhook scheme | Grant revoked on delete | Provider documentation |",
     "|---|---|---|---|---|---|---|---|---|---|---|",

@@ -70,7 +70,7 @@ export const Connector = builder.objectRef<ConnectorDefinition>("Connector").imp
     docs: t.stringList({ description: "The provider documentation this connector's declaration is based on.", resolve: (c) => c.docs }),
     revokesGrantOnDelete: t.boolean({
       description:
-        "Deleting a connection also revokes the end user's grant at the provider, the way its documentation says (best effort). False: the provider documents no way to, so Switchyard only forgets the credentials, and the end user removes the app at the provider.",
+        "Deleting a connection also revokes the end user's grant at the provider, the way its documentation says (best effort). False: Switchyard only forgets the credentials (the provider documents no revocation Switchyard can make), and the end user removes the app at the provider.",
       resolve: (c) => c.oauth.revocation !== undefined,
     }),
     sendsVerificationToken: t.boolean({
