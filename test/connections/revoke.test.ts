@@ -22,7 +22,23 @@ type Expectation = (request: Seen) => { status: number; body: string };
 const CLIENT = { clientId: "client-id", clientSecret: "client-secret" };
 const basic = `Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString("base64")}`;
 const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
-const refused = { status: 400, body: '{"error":"invalid_request"}' };
+type Answer = { status: number; body: string };
+const refused: Answer = { status: 400, body: '{"error":"invalid_request"}' };
+const isForm = (r: Seen) => r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") === true;
+
+/** RFC 7009's request with HTTP Basic client authentication: the refresh token as the form field `token`. */
+const basicForm =
+  (ok: Answer, otherwise: Answer = refused): Expectation =>
+  (r) =>
+    r.method === "POST" && r.headers.authorization === basic && isForm(r) && form(r.body).token === "refresh-token" ? ok : otherwise;
+
+/** The same with the client's id and secret as form fields instead. */
+const clientInForm =
+  (ok: Answer, otherwise: Answer = refused): Expectation =>
+  (r) => {
+    const fields = form(r.body);
+    return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "refresh-token" ? ok : otherwise;
+  };
 
 // https://developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: the token (access or
 // refresh) as `token`, form-encoded, no client authentication; 200, else 400 with an error code. One
@@ -31,7 +47,7 @@ const google = {
   path: "/revoke",
   expect: (r: Seen) =>
     r.method === "POST" &&
-    r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") &&
+    isForm(r) &&
     form(r.body).token === "refresh-token" &&
     r.headers.authorization === undefined &&
     form(r.body).client_secret === undefined
@@ -50,30 +66,17 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   // https://developers.asana.com/docs/oauth ("Token deauthorization endpoint"): only a refresh token.
   asana: {
     path: "/-/oauth_revoke",
-    expect: (r) => {
-      const fields = form(r.body);
-      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "refresh-token"
-        ? { status: 200, body: "" }
-        : refused;
-    },
+    expect: clientInForm({ status: 200, body: "" }),
   },
   // https://pipedrive.readme.io/docs/app-uninstallation ("Token revocation")
   pipedrive: {
     path: "/oauth/revoke",
-    expect: (r) =>
-      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
-        ? { status: 200, body: "" }
-        : { status: 401, body: '{"success":false,"error":"unauthorized"}' },
+    expect: basicForm({ status: 200, body: "" }, { status: 401, body: '{"success":false,"error":"unauthorized"}' }),
   },
   // https://developer.calendly.com/api-docs/calendly-o-auth/o-auth/post-oauth-revoke
   calendly: {
     path: "/oauth/revoke",
-    expect: (r) => {
-      const fields = form(r.body);
-      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "refresh-token"
-        ? { status: 200, body: "" }
-        : { status: 400, body: '{"error":"invalid_request","error_description":"token is missing"}' };
-    },
+    expect: clientInForm({ status: 200, body: "" }, { status: 400, body: '{"error":"invalid_request","error_description":"token is missing"}' }),
   },
   // https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0 ("Revoke access tokens")
   quickbooks: {
@@ -86,72 +89,47 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   // https://developer.xero.com/documentation/guides/oauth2/auth-flow ("Revoking tokens")
   xero: {
     path: "/connect/revocation",
-    expect: (r) =>
-      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
-        ? { status: 200, body: "" }
-        : { status: 400, body: '{"error":"invalid_client"}' },
+    expect: basicForm({ status: 200, body: "" }, { status: 400, body: '{"error":"invalid_client"}' }),
   },
-  // https://github.com/reddit-archive/reddit/wiki/OAuth2 ("Manually revoking a token"): 204 even for
-  // an unknown token, 401 without the client's Basic credentials.
+  // https://github.com/reddit-archive/reddit/wiki/OAuth2 ("Manually revoking a token"): 204 (even for
+  // an unknown token), 401 without the client's Basic credentials.
   reddit: {
     path: "/api/v1/revoke_token",
-    expect: (r) =>
-      r.headers.authorization !== basic
-        ? { status: 401, body: '{"message":"Unauthorized","error":401}' }
-        : r.method === "POST" && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
-          ? { status: 204, body: "" }
-          : refused,
+    expect: basicForm({ status: 204, body: "" }, { status: 401, body: '{"message":"Unauthorized","error":401}' }),
   },
   // https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token ("POST oauth2/revoke");
   // the page states no answer: a 2xx is taken as done.
   x: {
     path: "/2/oauth2/revoke",
-    expect: (r) =>
-      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
-        ? { status: 200, body: "{}" }
-        : refused,
+    expect: basicForm({ status: 200, body: "{}" }),
   },
   // https://discord.com/developers/docs/topics/oauth2 ("Token Revocation Example"): form data only.
   discord: {
     path: "/oauth2/token/revoke",
-    expect: (r) =>
-      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
-        ? { status: 200, body: "" }
-        : refused,
+    expect: basicForm({ status: 200, body: "" }),
   },
   // https://linear.app/developers/oauth-2-0-authentication ("Revoke an access token")
   linear: {
     path: "/oauth/revoke",
     expect: (r) =>
-      r.method === "POST" && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).refresh_token === "refresh-token"
+      r.method === "POST" && isForm(r) && form(r.body).refresh_token === "refresh-token"
         ? { status: 200, body: "" }
         : { status: 401, body: "" },
   },
   // https://docs.gitlab.com/api/oauth2/#revoke-a-token
   gitlab: {
     path: "/oauth/revoke",
-    expect: (r) => {
-      const fields = form(r.body);
-      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "refresh-token"
-        ? { status: 200, body: "{}" }
-        : refused;
-    },
+    expect: clientInForm({ status: 200, body: "{}" }),
   },
   // https://www.canva.dev/docs/connect/api-reference/authentication/revoke-token/
   canva: {
     path: "/rest/v1/oauth/revoke",
-    expect: (r) =>
-      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
-        ? { status: 200, body: "{}" }
-        : { status: 401, body: '{"code":"invalid_access_token","message":"Client secret is invalid"}' },
+    expect: basicForm({ status: 200, body: "{}" }, { status: 401, body: '{"code":"invalid_access_token","message":"Client secret is invalid"}' }),
   },
   // https://developers.ringcentral.com/guide/authentication/tokens
   ringcentral: {
     path: "/restapi/oauth/revoke",
-    expect: (r) =>
-      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") && form(r.body).token === "refresh-token"
-        ? { status: 200, body: "" }
-        : { status: 401, body: '{"error":"invalid_client"}' },
+    expect: basicForm({ status: 200, body: "" }, { status: 401, body: '{"error":"invalid_client"}' }),
   },
   // https://docs.gusto.com/app-integrations/reference/revoke-access-token
   gusto: {
