@@ -124,8 +124,11 @@ const oauthSchema = z.object({
       method: z.enum(["POST", "DELETE"]).default("POST"),
       /** The body member (or form field) that carries the token (RFC 7009 `token`, GitHub `access_token`). */
       tokenParam: z.string().min(1).default("token"),
-      /** `none`: no body and no Content-Type at all (Dropbox's RPC endpoints that take no arguments). */
-      body: z.enum(["form", "json", "none"]).default("form"),
+      /**
+       * `none`: no body and no Content-Type at all (Dropbox's RPC endpoints that take no arguments);
+       * `query`: the fields in the URL's query string and no body (Zoho, Strava document it so).
+       */
+      body: z.enum(["form", "json", "query", "none"]).default("form"),
       /**
        * How the request is authenticated: the OAuth client (HTTP Basic or in the body), nothing
        * (Google), or the token being revoked as a bearer token (Slack `auth.revoke`).

@@ -77,8 +77,8 @@ export interface OAuthSpec {
 export interface RevocationSpec {
   method: "POST" | "DELETE";
   tokenParam: string;
-  /** `none`: no body and no Content-Type (Dropbox auth/token/revoke). */
-  body: "form" | "json" | "none";
+  /** `none`: no body and no Content-Type (Dropbox auth/token/revoke); `query`: the fields in the URL, no body (Zoho, Strava). */
+  body: "form" | "json" | "query" | "none";
   clientAuth: "client_secret_basic" | "client_secret_post" | "none" | "bearer_token";
   token: "access" | "refresh";
 }

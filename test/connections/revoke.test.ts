@@ -13,7 +13,9 @@ import { createLogger } from "../../src/log.ts";
  */
 interface Seen {
   method: string;
+  /** Without the query string, which is `query`. */
   path: string;
+  query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -151,7 +153,9 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   smartsheet: {
     path: "/2.0/token?deleteAllForApiClient=true",
     expect: (r) =>
-      r.method === "DELETE" && r.headers.authorization === "Bearer access-token" ? { status: 200, body: '{"message":"SUCCESS","resultCode":0}' } : { status: 401, body: '{"errorCode":1002}' },
+      r.method === "DELETE" && r.headers.authorization === "Bearer access-token" && r.query.get("deleteAllForApiClient") === "true"
+        ? { status: 200, body: '{"message":"SUCCESS","resultCode":0}' }
+        : { status: 401, body: '{"errorCode":1002}' },
   },
   // https://developers.webflow.com/data/reference/oauth-app ("Revoke an access token")
   webflow: {
@@ -162,6 +166,16 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
         ? { status: 200, body: '{"did_revoke":true}' }
         : { status: 400, body: '{"error":"invalid_request"}' };
     },
+  },
+  // https://developers.strava.com/docs/authentication/ ("Deauthorization"): the access token in the query.
+  strava: {
+    path: "/oauth/deauthorize",
+    expect: (r) => (r.method === "POST" && r.query.get("access_token") === "access-token" && r.body === "" ? { status: 200, body: '{"access_token":"access-token"}' } : refused),
+  },
+  // https://www.zoho.com/crm/developer/docs/api/v8/revoke-tokens.html: the refresh token in the query.
+  zoho_crm: {
+    path: "/oauth/v2/token/revoke",
+    expect: (r) => (r.method === "POST" && r.query.get("token") === "refresh-token" && r.body === "" ? { status: 200, body: '{"status":"success"}' } : { status: 400, body: '{"error":"invalid_token"}' }),
   },
   // https://www.dropbox.com/developers/documentation/http/documentation#auth-token-revoke
   dropbox: {
@@ -199,6 +213,9 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   },
 };
 
+/** A provider's path without the query its declared URL carries (Smartsheet's). */
+const pathOf = (provider: { path: string }) => provider.path.split("?")[0];
+
 let server: Server;
 let base: string;
 const seen: Seen[] = [];
@@ -209,11 +226,12 @@ beforeAll(async () => {
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
       // Each provider is served under its connector's name (several document the same path).
-      const [, connector, ...rest] = (req.url ?? "").split("/");
-      const request = { method: req.method ?? "", path: `/${rest.join("/")}`, headers: req.headers, body };
+      const url = new URL(req.url ?? "/", "http://fake");
+      const [, connector, ...rest] = url.pathname.split("/");
+      const request = { method: req.method ?? "", path: `/${rest.join("/")}`, query: url.searchParams, headers: req.headers, body };
       seen.push(request);
       const provider = Object.hasOwn(providers, connector) ? providers[connector] : undefined;
-      const answer = provider && provider.path === request.path ? provider.expect(request) : { status: 404, body: "" };
+      const answer = provider && pathOf(provider) === request.path ? provider.expect(request) : { status: 404, body: "" };
       res.writeHead(answer.status, { "content-type": "application/json" });
       res.end(answer.body);
     });
@@ -240,7 +258,7 @@ describe("revocation at the provider, as each connector declares it", () => {
     expect(def.oauth.revocation, `${connector} declares a revocation`).toBeDefined();
     const before = seen.length;
     expect(await revokeFor(connector)(def, tokens)).toBe("revoked");
-    expect(seen.slice(before).map((r) => r.path)).toEqual([providers[connector].path]);
+    expect(seen.slice(before).map((r) => r.path)).toEqual([pathOf(providers[connector])]);
   });
 
   test("a provider that refuses (a wrong client secret at Zoom) is reported as failed, never thrown", async () => {

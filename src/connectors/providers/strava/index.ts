@@ -36,6 +36,10 @@ export default declareConnector({
     clientAuth: "client_secret_post",
     extraAuthorizeParams: { approval_prompt: "auto" },
     refresh: true,
+    // developers.strava.com/docs/authentication/ ("Deauthorization"): POST /oauth/deauthorize with the
+    // access token as the query parameter `access_token`; every access and refresh token the app has
+    // for the athlete is invalidated and the app leaves the athlete's settings.
+    revocation: { url: "https://www.strava.com/oauth/deauthorize", method: "POST", tokenParam: "access_token", body: "query", clientAuth: "none", token: "access" },
   },
   identity: {
     path: "/api/v3/athlete",

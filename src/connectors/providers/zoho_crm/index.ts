@@ -23,6 +23,7 @@ export default declareConnector({
     "https://www.zoho.com/crm/developer/docs/api/v8/multi-dc.html",
     "https://www.zoho.com/crm/developer/docs/api/v8/notifications/overview.html",
     "https://www.zoho.com/crm/developer/docs/api/v8/get-records.html",
+    "https://www.zoho.com/crm/developer/docs/api/v8/revoke-tokens.html",
   ],
   oauth: {
     authorizeUrl: "https://accounts.zoho.com/oauth/v2/auth",
@@ -38,6 +39,9 @@ export default declareConnector({
     clientAuth: "client_secret_post",
     extraAuthorizeParams: { access_type: "offline", prompt: "consent" },
     refresh: true,
+    // zoho.com/crm/developer/docs/api/v8/revoke-tokens.html: POST {Accounts_URL}/oauth/v2/token/revoke
+    // with the refresh token as the query parameter `token`; the access tokens made from it go too.
+    revocation: { url: "https://accounts.zoho.com/oauth/v2/token/revoke", method: "POST", tokenParam: "token", body: "query", clientAuth: "none", token: "refresh" },
   },
   identity: {
     path: "/oauth/user/info",
