@@ -67,7 +67,7 @@ import { createConnections } from "./connections/connections.ts";
 import { createResourceStore } from "./connections/resources/index.ts";
 import { createResources } from "./connections/resources/resources.ts";
 import { createLifecycleEvents } from "./connections/lifecycle.ts";
-import { createRevocation } from "./connections/revoke.ts";
+import { createRevocation, createGrantRevocationMetrics } from "./connections/revoke.ts";
 import { connectionRoutes } from "./rest/connectionRoutes.ts";
 import { createPollingHealth } from "./polling/health.ts";
 import { type PolledPairs, polledPairs, pollTargets } from "./polling/targets.ts";
@@ -196,6 +196,7 @@ export function buildApp(deps: AppDeps): App {
   // Per-account provider subscriptions (subscriptions/): the queue, the manager loop, their notifications.
   const subscriptionQueue = createSubscriptionQueue({ sql, clock });
   const subscriptionMetrics = createSubscriptionMetrics(sql);
+  const grantRevocationMetrics = createGrantRevocationMetrics();
   const subscriptionSignal = createWakeSignal();
   const subscriptions = createSubscriptionManager({
     queue: subscriptionQueue, clock, logger, box, urlKey: config.encryptionKey, connectorEnv, publicUrl: config.publicUrl, accessTokens, connectors: allConnectors,
@@ -211,7 +212,7 @@ export function buildApp(deps: AppDeps): App {
   const connectFlow = { ...connectDeps, clientCredentials, connectSettings, lifecycle, store, resources, credentialCheck: createCredentialCheck({ config }) };
   const connections = createConnections({
     db, sql, store, box, clock, logger, lifecycle, pollingHealth: pollingHealth.read,
-    revoke: createRevocation({ connectorEnv, production: config.env === "production", clientCredentials, logger }),
+    revoke: createRevocation({ connectorEnv, production: config.env === "production", clientCredentials, logger, metrics: grantRevocationMetrics }),
     // Its provider subscriptions go first, while its token still works.
     releaseSubscriptions: (connectedAccountId) => subscriptions.deleteForConnection(connectedAccountId),
   });
@@ -237,6 +238,7 @@ export function buildApp(deps: AppDeps): App {
   collectDefaultMetrics({ register: metrics });
   operationsMetrics.registerOn(metrics);
   subscriptionMetrics.registerOn(metrics);
+  grantRevocationMetrics.registerOn(metrics);
   redisHealth.registerOn(metrics);
   const pollMetrics = registerPollMetrics(metrics, () => pollSchedule.countDue(clock.now()), (error) => databaseOutage.noted(error));
   const bodies = createBodyGate({ maxInFlight: config.bodyMaxInFlight, maxPerAddress: config.bodyMaxInFlightPerAddress, timeoutMs: config.bodyTimeoutMs });

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { Counter, type Registry } from "prom-client";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { type ClientCredentials, hasOAuthClient } from "../credentials/clientCredentials.ts";
@@ -23,8 +24,43 @@ const REVOCATION_TIMEOUT_MS = 10_000;
 /** application/x-www-form-urlencoded encoding of a Basic credential part (RFC 6749 §2.3.1). */
 const formEncode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+");
 
-export function createRevocation(deps: { connectorEnv: Record<string, string | undefined>; production: boolean; clientCredentials: ClientCredentials; logger: Logger }) {
+/**
+ * `switchyard_grant_revocations_total{connector,outcome}`: how deleted connections' grants fared at
+ * the provider (`revoked`, `failed`, `no_token`); connectors that declare no revocation are not counted.
+ */
+export function createGrantRevocationMetrics() {
+  let revocations: Counter<"connector" | "outcome"> | undefined;
+  return {
+    count(connector: string, outcome: RevokeOutcome) {
+      if (outcome !== "not_declared") revocations?.inc({ connector, outcome });
+    },
+    registerOn(registry: Registry) {
+      revocations = new Counter({
+        name: "switchyard_grant_revocations_total",
+        help: "Grants of deleted connections revoked at the provider, by connector and outcome (revoked, failed, no_token)",
+        labelNames: ["connector", "outcome"] as const,
+        registers: [registry],
+      });
+    },
+  };
+}
+
+export type GrantRevocationMetrics = ReturnType<typeof createGrantRevocationMetrics>;
+
+export function createRevocation(deps: {
+  connectorEnv: Record<string, string | undefined>;
+  production: boolean;
+  clientCredentials: ClientCredentials;
+  logger: Logger;
+  metrics?: Pick<GrantRevocationMetrics, "count">;
+}) {
   return async function revoke(def: ConnectorDefinition, tokens: TokensToRevoke): Promise<RevokeOutcome> {
+    const outcome = await attempt(def, tokens);
+    deps.metrics?.count(def.name, outcome);
+    return outcome;
+  };
+
+  async function attempt(def: ConnectorDefinition, tokens: TokensToRevoke): Promise<RevokeOutcome> {
     const spec = def.oauth.revocation;
     const url = resolveEndpoints(def, deps.connectorEnv).revocationUrl;
     if (!spec || !url) return "not_declared";
@@ -74,7 +110,7 @@ export function createRevocation(deps: { connectorEnv: Record<string, string | u
       deps.logger.warn({ ...log, reason: (error as Error).message }, "could not revoke a deleted connection's grant at the provider");
       return "failed";
     }
-  };
+  }
 }
 
 export type Revoke = ReturnType<typeof createRevocation>;

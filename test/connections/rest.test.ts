@@ -174,6 +174,9 @@ describe("DELETE /api/v1/connections/{connector}/{account}", () => {
 
     expect((await api("/github/alice", ada.apiKey, { method: "DELETE" })).status).toBe(204);
     expect(github.revocations).toHaveLength(1);
+    // Counted once for the operator's dashboards, however often the deletion is repeated.
+    const metrics = await (await globalThis.fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toContain('switchyard_grant_revocations_total{connector="github",outcome="revoked"} 1');
     expect(((await (await api("?status=DISCONNECTED")).json()) as { account: string }[]).map((c) => c.account)).toEqual(["alice"]);
   });
 
