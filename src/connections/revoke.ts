@@ -82,7 +82,7 @@ export function createRevocation(deps: {
         if (spec.clientAuth === "client_secret_basic") {
           headers.authorization = `Basic ${Buffer.from(`${formEncode(credentials.clientId)}:${formEncode(credentials.clientSecret)}`).toString("base64")}`;
         } else if (spec.clientAuth === "client_secret_post") {
-          Object.assign(fields, { client_id: credentials.clientId, client_secret: credentials.clientSecret });
+          Object.assign(fields, { [spec.clientFields.id]: credentials.clientId, [spec.clientFields.secret]: credentials.clientSecret });
         }
       }
       if (deps.production && !target.startsWith("https:")) throw new Error("the revocation URL is not https");

@@ -134,6 +134,8 @@ const oauthSchema = z.object({
        * (Google), or the token being revoked as a bearer token (Slack `auth.revoke`).
        */
       clientAuth: z.enum(["client_secret_basic", "client_secret_post", "none", "bearer_token"]),
+      /** With `client_secret_post`: the fields the client's id and secret go in (Miro's `clientId`, `clientSecret`). */
+      clientFields: z.object({ id: z.string().min(1), secret: z.string().min(1) }).strict().default({ id: "client_id", secret: "client_secret" }),
       /** Which token to send: the refresh token revokes the whole grant where the provider says so (Google); else the access token. */
       token: z.enum(["access", "refresh"]).default("access"),
     })

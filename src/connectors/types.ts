@@ -80,6 +80,8 @@ export interface RevocationSpec {
   /** `none`: no body and no Content-Type (Dropbox auth/token/revoke); `query`: the fields in the URL, no body (Zoho, Strava). */
   body: "form" | "json" | "query" | "none";
   clientAuth: "client_secret_basic" | "client_secret_post" | "none" | "bearer_token";
+  /** Where `client_secret_post` puts the client's id and secret. */
+  clientFields: { id: string; secret: string };
   token: "access" | "refresh";
 }
 

@@ -177,6 +177,16 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
     path: "/oauth/v2/token/revoke",
     expect: (r) => (r.method === "POST" && r.query.get("token") === "refresh-token" && r.body === "" ? { status: 200, body: '{"status":"success"}' } : { status: 400, body: '{"error":"invalid_token"}' }),
   },
+  // Miro's REST API specification (miroapp/api-clients, revoke-token-v2): camel-case JSON fields; 204.
+  miro: {
+    path: "/v2/oauth/revoke",
+    expect: (r) => {
+      const fields = r.headers["content-type"]?.startsWith("application/json") ? (JSON.parse(r.body || "{}") as Record<string, string>) : {};
+      return r.method === "POST" && fields.clientId === CLIENT.clientId && fields.clientSecret === CLIENT.clientSecret && fields.accessToken === "access-token"
+        ? { status: 204, body: "" }
+        : { status: 404, body: '{"status":404,"code":"notFound","message":"Token not found","type":"error"}' };
+    },
+  },
   // https://www.dropbox.com/developers/documentation/http/documentation#auth-token-revoke
   dropbox: {
     path: "/2/auth/token/revoke",

@@ -23,6 +23,7 @@ export default declareConnector({
     "https://developers.miro.com/docs/expiring-access-and-refresh-tokens",
     "https://developers.miro.com/reference/get-boards",
     "https://developers.miro.com/reference/rate-limiting",
+    "https://developers.miro.com/reference/revoke-token-v2",
   ],
   oauth: {
     authorizeUrl: "https://miro.com/oauth/authorize",
@@ -35,6 +36,10 @@ export default declareConnector({
     pkce: false,
     clientAuth: "client_secret_post",
     refresh: true,
+    // Miro's REST API specification (miroapp/api-clients, operation revoke-token-v2): POST
+    // /v2/oauth/revoke with JSON `accessToken`, `clientId`, `clientSecret`; the refresh token goes
+    // with the access token; 204. (The v1 endpoint took the token in the URL and is deprecated.)
+    revocation: { url: "https://api.miro.com/v2/oauth/revoke", method: "POST", tokenParam: "accessToken", body: "json", clientAuth: "client_secret_post", clientFields: { id: "clientId", secret: "clientSecret" }, token: "access" },
   },
   identity: {
     path: "/v1/oauth-token",
