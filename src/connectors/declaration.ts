@@ -140,6 +140,8 @@ const oauthSchema = z.object({
       token: z.enum(["access", "refresh"]).default("access"),
     })
     .strict()
+    // URLs end up in access logs along the way; a client secret never goes in one.
+    .refine((r) => !(r.body === "query" && r.clientAuth === "client_secret_post"), "a revocation with body \"query\" cannot send the client secret in the URL")
     .optional(),
 });
 

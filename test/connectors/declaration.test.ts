@@ -83,6 +83,12 @@ describe("declaration validation", () => {
     expect(loadConnectors([poll({ path: "/items", headers: { accept: "application/json" } })])).toHaveLength(1);
   });
 
+  it("never declares a revocation that would put the client secret in a URL", () => {
+    const revocation = { url: "https://acme.example/oauth/revoke", body: "query", clientAuth: "client_secret_post" };
+    expect(() => loadConnectors([{ ...valid, oauth: { ...valid.oauth!, revocation } }])).toThrow(/cannot send the client secret in the URL/);
+    expect(loadConnectors([{ ...valid, oauth: { ...valid.oauth!, revocation: { ...revocation, clientAuth: "none" } } }])[0].oauth.revocation).toMatchObject({ body: "query" });
+  });
+
   it("refuses icons that could run script and unknown members", () => {
     expect(() => loadConnectors([{ ...valid, icon: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>' }])).toThrow(/icon:/);
     expect(() => loadConnectors([{ ...valid, colour: "blue" }])).toThrow(/Invalid connector declaration/);
