@@ -141,7 +141,9 @@ describe("replay and test events", () => {
     // The receiver is fixed: its address now answers 200.
     ok(await app.gql(SaveForwardingSettings, { deploymentId: operator.deploymentId, input: { forwardingUrl: `${receiver.url}/ok/replay`, triggers: [] } }, { token: operator.token }));
     const { replayDelivery } = ok(await app.gql(ReplayDelivery, { id: failed.id }, { token: operator.token }));
-    expect(replayDelivery).toMatchObject({ id: failed.id, status: "PENDING", event: { id: event.id } });
+    // Queued again: the answer reads the row after the replay, by when this instance's worker may already have sent it.
+    expect(replayDelivery).toMatchObject({ id: failed.id, event: { id: event.id } });
+    expect(["PENDING", "SUCCEEDED"]).toContain(replayDelivery.status);
     const succeeded = await settled(operator, event.id);
     // A replay goes to the forwarding URL of now: the operator fixed it, then replayed.
     expect(succeeded).toMatchObject({ status: "SUCCEEDED", attempts: 2, url: `${receiver.url}/ok/replay` });
