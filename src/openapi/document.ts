@@ -205,7 +205,7 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
           summary: "Disconnect: tokens forgotten, the grant revoked at the provider where it says how",
           description:
             "Status DISCONNECTED; the tokens are forgotten; the connection's provider subscriptions are deleted first; the grant is revoked at " +
-            "the provider where the connector declares how; `switchyard.connection_deleted` is emitted. Repeating it is 204 and does nothing more.",
+            "the provider where the connector declares how (GraphQL `Connector.revokesGrantOnDelete`), best effort; `switchyard.connection_deleted` is emitted. Repeating it is 204 and does nothing more.",
           security: [{ apiKey: [] }],
           parameters: connectionParameters,
           responses: {
