@@ -113,3 +113,19 @@ test("a connection whose polls are failing says so in its details", async () => 
   await status.filter({ hasText: "Polling failing: 3 polls in a row" }).waitFor();
   expect(await status.textContent()).toContain("GET /user/starred answered HTTP 503");
 });
+
+test("Disconnect on a connection whose provider keeps the credentials says what the end user does there", async () => {
+  // An Airtable personal access token: typed by the end user, nothing Switchyard can revoke at Airtable.
+  await app.database.prisma.connectedAccount.create({
+    data: { deploymentId: ada.deploymentId, connector: "airtable_pat", account: "carol", externalId: "usrCarol", accessTokenEncrypted: app.app.box.seal("pat-carol"), scopes: [] },
+  });
+  await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/accounts`);
+  await page.getByLabel("Search connections").fill("carol");
+  const table = page.getByRole("table", { name: "Connections" });
+  await expect.poll(() => table.getByRole("row").count()).toBe(2);
+  await table.getByRole("button", { name: "Disconnect" }).click();
+  const dialog = page.getByRole("dialog", { name: "Disconnect this connection?" });
+  await dialog.getByText("The credentials stay valid at Airtable (personal access token): the end user can revoke them there.").waitFor();
+  expect(await dialog.textContent()).not.toContain("revokes the grant");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+});

@@ -12,7 +12,7 @@ import { graphql } from "../generated/gql.ts";
 import type { AccountStatus } from "../generated/graphql.ts";
 import { ConnectionResources } from "./ConnectionResources.tsx";
 import { ConnectionSubscriptions } from "./ConnectionSubscriptions.tsx";
-import { type CatalogConnector, useConnectorCatalog } from "./useConnectorCatalog.ts";
+import { type CatalogConnector, keyed, useConnectorCatalog } from "./useConnectorCatalog.ts";
 import type { SectionProps } from "./types.ts";
 
 const ConnectionsQuery = graphql(`
@@ -172,14 +172,12 @@ function disconnectConsequences(connection: Connection, connector: CatalogConnec
   const provider = connector?.displayName ?? connection.connector;
   const forgets = `Switchyard forgets ${connection.account}'s ${provider} credentials`;
   const after = "and stops forwarding its events. A new authorization URL connects it again.";
-  if (connector?.revokesGrantOnDelete) return `${forgets}, revokes the grant at ${provider}, ${after}`;
-  const atProvider =
-    connector?.authMode === "API_KEY" || connector?.authMode === "BASIC"
-      ? `The credentials stay valid at ${provider}: the end user can revoke them there.`
-      : connector?.authMode === "APP_INSTALLATION"
-        ? `The app stays installed: the end user can uninstall it in their ${provider} settings.`
-        : `${provider} offers no way to revoke the grant from here: the end user can remove the app in their ${provider} settings.`;
-  return `${forgets} ${after} ${atProvider}`;
+  // Until the catalog has loaded, nothing is said about the provider's side.
+  if (!connector) return `${forgets} ${after}`;
+  if (connector.revokesGrantOnDelete) return `${forgets}, revokes the grant at ${provider}, ${after}`;
+  if (keyed(connector)) return `${forgets} ${after} The credentials stay valid at ${provider}: the end user can revoke them there.`;
+  if (connector.authMode === "APP_INSTALLATION") return `${forgets} ${after} The app stays installed: the end user can uninstall it in their ${provider} settings.`;
+  return `${forgets} ${after} ${provider} offers no way to revoke the grant from here: the end user can remove the app in their ${provider} settings.`;
 }
 
 function ConnectionDetail({ deploymentId, connection, canManage }: { deploymentId: string; connection: Connection; canManage: boolean }) {

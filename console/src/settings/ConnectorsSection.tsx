@@ -11,7 +11,7 @@ import { describeError, fieldErrors } from "../errors.ts";
 import { formatDate } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { SectionProps } from "./types.ts";
-import { categoryLabel, iconSource, matchesQuery } from "./useConnectorCatalog.ts";
+import { categoryLabel, iconSource, keyed, matchesQuery } from "./useConnectorCatalog.ts";
 
 const ConnectorsQuery = graphql(`
   query ConsoleConnectors($id: ID!) {
@@ -65,7 +65,6 @@ const serviceVariables = (connector: Pick<Connector, "name" | "authMode">) => {
 /** Whether end users can connect, and through whose OAuth app. */
 /** How an end user's account is authorized, in words. */
 const AUTH_MODE_LABEL: Record<Connector["authMode"], string> = { OAUTH2: "OAuth", API_KEY: "API key", BASIC: "HTTP Basic", APP_INSTALLATION: "app installation", NONE: "no sign-in" };
-const keyed = (connector: Pick<Connector, "authMode">) => connector.authMode === "API_KEY" || connector.authMode === "BASIC";
 
 function SetupBadge({ connector, credentials }: { connector: Connector; credentials?: Credentials }) {
   // End users bring their own API key or password: nothing to set up.

@@ -23,6 +23,9 @@ export function useConnectorCatalog() {
   return { connectors, loaded: Boolean(data), error, label };
 }
 
+/** The end user types credentials (an API key, a user and password) rather than signing in at the provider. */
+export const keyed = (connector: { authMode: string }) => connector.authMode === "API_KEY" || connector.authMode === "BASIC";
+
 /** "issue_tracker" → "issue tracker". */
 export const categoryLabel = (category: string) => category.replace(/_/g, " ");
 
