@@ -86,13 +86,12 @@ export function createRevocation(deps: {
         }
       }
       if (deps.production && !target.startsWith("https:")) throw new Error("the revocation URL is not https");
+      let body: string | undefined;
       if (spec.body === "query") {
         const withFields = new URL(target);
         for (const [name, value] of Object.entries(fields)) withFields.searchParams.set(name, value);
         target = withFields.toString();
-      }
-      let body: string | undefined;
-      if (spec.body !== "none" && spec.body !== "query" && (Object.keys(fields).length > 0 || spec.method === "POST")) {
+      } else if (spec.body !== "none" && (Object.keys(fields).length > 0 || spec.method === "POST")) {
         headers["content-type"] = spec.body === "json" ? "application/json" : "application/x-www-form-urlencoded";
         body = spec.body === "json" ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
       }
