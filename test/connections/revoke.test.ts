@@ -24,6 +24,9 @@ type Expectation = (request: Seen) => { status: number; body: string };
 const CLIENT = { clientId: "client-id", clientSecret: "client-secret" };
 const basic = `Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString("base64")}`;
 const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
+/** A JSON request's members; none when the request is not JSON. */
+const json = (r: Seen): Record<string, string> =>
+  r.headers["content-type"]?.startsWith("application/json") ? JSON.parse(r.body || "{}") : {};
 type Answer = { status: number; body: string };
 const refused: Answer = { status: 400, body: '{"error":"invalid_request"}' };
 const isForm = (r: Seen) => r.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") === true;
@@ -84,7 +87,7 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   quickbooks: {
     path: "/v2/oauth2/tokens/revoke",
     expect: (r) =>
-      r.method === "POST" && r.headers.authorization === basic && r.headers["content-type"]?.startsWith("application/json") && JSON.parse(r.body || "{}").token === "refresh-token"
+      r.method === "POST" && r.headers.authorization === basic && json(r).token === "refresh-token"
         ? { status: 200, body: "" }
         : refused,
   },
@@ -137,7 +140,7 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   gusto: {
     path: "/oauth/revoke",
     expect: (r) => {
-      const fields = r.headers["content-type"]?.startsWith("application/json") ? (JSON.parse(r.body || "{}") as Record<string, string>) : {};
+      const fields = json(r);
       return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "access-token"
         ? { status: 200, body: "" }
         : refused;
@@ -161,7 +164,7 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   webflow: {
     path: "/oauth/revoke_authorization",
     expect: (r) => {
-      const fields = r.headers["content-type"]?.startsWith("application/json") ? (JSON.parse(r.body || "{}") as Record<string, string>) : {};
+      const fields = json(r);
       return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.access_token === "access-token"
         ? { status: 200, body: '{"did_revoke":true}' }
         : { status: 400, body: '{"error":"invalid_request"}' };
@@ -181,7 +184,7 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   miro: {
     path: "/v2/oauth/revoke",
     expect: (r) => {
-      const fields = r.headers["content-type"]?.startsWith("application/json") ? (JSON.parse(r.body || "{}") as Record<string, string>) : {};
+      const fields = json(r);
       return r.method === "POST" && fields.clientId === CLIENT.clientId && fields.clientSecret === CLIENT.clientSecret && fields.accessToken === "access-token"
         ? { status: 204, body: "" }
         : { status: 404, body: '{"status":404,"code":"notFound","message":"Token not found","type":"error"}' };
