@@ -86,12 +86,15 @@ export function createRevocation(deps: {
         }
       }
       if (deps.production && !target.startsWith("https:")) throw new Error("the revocation URL is not https");
+      // The declared query, and with `body: "query"` the fields too, go in the URL.
+      const inUrl = spec.body === "query" ? { ...spec.query, ...fields } : spec.query;
+      if (Object.keys(inUrl).length > 0) {
+        const withQuery = new URL(target);
+        for (const [name, value] of Object.entries(inUrl)) withQuery.searchParams.set(name, value);
+        target = withQuery.toString();
+      }
       let body: string | undefined;
-      if (spec.body === "query") {
-        const withFields = new URL(target);
-        for (const [name, value] of Object.entries(fields)) withFields.searchParams.set(name, value);
-        target = withFields.toString();
-      } else if (spec.body !== "none" && (Object.keys(fields).length > 0 || spec.method === "POST")) {
+      if (spec.body !== "query" && spec.body !== "none" && (Object.keys(fields).length > 0 || spec.method === "POST")) {
         headers["content-type"] = spec.body === "json" ? "application/json" : "application/x-www-form-urlencoded";
         body = spec.body === "json" ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
       }

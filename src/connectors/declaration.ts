@@ -122,6 +122,11 @@ const oauthSchema = z.object({
       /** May hold `{clientId}` (GitHub's `/applications/{client_id}/grant`). */
       url: httpsUrl,
       method: z.enum(["POST", "DELETE"]).default("POST"),
+      /**
+       * Fixed query parameters the provider documents (Smartsheet's `deleteAllForApiClient=true`), added to
+       * the URL — also to one set with CONNECTOR_<NAME>_REVOCATION_URL, so an override names only where.
+       */
+      query: z.record(z.string(), z.string()).default({}),
       /** The body member (or form field) that carries the token (RFC 7009 `token`, GitHub `access_token`). */
       tokenParam: z.string().min(1).default("token"),
       /**

@@ -79,6 +79,8 @@ export interface RevocationSpec {
   tokenParam: string;
   /** `none`: no body and no Content-Type (Dropbox auth/token/revoke); `query`: the fields in the URL, no body (Zoho, Strava). */
   body: "form" | "json" | "query" | "none";
+  /** Fixed query parameters, added to the URL (the declared one or an override). */
+  query: Record<string, string>;
   clientAuth: "client_secret_basic" | "client_secret_post" | "none" | "bearer_token";
   /** Where `client_secret_post` puts the client's id and secret. */
   clientFields: { id: string; secret: string };

@@ -40,7 +40,13 @@ export default declareConnector({
     // developers.smartsheet.com/api/smartsheet/openapi/tokens/tokens-delete: DELETE /token with the
     // access token as the bearer; deleteAllForApiClient=true deletes every token of this client for
     // the user (the whole grant), not only the one sent.
-    revocation: { url: "https://api.smartsheet.com/2.0/token?deleteAllForApiClient=true", method: "DELETE", body: "none", clientAuth: "bearer_token" },
+    revocation: {
+      url: "https://api.smartsheet.com/2.0/token",
+      query: { deleteAllForApiClient: "true" },
+      method: "DELETE",
+      body: "none",
+      clientAuth: "bearer_token",
+    },
   },
   identity: {
     path: "/2.0/users/me",
