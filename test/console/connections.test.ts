@@ -114,18 +114,25 @@ test("a connection whose polls are failing says so in its details", async () => 
   expect(await status.textContent()).toContain("GET /user/starred answered HTTP 503");
 });
 
-test("Disconnect on a connection whose provider keeps the credentials says what the end user does there", async () => {
+// Where no revocation can be made, the dialog says what the end user does at the provider instead.
+test.each([
   // An Airtable personal access token: typed by the end user, nothing Switchyard can revoke at Airtable.
+  { connector: "airtable_pat", account: "carol", says: "The credentials stay valid at Airtable (personal access token): the end user can revoke them there." },
+  // A GitHub App installation: removing it is the end user's (or their organization's) to do.
+  { connector: "github_app", account: "dave", says: "The app stays installed: the end user can uninstall it in their GitHub App settings." },
+  // LinkedIn documents no revocation request for an app's grant.
+  { connector: "linkedin", account: "erin", says: "LinkedIn offers no way to revoke the grant from here: the end user can remove the app in their LinkedIn settings." },
+])("Disconnect on a $connector connection says what the end user does there", async ({ connector, account, says }) => {
   await app.database.prisma.connectedAccount.create({
-    data: { deploymentId: ada.deploymentId, connector: "airtable_pat", account: "carol", externalId: "usrCarol", accessTokenEncrypted: app.app.box.seal("pat-carol"), scopes: [] },
+    data: { deploymentId: ada.deploymentId, connector, account, externalId: `ext-${account}`, accessTokenEncrypted: app.app.box.seal(`token-${account}`), scopes: [] },
   });
   await page.goto(`${app.url}/console/deployments/${ada.deploymentId}/accounts`);
-  await page.getByLabel("Search connections").fill("carol");
+  await page.getByLabel("Search connections").fill(account);
   const table = page.getByRole("table", { name: "Connections" });
   await expect.poll(() => table.getByRole("row").count()).toBe(2);
   await table.getByRole("button", { name: "Disconnect" }).click();
   const dialog = page.getByRole("dialog", { name: "Disconnect this connection?" });
-  await dialog.getByText("The credentials stay valid at Airtable (personal access token): the end user can revoke them there.").waitFor();
+  await dialog.getByText(says).waitFor();
   expect(await dialog.textContent()).not.toContain("revokes the grant");
   await dialog.getByRole("button", { name: "Cancel" }).click();
 });
