@@ -21,6 +21,11 @@ export interface DatabaseOutage {
   noted(error: unknown): boolean;
   /** What to answer for `error` when noted() takes it: 503 with Retry-After, saying which; else undefined. */
   refusal(error: unknown): AppError | undefined;
+  /**
+   * Whether the server refused a write for a full disk within the last DISK_FULL_RETRY_AFTER_SECONDS
+   * (what those callers were told to wait): /readyz says so while it stays 200.
+   */
+  diskFull(): boolean;
   /** `select 1` within READINESS_TIMEOUT_MS: false when it failed or took longer. */
   reachable(): Promise<boolean>;
   /** Stops the background probe (shutdown). */
@@ -43,6 +48,7 @@ export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number
   let closed = false;
   let fullWarnedAt: number | undefined;
   let fullRefused = 0;
+  let fullLastSeenAt: number | undefined;
 
   async function reachable(): Promise<boolean> {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -84,6 +90,7 @@ export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number
   function notedFull(error: unknown): boolean {
     if (!isDatabaseFull(error)) return false;
     fullRefused++;
+    fullLastSeenAt = now();
     if (fullWarnedAt === undefined || now() - fullWarnedAt >= DISK_FULL_WARNING_INTERVAL_MS) {
       fullWarnedAt = now();
       const cause = error as { code?: unknown };
@@ -122,6 +129,7 @@ export function createDatabaseOutage(sql: Sql, logger: Logger, now: () => number
       return notedUnavailable(error) ? databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS) : undefined;
     },
     noted: (error) => notedFull(error) || notedUnavailable(error),
+    diskFull: () => fullLastSeenAt !== undefined && now() - fullLastSeenAt < DISK_FULL_RETRY_AFTER_SECONDS * 1000,
     reachable,
     close() {
       closed = true;

@@ -309,11 +309,21 @@ export function openApiDocument(config: Pick<Config, "publicUrl">, version: stri
               description: "Ready.",
               content: {
                 "application/json": {
-                  schema: { type: "object", required: ["status", "database"], properties: { status: { const: "ready" }, database: { enum: ["pglite", "postgresql"] } } },
+                  schema: {
+                    type: "object",
+                    required: ["status", "database"],
+                    properties: {
+                      status: { const: "ready" },
+                      database: { enum: ["pglite", "postgresql"] },
+                      redis: { enum: ["ok", "degraded", "off"], description: "Reported, never decides: without Redis the service runs degraded." },
+                      freeDiskMb: { type: "integer", description: "The embedded database's disk." },
+                      databaseDisk: { const: "full", description: "For 60 s after the database server refused a write for a full disk: writes are answered 503 `disk_space_low`, reads go on." },
+                    },
+                  },
                 },
               },
             },
-            "503": problem("`database_unavailable`."),
+            "503": problem("`database_unavailable`, `disk_space_low` (the embedded database's disk) or `shutting_down`."),
           },
         },
       },

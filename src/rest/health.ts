@@ -49,6 +49,8 @@ export function healthRoutes({ config, databaseKind, databaseOutage, diskSpace, 
           status: "ready",
           database: databaseKind,
           redis: redisHealth.state(),
+          // A server whose disk is full still reads: every instance alike, so none is taken out of rotation.
+          ...(databaseOutage.diskFull() ? { databaseDisk: "full" } : {}),
           ...(disk ? { freeDiskMb: disk.freeMb } : {}),
         });
       },

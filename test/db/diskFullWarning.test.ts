@@ -29,3 +29,19 @@ test("a full database disk is warned about at most once a minute, with the write
   expect(outage.refusal(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBeUndefined();
   outage.close();
 });
+
+/** /readyz says `"databaseDisk": "full"` for as long as the refused callers were told to wait (Retry-After: 60). */
+test("a full database disk is reported for 60 s after the last write it refused", () => {
+  const clock = fakeClock();
+  const outage = createDatabaseOutage({} as never, pino({ level: "silent" }), () => clock.now().getTime());
+  const full = Object.assign(new Error("could not extend file"), { code: "53100" });
+  expect(outage.diskFull()).toBe(false);
+  outage.refusal(full);
+  clock.advance(59_999);
+  expect(outage.diskFull()).toBe(true);
+  clock.advance(1);
+  expect(outage.diskFull()).toBe(false);
+  outage.noted(full);
+  expect(outage.diskFull()).toBe(true);
+  outage.close();
+});
