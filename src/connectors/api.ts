@@ -48,7 +48,7 @@ export const apiSchema = z
      * Where one connection's calls go when not `baseUrl` itself: an https URL, or a template whose
      * `{name}`s are filled per connection — `{baseUrl}` is the (overridable) `baseUrl`; any other
      * name is the connection's `params[name]`, else the metadata path declared in `placeholders`.
-     * `{baseUrl}/ex/jira/{cloudId}`, `{instanceUrl}`, `https://{dc}.api.mailchimp.com`.
+     * `{baseUrl}/ex/jira/{cloudId}`, `{instanceUrl}`, `{apiEndpoint}/3.0`, `https://{dc}.example.com`.
      */
     connectionBaseUrl: z.string().optional(),
     /**

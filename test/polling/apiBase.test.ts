@@ -127,6 +127,14 @@ test("Jira's declared base takes the cloud id from the connection's metadata", (
   expect(base.href).toBe("https://api.atlassian.com/ex/jira/11223344-a1b2-3b33-c444-def123456789");
 });
 
+test("Mailchimp's declared base is the metadata's api_endpoint with the API's version, as its SDK's basePath", () => {
+  const mailchimp = findConnector("mailchimp")!.declaration.api!;
+  const connection = { params: {}, metadata: { dc: "us19", apiEndpoint: "https://us19.api.mailchimp.com" } };
+  expect(resolveApiBase(mailchimp, "https://login.mailchimp.com", connection, { allowHttp: false }).href).toBe("https://us19.api.mailchimp.com/3.0");
+  // Only an https origin is taken from the provider's answer.
+  expect(() => resolveApiBase(mailchimp, "https://login.mailchimp.com", { params: {}, metadata: { apiEndpoint: "http://us19.api.mailchimp.com" } }, { allowHttp: false })).toThrow(ApiBaseError);
+});
+
 test("a polled path's per-account values come from the connection's params, then its metadata, and must be plain names", async () => {
   const { fillPath } = await import("../../src/connectors/api.ts");
   const api = apiSchema.parse({ placeholders: { group: "groups[].guid" } });

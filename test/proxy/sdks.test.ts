@@ -15,6 +15,7 @@ import { Client as NotionClient } from "@notionhq/client";
 import { Octokit } from "@octokit/rest";
 import sendgrid from "@sendgrid/client";
 import { WebClient } from "@slack/web-api";
+import mailchimp from "@mailchimp/mailchimp_marketing";
 import asana from "asana";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
@@ -60,6 +61,8 @@ const routes: Record<string, (req: Seen) => Reply> = {
   "GET /hubspot/crm/v3/objects/contacts": () => ({ body: { results: [{ id: "51", properties: { email: "ada@example.com" }, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", archived: false }] } }),
   // https://www.twilio.com/docs/sendgrid/api-reference/users-api/get-a-users-profile
   "GET /sendgrid/v3/user/profile": () => ({ body: { first_name: "Ada", last_name: "Lovelace", company: "Acme" } }),
+  // https://mailchimp.com/developer/marketing/api/ping/ (under the account's api_endpoint, not a prefix: only its origin is taken)
+  "GET /3.0/ping": () => ({ body: { health_status: "Everything's Chimpy!" } }),
   // https://developers.asana.com/reference/getuser
   "GET /asana/api/1.0/users/me": () => ({ body: { data: { gid: "12345", resource_type: "user", name: "Ada" } } }),
 };
@@ -73,6 +76,7 @@ const TOKENS: Record<string, string> = {
   hubspot: "pat-na1-hubspot",
   sendgrid: "SG.sendgrid",
   asana: "2/asana",
+  mailchimp: "mailchimp-token-us19",
 };
 
 beforeAll(async () => {
@@ -101,7 +105,11 @@ beforeAll(async () => {
     CONNECTOR_ASANA_API_URL: `${fakeUrl}/asana/api/1.0`,
   });
   ada = await createOperator(app, "Ada");
-  for (const [connector, accessToken] of Object.entries(TOKENS)) await insertConnection(app, { deploymentId: ada.deploymentId, connector, account: "ada", accessToken });
+  for (const [connector, accessToken] of Object.entries(TOKENS)) {
+    // Mailchimp's API is on the account's data centre, its `api_endpoint` from the metadata call.
+    const metadata = connector === "mailchimp" ? { dc: "us19", apiEndpoint: fakeUrl } : {};
+    await insertConnection(app, { deploymentId: ada.deploymentId, connector, account: "ada", accessToken, metadata });
+  }
 }, 60_000);
 afterAll(async () => {
   await app?.close();
@@ -197,6 +205,17 @@ describe("official SDKs with the proxy as their base URL", () => {
     expect(me.data.gid).toBe("12345");
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /asana/api/1.0/users/me"]);
     reachedWithToken("asana");
+  });
+
+  test("@mailchimp/mailchimp_marketing: ping, the version once", async () => {
+    // Its basePath is https://server.api.mailchimp.com/3.0 (`server` replaced by setConfig's data centre).
+    const client = mailchimp as unknown as { basePath: string; defaultHeaders: Record<string, string> };
+    client.basePath = base("mailchimp");
+    client.defaultHeaders = { "x-api-key": ada.apiKey };
+    const answer = await mailchimp.ping.get();
+    expect(answer).toEqual({ health_status: "Everything's Chimpy!" });
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /3.0/ping"]);
+    reachedWithToken("mailchimp");
   });
 });
 

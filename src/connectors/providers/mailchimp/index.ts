@@ -36,14 +36,17 @@ export default declareConnector({
     displayNamePath: "accountname",
     metadata: { dc: "dc", apiEndpoint: "api_endpoint", email: "login.email" },
   },
-  // The Marketing API lives on the account's data centre (`dc` from the metadata call, e.g. us19).
-  api: { baseUrl: "https://login.mailchimp.com", connectionBaseUrl: "https://{dc}.api.mailchimp.com" },
+  // The Marketing API lives on the account's data centre: the metadata call's `api_endpoint`
+  // (`https://us19.api.mailchimp.com`), kept as the connection's metadata. The version is part of the
+  // base, as in the official SDK (@mailchimp/mailchimp_marketing `basePath`
+  // `https://server.api.mailchimp.com/3.0`), so that SDK works with the proxy as its base.
+  api: { baseUrl: "https://login.mailchimp.com", connectionBaseUrl: "{apiEndpoint}/3.0" },
   triggers: [
     {
       name: "campaign_created",
       displayName: "Campaign created",
       description: "A campaign was created in the account (read from the campaign list on a schedule).",
-      providerEvent: "GET /3.0/campaigns",
+      providerEvent: "GET /campaigns",
       // One campaign as the list answers it (abridged to its documented main members).
       samplePayload: {
         id: "42694e9e57",
@@ -65,7 +68,7 @@ export default declareConnector({
     triggers: {
       // Newest first, created after the newest one seen (`since_create_time`, ISO 8601).
       campaign_created: {
-        request: { path: "/3.0/campaigns", query: { count: "100", sort_field: "create_time", sort_dir: "DESC", since_create_time: "{cursor}" } },
+        request: { path: "/campaigns", query: { count: "100", sort_field: "create_time", sort_dir: "DESC", since_create_time: "{cursor}" } },
         items: "campaigns",
         id: "id",
         version: "create_time",
