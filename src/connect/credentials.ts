@@ -63,8 +63,8 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
       const credential = authModeOf(def).wireCredential(decl, values);
       let url: URL;
       try {
-        const apiUrl = resolveEndpoints(def, deps.config.connectorEnv, params).apiUrl;
-        const base = resolveApiBase(api, apiUrl, { params, metadata: {} }, { allowHttp: deps.config.env !== "production" });
+        const { apiUrl, apiUrlOverridden } = resolveEndpoints(def, deps.config.connectorEnv, params);
+        const base = resolveApiBase(api, apiUrl, { params, metadata: {} }, { allowHttp: deps.config.env !== "production", apiUrlOverridden });
         url = new URL(`${base.href.replace(/\/+$/, "")}${pathWithQuery(fillCredentialTemplate(decl.test.path, params, encodeURIComponent), decl.test.query)}`);
       } catch (error) {
         // A non-secret field that cannot be part of a URL (a param was checked when the link was made).

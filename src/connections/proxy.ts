@@ -296,8 +296,8 @@ export function createProxy(deps: ProxyDeps) {
     let base: URL;
     try {
       // The connection's params fill the API URL's host (`https://{domain}.freshdesk.com/api/v2`).
-      const apiUrl = resolveEndpoints(connection.def, deps.config.connectorEnv, storedParams(connection.params)).apiUrl;
-      base = resolveApiBase(api, apiUrl, connection, { allowHttp: deps.config.env !== "production" });
+      const { apiUrl, apiUrlOverridden } = resolveEndpoints(connection.def, deps.config.connectorEnv, storedParams(connection.params));
+      base = resolveApiBase(api, apiUrl, connection, { allowHttp: deps.config.env !== "production", apiUrlOverridden });
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       throw new AppError("CONFLICT", `This ${connection.def.displayName} connection cannot be proxied: ${error.message}.`);

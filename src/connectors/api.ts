@@ -114,9 +114,12 @@ export function resolveApiBase(
   api: ApiDeclaration,
   baseUrl: string,
   connection: { params: unknown; metadata: unknown },
-  options: { allowHttp: boolean },
+  options: { allowHttp: boolean; apiUrlOverridden?: boolean },
 ): URL {
-  const template = api.connectionBaseUrl ?? "{baseUrl}";
+  const declared = api.connectionBaseUrl ?? "{baseUrl}";
+  // With CONNECTOR_<NAME>_API_URL set, the whole API is there (a fake provider, an egress proxy): a
+  // base on a host of its own (Zoho's, the account's `instanceUrl`) keeps only its path under it.
+  const template = options.apiUrlOverridden ? declared.replace(/^(https:\/\/[^/]+|\{[A-Za-z][A-Za-z0-9_]*\})/, "{baseUrl}") : declared;
   const lookup = (name: string): string => {
     if (name === "baseUrl") return baseUrl;
     const value = connectionValue(connection, name, api.placeholders[name] ?? name);

@@ -88,6 +88,7 @@ export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, s
     authorizeUrl: pick("AUTHORIZE_URL", def.endpoints.authorizeUrl),
     tokenUrl: pick("TOKEN_URL", def.endpoints.tokenUrl),
     apiUrl: pick("API_URL", def.endpoints.apiUrl),
+    ...(env[`${prefix}API_URL`]?.trim() ? { apiUrlOverridden: true } : {}),
     ...(jwksUrl ? { jwksUrl } : {}),
     ...(revocationUrl ? { revocationUrl } : {}),
   };

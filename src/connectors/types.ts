@@ -32,6 +32,8 @@ export interface ProviderEndpoints {
   jwksUrl?: string;
   /** Only for connectors that declare `oauth.revocation`; overridable with CONNECTOR_<NAME>_REVOCATION_URL. */
   revocationUrl?: string;
+  /** Set by resolveEndpoints when CONNECTOR_<NAME>_API_URL is: every call of a connection goes under it (api.ts resolveApiBase). */
+  apiUrlOverridden?: boolean;
 }
 
 /** The token response normalized to one shape, whatever the provider answered. */

@@ -151,7 +151,8 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
    */
   function fetcherFor(connection: ClaimedConnection, def: ConnectorDefinition): PollFetch {
     const api = apiOf(def.declaration);
-    const base = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv, storedParams(connection.params)).apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false });
+    const { apiUrl, apiUrlOverridden } = resolveEndpoints(def, deps.connectorEnv, storedParams(connection.params));
+    const base = resolveApiBase(api, apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false, apiUrlOverridden });
     let token: Promise<string> | undefined;
     let refreshed = false;
     return async (target, headers) => {

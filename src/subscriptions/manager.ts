@@ -134,7 +134,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
   /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
     const api = apiOf(def.declaration);
-    const apiBase = resolveApiBase(api, resolveEndpoints(def, deps.connectorEnv, storedParams(work.params)).apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false });
+    const { apiUrl, apiUrlOverridden } = resolveEndpoints(def, deps.connectorEnv, storedParams(work.params));
+    const apiBase = resolveApiBase(api, apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false, apiUrlOverridden });
     // A declared `base` (Figma's ../v2) is resolved against the API base as a directory, so an overridden API URL keeps its prefix.
     const relative = def.declaration.subscription?.base;
     const base = relative ? new URL(relative, apiBase.href.replace(/\/*$/, "/")) : apiBase;

@@ -90,8 +90,10 @@ describe("resolveEndpoints", () => {
       authorizeUrl: "http://127.0.0.1:5001/login/oauth/authorize",
       tokenUrl: "https://github.com/login/oauth/access_token",
       apiUrl: "http://127.0.0.1:5001/api/v3",
+      apiUrlOverridden: true,
       revocationUrl: "https://api.github.com/applications/{clientId}/grant",
     });
+    expect(resolveEndpoints(github, { CONNECTOR_GITHUB_API_URL: " " }).apiUrlOverridden).toBeUndefined();
     expect(resolveEndpoints(gmail, env).jwksUrl).toBe("http://127.0.0.1:5002/oauth2/v3/certs");
   });
 });

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiSchema, declaredRateLimitWaitMs, resolveApiBase } from "../../src/connectors/api.ts";
+import { findConnector } from "../../src/connectors/registry.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { insertConnection, raw } from "./helpers.ts";
@@ -35,6 +36,21 @@ describe("the api section", () => {
     }
   });
 
+  test("the catalog's bases where the identity host is not the API's, and under an API URL override", () => {
+    const base = (connector: string, metadata: object, overridden = false) => {
+      const def = findConnector(connector)!;
+      return resolveApiBase(def.declaration.api!, overridden ? "http://fake/p" : def.endpoints.apiUrl, { params: {}, metadata }, { allowHttp: overridden, apiUrlOverridden: overridden }).href;
+    };
+    expect(base("quickbooks", {})).toBe("https://quickbooks.api.intuit.com/");
+    expect(base("harvest", {})).toBe("https://api.harvestapp.com/");
+    expect(base("docusign", { baseUri: "https://na3.docusign.net" })).toBe("https://na3.docusign.net/restapi");
+    // With CONNECTOR_<NAME>_API_URL set every call goes under it: a base of its own host keeps only its path.
+    expect(base("quickbooks", {}, true)).toBe("http://fake/p");
+    expect(base("basecamp", { accountId: "999" }, true)).toBe("http://fake/p/999");
+    expect(base("docusign", { baseUri: "https://na3.docusign.net" }, true)).toBe("http://fake/p/restapi");
+    expect(base("jira", { sites: [{ cloudId: "c1" }] }, true)).toBe("http://fake/p/ex/jira/c1");
+  });
+
   test("declarations are checked: https bases, known auth styles", () => {
     expect(apiSchema.safeParse({ connectionBaseUrl: "http://api.example.com" }).success).toBe(false);
     expect(apiSchema.safeParse({ connectionBaseUrl: "https://api.example.com/?x=1" }).success).toBe(false);
@@ -64,12 +80,21 @@ describe("declared styles through the proxy", () => {
     });
     await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
     const local = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
-    app = await startTestApp({ CONNECTOR_JIRA_API_URL: local, CONNECTOR_CLICKUP_API_URL: `${local}/api/v2` });
+    // QuickBooks and Harvest: identity and API on two hosts in production, one fake here under the API URL override.
+    app = await startTestApp({
+      CONNECTOR_JIRA_API_URL: local,
+      CONNECTOR_CLICKUP_API_URL: `${local}/api/v2`,
+      CONNECTOR_QUICKBOOKS_API_URL: `${local}/intuit`,
+      CONNECTOR_HARVEST_API_URL: `${local}/harvest`,
+    });
     ada = await createOperator(app, "Ada");
     await insertConnection(app, { deploymentId: ada.deploymentId, connector: "jira", account: "alice", accessToken: "jira-token", metadata: { sites: [{ cloudId: "cloud-1" }] } });
     await insertConnection(app, { deploymentId: ada.deploymentId, connector: "clickup", account: "alice", accessToken: "pk-like-token" });
     await insertConnection(app, { deploymentId: ada.deploymentId, connector: "salesforce", account: "alice", accessToken: "sf-token", metadata: { restUrl: `${local}/services/data/v{version}/` } });
     await insertConnection(app, { deploymentId: ada.deploymentId, connector: "jira", account: "nosite", accessToken: "jira-token-2" });
+    await insertConnection(app, { deploymentId: ada.deploymentId, connector: "docusign", account: "alice", accessToken: "ds-token", metadata: { baseUri: local } });
+    await insertConnection(app, { deploymentId: ada.deploymentId, connector: "quickbooks", account: "alice", accessToken: "qb-token" });
+    await insertConnection(app, { deploymentId: ada.deploymentId, connector: "harvest", account: "alice", accessToken: "hv-token" });
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -90,6 +115,18 @@ describe("declared styles through the proxy", () => {
     expect((await call("salesforce", "services/data/v62.0/sobjects")).status).toBe(200);
     expect(seen[2].url).toBe("/services/data/v62.0/sobjects");
     expect(seen[2].headers.authorization).toBe("Bearer sf-token");
+  });
+
+  test("providers whose identity host is not their API's: Docusign's account base_uri with /restapi; QuickBooks and Harvest under their API's host", async () => {
+    seen = [];
+    expect((await call("docusign", "v2.1/accounts/acc-1/envelopes?from_date=2026-01-01")).status).toBe(200);
+    expect((await call("quickbooks", "v3/company/9130/companyinfo/9130")).status).toBe(200);
+    expect((await call("harvest", "v2/users/me")).status).toBe(200);
+    expect(seen.map((r) => [r.url, r.headers.authorization])).toEqual([
+      ["/restapi/v2.1/accounts/acc-1/envelopes?from_date=2026-01-01", "Bearer ds-token"],
+      ["/intuit/v3/company/9130/companyinfo/9130", "Bearer qb-token"],
+      ["/harvest/v2/users/me", "Bearer hv-token"],
+    ]);
   });
 
   test("a connection without its tenant's value is 409, and nothing is sent", async () => {

@@ -69,8 +69,10 @@ export default declareConnector({
     displayNamePath: "accounts[].account_name",
     metadata: { userId: "sub", name: "name", email: "email", baseUri: "accounts[].base_uri" },
   },
-  // userinfo answers on the account server; the eSignature REST base_uri is in its answer.
-  api: { baseUrl: "https://account.docusign.com" },
+  // userinfo answers on the account server; the eSignature REST API (and so the proxy) is under the
+  // account's `base_uri` from its answer, plus `/restapi`: the official SDK's basePath (docusign-esign
+  // `ApiClient.setBasePath(base_uri + "/restapi")`; https://developers.docusign.com/platform/auth/reference/user-info/).
+  api: { baseUrl: "https://account.docusign.com", connectionBaseUrl: "{baseUri}/restapi" },
   webhook: {
     // With several HMAC keys Docusign adds -2, -3…; the configured key must be the first one.
     scheme: { type: "hmac", header: "x-docusign-signature-1", algorithm: "sha256", encoding: "base64" },

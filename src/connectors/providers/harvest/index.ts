@@ -31,5 +31,8 @@ export default declareConnector({
     displayNamePath: "user.email",
     metadata: { firstName: "user.first_name", lastName: "user.last_name", accountId: "accounts[].id" },
   },
-  api: { baseUrl: "https://id.getharvest.com" },
+  // The identity lives on Harvest ID; the API (and so the proxy) on api.harvestapp.com, paths `/v2/…`,
+  // each request naming its account in `Harvest-Account-Id` (the connection's metadata `accountId`)
+  // (https://help.getharvest.com/api-v2/introduction/overview/general/).
+  api: { baseUrl: "https://id.getharvest.com", connectionBaseUrl: "https://api.harvestapp.com" },
 });

@@ -44,7 +44,7 @@ export default declareConnector({
     displayNamePath: "givenName",
     metadata: { email: "email" },
   },
-  // The identity lives on Intuit's accounts host; the accounting API is
-  // https://quickbooks.api.intuit.com/v3/company/{realmId}.
-  api: { baseUrl: "https://accounts.platform.intuit.com" },
+  // The identity lives on Intuit's accounts host; the accounting API (and so the proxy) on its own,
+  // paths `/v3/company/{realmId}/…` (https://developer.intuit.com/app/developer/qbo/docs/develop/explore-the-quickbooks-online-api).
+  api: { baseUrl: "https://accounts.platform.intuit.com", connectionBaseUrl: "https://quickbooks.api.intuit.com" },
 });
