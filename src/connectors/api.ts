@@ -117,9 +117,10 @@ export function resolveApiBase(
   options: { allowHttp: boolean; apiUrlOverridden?: boolean },
 ): URL {
   const declared = api.connectionBaseUrl ?? "{baseUrl}";
-  // With CONNECTOR_<NAME>_API_URL set, the whole API is there (a fake provider, an egress proxy): a
-  // base on a host of its own (Zoho's, the account's `instanceUrl`) keeps only its path under it.
-  const template = options.apiUrlOverridden ? declared.replace(/^(https:\/\/[^/]+|\{[A-Za-z][A-Za-z0-9_]*\})/, "{baseUrl}") : declared;
+  // With CONNECTOR_<NAME>_API_URL set, the API is there (a fake provider, an egress proxy): a base on
+  // a declared host of its own (QuickBooks', Zoho's) keeps only its path under it. A base the
+  // provider's own answer names (`{instanceUrl}`) is the provider's word and stays as it is.
+  const template = options.apiUrlOverridden ? declared.replace(/^https:\/\/[^/]+/, "{baseUrl}") : declared;
   const lookup = (name: string): string => {
     if (name === "baseUrl") return baseUrl;
     const value = connectionValue(connection, name, api.placeholders[name] ?? name);

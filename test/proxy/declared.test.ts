@@ -44,11 +44,12 @@ describe("the api section", () => {
     expect(base("quickbooks", {})).toBe("https://quickbooks.api.intuit.com/");
     expect(base("harvest", {})).toBe("https://api.harvestapp.com/");
     expect(base("docusign", { baseUri: "https://na3.docusign.net" })).toBe("https://na3.docusign.net/restapi");
-    // With CONNECTOR_<NAME>_API_URL set every call goes under it: a base of its own host keeps only its path.
+    // With CONNECTOR_<NAME>_API_URL set, a declared host of its own keeps only its path under it;
+    // a base the provider's answer names stays the provider's.
     expect(base("quickbooks", {}, true)).toBe("http://fake/p");
     expect(base("basecamp", { accountId: "999" }, true)).toBe("http://fake/p/999");
-    expect(base("docusign", { baseUri: "https://na3.docusign.net" }, true)).toBe("http://fake/p/restapi");
     expect(base("jira", { sites: [{ cloudId: "c1" }] }, true)).toBe("http://fake/p/ex/jira/c1");
+    expect(base("docusign", { baseUri: "https://na3.docusign.net" }, true)).toBe("https://na3.docusign.net/restapi");
   });
 
   test("declarations are checked: https bases, known auth styles", () => {
