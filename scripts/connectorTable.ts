@@ -23,7 +23,7 @@ const cell = (text: string) => text.replaceAll("|", "\\|");
  */
 export function proxyBase(c: ConnectorDefinition): string {
   if (c.authMode === "NONE") return "—";
-  const declared = c.declaration.api?.connectionBaseUrl;
+  const declared = c.declaration.api?.proxyBaseUrl ?? c.declaration.api?.connectionBaseUrl;
   const base = declared ? declared.replace("{baseUrl}", c.endpoints.apiUrl) : c.endpoints.apiUrl;
   return `\`${cell(base)}\``;
 }

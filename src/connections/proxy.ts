@@ -28,7 +28,7 @@ import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import { createTenantHostDispatcher, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import { AppError, badInput } from "../errors.ts";
-import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRateLimitWaitMs, resolveApiBase, withCredential } from "../connectors/api.ts";
+import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRateLimitWaitMs, proxiedApi, resolveApiBase, withCredential } from "../connectors/api.ts";
 import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 import { type BufferBudget, createBufferBudget } from "./bufferBudget.ts";
@@ -297,7 +297,7 @@ export function createProxy(deps: ProxyDeps) {
     try {
       // The connection's params fill the API URL's host (`https://{domain}.freshdesk.com/api/v2`).
       const { apiUrl, apiUrlOverridden } = resolveEndpoints(connection.def, deps.config.connectorEnv, storedParams(connection.params));
-      base = resolveApiBase(api, apiUrl, connection, { allowHttp: deps.config.env !== "production", apiUrlOverridden });
+      base = resolveApiBase(proxiedApi(api), apiUrl, connection, { allowHttp: deps.config.env !== "production", apiUrlOverridden });
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       throw new AppError("CONFLICT", `This ${connection.def.displayName} connection cannot be proxied: ${error.message}.`);

@@ -52,6 +52,13 @@ export const apiSchema = z
      */
     connectionBaseUrl: z.string().optional(),
     /**
+     * Where the proxy sends a connection's calls when not where its declared reads go: the base URL
+     * the provider's official SDK is configured with, on a host of that API's own (Google Sheets'
+     * `https://sheets.googleapis.com`, whose polled changes are Drive's on www.googleapis.com). A
+     * template as `connectionBaseUrl`.
+     */
+    proxyBaseUrl: z.string().optional(),
+    /**
      * The connection's placeholders, one mapping for every call with its token: name → where in the
      * connection's metadata its value is, when no param of that name gives it. The API base and
      * polled paths fall back to the metadata member of the name itself; a subscription's calls fill
@@ -67,19 +74,24 @@ export const apiSchema = z
   })
   .strict()
   .superRefine((api, ctx) => {
-    const template = api.connectionBaseUrl;
-    if (!template) return;
-    const probe = template.replace(PLACEHOLDER, (_, name: string) => (name === "baseUrl" || template.startsWith(`{${name}}`) ? "https://x.example" : "x"));
-    let url: URL;
-    try {
-      url = new URL(probe);
-    } catch {
-      ctx.addIssue({ code: "custom", path: ["connectionBaseUrl"], message: "must be an https URL or a template of one" });
-      return;
+    for (const field of ["connectionBaseUrl", "proxyBaseUrl"] as const) {
+      const template = api[field];
+      if (!template) continue;
+      const probe = template.replace(PLACEHOLDER, (_, name: string) => (name === "baseUrl" || template.startsWith(`{${name}}`) ? "https://x.example" : "x"));
+      let url: URL;
+      try {
+        url = new URL(probe);
+      } catch {
+        ctx.addIssue({ code: "custom", path: [field], message: "must be an https URL or a template of one" });
+        continue;
+      }
+      if (url.protocol !== "https:") ctx.addIssue({ code: "custom", path: [field], message: "must be an https URL" });
+      if (url.search || url.hash) ctx.addIssue({ code: "custom", path: [field], message: "must not have a query or a fragment" });
     }
-    if (url.protocol !== "https:") ctx.addIssue({ code: "custom", path: ["connectionBaseUrl"], message: "must be an https URL" });
-    if (url.search || url.hash) ctx.addIssue({ code: "custom", path: ["connectionBaseUrl"], message: "must not have a query or a fragment" });
   });
+
+/** The api section as the proxy uses it: its own base where one is declared. */
+export const proxiedApi = (api: ApiDeclaration): ApiDeclaration => (api.proxyBaseUrl ? { ...api, connectionBaseUrl: api.proxyBaseUrl } : api);
 
 export type ApiDeclaration = z.output<typeof apiSchema>;
 

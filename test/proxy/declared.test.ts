@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiSchema, declaredRateLimitWaitMs, resolveApiBase } from "../../src/connectors/api.ts";
+import { apiSchema, declaredRateLimitWaitMs, proxiedApi, resolveApiBase } from "../../src/connectors/api.ts";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -44,6 +44,12 @@ describe("the api section", () => {
     expect(base("quickbooks", {})).toBe("https://quickbooks.api.intuit.com/");
     expect(base("harvest", {})).toBe("https://api.harvestapp.com/");
     expect(base("docusign", { baseUri: "https://na3.docusign.net" })).toBe("https://na3.docusign.net/restapi");
+    // Google Sheets and Docs: the proxy goes to the API's own host, the declared reads (Drive's) stay on www.googleapis.com.
+    for (const [connector, host] of [["google_sheets", "https://sheets.googleapis.com/"], ["google_docs", "https://docs.googleapis.com/"]]) {
+      const api = findConnector(connector)!.declaration.api!;
+      expect(resolveApiBase(proxiedApi(api), "https://www.googleapis.com", { params: {}, metadata: {} }, { allowHttp: false }).href).toBe(host);
+      expect(resolveApiBase(api, "https://www.googleapis.com", { params: {}, metadata: {} }, { allowHttp: false }).href).toBe("https://www.googleapis.com/");
+    }
     // With CONNECTOR_<NAME>_API_URL set, a declared host of its own keeps only its path under it;
     // a base the provider's answer names stays the provider's.
     expect(base("quickbooks", {}, true)).toBe("http://fake/p");

@@ -15,6 +15,7 @@ import { Client as NotionClient } from "@notionhq/client";
 import { Octokit } from "@octokit/rest";
 import sendgrid from "@sendgrid/client";
 import { WebClient } from "@slack/web-api";
+import { sheets } from "@googleapis/sheets";
 import mailchimp from "@mailchimp/mailchimp_marketing";
 import asana from "asana";
 import OpenAI from "openai";
@@ -63,6 +64,8 @@ const routes: Record<string, (req: Seen) => Reply> = {
   "GET /sendgrid/v3/user/profile": () => ({ body: { first_name: "Ada", last_name: "Lovelace", company: "Acme" } }),
   // https://mailchimp.com/developer/marketing/api/ping/ (under the account's api_endpoint, not a prefix: only its origin is taken)
   "GET /3.0/ping": () => ({ body: { health_status: "Everything's Chimpy!" } }),
+  // https://developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets.values/get
+  "GET /gsheets/v4/spreadsheets/sheet-1/values/A1%3AB2": () => ({ body: { range: "Sheet1!A1:B2", majorDimension: "ROWS", values: [["a", "b"], ["c", "d"]] } }),
   // https://developers.asana.com/reference/getuser
   "GET /asana/api/1.0/users/me": () => ({ body: { data: { gid: "12345", resource_type: "user", name: "Ada" } } }),
 };
@@ -77,6 +80,7 @@ const TOKENS: Record<string, string> = {
   sendgrid: "SG.sendgrid",
   asana: "2/asana",
   mailchimp: "mailchimp-token-us19",
+  google_sheets: "ya29.sheets",
 };
 
 beforeAll(async () => {
@@ -103,6 +107,8 @@ beforeAll(async () => {
     CONNECTOR_HUBSPOT_API_URL: `${fakeUrl}/hubspot`,
     CONNECTOR_SENDGRID_API_URL: `${fakeUrl}/sendgrid`,
     CONNECTOR_ASANA_API_URL: `${fakeUrl}/asana/api/1.0`,
+    // Moves both of Google Sheets' hosts (the identity's and the Sheets API's) to the fake.
+    CONNECTOR_GOOGLE_SHEETS_API_URL: `${fakeUrl}/gsheets`,
   });
   ada = await createOperator(app, "Ada");
   for (const [connector, accessToken] of Object.entries(TOKENS)) {
@@ -205,6 +211,16 @@ describe("official SDKs with the proxy as their base URL", () => {
     expect(me.data.gid).toBe("12345");
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /asana/api/1.0/users/me"]);
     reachedWithToken("asana");
+  });
+
+  test("@googleapis/sheets: values.get, the Sheets API's paths under the proxy", async () => {
+    // googleapis takes a global rootUrl's origin only (googleapis-common rewrites the path away); a
+    // method's own rootUrl is taken whole.
+    const client = sheets({ version: "v4", headers: { "x-api-key": ada.apiKey } });
+    const answer = await client.spreadsheets.values.get({ spreadsheetId: "sheet-1", range: "A1:B2" }, { rootUrl: `${base("google_sheets")}/` });
+    expect(answer.data.values).toEqual([["a", "b"], ["c", "d"]]);
+    expect(seen.map((r) => `${r.method} ${decodeURIComponent(r.url.split("?")[0])}`)).toEqual(["GET /gsheets/v4/spreadsheets/sheet-1/values/A1:B2"]);
+    reachedWithToken("google_sheets");
   });
 
   test("@mailchimp/mailchimp_marketing: ping, the version once", async () => {

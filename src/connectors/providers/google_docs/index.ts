@@ -36,7 +36,9 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { name: "name" },
   },
-  api: { baseUrl: "https://www.googleapis.com" },
+  // The identity and the polled Drive changes are on www.googleapis.com; the Docs API (and so the proxy,
+  // as @googleapis/docs's `rootUrl`) on a host of its own.
+  api: { baseUrl: "https://www.googleapis.com", proxyBaseUrl: "https://docs.googleapis.com" },
   triggers: [
     {
       name: "document_changed",

@@ -37,7 +37,9 @@ export default declareConnector({
     displayNamePath: "email",
     metadata: { name: "name" },
   },
-  api: { baseUrl: "https://www.googleapis.com" },
+  // The identity and the polled Drive changes are on www.googleapis.com; the Sheets API (and so the proxy,
+  // as @googleapis/sheets's `rootUrl`) on a host of its own.
+  api: { baseUrl: "https://www.googleapis.com", proxyBaseUrl: "https://sheets.googleapis.com" },
   triggers: [
     {
       name: "spreadsheet_changed",
