@@ -18,8 +18,11 @@ import { WebClient } from "@slack/web-api";
 import { sheets } from "@googleapis/sheets";
 import mailchimp from "@mailchimp/mailchimp_marketing";
 import asana from "asana";
+import { WebflowClient, WebflowEnvironment } from "webflow-api";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { apiOf, proxiedApi, resolveApiBase } from "../../src/connectors/api.ts";
+import { findConnector } from "../../src/connectors/registry.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { insertConnection, raw } from "./helpers.ts";
@@ -66,6 +69,8 @@ const routes: Record<string, (req: Seen) => Reply> = {
   "GET /3.0/ping": () => ({ body: { health_status: "Everything's Chimpy!" } }),
   // https://developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets.values/get
   "GET /gsheets/v4/spreadsheets/sheet-1/values/A1%3AB2": () => ({ body: { range: "Sheet1!A1:B2", majorDimension: "ROWS", values: [["a", "b"], ["c", "d"]] } }),
+  // https://developers.webflow.com/data/reference/sites/list
+  "GET /webflow/v2/sites": () => ({ body: { sites: [{ id: "42e63e98c9a982ac9b8b741", workspaceId: "42e63e98c9a982ac9b8b742", displayName: "The Hitchhiker's Guide", shortName: "hitchhikers-guide", createdOn: "2026-01-01T09:00:00.000Z", lastUpdated: "2026-01-01T10:00:00.000Z" }] } }),
   // https://developers.asana.com/reference/getuser
   "GET /asana/api/1.0/users/me": () => ({ body: { data: { gid: "12345", resource_type: "user", name: "Ada" } } }),
 };
@@ -81,6 +86,7 @@ const TOKENS: Record<string, string> = {
   asana: "2/asana",
   mailchimp: "mailchimp-token-us19",
   google_sheets: "ya29.sheets",
+  webflow: "webflow-token",
 };
 
 beforeAll(async () => {
@@ -109,6 +115,7 @@ beforeAll(async () => {
     CONNECTOR_ASANA_API_URL: `${fakeUrl}/asana/api/1.0`,
     // Moves both of Google Sheets' hosts (the identity's and the Sheets API's) to the fake.
     CONNECTOR_GOOGLE_SHEETS_API_URL: `${fakeUrl}/gsheets`,
+    CONNECTOR_WEBFLOW_API_URL: `${fakeUrl}/webflow/v2`,
   });
   ada = await createOperator(app, "Ada");
   for (const [connector, accessToken] of Object.entries(TOKENS)) {
@@ -138,6 +145,28 @@ function reachedWithToken(connector: string) {
 }
 
 describe("official SDKs with the proxy as their base URL", () => {
+  test("each connector's proxy base is the base its official SDK is configured with by default", () => {
+    // The SDKs' own defaults, where they say them: webflow-api's environment, openai's client, googleapis' rootUrl, mailchimp's basePath.
+    const sdkDefaults: Record<string, { base: string; metadata?: object }> = {
+      notion: { base: "https://api.notion.com" }, // @notionhq/client ClientOptions.baseUrl
+      microsoft: { base: "https://graph.microsoft.com" }, // GRAPH_BASE_URL, the version added per request
+      github: { base: "https://api.github.com" }, // Octokit baseUrl
+      slack: { base: "https://slack.com/api" }, // @slack/web-api slackApiUrl
+      openai: { base: new OpenAI({ apiKey: "x" }).baseURL },
+      hubspot: { base: "https://api.hubapi.com" }, // @hubspot/api-client basePath
+      sendgrid: { base: "https://api.sendgrid.com" }, // @sendgrid/client baseUrl
+      asana: { base: "https://app.asana.com/api/1.0" }, // asana ApiClient.basePath
+      webflow: { base: WebflowEnvironment.DataApi.base },
+      google_sheets: { base: "https://sheets.googleapis.com" }, // @googleapis/sheets rootUrl
+      mailchimp: { base: "https://us19.api.mailchimp.com/3.0", metadata: { apiEndpoint: "https://us19.api.mailchimp.com" } }, // basePath, `server` = us19
+    };
+    for (const [connector, { base, metadata }] of Object.entries(sdkDefaults)) {
+      const def = findConnector(connector)!;
+      const proxied = resolveApiBase(proxiedApi(apiOf(def.declaration)), def.endpoints.apiUrl, { params: {}, metadata: metadata ?? {} }, { allowHttp: false });
+      expect(proxied.href.replace(/\/$/, ""), connector).toBe(base.replace(/\/$/, ""));
+    }
+  });
+
   test("@notionhq/client: GET /v1/users/me, the version once", async () => {
     const notion = new NotionClient({ baseUrl: base("notion"), auth: ada.apiKey });
     const me = await notion.users.me({});
@@ -221,6 +250,14 @@ describe("official SDKs with the proxy as their base URL", () => {
     expect(answer.data.values).toEqual([["a", "b"], ["c", "d"]]);
     expect(seen.map((r) => `${r.method} ${decodeURIComponent(r.url.split("?")[0])}`)).toEqual(["GET /gsheets/v4/spreadsheets/sheet-1/values/A1:B2"]);
     reachedWithToken("google_sheets");
+  });
+
+  test("webflow-api: sites.list, the version once", async () => {
+    const webflow = new WebflowClient({ accessToken: ada.apiKey, baseUrl: base("webflow"), maxRetries: 0 });
+    const answer = await webflow.sites.list();
+    expect(answer.sites?.map((site) => site.shortName)).toEqual(["hitchhikers-guide"]);
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /webflow/v2/sites"]);
+    reachedWithToken("webflow");
   });
 
   test("@mailchimp/mailchimp_marketing: ping, the version once", async () => {

@@ -40,18 +40,19 @@ export default declareConnector({
     revocation: { url: "https://webflow.com/oauth/revoke_authorization", method: "POST", tokenParam: "access_token", body: "json", clientAuth: "client_secret_post" },
   },
   identity: {
-    path: "/v2/token/authorized_by",
+    path: "/token/authorized_by",
     idPath: "id",
     displayNamePath: "email",
     metadata: { firstName: "firstName", lastName: "lastName" },
   },
-  api: { baseUrl: "https://api.webflow.com" },
+  // The Data API v2 with its version, as the official SDK's base (webflow-api `WebflowEnvironment.DataApi`).
+  api: { baseUrl: "https://api.webflow.com/v2" },
   triggers: [
     {
       name: "site_published",
       displayName: "Site published",
       description: "A site the token can access was published (read from the site list on a schedule).",
-      providerEvent: "GET /v2/sites",
+      providerEvent: "GET /sites",
       // One site as the list answers it.
       samplePayload: {
         id: "42e63e98c9a982ac9b8b741",
@@ -71,7 +72,7 @@ export default declareConnector({
     triggers: {
       // A site never published has no `lastPublished` and is not forwarded until it is.
       site_published: {
-        request: { path: "/v2/sites" },
+        request: { path: "/sites" },
         items: "sites",
         id: "id",
         version: "lastPublished",
