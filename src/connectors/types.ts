@@ -32,7 +32,7 @@ export interface ProviderEndpoints {
   jwksUrl?: string;
   /** Only for connectors that declare `oauth.revocation`; overridable with CONNECTOR_<NAME>_REVOCATION_URL. */
   revocationUrl?: string;
-  /** Set by resolveEndpoints when CONNECTOR_<NAME>_API_URL is: every call of a connection goes under it (api.ts resolveApiBase). */
+  /** Set by resolveEndpoints when CONNECTOR_<NAME>_API_URL is: a connection base on a declared host of its own moves under it too (api.ts resolveApiBase). */
   apiUrlOverridden?: boolean;
 }
 
