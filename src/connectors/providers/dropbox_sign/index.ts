@@ -34,17 +34,18 @@ export default declareConnector({
     refresh: true,
   },
   identity: {
-    path: "/v3/account",
+    path: "/account",
     idPath: "account.account_id",
     displayNamePath: "account.email_address",
   },
-  api: { baseUrl: "https://api.hellosign.com" },
+  // With the version, the official SDK's base (@dropbox/sign `defaultBasePath`).
+  api: { baseUrl: "https://api.hellosign.com/v3" },
   triggers: [
     {
       name: "signature_request_created",
       displayName: "Signature request sent or received",
       description: "A signature request was sent by the user or to them (read from their signature request list on a schedule).",
-      providerEvent: "GET /v3/signature_request/list",
+      providerEvent: "GET /signature_request/list",
       // One SignatureRequest as the list answers it.
       samplePayload: {
         signature_request_id: "fa5c8a0b0f492d768749333ad6fcc214c111e967",
@@ -66,7 +67,7 @@ export default declareConnector({
     triggers: {
       // No "since" filter on the list: the first page is read; `created_at` is a Unix time in seconds.
       signature_request_created: {
-        request: { path: "/v3/signature_request/list", query: { page_size: "100" } },
+        request: { path: "/signature_request/list", query: { page_size: "100" } },
         items: "signature_requests",
         id: "signature_request_id",
         version: "created_at",

@@ -32,18 +32,19 @@ export default declareConnector({
     refresh: false,
   },
   identity: {
-    path: "/api/v1/user",
+    path: "/user",
     idPath: "id",
     displayNamePath: "full_name",
     metadata: { email: "email" },
   },
-  api: { baseUrl: "https://api.netlify.com" },
+  // With the version, the official SDK's base (@netlify/api: its host and `pathPrefix`).
+  api: { baseUrl: "https://api.netlify.com/api/v1" },
   triggers: [
     {
       name: "site_deployed",
       displayName: "Site deployed",
       description: "A new deploy of one of the user's sites was published (read from the site list on a schedule).",
-      providerEvent: "GET /api/v1/sites",
+      providerEvent: "GET /sites",
       // One site as the list answers it, with its published deploy.
       samplePayload: {
         id: "3970e0fe-8564-4903-9a55-c5f8de49fb8b",
@@ -69,7 +70,7 @@ export default declareConnector({
     triggers: {
       // The sites the user can reach (up to 100); the position is the newest publish time seen.
       site_deployed: {
-        request: { path: "/api/v1/sites", query: { filter: "all", per_page: "100" } },
+        request: { path: "/sites", query: { filter: "all", per_page: "100" } },
         id: "id",
         version: "published_deploy.published_at",
         occurredAt: ["published_deploy.published_at"],

@@ -49,18 +49,19 @@ export default declareConnector({
     },
   },
   identity: {
-    path: "/2.0/users/me",
+    path: "/users/me",
     idPath: "id",
     displayNamePath: "email",
     metadata: { firstName: "firstName", lastName: "lastName", account: "account.id" },
   },
-  api: { baseUrl: "https://api.smartsheet.com" },
+  // With the version, the official SDK's base (smartsheet `smartSheetURIs.defaultBaseURI`).
+  api: { baseUrl: "https://api.smartsheet.com/2.0" },
   triggers: [
     {
       name: "sheet_modified",
       displayName: "Sheet created or modified",
       description: "A sheet the user can access was created or changed, read from the sheet list on a schedule.",
-      providerEvent: "GET /2.0/sheets",
+      providerEvent: "GET /sheets",
       // One sheet as the list answers it.
       samplePayload: {
         id: 4583173393803140,
@@ -77,7 +78,7 @@ export default declareConnector({
     triggers: {
       // `modifiedSince` returns sheets modified at or after it; the reader drops the one it has seen.
       sheet_modified: {
-        request: { path: "/2.0/sheets", query: { includeAll: "true", modifiedSince: "{cursor}" } },
+        request: { path: "/sheets", query: { includeAll: "true", modifiedSince: "{cursor}" } },
         items: "data",
         id: "id",
         version: "modifiedAt",
