@@ -8,7 +8,7 @@
  */
 import type { Config } from "../config.ts";
 import { authModeOf } from "../connections/authModes/index.ts";
-import { apiOf, resolveApiBase, withCredential } from "../connectors/api.ts";
+import { apiOf, resolveApiBase, withCredential, forConnection } from "../connectors/api.ts";
 import { pathWithQuery } from "../connectors/request.ts";
 import { type CredentialsDeclaration, fillCredentialTemplate, publicValues } from "../connectors/credentials.ts";
 import { asString, valueAt } from "../connectors/json.ts";
@@ -59,7 +59,7 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
       if (Object.keys(errors).length > 0) return { ok: false, kind: "invalid", errors };
 
       const params = { ...sessionParams, ...publicValues(decl, values) };
-      const api = apiOf(def.declaration);
+      const api = forConnection(apiOf(def.declaration), { params, metadata: {} });
       const credential = authModeOf(def).wireCredential(decl, values);
       let url: URL;
       try {

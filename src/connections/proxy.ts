@@ -28,7 +28,7 @@ import type { Config } from "../config.ts";
 import { resolveEndpoints } from "../connectors/registry.ts";
 import { createTenantHostDispatcher, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import { AppError, badInput } from "../errors.ts";
-import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRateLimitWaitMs, proxiedApi, resolveApiBase, withCredential } from "../connectors/api.ts";
+import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRateLimitWaitMs, proxiedApi, resolveApiBase, withCredential, forConnection } from "../connectors/api.ts";
 import { namesTenantHost, storedParams } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 import { type BufferBudget, createBufferBudget } from "./bufferBudget.ts";
@@ -370,7 +370,7 @@ export function createProxy(deps: ProxyDeps) {
     // Over the connection's limit: answered here, the provider not called.
     const limited = deps.rateLimit?.check(call.deploymentId, call.connector, call.account);
     if (limited) await limited;
-    const api = apiOf(connection.def.declaration);
+    const api = forConnection(apiOf(connection.def.declaration), connection);
     const url = target(connection, api, call.path, call.search);
     // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
     // Its calls go through the guarded agent (the address checked is the address dialled).

@@ -172,6 +172,26 @@ export function fillPath(api: ApiDeclaration, path: string, connection: { params
   });
 }
 
+/**
+ * The api section for one connection: a declared header naming a connection value (Harvest's
+ * `Harvest-Account-Id: {accountId}`) filled by the same rule as a path; one the connection has no
+ * value for is not sent (the provider then says what is missing). Only the proxy's caller overrides it.
+ */
+export function forConnection(api: ApiDeclaration, connection: { params: unknown; metadata: unknown }): ApiDeclaration {
+  const named = Object.entries(api.headers).filter(([, value]) => value.includes("{"));
+  if (named.length === 0) return api;
+  const headers = { ...api.headers };
+  for (const [name, value] of named) {
+    try {
+      headers[name] = fillPath(api, value, connection);
+    } catch (error) {
+      if (!(error instanceof ApiBaseError)) throw error;
+      delete headers[name];
+    }
+  }
+  return { ...api, headers };
+}
+
 /** `pathAndQuery` (starting with `/`) under a resolved API base. */
 export const underBase = (base: URL, pathAndQuery: string): URL => new URL(`${base.href.replace(/\/+$/, "")}${pathAndQuery}`);
 

@@ -17,7 +17,7 @@ import type { DiskSpace } from "../db/diskSpace.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { Sql } from "../db/sql.ts";
 import type { InboundEvents } from "../forwarding/inbound.ts";
-import { apiOf, fillPath, resolveApiBase } from "../connectors/api.ts";
+import { apiOf, fillPath, resolveApiBase, forConnection } from "../connectors/api.ts";
 import { ProviderUnavailableError } from "../oauth/provider.ts";
 import { type AccessTokens, ReauthRequiredError } from "../connections/accessTokens.ts";
 import type { LifecycleEvents } from "../connections/lifecycle.ts";
@@ -150,7 +150,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
    * (connections/accessTokens.ts) and asks again. A connection with no usable base fails its read (logged).
    */
   function fetcherFor(connection: ClaimedConnection, def: ConnectorDefinition): PollFetch {
-    const api = apiOf(def.declaration);
+    const api = forConnection(apiOf(def.declaration), connection);
     const { apiUrl, apiUrlOverridden } = resolveEndpoints(def, deps.connectorEnv, storedParams(connection.params));
     const base = resolveApiBase(api, apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false, apiUrlOverridden });
     let token: Promise<string> | undefined;

@@ -17,7 +17,7 @@ import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
-import { apiOf, connectionValue, resolveApiBase } from "../connectors/api.ts";
+import { apiOf, connectionValue, resolveApiBase, forConnection } from "../connectors/api.ts";
 import { asRecord, valueAt } from "../connectors/json.ts";
 import { namesTenantHost, resourceParamsOf, storedParams, tenantParams } from "../connectors/params.ts";
 import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
@@ -133,7 +133,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
 
   /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
-    const api = apiOf(def.declaration);
+    const api = forConnection(apiOf(def.declaration), work);
     const { apiUrl, apiUrlOverridden } = resolveEndpoints(def, deps.connectorEnv, storedParams(work.params));
     const apiBase = resolveApiBase(api, apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false, apiUrlOverridden });
     // A declared `base` (Figma's ../v2) is resolved against the API base as a directory, so an overridden API URL keeps its prefix.

@@ -101,7 +101,8 @@ describe("declared styles through the proxy", () => {
     await insertConnection(app, { deploymentId: ada.deploymentId, connector: "jira", account: "nosite", accessToken: "jira-token-2" });
     await insertConnection(app, { deploymentId: ada.deploymentId, connector: "docusign", account: "alice", accessToken: "ds-token", metadata: { baseUri: local } });
     await insertConnection(app, { deploymentId: ada.deploymentId, connector: "quickbooks", account: "alice", accessToken: "qb-token" });
-    await insertConnection(app, { deploymentId: ada.deploymentId, connector: "harvest", account: "alice", accessToken: "hv-token" });
+    await insertConnection(app, { deploymentId: ada.deploymentId, connector: "harvest", account: "alice", accessToken: "hv-token", metadata: { accountId: 123456 } });
+    await insertConnection(app, { deploymentId: ada.deploymentId, connector: "harvest", account: "noaccount", accessToken: "hv-token-2" });
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -134,6 +135,14 @@ describe("declared styles through the proxy", () => {
       ["/intuit/v3/company/9130/companyinfo/9130", "Bearer qb-token"],
       ["/harvest/v2/users/me", "Bearer hv-token"],
     ]);
+  });
+
+  test("Harvest's account header is the connection's first account unless the caller names one; without one it is not sent", async () => {
+    seen = [];
+    await call("harvest", "v2/users/me");
+    await raw(`${app.url}/api/v1/proxy/harvest/alice/v2/users/me`, { headers: { "x-api-key": ada.apiKey, "harvest-account-id": "789" } });
+    await call("harvest", "v2/users/me", "noaccount");
+    expect(seen.map((r) => r.headers["harvest-account-id"])).toEqual(["123456", "789", undefined]);
   });
 
   test("a connection without its tenant's value is 409, and nothing is sent", async () => {

@@ -32,7 +32,8 @@ export default declareConnector({
     metadata: { firstName: "user.first_name", lastName: "user.last_name", accountId: "accounts[].id" },
   },
   // The identity lives on Harvest ID; the API (and so the proxy) on api.harvestapp.com, paths `/v2/…`,
-  // each request naming its account in `Harvest-Account-Id` (the connection's metadata `accountId`)
+  // each request naming its account in `Harvest-Account-Id`: the connection's first account
+  // (metadata `accountId`) unless the caller names another
   // (https://help.getharvest.com/api-v2/introduction/overview/general/).
-  api: { baseUrl: "https://id.getharvest.com", connectionBaseUrl: "https://api.harvestapp.com" },
+  api: { baseUrl: "https://id.getharvest.com", connectionBaseUrl: "https://api.harvestapp.com", headers: { "harvest-account-id": "{accountId}" } },
 });
