@@ -45,6 +45,14 @@ const clientInForm =
     return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.token === "refresh-token" ? ok : otherwise;
   };
 
+/** A JSON request carrying the client's id and secret and the access token, in the members the provider names. */
+const clientInJson =
+  (names: { id: string; secret: string; token: string }, ok: Answer, otherwise: Answer): Expectation =>
+  (r) => {
+    const fields = json(r);
+    return r.method === "POST" && fields[names.id] === CLIENT.clientId && fields[names.secret] === CLIENT.clientSecret && fields[names.token] === "access-token" ? ok : otherwise;
+  };
+
 // https://developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke: the token (access or
 // refresh) as `token`, form-encoded, no client authentication; 200, else 400 with an error code. One
 // authorization server for every Google connector.
@@ -163,12 +171,7 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   // https://developers.webflow.com/data/reference/oauth-app ("Revoke an access token")
   webflow: {
     path: "/oauth/revoke_authorization",
-    expect: (r) => {
-      const fields = json(r);
-      return r.method === "POST" && fields.client_id === CLIENT.clientId && fields.client_secret === CLIENT.clientSecret && fields.access_token === "access-token"
-        ? { status: 200, body: '{"did_revoke":true}' }
-        : { status: 400, body: '{"error":"invalid_request"}' };
-    },
+    expect: clientInJson({ id: "client_id", secret: "client_secret", token: "access_token" }, { status: 200, body: '{"did_revoke":true}' }, refused),
   },
   // https://developers.strava.com/docs/authentication/ ("Deauthorization"): the access token in the query.
   strava: {
@@ -183,12 +186,11 @@ const providers: Record<string, { path: string; expect: Expectation }> = {
   // Miro's REST API specification (miroapp/api-clients, revoke-token-v2): camel-case JSON fields; 204.
   miro: {
     path: "/v2/oauth/revoke",
-    expect: (r) => {
-      const fields = json(r);
-      return r.method === "POST" && fields.clientId === CLIENT.clientId && fields.clientSecret === CLIENT.clientSecret && fields.accessToken === "access-token"
-        ? { status: 204, body: "" }
-        : { status: 404, body: '{"status":404,"code":"notFound","message":"Token not found","type":"error"}' };
-    },
+    expect: clientInJson(
+      { id: "clientId", secret: "clientSecret", token: "accessToken" },
+      { status: 204, body: "" },
+      { status: 404, body: '{"status":404,"code":"notFound","message":"Token not found","type":"error"}' },
+    ),
   },
   // https://www.dropbox.com/developers/documentation/http/documentation#auth-token-revoke
   dropbox: {
