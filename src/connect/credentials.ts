@@ -8,12 +8,12 @@
  */
 import type { Config } from "../config.ts";
 import { authModeOf } from "../connections/authModes/index.ts";
-import { apiOf, resolveApiBase, withCredential, forConnection } from "../connectors/api.ts";
+import { withCredential } from "../connectors/api.ts";
+import { type ConnectionApi, connectionApi } from "../connectors/connectionApi.ts";
 import { pathWithQuery } from "../connectors/request.ts";
 import { type CredentialsDeclaration, fillCredentialTemplate, publicValues } from "../connectors/credentials.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import { namesTenantHost } from "../connectors/params.ts";
-import { resolveEndpoints } from "../connectors/registry.ts";
 import { createTenantHostDispatcher, fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
 import { storableOptional, storableText } from "../text/storable.ts";
@@ -59,13 +59,12 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
       if (Object.keys(errors).length > 0) return { ok: false, kind: "invalid", errors };
 
       const params = { ...sessionParams, ...publicValues(decl, values) };
-      const api = forConnection(apiOf(def.declaration), { params, metadata: {} });
       const credential = authModeOf(def).wireCredential(decl, values);
+      let route: ConnectionApi;
       let url: URL;
       try {
-        const { apiUrl, apiUrlOverridden } = resolveEndpoints(def, deps.config.connectorEnv, params);
-        const base = resolveApiBase(api, apiUrl, { params, metadata: {} }, { allowHttp: deps.config.env !== "production", apiUrlOverridden });
-        url = new URL(`${base.href.replace(/\/+$/, "")}${pathWithQuery(fillCredentialTemplate(decl.test.path, params, encodeURIComponent), decl.test.query)}`);
+        route = connectionApi(def, deps.config.connectorEnv, { params, metadata: {} }, { allowHttp: deps.config.env !== "production" });
+        url = new URL(`${route.base.href.replace(/\/+$/, "")}${pathWithQuery(fillCredentialTemplate(decl.test.path, params, encodeURIComponent), decl.test.query)}`);
       } catch (error) {
         // A non-secret field that cannot be part of a URL (a param was checked when the link was made).
         const field = decl.fields.find((f) => !f.secret && ((def.declaration.api?.baseUrl ?? "").includes(`{${f.name}}`) || decl.test.path.includes(`{${f.name}}`)));
@@ -73,7 +72,7 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
         throw error;
       }
       const body = decl.test.body === undefined ? undefined : JSON.stringify(decl.test.body);
-      const signed = withCredential(api, url, { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": "application/json" }), ...decl.test.headers }, credential);
+      const signed = withCredential(route.api, url, { accept: "application/json", "user-agent": "Switchyard", ...(body === undefined ? {} : { "content-type": "application/json" }), ...decl.test.headers }, credential);
       // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
       // Dialled only at the address the guard checked (src/net/ssrf.ts).
       const guarded = deps.config.env === "production" && namesTenantHost(def.declaration.params);

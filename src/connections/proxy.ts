@@ -25,11 +25,11 @@ import { Counter, Histogram, type Registry } from "prom-client";
 import { Agent, type Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { resolveEndpoints } from "../connectors/registry.ts";
 import { createTenantHostDispatcher, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import { AppError, badInput } from "../errors.ts";
-import { type ApiDeclaration, ApiBaseError, apiOf, credentialHeader, declaredRateLimitWaitMs, proxiedApi, resolveApiBase, withCredential, forConnection } from "../connectors/api.ts";
-import { namesTenantHost, storedParams } from "../connectors/params.ts";
+import { credentialHeader, declaredRateLimitWaitMs, withCredential } from "../connectors/api.ts";
+import { type ConnectionApi, connectionApi } from "../connectors/connectionApi.ts";
+import { namesTenantHost } from "../connectors/params.ts";
 import type { ConnectionTokens, UsableConnection } from "./token.ts";
 import { type BufferBudget, createBufferBudget } from "./bufferBudget.ts";
 import type { ProxyRateLimit } from "./proxyRateLimit.ts";
@@ -46,6 +46,11 @@ const PLAIN_PATH = /^[A-Za-z0-9_~-]+(?:\/[A-Za-z0-9_~-]+)*\/?$/;
 interface PlainTarget {
   origin: string;
   path: string;
+}
+/** A connection's api section and proxy base, with the base's href and path without a trailing `/`. */
+interface ProxyRoute extends ConnectionApi {
+  prefix: string;
+  basePath: string;
 }
 
 /** RFC 9110 §7.6.1 and the ones every proxy drops. */
@@ -287,23 +292,21 @@ export function createProxy(deps: ProxyDeps) {
     registers: [deps.metrics],
   });
 
-  // A connection's API base, worked out once per row read (connections are reused for a second: token.ts).
-  const bases = new WeakMap<UsableConnection, { base: URL; prefix: string; basePath: string }>();
+  // Where a connection's calls go, worked out once per row read (connections are reused for a second: token.ts).
+  const routes = new WeakMap<UsableConnection, ProxyRoute>();
 
-  function apiBase(connection: UsableConnection, api: ApiDeclaration) {
-    const known = bases.get(connection);
+  function routeOf(connection: UsableConnection): ProxyRoute {
+    const known = routes.get(connection);
     if (known) return known;
-    let base: URL;
+    let route: ConnectionApi;
     try {
-      // The connection's params fill the API URL's host (`https://{domain}.freshdesk.com/api/v2`).
-      const { apiUrl, apiUrlOverridden } = resolveEndpoints(connection.def, deps.config.connectorEnv, storedParams(connection.params));
-      base = resolveApiBase(proxiedApi(api), apiUrl, connection, { allowHttp: deps.config.env !== "production", apiUrlOverridden });
+      route = connectionApi(connection.def, deps.config.connectorEnv, connection, { allowHttp: deps.config.env !== "production", proxied: true });
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       throw new AppError("CONFLICT", `This ${connection.def.displayName} connection cannot be proxied: ${error.message}.`);
     }
-    const worked = { base, prefix: base.href.replace(/\/+$/, ""), basePath: base.pathname.replace(/\/+$/, "") };
-    bases.set(connection, worked);
+    const worked = { ...route, prefix: route.base.href.replace(/\/+$/, ""), basePath: route.base.pathname.replace(/\/+$/, "") };
+    routes.set(connection, worked);
     return worked;
   }
 
@@ -332,8 +335,7 @@ export function createProxy(deps: ProxyDeps) {
   const proxyBaseOf = (call: ProxyCall) => `${publicUrl}/api/v1/proxy/${encodeURIComponent(call.connector)}/${encodeURIComponent(call.account)}`;
 
   /** The URL `path` names under the connection's API base. */
-  function target(connection: UsableConnection, api: ApiDeclaration, path: string, search: string): URL | PlainTarget {
-    const { base, prefix, basePath } = apiBase(connection, api);
+  function target({ api, base, prefix, basePath }: ProxyRoute, path: string, search: string): URL | PlainTarget {
     // The common case, a path of plain segments and a query without a fragment: nothing in it can be
     // decoded, normalized or resolved, so it is the URL as it is (no URL object, no decoding rounds).
     if (api.auth.style !== "query" && PLAIN_PATH.test(path) && !search.includes("#")) return { origin: base.origin, path: `${basePath}/${path}${search}` };
@@ -370,8 +372,8 @@ export function createProxy(deps: ProxyDeps) {
     // Over the connection's limit: answered here, the provider not called.
     const limited = deps.rateLimit?.check(call.deploymentId, call.connector, call.account);
     if (limited) await limited;
-    const api = forConnection(apiOf(connection.def.declaration), connection);
-    const url = target(connection, api, call.path, call.search);
+    const route = routeOf(connection);
+    const url = target(route, call.path, call.search);
     // A host the end user named (a WooCommerce store) may point anywhere: never at our own network.
     // Its calls go through the guarded agent (the address checked is the address dialled).
     const guarded = deps.config.env === "production" && namesTenantHost(connection.def.declaration.params);
@@ -387,7 +389,7 @@ export function createProxy(deps: ProxyDeps) {
     let release = wantsRetries || (hasBody && connection.refreshable && declared !== undefined && declared <= REPLAYABLE_BODY_BYTES) ? budget.reserve(call.deploymentId, declared ?? proxyMaxBodyBytes) : undefined;
     if (wantsRetries && !release) throw overBudget();
     try {
-      return await sendHeld(call, connection, api, url, guarded ? tenantHosts : dispatcher, hasBody, declared, release !== undefined, (bytes) => {
+      return await sendHeld(call, connection, route, url, guarded ? tenantHosts : dispatcher, hasBody, declared, release !== undefined, (bytes) => {
         // A chunked body reserved PROXY_MAX_BODY: once read, only its size stays reserved.
         if (declared !== undefined || !release) return;
         release();
@@ -401,7 +403,7 @@ export function createProxy(deps: ProxyDeps) {
   async function sendHeld(
     call: ProxyCall,
     connection: UsableConnection,
-    api: ApiDeclaration,
+    { api, prefix }: ProxyRoute,
     url: URL | PlainTarget,
     through: Dispatcher,
     hasBody: boolean,
@@ -465,7 +467,7 @@ export function createProxy(deps: ProxyDeps) {
       }
       const answered = answerHeaders(response.headers);
       privateAnswer(answered);
-      if (answered.link !== undefined || answered.location !== undefined) keepInProxy(answered, apiBase(connection, api).prefix, proxyBaseOf(call));
+      if (answered.link !== undefined || answered.location !== undefined) keepInProxy(answered, prefix, proxyBaseOf(call));
       answered["x-switchyard-attempts"] = String(attempts);
       return {
         status: response.statusCode,

@@ -90,9 +90,6 @@ export const apiSchema = z
     }
   });
 
-/** The api section as the proxy uses it: its own base where one is declared. */
-export const proxiedApi = (api: ApiDeclaration): ApiDeclaration => (api.proxyBaseUrl ? { ...api, connectionBaseUrl: api.proxyBaseUrl } : api);
-
 export type ApiDeclaration = z.output<typeof apiSchema>;
 
 const DEFAULT_API: ApiDeclaration = { auth: { style: "bearer" }, placeholders: {}, headers: {}, rateLimitHeaders: [] };

@@ -9,15 +9,15 @@
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Clock } from "../clock.ts";
-import { storedParams } from "../connectors/params.ts";
-import { allConnectors, resolveEndpoints } from "../connectors/registry.ts";
+import { allConnectors } from "../connectors/registry.ts";
 import type { ConnectorDefinition, NormalizedEvent } from "../connectors/types.ts";
 import type { InboundSecrets } from "../credentials/inboundSecrets.ts";
 import type { DiskSpace } from "../db/diskSpace.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
 import type { Sql } from "../db/sql.ts";
 import type { InboundEvents } from "../forwarding/inbound.ts";
-import { apiOf, fillPath, resolveApiBase, forConnection } from "../connectors/api.ts";
+import { apiOf, fillPath } from "../connectors/api.ts";
+import { connectionApi } from "../connectors/connectionApi.ts";
 import { ProviderUnavailableError } from "../oauth/provider.ts";
 import { type AccessTokens, ReauthRequiredError } from "../connections/accessTokens.ts";
 import type { LifecycleEvents } from "../connections/lifecycle.ts";
@@ -150,9 +150,7 @@ export function createPoller(deps: PollerDeps, options: PollerOptions): Poller {
    * (connections/accessTokens.ts) and asks again. A connection with no usable base fails its read (logged).
    */
   function fetcherFor(connection: ClaimedConnection, def: ConnectorDefinition): PollFetch {
-    const api = forConnection(apiOf(def.declaration), connection);
-    const { apiUrl, apiUrlOverridden } = resolveEndpoints(def, deps.connectorEnv, storedParams(connection.params));
-    const base = resolveApiBase(api, apiUrl, connection, { allowHttp: deps.allowHttpApiBase ?? false, apiUrlOverridden });
+    const { api, base } = connectionApi(def, deps.connectorEnv, connection, { allowHttp: deps.allowHttpApiBase ?? false });
     let token: Promise<string> | undefined;
     let refreshed = false;
     return async (target, headers) => {

@@ -18,8 +18,8 @@ export type PollFetch = (pathAndQuery: string, headers: Record<string, string>) 
 const READ_TIMEOUT_MS = 15_000;
 
 /**
- * A PollFetch for one token: the path under the connection's resolved API base (api.ts
- * resolveApiBase), the token in the connector's declared auth style. A non-2xx answer throws
+ * A PollFetch for one token: the path under the connection's resolved API base
+ * (connectors/connectionApi.ts), the token in the connector's declared auth style. A non-2xx answer throws
  * ProviderUnavailableError with its status (the poller refreshes once on a 401).
  */
 export function apiFetch(api: ApiDeclaration, base: URL, token: string): PollFetch {

@@ -17,10 +17,11 @@ import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { DatabaseOutage } from "../db/outage.ts";
-import { apiOf, connectionValue, resolveApiBase, forConnection } from "../connectors/api.ts";
+import { apiOf, connectionValue } from "../connectors/api.ts";
+import { connectionApi } from "../connectors/connectionApi.ts";
 import { asRecord, valueAt } from "../connectors/json.ts";
 import { namesTenantHost, resourceParamsOf, storedParams, tenantParams } from "../connectors/params.ts";
-import { connectorEnvPrefix, resolveEndpoints } from "../connectors/registry.ts";
+import { connectorEnvPrefix } from "../connectors/registry.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import { randomToken, type SecretBox } from "../crypto/secrets.ts";
 import { bearerFetchJson } from "../oauth/provider.ts";
@@ -133,9 +134,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
 
   /** Where the account's calls go and how its token goes with them: the connector's declared api section. */
   async function target(work: SubscriptionWork, def: ConnectorDefinition) {
-    const api = forConnection(apiOf(def.declaration), work);
-    const { apiUrl, apiUrlOverridden } = resolveEndpoints(def, deps.connectorEnv, storedParams(work.params));
-    const apiBase = resolveApiBase(api, apiUrl, work, { allowHttp: deps.allowHttpApiBase ?? false, apiUrlOverridden });
+    const { api, base: apiBase } = connectionApi(def, deps.connectorEnv, work, { allowHttp: deps.allowHttpApiBase ?? false });
     // A declared `base` (Figma's ../v2) is resolved against the API base as a directory, so an overridden API URL keeps its prefix.
     const relative = def.declaration.subscription?.base;
     const base = relative ? new URL(relative, apiBase.href.replace(/\/*$/, "/")) : apiBase;

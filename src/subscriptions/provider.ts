@@ -67,7 +67,7 @@ export function fillBody(template: unknown, vars: TemplateVars): unknown {
 export interface CallTarget {
   /** The connector's api section: its auth style and required headers. */
   api: ApiDeclaration;
-  /** The connection's API base (api.ts resolveApiBase: per tenant where the connector declares one). */
+  /** The connection's API base (connectors/connectionApi.ts: per tenant where the connector declares one). */
   base: URL;
   accessToken: string;
   timeoutMs: number;

@@ -1,8 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiSchema, declaredRateLimitWaitMs, proxiedApi, resolveApiBase } from "../../src/connectors/api.ts";
-import { findConnector } from "../../src/connectors/registry.ts";
+import { apiSchema, declaredRateLimitWaitMs, resolveApiBase } from "../../src/connectors/api.ts";
+import { connectionApi } from "../../src/connectors/connectionApi.ts";
+import { connectorEnvPrefix, findConnector } from "../../src/connectors/registry.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { insertConnection, raw } from "./helpers.ts";
@@ -39,16 +40,18 @@ describe("the api section", () => {
   test("the catalog's bases where the identity host is not the API's, and under an API URL override", () => {
     const base = (connector: string, metadata: object, overridden = false) => {
       const def = findConnector(connector)!;
-      return resolveApiBase(def.declaration.api!, overridden ? "http://fake/p" : def.endpoints.apiUrl, { params: {}, metadata }, { allowHttp: overridden, apiUrlOverridden: overridden }).href;
+      const env = overridden ? { [`${connectorEnvPrefix(def)}API_URL`]: "http://fake/p" } : {};
+      return connectionApi(def, env, { params: {}, metadata }, { allowHttp: overridden }).base.href;
     };
     expect(base("quickbooks", {})).toBe("https://quickbooks.api.intuit.com/");
     expect(base("harvest", {})).toBe("https://api.harvestapp.com/");
     expect(base("docusign", { baseUri: "https://na3.docusign.net" })).toBe("https://na3.docusign.net/restapi");
     // Google Sheets and Docs: the proxy goes to the API's own host, the declared reads (Drive's) stay on www.googleapis.com.
     for (const [connector, host] of [["google_sheets", "https://sheets.googleapis.com/"], ["google_docs", "https://docs.googleapis.com/"]]) {
-      const api = findConnector(connector)!.declaration.api!;
-      expect(resolveApiBase(proxiedApi(api), "https://www.googleapis.com", { params: {}, metadata: {} }, { allowHttp: false }).href).toBe(host);
-      expect(resolveApiBase(api, "https://www.googleapis.com", { params: {}, metadata: {} }, { allowHttp: false }).href).toBe("https://www.googleapis.com/");
+      const def = findConnector(connector)!;
+      const route = (proxied: boolean) => connectionApi(def, {}, { params: {}, metadata: {} }, { allowHttp: false, proxied }).base.href;
+      expect(route(true)).toBe(host);
+      expect(route(false)).toBe("https://www.googleapis.com/");
     }
     // With CONNECTOR_<NAME>_API_URL set, a declared host of its own keeps only its path under it;
     // a base the provider's answer names stays the provider's.

@@ -21,7 +21,7 @@ import asana from "asana";
 import { WebflowClient, WebflowEnvironment } from "webflow-api";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { apiOf, proxiedApi, resolveApiBase } from "../../src/connectors/api.ts";
+import { connectionApi } from "../../src/connectors/connectionApi.ts";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -165,7 +165,7 @@ describe("official SDKs with the proxy as their base URL", () => {
     };
     for (const [connector, { base, metadata }] of Object.entries(sdkDefaults)) {
       const def = findConnector(connector)!;
-      const proxied = resolveApiBase(proxiedApi(apiOf(def.declaration)), def.endpoints.apiUrl, { params: {}, metadata: metadata ?? {} }, { allowHttp: false });
+      const proxied = connectionApi(def, {}, { params: {}, metadata: metadata ?? {} }, { allowHttp: false, proxied: true }).base;
       expect(proxied.href.replace(/\/$/, ""), connector).toBe(base.replace(/\/$/, ""));
     }
   });
