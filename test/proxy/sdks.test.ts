@@ -9,6 +9,9 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AccountApi as DropboxSignAccountApi } from "@dropbox/sign";
+import { NetlifyAPI } from "@netlify/api";
+import smartsheet from "smartsheet";
 import { Client as HubSpot } from "@hubspot/api-client";
 import { Client as GraphClient } from "@microsoft/microsoft-graph-client";
 import { Client as NotionClient } from "@notionhq/client";
@@ -73,6 +76,12 @@ const routes: Record<string, (req: Seen) => Reply> = {
   "GET /webflow/v2/sites": () => ({ body: { sites: [{ id: "42e63e98c9a982ac9b8b741", workspaceId: "42e63e98c9a982ac9b8b742", displayName: "The Hitchhiker's Guide", shortName: "hitchhikers-guide", createdOn: "2026-01-01T09:00:00.000Z", lastUpdated: "2026-01-01T10:00:00.000Z" }] } }),
   // https://developers.asana.com/reference/getuser
   "GET /asana/api/1.0/users/me": () => ({ body: { data: { gid: "12345", resource_type: "user", name: "Ada" } } }),
+  // https://developers.hellosign.com/api/reference/operation/accountGet/
+  "GET /dbsign/v3/account": () => ({ body: { account: { account_id: "5008b25c7f67153e57d5a357b1687968068fb465", email_address: "ada@example.com", is_locked: false, is_paid_hs: true, is_paid_hf: false, locale: "en-US" } } }),
+  // https://developers.smartsheet.com/api/smartsheet/openapi/users/get-current-user
+  "GET /smartsheet/2.0/users/me": () => ({ body: { id: 48569348493401200, email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", locale: "en_US", timeZone: "Europe/London" } }),
+  // https://open-api.netlify.com/#tag/user/operation/getCurrentUser
+  "GET /netlify/api/v1/user": () => ({ body: { id: "5f5c6b1b2c3d4e5f6a7b8c9d", uid: "5f5c6b1b2c3d4e5f6a7b8c9d", full_name: "Ada Lovelace", email: "ada@example.com" } }),
 };
 
 const TOKENS: Record<string, string> = {
@@ -87,6 +96,9 @@ const TOKENS: Record<string, string> = {
   mailchimp: "mailchimp-token-us19",
   google_sheets: "ya29.sheets",
   webflow: "webflow-token",
+  dropbox_sign: "dropbox-sign-token",
+  smartsheet: "smartsheet-token",
+  netlify: "netlify-token",
 };
 
 beforeAll(async () => {
@@ -116,6 +128,9 @@ beforeAll(async () => {
     // Moves both of Google Sheets' hosts (the identity's and the Sheets API's) to the fake.
     CONNECTOR_GOOGLE_SHEETS_API_URL: `${fakeUrl}/gsheets`,
     CONNECTOR_WEBFLOW_API_URL: `${fakeUrl}/webflow/v2`,
+    CONNECTOR_DROPBOX_SIGN_API_URL: `${fakeUrl}/dbsign/v3`,
+    CONNECTOR_SMARTSHEET_API_URL: `${fakeUrl}/smartsheet/2.0`,
+    CONNECTOR_NETLIFY_API_URL: `${fakeUrl}/netlify/api/v1`,
   });
   ada = await createOperator(app, "Ada");
   for (const [connector, accessToken] of Object.entries(TOKENS)) {
@@ -272,6 +287,33 @@ describe("official SDKs with the proxy as their base URL", () => {
     expect(answer).toEqual({ health_status: "Everything's Chimpy!" });
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /3.0/ping"]);
     reachedWithToken("mailchimp");
+  });
+
+  test("@dropbox/sign: accountGet, the version once", async () => {
+    const accounts = new DropboxSignAccountApi(base("dropbox_sign"));
+    accounts.accessToken = ada.apiKey;
+    const answer = await accounts.accountGet();
+    expect(answer.body.account?.emailAddress).toBe("ada@example.com");
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /dbsign/v3/account"]);
+    reachedWithToken("dropbox_sign");
+  });
+
+  test("smartsheet: users.getCurrentUser, the version once", async () => {
+    // The SDK appends its paths to baseUrl as they are: its default ends in `/2.0/`.
+    const client = smartsheet.createClient({ accessToken: ada.apiKey, baseUrl: `${base("smartsheet")}/` });
+    const me = await client.users.getCurrentUser({});
+    expect(me.email).toBe("ada@example.com");
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /smartsheet/2.0/users/me"]);
+    reachedWithToken("smartsheet");
+  });
+
+  test("@netlify/api: getCurrentUser, the version once", async () => {
+    const { host, protocol } = new URL(app.url);
+    const netlify = new NetlifyAPI(ada.apiKey, { scheme: protocol.replace(":", ""), host, pathPrefix: new URL(base("netlify")).pathname });
+    const me = await netlify.getCurrentUser();
+    expect(me.email).toBe("ada@example.com");
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /netlify/api/v1/user"]);
+    reachedWithToken("netlify");
   });
 });
 
