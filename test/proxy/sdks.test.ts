@@ -174,9 +174,9 @@ describe("official SDKs with the proxy as their base URL", () => {
       webflow: { base: WebflowEnvironment.DataApi.base },
       google_sheets: { base: "https://sheets.googleapis.com" }, // @googleapis/sheets rootUrl
       mailchimp: { base: "https://us19.api.mailchimp.com/3.0", metadata: { apiEndpoint: "https://us19.api.mailchimp.com" } }, // basePath, `server` = us19
-      dropbox_sign: { base: "https://api.hellosign.com/v3" }, // @dropbox/sign defaultBasePath
-      smartsheet: { base: "https://api.smartsheet.com/2.0" }, // smartsheet smartSheetURIs.defaultBaseURI
-      netlify: { base: "https://api.netlify.com/api/v1" }, // @netlify/api `${scheme}://${host}${pathPrefix}`
+      dropbox_sign: { base: new DropboxSignAccountApi().basePath },
+      smartsheet: { base: smartsheet.smartSheetURIs.defaultBaseURI },
+      netlify: { base: new NetlifyAPI().basePath }, // `${scheme}://${host}${pathPrefix}` from Netlify's OpenAPI document
     };
     for (const [connector, { base, metadata }] of Object.entries(sdkDefaults)) {
       const def = findConnector(connector)!;
