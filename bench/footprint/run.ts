@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { benchDatabase } from "../database.ts";
-import { freePort } from "../../test/helpers/serviceProcess.ts";
+import { freePort, START_FLAGS } from "../../test/helpers/serviceProcess.ts";
 import { createBenchOperator } from "../operator.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -140,8 +140,7 @@ const benchDb = benchDatabase();
 await benchDb.create();
 try {
   // The deployed command is `npm start`'s, run without npm: its node flags come from package.json.
-  const flags = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ").filter((word) => word.startsWith("--"));
-  const node = [process.execPath, ...flags, "dist/main.js"];
+  const node = [process.execPath, ...START_FLAGS, "dist/main.js"];
   results.push(await measure("embedded, first start (creates the database)", node, { ...common, DATA_DIR: dataDir }));
   results.push(await measure("embedded, next start", node, { ...common, DATA_DIR: dataDir }));
   results.push(await measure("embedded, next start, without the start script's node flags", [process.execPath, "dist/main.js"], { ...common, DATA_DIR: dataDir }));

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { type Child, spawnNode } from "./childProcess.ts";
 import { graphqlClient, type TestApp } from "./testApp.ts";
@@ -46,11 +47,17 @@ const DEFAULT_SETTINGS = {
 /** What `npm start` runs (needs `npm run build`), as the benchmarks do. */
 export const COMPILED_ENTRY = "dist/main.js";
 
+/** The node flags of package.json's start script (`--max-semi-space-size=8`): a built entry runs with them, as deployed. */
+export const START_FLAGS = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }).scripts.start
+  .split(" ")
+  .filter((word) => word.startsWith("--"));
+
 /**
  * `entry`: a built main.js to run instead of the TypeScript sources, a path from the repository's
- * root: COMPILED_ENTRY, or another build's copy for a benchmark that sets two builds side by side.
- * `env` is laid over DEFAULT_SETTINGS. `nodeFlags`: Node's or V8's flags for this process (a
- * benchmark's `--perf-basic-prof`, `--trace-deopt`; NODE_OPTIONS refuses most V8 flags).
+ * root: COMPILED_ENTRY, or another build's copy for a benchmark that sets two builds side by side;
+ * it runs with the start script's flags (START_FLAGS). `env` is laid over DEFAULT_SETTINGS.
+ * `nodeFlags`: Node's or V8's flags for this process, after those (a benchmark's `--perf-basic-prof`,
+ * `--trace-deopt`, a different `--max-semi-space-size`; NODE_OPTIONS refuses most V8 flags).
  */
 export async function serviceProcess(env: Record<string, string>, options: { entry?: string; nodeFlags?: string[] } = {}): Promise<ServiceProcess> {
   const port = await freePort();
@@ -63,7 +70,8 @@ export async function serviceProcess(env: Record<string, string>, options: { ent
     client: { url, gql: graphqlClient(url) } as unknown as TestApp,
     async start() {
       if (child) earlierOutput += child.output();
-      const current = spawnNode([...(options.nodeFlags ?? []), ...(options.entry ? [options.entry] : ["--import", "tsx", "src/main.ts"])], {
+      const entry = options.entry ? [...START_FLAGS, ...(options.nodeFlags ?? []), options.entry] : [...(options.nodeFlags ?? []), "--import", "tsx", "src/main.ts"];
+      const current = spawnNode(entry, {
         cwd: new URL("../..", import.meta.url).pathname,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...DEFAULT_SETTINGS, ...env },
       });
