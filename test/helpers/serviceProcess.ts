@@ -70,8 +70,8 @@ export async function serviceProcess(env: Record<string, string>, options: { ent
     client: { url, gql: graphqlClient(url) } as unknown as TestApp,
     async start() {
       if (child) earlierOutput += child.output();
-      const entry = options.entry ? [...START_FLAGS, ...(options.nodeFlags ?? []), options.entry] : [...(options.nodeFlags ?? []), "--import", "tsx", "src/main.ts"];
-      const current = spawnNode(entry, {
+      const argv = options.entry ? [...START_FLAGS, ...(options.nodeFlags ?? []), options.entry] : [...(options.nodeFlags ?? []), "--import", "tsx", "src/main.ts"];
+      const current = spawnNode(argv, {
         cwd: new URL("../..", import.meta.url).pathname,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, ...DEFAULT_SETTINGS, ...env },
       });
