@@ -308,8 +308,9 @@ describe("official SDKs with the proxy as their base URL", () => {
   });
 
   test("@netlify/api: getCurrentUser, the version once", async () => {
-    const { host, protocol } = new URL(app.url);
-    const netlify = new NetlifyAPI(ada.apiKey, { scheme: protocol.replace(":", ""), host, pathPrefix: new URL(base("netlify")).pathname });
+    // As docs/reference/using-a-connection.md gives it: the proxy URL in three parts.
+    const { protocol, host, pathname } = new URL(base("netlify"));
+    const netlify = new NetlifyAPI(ada.apiKey, { scheme: protocol.slice(0, -1), host, pathPrefix: pathname });
     const me = await netlify.getCurrentUser();
     expect(me.email).toBe("ada@example.com");
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /netlify/api/v1/user"]);
