@@ -98,6 +98,8 @@ export interface PgdataTemplateManifest {
   emptyDirs: string[];
   /** The migrations applied to it, oldest first. */
   migrations: { name: string; checksum: string }[];
+  /** The databases it holds: only `postgres`, the one the service opens (an older build's also held initdb's templates). */
+  databases?: string[];
 }
 
 /** Every migration the template holds is one of `migrations`, unchanged: the code can take it from there. */

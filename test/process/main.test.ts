@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, expect, test, vi } from "vitest";
 import { createTestDatabase } from "../helpers/database.ts";
 import { COMPILED_ENTRY, serviceProcess } from "../helpers/serviceProcess.ts";
@@ -51,7 +52,8 @@ test("the built server (what npm start runs) serves the console's GraphQL and fo
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const service = await serviceProcess(env(), { entry: COMPILED_ENTRY });
+  const settings = env();
+  const service = await serviceProcess(settings, { entry: COMPILED_ENTRY });
   try {
     await service.start();
     const { client } = service;
@@ -74,6 +76,14 @@ test("the built server (what npm start runs) serves the console's GraphQL and fo
     const eventId = (sent.data as { sendTestEvent: { id: string } }).sendTestEvent.id;
     await vi.waitFor(() => expect(received).toEqual([eventId]), { timeout: scaled(20_000), interval: 100 });
     expect(await service.stop()).toBe(0);
+    if (settings.DATA_DIR) {
+      // A new data folder is a copy of the build's template (scripts/build-pgdata.ts), which holds the
+      // one database the service opens: a first start copies no initdb template databases.
+      const pglite = new PGlite(join(settings.DATA_DIR, "pgdata"));
+      const { rows } = await pglite.query<{ datname: string }>("select datname from pg_database order by datname");
+      await pglite.close();
+      expect(rows.map((row) => row.datname)).toEqual(["postgres"]);
+    }
   } finally {
     await service.kill9();
     receiver.close();
