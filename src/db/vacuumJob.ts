@@ -22,13 +22,21 @@ import { type Sql, type SqlConnection, withoutStatementTimeout } from "./sql.ts"
  * every VACUUM_INTERVAL (a minute unless set) it reads the cumulative statistics and vacuums, or only
  * analyzes, the app's tables past them. Several instances on one server take turns (an advisory
  * lock): one pass at a time.
+ *
+ * On the embedded database it applies autovacuum's anti-wraparound rule too: a table (the system
+ * catalogs and insert-only tables included) whose oldest unfrozen transaction id is older than
+ * `autovacuum_freeze_max_age` (200 million) is frozen. Nothing else ever freezes them there, and in
+ * single-user mode PostgreSQL does not stop at its wraparound limit (varsup.c's GetNewTransactionId
+ * refuses new ids only under a postmaster): about two billion transactions on (months at a few
+ * hundred a second), rows written before would read as written in the future, and vanish. A
+ * server's autovacuum freezes even when it is off.
  */
 export interface VacuumJob {
   start(): void;
   /** Stops after the statement in progress. */
   stop(): Promise<void>;
   /** One pass: returns what it did to which table ([] when the server's autovacuum runs, or another instance's pass does). */
-  runOnce(): Promise<Array<{ table: string; action: "vacuum" | "analyze" }>>;
+  runOnce(): Promise<Array<{ table: string; action: "vacuum" | "analyze" | "freeze" }>>;
 }
 
 /** PostgreSQL's defaults: autovacuum_vacuum_threshold / _scale_factor and autovacuum_analyze_*. */
@@ -48,10 +56,29 @@ export interface VacuumJobDeps {
   databaseOutage?: DatabaseOutage;
   /** How often a pass runs (VACUUM_INTERVAL), the first one too. */
   intervalMs: number;
+  /** Transactions a table's oldest unfrozen id may be behind before the embedded database freezes it: the server's `autovacuum_freeze_max_age` unless set (tests). */
+  freezeMaxAge?: number;
 }
 
-export function createVacuumJob({ sql, logger, embedded, databaseOutage, intervalMs }: VacuumJobDeps): VacuumJob {
+export function createVacuumJob({ sql, logger, embedded, databaseOutage, intervalMs, freezeMaxAge }: VacuumJobDeps): VacuumJob {
   let toldServerAutovacuumOff = false;
+
+  /** Freezes every table of the database, catalogs included, whose oldest unfrozen transaction id is past the freeze age. */
+  async function freezeOld(connection: SqlConnection) {
+    const tables = await connection.query<{ table: string; action: "freeze" }>(
+      `select quote_ident(n.nspname) || '.' || quote_ident(c.relname) as table, 'freeze' as action
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where c.relkind in ('r', 'm') and age(c.relfrozenxid) > coalesce($1::int, current_setting('autovacuum_freeze_max_age')::int)
+       order by age(c.relfrozenxid) desc`,
+      [freezeMaxAge ?? null],
+    );
+    for (const { table } of tables) {
+      if (passes.stopping()) break;
+      await connection.exec(`vacuum (freeze) ${table}`);
+    }
+    if (tables.length > 0) logger.info({ tables: tables.length }, "database tables frozen (their oldest transaction ids were past autovacuum_freeze_max_age)");
+    return tables;
+  }
 
   /** Vacuums, or analyzes, this schema's tables past PostgreSQL's default thresholds. */
   async function maintain(connection: SqlConnection) {
@@ -78,7 +105,7 @@ export function createVacuumJob({ sql, logger, embedded, databaseOutage, interva
       if (embedded) {
         // The counts of the last second may still be this connection's own, not yet in the statistics.
         await connection.query("select pg_stat_force_next_flush()");
-        return maintain(connection);
+        return [...(await freezeOld(connection)), ...(await maintain(connection))];
       }
       const [{ off }] = await connection.query<{ off: boolean }>("select current_setting('autovacuum') = 'off' as off");
       if (!off) return [];
