@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { PGDATA_TEMPLATE, PGDATA_TEMPLATE_MANIFEST, PGLITE_SETTINGS, type PgdataTemplateManifest, templateMatches } from "../src/db/database.ts";
+import { dropTemplateDatabases, PGDATA_TEMPLATE, PGDATA_TEMPLATE_MANIFEST, PGLITE_SETTINGS, type PgdataTemplateManifest, templateMatches } from "../src/db/database.ts";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
 import { sqlOverPGlite } from "../src/db/sql.ts";
 import { createLogger } from "../src/log.ts";
@@ -34,12 +34,7 @@ if (!upToDate) {
   const pglite = new PGlite(building, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   await pglite.waitReady;
   await migrate(sqlOverPGlite(pglite), createLogger("warn"), migrations);
-  // A new DATA_DIR needs only the database the service opens (`postgres`); nothing creates another,
-  // so initdb's template0 and template1 (600 of the 1,120 files a first start copied) are left out.
-  for (const template of ["template0", "template1"]) {
-    await pglite.exec(`alter database ${template} is_template false`);
-    await pglite.exec(`drop database ${template}`);
-  }
+  await dropTemplateDatabases(pglite);
   const databases = (await pglite.query<{ datname: string }>("select datname from pg_database order by datname")).rows.map((row) => row.datname);
   // What the migrations' rewrites left behind is not copied into every new DATA_DIR.
   await pglite.exec("vacuum");

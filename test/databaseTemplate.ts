@@ -4,9 +4,10 @@
  * On the embedded database that was seconds of CPU per app (PGlite's initdb alone: ~3 s quiet, 12 s
  * at load 10), paid some 150 times per run; a copy of a dump loads in a fraction of that.
  *
- * Embedded: a PGlite dump (dumpDataDir), cached in node_modules/.cache under a name made of what
- * it depends on (PGlite's version, its settings, every migration's checksum), so a changed
- * migration makes a new one and an unchanged tree reuses it across runs.
+ * Embedded: a PGlite dump (dumpDataDir) holding the one database, as the build's template does,
+ * cached in node_modules/.cache under a name made of what it depends on (PGlite's version, its
+ * settings, every migration's checksum), so a changed migration makes a new one and an unchanged
+ * tree reuses it across runs.
  * PostgreSQL (TEST_DATABASE_URL): a database made and migrated for this run, dropped at its end;
  * test databases are created from it with CREATE DATABASE … TEMPLATE.
  *
@@ -19,7 +20,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { PGLITE_SETTINGS } from "../src/db/database.ts";
+import { dropTemplateDatabases, PGLITE_SETTINGS } from "../src/db/database.ts";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
 import { sqlOverPGlite, sqlOverPool } from "../src/db/sql.ts";
 import { createLogger } from "../src/log.ts";
@@ -59,7 +60,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
 async function pgliteTemplate(): Promise<string> {
   const { version } = JSON.parse(readFileSync(join(packageRoot, "node_modules", "@electric-sql", "pglite", "package.json"), "utf8")) as { version: string };
   const key = createHash("sha256")
-    .update(JSON.stringify([version, PGLITE_SETTINGS, readMigrations().map((m) => [m.name, m.checksum])]))
+    .update(JSON.stringify([version, PGLITE_SETTINGS, readMigrations().map((m) => [m.name, m.checksum]), "postgres only"]))
     .digest("hex")
     .slice(0, 16);
   const dir = join(packageRoot, "node_modules", ".cache", "switchyard-tests");
@@ -69,6 +70,8 @@ async function pgliteTemplate(): Promise<string> {
   const pglite = new PGlite({ startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   try {
     await migrate(sqlOverPGlite(pglite), logger);
+    // As the build's template (scripts/build-pgdata.ts): one database, a third less to load per test app.
+    await dropTemplateDatabases(pglite);
     const dump = await pglite.dumpDataDir("none");
     // Written aside and renamed: a run stopped mid-write, or another run beside this one, never
     // reads half a dump.
