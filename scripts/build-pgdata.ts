@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { dropTemplateDatabases, PGDATA_TEMPLATE, PGDATA_TEMPLATE_MANIFEST, PGLITE_SETTINGS, type PgdataTemplateManifest, templateMatches } from "../src/db/database.ts";
+import { dropTemplateDatabases, PGDATA_TEMPLATE, PGDATA_TEMPLATE_MANIFEST, PGLITE_SETTINGS, type PgdataTemplateManifest, templateIsCurrent } from "../src/db/database.ts";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
 import { sqlOverPGlite } from "../src/db/sql.ts";
 import { createLogger } from "../src/log.ts";
@@ -21,9 +21,7 @@ const migrations = readMigrations();
 const manifest = existsSync(PGDATA_TEMPLATE_MANIFEST)
   ? (JSON.parse(readFileSync(PGDATA_TEMPLATE_MANIFEST, "utf8")) as PgdataTemplateManifest)
   : undefined;
-const upToDate =
-  manifest !== undefined && manifest.databases?.join() === "postgres" && manifest.migrations.length === migrations.length && templateMatches(manifest, migrations);
-if (!upToDate) {
+if (manifest === undefined || !templateIsCurrent(manifest, migrations)) {
   const started = Date.now();
   // The manifest goes first and is written last: a template without one is unfinished or from an older build.
   rmSync(PGDATA_TEMPLATE_MANIFEST, { force: true });

@@ -114,6 +114,22 @@ export async function dropTemplateDatabases(pglite: { exec(query: string): Promi
   }
 }
 
+/** The databases a template holds: the one the service opens (scripts/build-pgdata.ts drops initdb's others). */
+export const TEMPLATE_DATABASES = ["postgres"];
+
+/**
+ * Whether the build's template is the one this checkout makes (scripts/build-pgdata.ts makes it
+ * again otherwise): exactly these migrations, unchanged, and nothing but `postgres` (a template from
+ * an older build, whose manifest says nothing of its databases, still holds template0 and template1).
+ */
+export function templateIsCurrent(manifest: PgdataTemplateManifest, migrations: Migration[]): boolean {
+  return (
+    manifest.databases?.join() === TEMPLATE_DATABASES.join() &&
+    manifest.migrations.length === migrations.length &&
+    templateMatches(manifest, migrations)
+  );
+}
+
 /** Every migration the template holds is one of `migrations`, unchanged: the code can take it from there. */
 export function templateMatches(manifest: PgdataTemplateManifest, migrations: Migration[]): boolean {
   const checksums = new Map(migrations.map((migration) => [migration.name, migration.checksum]));
