@@ -116,6 +116,8 @@ export interface Authentication {
 }
 
 type Credentials = { authorization?: string; cookie?: string; "x-api-key"?: string };
+/** What yoga's own context holds besides ours. */
+type Carried = { request: object; params: object };
 
 /**
  * Resolves the caller from HTTP headers or graphql-ws connectionParams (same names). A credential
@@ -167,30 +169,50 @@ async function authenticateAgain(auth: AuthCapabilities, credentials: Credential
  * websockets (./websockets.ts). `userRateLimit` is RATE_LIMIT_PER_MINUTE, the budget API keys have too.
  */
 export function createContexts(capabilities: ContextCapabilities, userRateLimit: RateLimit) {
+  /**
+   * Every request's context is a copy of one of these two, its own fields then set. V8 copies a
+   * literal that is one lone spread along its fast path, the object's layout taken whole; spread
+   * beside other properties (`{ principal, …, ...carried, ...capabilities }`), the ~30 capabilities
+   * were copied one at a time: ~5 µs against ~0.1 µs in a micro-benchmark, the largest self time of
+   * our own in a GraphQL data page's profile (docs/benchmarks.md). Two layouts because yoga merges
+   * the context into its own with Object.assign: `request` and `params` are properties only when carried.
+   */
+  const layout: GraphQLContext = {
+    principal: undefined,
+    access: createAccess(capabilities.sql, capabilities.accessCache, undefined),
+    cookies: [],
+    ip: "",
+    reauthenticate: async () => undefined,
+    revocationsSeen: 0,
+    lastEventId: undefined,
+    ...capabilities,
+  };
+  const carriedLayout: GraphQLContext & Carried = { ...layout, request: {}, params: {} };
+
   return {
     resolvePrincipal: (credentials: Credentials) => resolvePrincipal(capabilities, userRateLimit, credentials),
-    /**
-     * `lastEventId` and `carried` (what yoga's context holds besides ours: the request and its
-     * params) go into the one object literal, before the capabilities: V8 copies a spread that ends
-     * the literal fast, but a property added after a spread (in the literal or later, by assignment
-     * or Object.assign) sent the ~30-property object down a slow path that cost ~20 µs per request,
-     * a tenth of a data page's whole cost (docs/benchmarks.md).
-     */
-    async create(credentials: Credentials, ip: string, lastEventId?: string, carried?: { request: object; params: object }): Promise<GraphQLContext> {
+    /** `carried`: what yoga's context holds besides ours (the request and its params), for a context made before yoga's. */
+    async create(credentials: Credentials, ip: string, lastEventId?: string, carried?: Carried): Promise<GraphQLContext> {
       // Read before the caller is looked up: a revocation announced after this may not be in the answer.
       const revocationsSeen = capabilities.live.revocations.announced;
       const principal = await resolvePrincipal(capabilities, userRateLimit, credentials);
-      return {
-        principal,
-        access: createAccess(capabilities.sql, capabilities.accessCache, principal),
-        cookies: [],
-        ip,
-        reauthenticate: () => authenticateAgain(capabilities, credentials),
-        revocationsSeen,
-        lastEventId,
-        ...carried,
-        ...capabilities,
-      };
+      let context: GraphQLContext;
+      if (carried) {
+        const withCarried = { ...carriedLayout };
+        withCarried.request = carried.request;
+        withCarried.params = carried.params;
+        context = withCarried;
+      } else {
+        context = { ...layout };
+      }
+      context.principal = principal;
+      context.access = createAccess(capabilities.sql, capabilities.accessCache, principal);
+      context.cookies = [];
+      context.ip = ip;
+      context.reauthenticate = () => authenticateAgain(capabilities, credentials);
+      context.revocationsSeen = revocationsSeen;
+      context.lastEventId = lastEventId;
+      return context;
     },
   };
 }
