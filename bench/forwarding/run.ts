@@ -33,8 +33,8 @@
  * Figures: accept latency (autocannon), end-to-end latency (sent → at the receiver; every body
  * carries its send time), events/s accepted and delivered, and per event the CPU of the forwarder
  * and of PostgreSQL and the pages PostgreSQL's backends wrote out themselves (with the server's
- * settings, which decide those: `server` in results.json). Each fixed-rate phase follows
- * --warmup seconds of the same load, unmeasured. The service runs with `npm start`'s node flags.
+ * settings, which decide those: `server` in results.json). Each fixed-rate phase, and each target's
+ * first max-rate round, follows --warmup seconds of the same load, unmeasured. The service runs with `npm start`'s node flags.
  * Uses its own database (sy_bench_<random>) on BENCH_DATABASE_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), or with --own-server on a PostgreSQL server of its
  * own with PostgreSQL's defaults (autovacuum and fsync on), started on a free port and removed after:
@@ -61,7 +61,7 @@ const { values: args } = parseArgs({
   options: {
     rate: { type: "string", default: "200" },
     duration: { type: "string", default: "10" },
-    // Seconds of the fixed rate sent, unmeasured, before each target's fixed-rate phase.
+    // Seconds of the same load sent, unmeasured, before each target's fixed-rate phase and its first max-rate round.
     warmup: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
     // Connected accounts the "spread" phase routes over (one per GitHub sender id).
@@ -380,10 +380,12 @@ try {
   };
 
   async function run(target: (typeof targets)[number], rate: number | undefined, round = 0) {
-    if (rate && WARMUP > 0) {
-      // A fixed-rate phase measures the steady state: each target first gets the same load unmeasured,
-      // so the p99 is not the first seconds' JIT compilation and cold caches (the max-rate rounds
-      // come after it and warm nothing for it).
+    if (WARMUP > 0 && (rate || round === 1)) {
+      // Each phase measures the steady state: a fixed-rate phase, and each target's first max-rate
+      // round, come after the same load unmeasured, so neither is the first seconds' JIT compilation
+      // and cold caches. At 200/s the service never met its busy path's batches, and its first max
+      // round paid for optimizing them on the same two cores (Switchyard's round 1 at 0.53 ms of CPU an
+      // event against 0.32–0.33 in rounds 2 and 3, the naive forwarder's within 0.05: docs/benchmarks.md).
       counts.set(target.path, 0);
       const warm = await loadOf(target, rate, WARMUP);
       await drain(target.path);
