@@ -34,7 +34,8 @@
  * carries its send time), events/s accepted and delivered, and per event the CPU of the forwarder
  * and of PostgreSQL and the pages PostgreSQL's backends wrote out themselves (with the server's
  * settings, which decide those: `server` in results.json). Each fixed-rate phase, and each target's
- * first max-rate round, follows --warmup seconds of the same load, unmeasured. The service runs with `npm start`'s node flags.
+ * first max-rate round, follows --warmup seconds of the same load, unmeasured. The service runs
+ * with `npm start`'s node flags.
  * Uses its own database (sy_bench_<random>) on BENCH_DATABASE_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), or with --own-server on a PostgreSQL server of its
  * own with PostgreSQL's defaults (autovacuum and fsync on), started on a free port and removed after:

@@ -114,9 +114,6 @@ export async function dropTemplateDatabases(pglite: { exec(query: string): Promi
   }
 }
 
-/** The databases a template holds: the one the service opens (scripts/build-pgdata.ts drops initdb's others). */
-export const TEMPLATE_DATABASES = ["postgres"];
-
 /**
  * Whether the build's template is the one this checkout makes (scripts/build-pgdata.ts makes it
  * again otherwise): exactly these migrations, unchanged, and nothing but `postgres` (a template from
@@ -124,7 +121,8 @@ export const TEMPLATE_DATABASES = ["postgres"];
  */
 export function templateIsCurrent(manifest: PgdataTemplateManifest, migrations: Migration[]): boolean {
   return (
-    manifest.databases?.join() === TEMPLATE_DATABASES.join() &&
+    manifest.databases?.length === 1 &&
+    manifest.databases[0] === "postgres" &&
     manifest.migrations.length === migrations.length &&
     templateMatches(manifest, migrations)
   );
