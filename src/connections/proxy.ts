@@ -22,10 +22,11 @@ import type { IncomingHttpHeaders } from "node:http";
 import { type Readable, Transform } from "node:stream";
 import type { Logger } from "pino";
 import { Counter, Histogram, type Registry } from "prom-client";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { createTenantHostDispatcher, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
+import { lazyAgent } from "../net/undici.ts";
 import { AppError, badInput } from "../errors.ts";
 import { credentialHeader, declaredRateLimitWaitMs, withCredential } from "../connectors/api.ts";
 import { type ConnectionApi, connectionApi } from "../connectors/connectionApi.ts";
@@ -68,7 +69,6 @@ export interface ProxyDeps {
   sleep?: (ms: number) => Promise<void>;
   /** The first backoff wait when the provider gives none; doubled each retry. */
   retryBaseMs?: number;
-  dispatcher?: Dispatcher;
   /** The per-connection limit of the deployment's Connect settings (none: no limit). */
   rateLimit?: ProxyRateLimit;
   /** The bound on bodies held to be sent again (default: one of PROXY_BUFFER_BUDGET bytes). */
@@ -276,7 +276,7 @@ export function createProxy(deps: ProxyDeps) {
   const sleep = deps.sleep ?? sleepFor;
   const retryBaseMs = deps.retryBaseMs ?? 250;
   const budget = deps.budget ?? createBufferBudget(deps.config.proxyBufferBudgetBytes);
-  const dispatcher = deps.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connect: { timeout: proxyTimeoutMs } });
+  const direct = lazyAgent({ keepAliveTimeout: 10_000, connect: { timeout: proxyTimeoutMs } });
   const tenantHosts = createTenantHostDispatcher(proxyTimeoutMs);
   const requests = new Counter({
     name: "switchyard_proxy_requests_total",
@@ -389,7 +389,7 @@ export function createProxy(deps: ProxyDeps) {
     let release = wantsRetries || (hasBody && connection.refreshable && declared !== undefined && declared <= REPLAYABLE_BODY_BYTES) ? budget.reserve(call.deploymentId, declared ?? proxyMaxBodyBytes) : undefined;
     if (wantsRetries && !release) throw overBudget();
     try {
-      return await sendHeld(call, connection, route, url, guarded ? tenantHosts : dispatcher, hasBody, declared, release !== undefined, (bytes) => {
+      return await sendHeld(call, connection, route, url, await (guarded ? tenantHosts : direct).get(), hasBody, declared, release !== undefined, (bytes) => {
         // A chunked body reserved PROXY_MAX_BODY: once read, only its size stays reserved.
         if (declared !== undefined || !release) return;
         release();
@@ -496,7 +496,7 @@ export function createProxy(deps: ProxyDeps) {
         "proxy request",
       );
     },
-    close: () => Promise.all([dispatcher.close(), tenantHosts.close()]).then(() => undefined),
+    close: () => Promise.all([direct.close(), tenantHosts.close()]).then(() => undefined),
   };
 }
 

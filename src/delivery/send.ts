@@ -1,7 +1,8 @@
 import { isIP } from "node:net";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { Config } from "../config.ts";
 import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../net/ssrf.ts";
+import { type LazyAgent, lazyAgent } from "../net/undici.ts";
 import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
@@ -31,13 +32,13 @@ export interface SendResult {
  * The HTTP agent deliveries go through: keep-alive connections per receiver and, in production,
  * a resolver that refuses internal addresses — the address it checked is the one dialled.
  */
-export function createDeliveryDispatcher(config: Config): { dispatcher: Dispatcher; guarded: boolean } {
+export function createDeliveryDispatcher(config: Config): { agent: LazyAgent; guarded: boolean } {
   const guarded = config.env === "production" && !config.forwardingAllowPrivate;
-  const dispatcher = new Agent({
+  const agent = lazyAgent({
     keepAliveTimeout: 10_000,
     connect: guarded ? { lookup: guardedLookup as never, timeout: config.deliveryTimeoutMs } : { timeout: config.deliveryTimeoutMs },
   });
-  return { dispatcher, guarded };
+  return { agent, guarded };
 }
 
 /**

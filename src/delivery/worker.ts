@@ -94,7 +94,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   // slots, so a receiver that hangs leaves at least half of them to everyone else. The claim counts
   // it across instances (queue/claim.ts), so it bounds this worker's attempts to the URL too.
   const perUrl = Math.max(1, Math.min(config.deliveryMaxInFlightPerUrl, Math.floor(concurrency / 2)));
-  const { dispatcher, guarded } = createDeliveryDispatcher(config);
+  const { agent, guarded } = createDeliveryDispatcher(config);
 
   // Opened secrets by their sealed text (signing secrets, operator header values). The sealed text
   // names one value forever, and the claim returns only the secrets in force, so this cannot go
@@ -262,7 +262,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     let result: SendResult;
     sending++;
     try {
-      result = await send(dispatcher, guarded, buildRequest(delivery, startedAt), config.deliveryTimeoutMs);
+      result = await send(await agent.get(), guarded, buildRequest(delivery, startedAt), config.deliveryTimeoutMs);
     } catch (error) {
       // Could not even build the request (no signing secret, unreadable header): an attempt that failed here.
       logger.error({ err: error, deliveryId: delivery.id }, "could not prepare a delivery");
@@ -364,7 +364,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       wake();
       await loop;
       await Promise.allSettled([...inFlight]);
-      await dispatcher.close().catch(() => {});
+      await agent.close().catch(() => {});
     },
     async release() {
       const ids = [...claimedIds];

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
+import { type LazyAgent, lazyAgent, loadUndici } from "./undici.ts";
 
 /**
  * Server-side request forgery guard for forwarding URLs. In production a forwarding URL must not
@@ -105,8 +105,8 @@ export async function checkUrlTarget(url: URL): Promise<string | undefined> {
  * check. The delivery sender's pattern (src/delivery/send.ts), for the proxy, subscription calls
  * and the connect form's credential test. An IP literal is never looked up: `refusedLiteral` judges it.
  */
-export function createTenantHostDispatcher(timeoutMs: number): Dispatcher {
-  return new Agent({ connect: { lookup: guardedLookup as never, timeout: timeoutMs }, maxRequestsPerClient: 1, keepAliveTimeout: 1_000 });
+export function createTenantHostDispatcher(timeoutMs: number): LazyAgent {
+  return lazyAgent({ connect: { lookup: guardedLookup as never, timeout: timeoutMs }, maxRequestsPerClient: 1, keepAliveTimeout: 1_000 });
 }
 
 /** REFUSED_PRIVATE_ADDRESS when the URL's host is a blocked IP literal (net.connect skips the resolver for those). */
@@ -128,6 +128,7 @@ export function refusedByGuard(error: unknown): boolean {
  * sockets serve one request each, so it holds nothing between calls). A refused address rejects
  * like any connection error; `refusedByGuard` tells it apart.
  */
-export function fetchTenantHost(through: Dispatcher, url: URL, init: RequestInit): Promise<Response> {
-  return undiciFetch(url, { ...init, dispatcher: through } as never) as unknown as Promise<Response>;
+export async function fetchTenantHost(through: LazyAgent, url: URL, init: RequestInit): Promise<Response> {
+  const [{ fetch }, dispatcher] = await Promise.all([loadUndici(), through.get()]);
+  return fetch(url, { ...init, dispatcher } as never) as unknown as Promise<Response>;
 }

@@ -3,13 +3,13 @@
  * the declared calls with their templates filled, the answer read at the declared paths. Nothing
  * here knows a provider by name.
  */
-import type { Dispatcher } from "undici";
 import { randomUUID } from "node:crypto";
 import { type ApiDeclaration, underBase, withCredential } from "../connectors/api.ts";
 import { asRecord, asString, valueAt } from "../connectors/json.ts";
 import { pathWithQuery } from "../connectors/request.ts";
 import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
 import { fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
+import type { LazyAgent } from "../net/undici.ts";
 
 /** A provider call that did not answer 2xx (`status` 0: unreachable or timed out). */
 export class SubscriptionCallError extends Error {
@@ -74,7 +74,7 @@ export interface CallTarget {
   /** The base's host is one the connection's end user named (a `hostname` parameter): refused when it resolves to a private address. */
   guardHost?: boolean;
   /** The guarded agent a tenant's host is dialled through (src/net/ssrf.ts), with guardHost. */
-  tenantHosts?: Dispatcher;
+  tenantHosts?: LazyAgent;
 }
 
 /** A call as sent: a declared one, or a hook's request (no query or headers of its own). */
