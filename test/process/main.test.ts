@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, expect, test, vi } from "vitest";
 import { createTestDatabase } from "../helpers/database.ts";
@@ -88,6 +88,24 @@ test("the built server (what npm start runs) serves the console's GraphQL and fo
     await service.kill9();
     receiver.close();
   }
+});
+
+test("a start of the built server loads neither GraphQL nor undici: the first request that needs them does", () => {
+  // docs/decisions.md ("The server is bundled"): each was a large part of a start's main thread. A
+  // static import of either anywhere main.js or app.js reach statically would put it back in every
+  // start; the chunks' source maps name what each holds.
+  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+  const loadedAtStart = new Set<string>();
+  const follow = (file: string) => {
+    if (loadedAtStart.has(file)) return;
+    loadedAtStart.add(file);
+    for (const [, relative] of readFileSync(file, "utf8").matchAll(/(?:import|from)\s*"(\.\.?\/[^"]+)"/g)) follow(resolve(dirname(file), relative));
+  };
+  follow(COMPILED_ENTRY);
+  follow(join(dirname(COMPILED_ENTRY), "app.js"));
+  const sources = [...loadedAtStart].flatMap((file) => (JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] }).sources);
+  expect(sources.some((source) => source.endsWith("src/app.ts"))).toBe(true);
+  expect(sources.filter((source) => /node_modules\/(undici|graphql|graphql-yoga|@pothos\/core)\//.test(source) || source.includes("src/graphql/schema"))).toEqual([]);
 });
 
 test.skipIf(database.url !== undefined)("a second process on the same embedded database refuses to start, saying why", async () => {
