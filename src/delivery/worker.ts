@@ -355,6 +355,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
         wake();
       });
       detach = deps.handoff?.attach({ reserve });
+      // undici loads now, after the port opened (main.ts), rather than on the first attempt (../net/undici.ts).
+      agent.get().catch(() => {});
       loop = run().catch((error) => logger.error({ err: error }, "the delivery worker stopped unexpectedly"));
     },
     async stop() {
