@@ -14,7 +14,7 @@ import { pathWithQuery } from "../connectors/request.ts";
 import { type CredentialsDeclaration, fillCredentialTemplate, publicValues } from "../connectors/credentials.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import { namesTenantHost } from "../connectors/params.ts";
-import { createTenantHostDispatcher, fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
+import { createTenantHostAgent, fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
 import { storableOptional, storableText } from "../text/storable.ts";
 
@@ -50,7 +50,7 @@ export function readCredentialFields(decl: CredentialsDeclaration, form: URLSear
 
 export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv" | "env"> }) {
   // A tenant-named host is dialled only at the address the guard checked (src/net/ssrf.ts).
-  const tenantHosts = createTenantHostDispatcher(TIMEOUT_MS);
+  const tenantHosts = createTenantHostAgent(TIMEOUT_MS);
   return {
     async check(def: ConnectorDefinition, sessionParams: Record<string, string>, form: URLSearchParams): Promise<CredentialCheck> {
       const decl = credentialsOf(def);

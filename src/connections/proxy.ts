@@ -25,7 +25,7 @@ import { Counter, Histogram, type Registry } from "prom-client";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { createTenantHostDispatcher, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
+import { createTenantHostAgent, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import { lazyAgent } from "../net/undici.ts";
 import { AppError, badInput } from "../errors.ts";
 import { credentialHeader, declaredRateLimitWaitMs, withCredential } from "../connectors/api.ts";
@@ -277,7 +277,7 @@ export function createProxy(deps: ProxyDeps) {
   const retryBaseMs = deps.retryBaseMs ?? 250;
   const budget = deps.budget ?? createBufferBudget(deps.config.proxyBufferBudgetBytes);
   const direct = lazyAgent({ keepAliveTimeout: 10_000, connect: { timeout: proxyTimeoutMs } });
-  const tenantHosts = createTenantHostDispatcher(proxyTimeoutMs);
+  const tenantHosts = createTenantHostAgent(proxyTimeoutMs);
   const requests = new Counter({
     name: "switchyard_proxy_requests_total",
     help: "Requests through the authenticated proxy, by connector and status class (Switchyard's own errors included)",

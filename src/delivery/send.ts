@@ -32,7 +32,7 @@ export interface SendResult {
  * The HTTP agent deliveries go through: keep-alive connections per receiver and, in production,
  * a resolver that refuses internal addresses — the address it checked is the one dialled.
  */
-export function createDeliveryDispatcher(config: Config): { agent: LazyAgent; guarded: boolean } {
+export function createDeliveryAgent(config: Config): { agent: LazyAgent; guarded: boolean } {
   const guarded = config.env === "production" && !config.forwardingAllowPrivate;
   const agent = lazyAgent({
     keepAliveTimeout: 10_000,

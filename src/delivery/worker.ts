@@ -8,7 +8,7 @@ import type { OperationsMetrics } from "./metrics.ts";
 import type { ClaimedDelivery, DeliveryQueue } from "./queue/index.ts";
 import type { Reservation } from "./queue/enqueue.ts";
 import { nextStep, parseRetryAfter } from "./retryPolicy.ts";
-import { createDeliveryDispatcher, send, type SendResult, USER_AGENT } from "./send.ts";
+import { createDeliveryAgent, send, type SendResult, USER_AGENT } from "./send.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 import type { LocalHandoff } from "./handoff.ts";
 
@@ -94,7 +94,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   // slots, so a receiver that hangs leaves at least half of them to everyone else. The claim counts
   // it across instances (queue/claim.ts), so it bounds this worker's attempts to the URL too.
   const perUrl = Math.max(1, Math.min(config.deliveryMaxInFlightPerUrl, Math.floor(concurrency / 2)));
-  const { agent, guarded } = createDeliveryDispatcher(config);
+  const { agent, guarded } = createDeliveryAgent(config);
 
   // Opened secrets by their sealed text (signing secrets, operator header values). The sealed text
   // names one value forever, and the claim returns only the secrets in force, so this cannot go

@@ -105,7 +105,7 @@ export async function checkUrlTarget(url: URL): Promise<string | undefined> {
  * check. The delivery sender's pattern (src/delivery/send.ts), for the proxy, subscription calls
  * and the connect form's credential test. An IP literal is never looked up: `refusedLiteral` judges it.
  */
-export function createTenantHostDispatcher(timeoutMs: number): LazyAgent {
+export function createTenantHostAgent(timeoutMs: number): LazyAgent {
   return lazyAgent({ connect: { lookup: guardedLookup as never, timeout: timeoutMs }, maxRequestsPerClient: 1, keepAliveTimeout: 1_000 });
 }
 
@@ -124,7 +124,7 @@ export function refusedByGuard(error: unknown): boolean {
 }
 
 /**
- * `fetch` to a host a tenant names, through a guarded agent (`createTenantHostDispatcher`: its
+ * `fetch` to a host a tenant names, through a guarded agent (`createTenantHostAgent`: its
  * sockets serve one request each, so it holds nothing between calls). A refused address rejects
  * like any connection error; `refusedByGuard` tells it apart.
  */

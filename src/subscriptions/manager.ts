@@ -12,7 +12,7 @@
  * when this process signals it, else within PLAN_INTERVAL (5 s) on every instance.
  */
 import { type ChangeStart, subscriptionChangeReader } from "../connectors/changes.ts";
-import { createTenantHostDispatcher } from "../net/ssrf.ts";
+import { createTenantHostAgent } from "../net/ssrf.ts";
 import { appKeyed, subscriptionUrlToken } from "./urlToken.ts";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
@@ -111,7 +111,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps, options
     values: () => catalog().values(),
   };
   // Tenant-named hosts are dialled only at the address the guard checked (src/net/ssrf.ts).
-  const tenantHosts = createTenantHostDispatcher(callTimeoutMs);
+  const tenantHosts = createTenantHostAgent(callTimeoutMs);
   let wantedOnce: WantedEvent[] | undefined;
   const wanted = () =>
     (wantedOnce ??= [...declared.values()].flatMap(({ def, decl }) =>
