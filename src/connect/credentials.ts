@@ -14,7 +14,7 @@ import { pathWithQuery } from "../connectors/request.ts";
 import { type CredentialsDeclaration, fillCredentialTemplate, publicValues } from "../connectors/credentials.ts";
 import { asString, valueAt } from "../connectors/json.ts";
 import { namesTenantHost } from "../connectors/params.ts";
-import { createTenantHostAgent, fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
+import { createTenantHostAgent, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import type { ConnectorDefinition, ExternalIdentity } from "../connectors/types.ts";
 import { storableOptional, storableText } from "../text/storable.ts";
 
@@ -81,7 +81,7 @@ export function createCredentialCheck(deps: { config: Pick<Config, "connectorEnv
       let response: Response;
       try {
         const init: RequestInit = { method: decl.test.method, headers: signed.headers as Record<string, string>, body, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) };
-        response = await (guarded ? fetchTenantHost(tenantHosts, signed.url, init) : fetch(signed.url, init));
+        response = await (guarded ? tenantHosts.fetch(signed.url, init) : fetch(signed.url, init));
       } catch (error) {
         if (refusedByGuard(error)) return { ok: false, kind: "unavailable", reason: REFUSED_PRIVATE_ADDRESS };
         return { ok: false, kind: "unavailable", reason: (error as Error).name === "TimeoutError" ? "timed out" : "could not be reached" };

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import { type LazyAgent, lazyAgent, loadUndici } from "./undici.ts";
+import { type LazyAgent, lazyAgent } from "./undici.ts";
 
 /**
  * Server-side request forgery guard for forwarding URLs. In production a forwarding URL must not
@@ -104,6 +104,8 @@ export async function checkUrlTarget(url: URL): Promise<string | undefined> {
  * answer differently — and serves one request only, so no pooled keep-alive socket outlives its
  * check. The delivery sender's pattern (src/delivery/send.ts), for the proxy, subscription calls
  * and the connect form's credential test. An IP literal is never looked up: `refusedLiteral` judges it.
+ * Its `fetch` holds nothing between calls; a refused address rejects like any connection error, and
+ * `refusedByGuard` tells it apart.
  */
 export function createTenantHostAgent(timeoutMs: number): LazyAgent {
   return lazyAgent({ connect: { lookup: guardedLookup as never, timeout: timeoutMs }, maxRequestsPerClient: 1, keepAliveTimeout: 1_000 });
@@ -121,14 +123,4 @@ export function refusedByGuard(error: unknown): boolean {
     if (e.code === "EFORBIDDENADDRESS") return true;
   }
   return false;
-}
-
-/**
- * `fetch` to a host a tenant names, through a guarded agent (`createTenantHostAgent`: its
- * sockets serve one request each, so it holds nothing between calls). A refused address rejects
- * like any connection error; `refusedByGuard` tells it apart.
- */
-export async function fetchTenantHost(through: LazyAgent, url: URL, init: RequestInit): Promise<Response> {
-  const [{ fetch }, dispatcher] = await Promise.all([loadUndici(), through.get()]);
-  return fetch(url, { ...init, dispatcher } as never) as unknown as Promise<Response>;
 }

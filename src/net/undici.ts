@@ -14,15 +14,25 @@ export const loadUndici = (): Promise<Undici> => import("undici").then((loaded) 
 /** An undici `Agent` made when first asked for, and closed only if it was made. */
 export interface LazyAgent {
   get(): Promise<Dispatcher>;
+  /** undici's `fetch` through this agent. */
+  fetch(url: URL, init: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
 
-export function lazyAgent(options: Agent.Options): LazyAgent {
-  let made: Promise<Dispatcher> | undefined;
+/** `load` is undici's loader; a test hands in one that fails. */
+export function lazyAgent(options: Agent.Options, load: () => Promise<Undici> = loadUndici): LazyAgent {
+  let made: Promise<{ undici: Undici; agent: Dispatcher }> | undefined;
+  const make = () => (made ??= load().then((undici) => ({ undici, agent: new undici.Agent(options) })));
   return {
-    get: () => (made ??= loadUndici().then(({ Agent }) => new Agent(options))),
+    get: async () => (await make()).agent,
+    fetch: async (url, init) => {
+      const { undici, agent } = await make();
+      return undici.fetch(url, { ...init, dispatcher: agent } as never) as unknown as Response;
+    },
     close: async () => {
-      if (made) await (await made).close();
+      // Nothing to close when it was never made, or when loading undici failed.
+      const agent = await made?.then(({ agent }) => agent, () => undefined);
+      await agent?.close();
     },
   };
 }

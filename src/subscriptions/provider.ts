@@ -8,7 +8,7 @@ import { type ApiDeclaration, underBase, withCredential } from "../connectors/ap
 import { asRecord, asString, valueAt } from "../connectors/json.ts";
 import { pathWithQuery } from "../connectors/request.ts";
 import type { SubscriptionCall, SubscriptionDeclaration } from "../connectors/subscription.ts";
-import { fetchTenantHost, REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
+import { REFUSED_PRIVATE_ADDRESS, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
 import type { LazyAgent } from "../net/undici.ts";
 
 /** A provider call that did not answer 2xx (`status` 0: unreachable or timed out). */
@@ -98,7 +98,7 @@ export async function callProvider(call: Call, vars: TemplateVars, target: CallT
     const refused = target.guardHost ? refusedLiteral(url) : undefined;
     if (refused) throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${refused}`, 0);
     const init: RequestInit = { method: call.method, headers: headers as Record<string, string>, body, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs) };
-    response = await (target.guardHost && target.tenantHosts ? fetchTenantHost(target.tenantHosts, url, init) : fetch(url, init));
+    response = await (target.guardHost && target.tenantHosts ? target.tenantHosts.fetch(url, init) : fetch(url, init));
   } catch (error) {
     const why = refusedByGuard(error) ? REFUSED_PRIVATE_ADDRESS : (error as Error).message;
     throw new SubscriptionCallError(`${call.method} ${call.path.split("?")[0]}: ${why}`, 0);
