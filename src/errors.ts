@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Every expected failure, declared once: its REST status and problem `code` (snake_case, part of

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Clock } from "../clock.ts";
 import type { PasswordHasher } from "../crypto/passwords.ts";
 import { sha256Hex } from "../crypto/secrets.ts";

@@ -6,7 +6,7 @@
  * token — the proxy (src/connections/proxy.ts), the poller (src/polling/) and the subscription
  * manager (src/subscriptions/); no code branches on a name.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { headerName, jsonPath } from "./fields.ts";
 import { valueAt } from "./json.ts";
 

@@ -12,7 +12,7 @@
  * `start` runs when the account connects. Every position is kept in one place, `change_position`
  * (../changes/positions.ts).
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { FetchInit, NormalizedEvent, SyncNotification } from "./types.ts";
 
 /** What a change reader is given: where it resumes, the account's token, and what asked for the read. */

@@ -8,7 +8,7 @@
  * wire: the key itself for API_KEY, `base64(username:password)` for BASIC. The proxy sends it in
  * the connector's declared `api.auth` style; the token endpoint hands it out as it is.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { anchoredPattern, httpsUrl, jsonPath } from "./fields.ts";
 import { apiRequestSchema } from "./request.ts";
 

@@ -7,7 +7,7 @@
  *
  * `docs/connectors.md` ("How to add a connector") explains every field with an example.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { apiSchema } from "./api.ts";
 import { credentialsSchema, isHttpsUrlTemplate, secretFieldsNamed } from "./credentials.ts";
 import { headerName, httpsUrl, jsonPath } from "./fields.ts";

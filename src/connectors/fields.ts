@@ -3,7 +3,7 @@
  * params.ts, credentials.ts, subscription.ts): defined once here, a module that imports nothing of
  * the declaration, so each section can use them while declaration.ts is still loading.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** `sender.id`, `repository.owner.id`, `authorizations[].user_id` (`[]`: every element). */
 export const jsonPath = z

@@ -4,7 +4,7 @@
  * installation tokens itself, authenticated as the app by an RS256 JWT signed with its private key.
  * The identity section is read with that JWT at `identity.path` (`{installation_id}` filled in).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { httpsUrl, jsonPath } from "./fields.ts";
 import { apiRequestSchema, isBodilessGet } from "./request.ts";
 

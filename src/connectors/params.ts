@@ -18,7 +18,7 @@
  * (src/net/ssrf.ts): a public name that resolves to a private address is refused then.
  */
 import { isIP } from "node:net";
-import { z } from "zod";
+import * as z from "zod";
 import { anchoredPattern } from "./fields.ts";
 
 /** One DNS label: what every parameter value must be, on top of its declared pattern. */

@@ -6,7 +6,7 @@
  *
  * `docs/polling.md` explains every field with the three declared readers as examples.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { apiRequestSchema, isBodilessGet } from "./request.ts";
 
 /** The placeholder in a query value that is replaced by the stored position (a page token, a "since" time). */

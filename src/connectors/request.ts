@@ -6,7 +6,7 @@
  * polled list is a GET). The path goes under the connection's API base; the credential goes in the
  * connector's declared style (api.ts).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { headerName } from "./fields.ts";
 
 export const REQUEST_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

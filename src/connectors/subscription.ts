@@ -25,7 +25,7 @@
  * The calls go to the connection's API base (`api.connectionBaseUrl`, else `api.baseUrl`), or
  * to `base` resolved against it where the provider's webhooks live beside its API (Figma's /v2).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { headerName, jsonPath } from "./fields.ts";
 import { REQUEST_METHODS, apiRequestSchema } from "./request.ts";
 import { schemeSchema, type SchemeParams } from "./schemes/index.ts";

@@ -5,7 +5,7 @@ import type { Db } from "../db/database.ts";
 import type { ConnectorDefinition } from "../connectors/types.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { parseInput } from "../errors.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { InboundSecrets } from "./inboundSecrets.ts";
 
 /** What the API shows of stored credentials: never the secrets, only whether they are set. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { usableApiKeySql } from "../auth/apiKeys.ts";
 import type { Db } from "../db/database.ts";
 import type { Sql } from "../db/sql.ts";

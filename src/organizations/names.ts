@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Characters a name must not contain: C0 and C1 controls and DEL (ESC starts the terminal escape

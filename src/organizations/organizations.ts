@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/errors.ts";

@@ -90,10 +90,12 @@ test("the built server (what npm start runs) serves the console's GraphQL and fo
   }
 });
 
-test("a start of the built server loads neither GraphQL nor undici: the first request that needs them does", () => {
+test("a start of the built server loads neither GraphQL nor undici (the first request that needs them does), nor zod's translations", () => {
   // docs/decisions.md ("The server is bundled"): each was a large part of a start's main thread. A
   // static import of either anywhere main.js or app.js reach statically would put it back in every
-  // start; the chunks' source maps name what each holds.
+  // start; the chunks' source maps name what each holds. zod's messages in other languages (300 kB
+  // of source) come with `import { z } from "zod"`, which hands over zod's whole namespace; `import *
+  // as z` lets the bundler keep what is used, English messages among it.
   if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
   const loadedAtStart = new Set<string>();
   const follow = (file: string) => {
@@ -106,6 +108,7 @@ test("a start of the built server loads neither GraphQL nor undici: the first re
   const sources = [...loadedAtStart].flatMap((file) => (JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] }).sources);
   expect(sources.some((source) => source.endsWith("src/app.ts"))).toBe(true);
   expect(sources.filter((source) => /node_modules\/(undici|graphql|graphql-yoga|@pothos\/core)\//.test(source) || source.includes("src/graphql/schema"))).toEqual([]);
+  expect(sources.filter((source) => source.includes("zod/v4/locales/")).map((source) => source.replace(/^.*\//, ""))).toEqual(["en.js"]);
 });
 
 test.skipIf(database.url !== undefined)("a second process on the same embedded database refuses to start, saying why", async () => {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { InboundRequest, VerificationKeys, VerifyResult } from "../types.ts";
 
 /** What every scheme is given: the request as received (raw bytes), the secret in force, the clock. */

@@ -12,7 +12,7 @@
  * keyed by the secret over what the caller sent, or it signs whatever an attacker asks for — an
  * "answer that proves the secret" is only safe once the request itself is proven to be the provider's.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { InboundRequest } from "../types.ts";
 
 export interface HandshakeReply {

@@ -6,7 +6,7 @@
  * with a millisecond timestamp and some escapes of the URL decoded.
  */
 import { createHmac } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { safeEqual } from "../signatures.ts";
 import type { VerifyResult } from "../types.ts";
 import { checkRfc3339Timestamp, checkTimestamp, headerName, noSecret, percentEscape, type SchemeInput, signedContent, signedContentTemplate } from "./common.ts";

@@ -4,7 +4,7 @@
  * own (`scheme: { own: …, params: … }`, ./own.ts), in its folder. Adding a provider never adds code
  * here: a new way of signing starts as the provider's own, and moves here when a second provider shares it.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { VerifyResult } from "../types.ts";
 import type { SchemeInput } from "./common.ts";
 import { hmacScheme, verifyHmac } from "./hmac.ts";

@@ -8,7 +8,7 @@
  * `exp` claim, when present, must not be more than 5 minutes past.
  */
 import { createHmac } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { asRecord } from "../json.ts";
 import { safeEqual } from "../signatures.ts";
 import type { VerifyResult } from "../types.ts";

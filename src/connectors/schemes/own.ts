@@ -5,7 +5,7 @@
  * are validated with the declaration, errors naming `webhook.scheme.params.<field>`. This folder
  * keeps only the schemes two or more providers use.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { VerifyResult } from "../types.ts";
 import type { SchemeInput } from "./common.ts";
 

@@ -3,7 +3,7 @@
  * `{timestamp}.{body}`) and of the providers that copied it (Calendly-Webhook-Signature). Several
  * v1 values may be present while a secret is being rolled: any one matching is enough.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { safeEqual } from "../signatures.ts";
 import type { VerifyResult } from "../types.ts";
 import { checkTimestamp, headerName, noSecret, type SchemeInput, signedContent, signedContentTemplate } from "./common.ts";

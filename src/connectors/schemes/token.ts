@@ -2,7 +2,7 @@
  * A shared secret sent as is in a header: GitLab `X-Gitlab-Token`, or `Authorization: Bearer …`
  * with a prefix. Compared in constant time; there is nothing to compute over the body.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { safeEqual } from "../signatures.ts";
 import type { VerifyResult } from "../types.ts";
 import { headerName, noSecret, type SchemeInput } from "./common.ts";

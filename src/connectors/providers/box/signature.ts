@@ -5,7 +5,7 @@
  * deployment holds one key: a delivery is genuine when either header matches it, so the operator
  * can rotate keys the way Box intends (configure the other key, then regenerate the first).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { safeEqual } from "../../signatures.ts";
 import type { VerifyResult } from "../../types.ts";
 import { noSecret, type SchemeInput } from "../../schemes/common.ts";

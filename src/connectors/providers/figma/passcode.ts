@@ -4,7 +4,7 @@
  * constant time. The body must be parsed to find it, so only a well-formed JSON object with a
  * string at the path can pass.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { parseJsonObject, valueAt } from "../../json.ts";
 import { safeEqual } from "../../signatures.ts";
 import type { VerifyResult } from "../../types.ts";

@@ -9,7 +9,7 @@
  * subscription carries that audience, so it plays the part a shared HMAC secret plays elsewhere.
  * `<audience>|<service-account-email>` also pins the signer (`email`, which must be verified).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { verifyRs256Jwt } from "../../jwt.ts";
 import { safeEqual } from "../../signatures.ts";
 import type { VerifyResult } from "../../types.ts";

@@ -7,7 +7,7 @@
  * (the body's digest) applies.
  */
 import { createHmac } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { parseJsonObject, valueAt } from "../../json.ts";
 import { safeEqual } from "../../signatures.ts";
 import type { VerifyResult } from "../../types.ts";

@@ -4,7 +4,7 @@
  * minute). The signature is checked first, over the raw bytes; only a body proven to be the
  * provider's is parsed to read its timestamp.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { parseJsonObject, valueAt } from "../../json.ts";
 import { safeEqual } from "../../signatures.ts";
 import type { VerifyResult } from "../../types.ts";

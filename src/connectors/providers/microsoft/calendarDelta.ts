@@ -25,7 +25,7 @@
  *   gap is not forwarded. Without a position (calendar subscriptions made before this) the first
  *   `missed` takes it, likewise.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { GRAPH_VERSION } from "./graph.ts";
 import { graphDedupeKey, occurredAt } from "./changes.ts";
 import { deltaRound, parsePosition, readOnFrom } from "./delta.ts";

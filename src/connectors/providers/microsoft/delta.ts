@@ -4,7 +4,7 @@
  * `value` and ends with an `@odata.nextLink` (more pages of this round) or an `@odata.deltaLink`
  * (the round is over; the link reads on from here next time). Both links are followed as given.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { asRecord, asString } from "../../json.ts";
 import type { ChangeReadContext } from "../../changes.ts";
 

@@ -16,7 +16,7 @@
  * Without a position (taking it at creation failed) the first `missed` takes it and forwards
  * nothing; a 410 (the delta link expired) takes it again, likewise.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { GRAPH_VERSION } from "./graph.ts";
 import { graphDedupeKey, occurredAt } from "./changes.ts";
 import { deltaRound, parsePosition, readOnFrom } from "./delta.ts";

@@ -4,7 +4,7 @@
  * user is declared (it names nobody); the password is the secret. Both halves are compared in
  * constant time, with no early exit; there is nothing to compute over the body.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { safeEqual } from "../../signatures.ts";
 import type { VerifyResult } from "../../types.ts";
 import { noSecret, type SchemeInput } from "../../schemes/common.ts";

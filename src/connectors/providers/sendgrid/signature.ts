@@ -7,7 +7,7 @@
  * there is no timing to guard; the timestamp is checked before any verification.
  */
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import type { VerifyResult } from "../../types.ts";
 import { checkTimestamp, headerName, noSecret, type SchemeInput, signedContent, signedContentTemplate } from "../../schemes/common.ts";
 import { ownScheme } from "../../schemes/own.ts";

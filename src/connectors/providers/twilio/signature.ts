@@ -4,7 +4,7 @@
  * base64 HMAC-SHA1 keyed by the account's Auth Token. The URL is tried as called and with its
  * default port written out, as Twilio's own validator does (Twilio may sign either form).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { safeEqual } from "../../signatures.ts";
 import type { InboundRequest, VerifyResult } from "../../types.ts";
 import { headerName, noSecret, type SchemeInput } from "../../schemes/common.ts";
