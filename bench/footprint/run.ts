@@ -7,12 +7,14 @@
  *   npm run bench:footprint -- --npm-start       # also through `npm start` (npm's own process on top)
  *
  * Per configuration: time from spawn to the first 200 from /readyz (ready: the database is reachable), the RSS once idle (after a
- * GC-friendly pause), then the RSS after 2,000 GraphQL requests (sign-up, organization, pages) and
- * idle again. RSS is read from /proc/<pid>/status (VmRSS, the whole process: V8 heap, PGlite's
+ * GC-friendly pause), the first forwarded event (from the sendTestEvent request to its POST reaching a
+ * local receiver: the delivery path's first use in the process, its lazily loaded modules included),
+ * then the RSS after 2,000 GraphQL requests (sign-up, organization, pages) and idle again. RSS is read from /proc/<pid>/status (VmRSS, the whole process: V8 heap, PGlite's
  * WebAssembly memory, native buffers). Targets: /readyz ≤ 1.5 s fresh and ≤ 1.0 s after, idle RSS (10 s after ready) ≤ 100 MB on PostgreSQL
  * and ≤ 200 MB embedded. Writes bench/footprint/results.json.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -22,7 +24,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { benchDatabase } from "../database.ts";
 import { freePort, START_FLAGS } from "../../test/helpers/serviceProcess.ts";
-import { createBenchOperator } from "../operator.ts";
+import { type BenchOperator, createBenchOperator } from "../operator.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -71,6 +73,8 @@ interface Measured {
   /** CPU the process (tree) used until /readyz answered: steadier than wall time on a busy machine. */
   cpuToReadyzMs: number;
   idleRssMb: number;
+  /** From sending the first test event to its POST reaching the receiver. */
+  firstEventMs: number;
   afterLoadRssMb: number;
   peakRssMb: number;
 }
@@ -108,8 +112,10 @@ async function measure(name: string, command: string[], env: Record<string, stri
     await sleep(IDLE_SECONDS * 1000);
     const idleRssMb = rssMb(child.pid!);
 
-    // Some real work, then idle again: what the process keeps after serving.
     const operator = await createBenchOperator(url);
+    const firstEventMs = await firstForwardedEvent(url, operator);
+
+    // Some real work, then idle again: what the process keeps after serving.
     const body = JSON.stringify({
       query: "query($id: ID!) { deployment(id: $id) { name dataItems { totalCount nodes { id name } } } }",
       variables: { id: operator.production },
@@ -124,7 +130,7 @@ async function measure(name: string, command: string[], env: Record<string, stri
     });
     await sleep(IDLE_SECONDS * 1000);
     const afterLoadRssMb = rssMb(child.pid!);
-    return { name, load, readyzMs, cpuToReadyzMs, idleRssMb, afterLoadRssMb, peakRssMb: Math.max(peak, afterLoadRssMb) };
+    return { name, load, readyzMs, cpuToReadyzMs, idleRssMb, firstEventMs, afterLoadRssMb, peakRssMb: Math.max(peak, afterLoadRssMb) };
   } finally {
     clearInterval(sampler);
     const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
@@ -133,8 +139,38 @@ async function measure(name: string, command: string[], env: Record<string, stri
   }
 }
 
+/** Milliseconds from the sendTestEvent request to its POST arriving at a receiver on this machine. */
+async function firstForwardedEvent(url: string, operator: BenchOperator): Promise<number> {
+  let arrived: (at: number) => void;
+  const arrival = new Promise<number>((resolve) => (arrived = resolve));
+  const receiver = createServer((req, res) => {
+    arrived(performance.now());
+    req.resume().on("end", () => res.end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  try {
+    const forwardingUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    await operator.gql(
+      "mutation($d: ID!, $i: ForwardingSettingsInput!) { saveForwardingSettings(deploymentId: $d, input: $i) { forwardingUrl } }",
+      { d: operator.production, i: { forwardingUrl, triggers: [] } },
+    );
+    const sent = performance.now();
+    await operator.gql('mutation($d: ID!) { sendTestEvent(deploymentId: $d, trigger: { connector: "github", trigger: "issue_opened" }) { id } }', {
+      d: operator.production,
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<number>((resolve) => (timer = setTimeout(() => resolve(Number.NaN), 30_000)));
+    const arrivedAt = await Promise.race([arrival, timeout]);
+    clearTimeout(timer);
+    return arrivedAt - sent;
+  } finally {
+    receiver.close();
+  }
+}
+
 const results: Measured[] = [];
-const common = { NODE_ENV: "production", ENCRYPTION_KEY: randomBytes(32).toString("base64") };
+// The receiver of the first forwarded event listens on this machine: a private address.
+const common = { NODE_ENV: "production", ENCRYPTION_KEY: randomBytes(32).toString("base64"), FORWARDING_ALLOW_PRIVATE: "true" };
 const dataDir = mkdtempSync(join(tmpdir(), "sy-footprint-"));
 const benchDb = benchDatabase();
 await benchDb.create();
@@ -163,6 +199,7 @@ console.table(
     "/readyz ms": Math.round(r.readyzMs),
     "CPU to /readyz ms": Math.round(r.cpuToReadyzMs),
     "idle RSS MB": Math.round(r.idleRssMb),
+    "first event ms": Math.round(r.firstEventMs),
     "after load MB": Math.round(r.afterLoadRssMb),
     "peak MB": Math.round(r.peakRssMb),
   })),
