@@ -22,17 +22,19 @@ export interface LazyAgent {
 /** `load` is undici's loader; a test hands in one that fails. */
 export function lazyAgent(options: Agent.Options, load: () => Promise<Undici> = loadUndici): LazyAgent {
   let made: Promise<{ undici: Undici; agent: Dispatcher }> | undefined;
+  let agent: Promise<Dispatcher> | undefined;
   const make = () => (made ??= load().then((undici) => ({ undici, agent: new undici.Agent(options) })));
   return {
-    get: async () => (await make()).agent,
+    // The same settled promise on every call: each delivery attempt asks for it.
+    get: () => (agent ??= make().then((ready) => ready.agent)),
     fetch: async (url, init) => {
       const { undici, agent } = await make();
       return undici.fetch(url, { ...init, dispatcher: agent } as never) as unknown as Response;
     },
     close: async () => {
       // Nothing to close when it was never made, or when loading undici failed.
-      const agent = await made?.then(({ agent }) => agent, () => undefined);
-      await agent?.close();
+      const dispatcher = await made?.then((ready) => ready.agent, () => undefined);
+      await dispatcher?.close();
     },
   };
 }
