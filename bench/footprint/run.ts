@@ -6,12 +6,14 @@
  *   npm run bench:footprint -- --idle 10         # seconds to wait before reading the idle RSS
  *   npm run bench:footprint -- --npm-start       # also through `npm start` (npm's own process on top)
  *
- * Per configuration: time from spawn to the first 200 from /readyz (ready: the database is reachable), the RSS once idle (after a
- * GC-friendly pause), the first forwarded event (from the sendTestEvent request to its POST reaching a
- * local receiver: the delivery path's first use in the process, its lazily loaded modules included),
- * then the RSS after 2,000 GraphQL requests (sign-up, organization, pages) and idle again. RSS is read from /proc/<pid>/status (VmRSS, the whole process: V8 heap, PGlite's
- * WebAssembly memory, native buffers). Targets: /readyz ≤ 1.5 s fresh and ≤ 1.0 s after, idle RSS (10 s after ready) ≤ 100 MB on PostgreSQL
- * and ≤ 200 MB embedded. Writes bench/footprint/results.json.
+ * Per configuration: time from spawn to the first 200 from /readyz (ready: the database is
+ * reachable), the RSS once idle (after a GC-friendly pause), the first forwarded event (from the
+ * sendTestEvent request to its POST reaching a local receiver: the delivery path's first use in the
+ * process, its lazily loaded modules included), then the RSS after 2,000 GraphQL requests (sign-up,
+ * organization, pages) and idle again. RSS is read from /proc/<pid>/status (VmRSS, the whole
+ * process: V8 heap, PGlite's WebAssembly memory, native buffers). Targets: /readyz ≤ 1.5 s fresh and
+ * ≤ 1.0 s after, idle RSS (10 s after ready) ≤ 100 MB on PostgreSQL and ≤ 200 MB embedded. Writes
+ * bench/footprint/results.json.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
