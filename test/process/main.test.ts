@@ -4,9 +4,13 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, expect, test, vi } from "vitest";
+import { connectAccount } from "../helpers/connectFlow.ts";
 import { createTestDatabase } from "../helpers/database.ts";
+import { startFakeGitHub } from "../helpers/fakeProviders/github.ts";
+import { createOperator } from "../helpers/operators.ts";
 import { COMPILED_ENTRY, serviceProcess } from "../helpers/serviceProcess.ts";
 import { scaled } from "../helpers/timing.ts";
+import { startFakeGitHubApi } from "../proxy/fakeGitHubApi.ts";
 
 // Starting a process compiles the TypeScript first: give each test room on a busy 2-core machine.
 vi.setConfig({ testTimeout: scaled(120_000) });
@@ -87,6 +91,32 @@ test("the built server (what npm start runs) serves the console's GraphQL and fo
   } finally {
     await service.kill9();
     receiver.close();
+  }
+});
+
+test("the built server connects an account through the hosted flow and proxies a call with its token", async () => {
+  // The proxy's agent, like the delivery worker's, is a lazyAgent that loads undici from its chunk of
+  // the bundle on the first call (src/net/undici.ts): proven here through dist/, not only in src/.
+  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+  const github = await startFakeGitHub({ autoApprove: true });
+  const api = await startFakeGitHubApi(github);
+  const service = await serviceProcess({ ...env(), ...github.env(), CONNECTOR_GITHUB_API_URL: api.url }, { entry: COMPILED_ENTRY });
+  try {
+    await service.start();
+    const ada = await createOperator(service.client);
+    await connectAccount(service.client, ada, { connector: "github", account: "alice", provider: github });
+    const response = await fetch(`${service.url}/api/v1/proxy/github/alice/user`, { headers: { "x-api-key": ada.apiKey } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ login: expect.any(String), type: "User" });
+    // The provider saw the connection's own token, never the operator's key.
+    const call = api.seen.find((seen) => seen.url === "/user");
+    expect(call?.token).toBe(github.grants.at(-1)?.accessToken);
+    expect(JSON.stringify(call?.headers)).not.toContain(ada.apiKey);
+    expect(await service.stop()).toBe(0);
+  } finally {
+    await service.kill9();
+    await api.close();
+    await github.close();
   }
 });
 
