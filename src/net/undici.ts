@@ -21,20 +21,21 @@ export interface LazyAgent {
 
 /** `load` is undici's loader; a test hands in one that fails. */
 export function lazyAgent(options: Agent.Options, load: () => Promise<Undici> = loadUndici): LazyAgent {
-  let made: Promise<{ undici: Undici; agent: Dispatcher }> | undefined;
+  let undici: Promise<Undici> | undefined;
   let agent: Promise<Dispatcher> | undefined;
-  const make = () => (made ??= load().then((undici) => ({ undici, agent: new undici.Agent(options) })));
+  const loaded = () => (undici ??= load());
+  // The same settled promise on every call: each delivery attempt asks for it.
+  const get = () => (agent ??= loaded().then(({ Agent }) => new Agent(options)));
   return {
-    // The same settled promise on every call: each delivery attempt asks for it.
-    get: () => (agent ??= make().then((ready) => ready.agent)),
+    get,
     fetch: async (url, init) => {
-      const { undici, agent } = await make();
-      return undici.fetch(url, { ...init, dispatcher: agent } as never) as unknown as Response;
+      const [{ fetch }, dispatcher] = await Promise.all([loaded(), get()]);
+      return fetch(url, { ...init, dispatcher } as never) as unknown as Response;
     },
     close: async () => {
       // Nothing to close when it was never made, or when loading undici failed.
-      const dispatcher = await made?.then((ready) => ready.agent, () => undefined);
-      await dispatcher?.close();
+      const made = await agent?.catch(() => undefined);
+      await made?.close();
     },
   };
 }
