@@ -235,7 +235,10 @@ export function buildApp(deps: AppDeps): App {
   const forwarding = createForwarding({ db, sql, box, logger, deliveries, recorder, clock, allowPrivateTargets, diskSpace });
 
   const metrics = new Registry();
-  collectDefaultMetrics({ register: metrics });
+  // The event-loop lag series sample every 50 ms rather than prom-client's 10: its timer was half of an
+  // idle instance's wake-ups (214 → 61 a second, 12 → 8 ms of CPU a second on PostgreSQL;
+  // docs/benchmarks.md), and a stall that matters lasts longer than that.
+  collectDefaultMetrics({ register: metrics, eventLoopMonitoringPrecision: 50 });
   operationsMetrics.registerOn(metrics);
   subscriptionMetrics.registerOn(metrics);
   grantRevocationMetrics.registerOn(metrics);

@@ -7,7 +7,7 @@
  *   npm run bench:footprint -- --npm-start       # also through `npm start` (npm's own process on top)
  *
  * Per configuration: time from spawn to the first 200 from /readyz (ready: the database is
- * reachable), the RSS once idle (after a GC-friendly pause), the first forwarded event (from the
+ * reachable), the CPU and the RSS once idle (after a GC-friendly pause), the first forwarded event (from the
  * sendTestEvent request to its POST reaching a local receiver: the delivery path's first use in the
  * process, its lazily loaded modules included), then the RSS after 2,000 GraphQL requests (sign-up,
  * organization, pages) and idle again. RSS is read from /proc/<pid>/status (VmRSS, the whole
@@ -74,6 +74,8 @@ interface Measured {
   readyzMs: number;
   /** CPU the process (tree) used until /readyz answered: steadier than wall time on a busy machine. */
   cpuToReadyzMs: number;
+  /** CPU (ms a second) the process tree used idle: timers, polls, metrics. */
+  idleCpuMsPerSecond: number;
   idleRssMb: number;
   /** From sending the first test event to its POST reaching the receiver. */
   firstEventMs: number;
@@ -111,7 +113,12 @@ async function measure(name: string, command: string[], env: Record<string, stri
       }
       await sleep(10);
     }
-    await sleep(IDLE_SECONDS * 1000);
+    // The CPU of an idle process: read over the wait's second half, after what a start leaves to run
+    // once the port is open (loading the delivery path's modules, the first polls).
+    await sleep((IDLE_SECONDS * 1000) / 2);
+    const idleFrom = { cpu: cpuMs(child.pid!), at: performance.now() };
+    await sleep((IDLE_SECONDS * 1000) / 2);
+    const idleCpuMsPerSecond = ((cpuMs(child.pid!) - idleFrom.cpu) * 1000) / (performance.now() - idleFrom.at);
     const idleRssMb = rssMb(child.pid!);
 
     const operator = await createBenchOperator(url);
@@ -132,7 +139,7 @@ async function measure(name: string, command: string[], env: Record<string, stri
     });
     await sleep(IDLE_SECONDS * 1000);
     const afterLoadRssMb = rssMb(child.pid!);
-    return { name, load, readyzMs, cpuToReadyzMs, idleRssMb, firstEventMs, afterLoadRssMb, peakRssMb: Math.max(peak, afterLoadRssMb) };
+    return { name, load, readyzMs, cpuToReadyzMs, idleCpuMsPerSecond, idleRssMb, firstEventMs, afterLoadRssMb, peakRssMb: Math.max(peak, afterLoadRssMb) };
   } finally {
     clearInterval(sampler);
     const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
@@ -200,6 +207,7 @@ console.table(
     "load": r.load.toFixed(1),
     "/readyz ms": Math.round(r.readyzMs),
     "CPU to /readyz ms": Math.round(r.cpuToReadyzMs),
+    "idle CPU ms/s": r.idleCpuMsPerSecond.toFixed(1),
     "idle RSS MB": Math.round(r.idleRssMb),
     "first event ms": Math.round(r.firstEventMs),
     "after load MB": Math.round(r.afterLoadRssMb),

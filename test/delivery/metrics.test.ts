@@ -82,3 +82,18 @@ test("delivery outcomes, durations, the queue and refused inbound requests are c
     expect(series).not.toContain("no-such-connector");
   }
 });
+
+test("a stall of the event loop shows in Node's lag series, sampled every 50 ms", async () => {
+  const lagMax = async () => {
+    const line = (await (await fetch(`${app.url}/metrics`)).text()).split("\n").find((l) => l.startsWith("nodejs_eventloop_lag_max_seconds "));
+    return Number(line?.split(" ")[1]);
+  };
+  await lagMax(); // a scrape starts the lag histogram afresh: it measures from its next sample
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  // The app runs in this process: blocking the test's loop blocks the app's.
+  const until = performance.now() + 300;
+  while (performance.now() < until);
+  // Twice the sampling interval for the late tick to be recorded (the loop is free again from here).
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await lagMax()).toBeGreaterThanOrEqual(0.2);
+});
