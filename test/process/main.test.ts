@@ -19,6 +19,11 @@ vi.setConfig({ testTimeout: scaled(120_000) });
 const database = await createTestDatabase();
 afterAll(() => database.drop());
 
+/** The tests of dist/ need it built: `npm install` and CI build it; after changing src/, `npm run build:server`. */
+function requireBuild() {
+  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+}
+
 const env = (): Record<string, string> => (database.url ? { DATABASE_URL: database.url } : { DATA_DIR: mkdtempSync(join(tmpdir(), "sy-main-")) });
 
 test("starts, prints where everything lives, keeps data across a restart and stops cleanly on SIGTERM", async () => {
@@ -45,9 +50,8 @@ test("starts, prints where everything lives, keeps data across a restart and sto
 
 test("the built server (what npm start runs) serves the console's GraphQL and forwards a test event", async () => {
   // dist/ is bundled (scripts/build-server.ts): what it bundles and what it leaves in node_modules
-  // (Prisma's runtime in, its query compiler out) is only proven by running it. `npm install` and
-  // CI build it; after changing src/, `npm run build:server` first.
-  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+  // (Prisma's runtime in, its query compiler out) is only proven by running it.
+  requireBuild();
   const received: Array<string | undefined> = [];
   const receiver = createServer((req, res) => {
     req.resume().on("end", () => {
@@ -97,7 +101,7 @@ test("the built server (what npm start runs) serves the console's GraphQL and fo
 test("the built server connects an account through the hosted flow and proxies a call with its token", async () => {
   // The proxy's agent, like the delivery worker's, is a lazyAgent that loads undici from its chunk of
   // the bundle on the first call (src/net/undici.ts): proven here through dist/, not only in src/.
-  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+  requireBuild();
   const github = await startFakeGitHub({ autoApprove: true });
   const api = await startFakeGitHubApi(github);
   const service = await serviceProcess({ ...env(), ...github.env(), CONNECTOR_GITHUB_API_URL: api.url }, { entry: COMPILED_ENTRY });
@@ -126,7 +130,7 @@ test("a start of the built server loads neither GraphQL nor undici (the first re
   // start; the chunks' source maps name what each holds. zod's messages in other languages (300 kB
   // of source) come with `import { z } from "zod"`, which hands over zod's whole namespace; `import *
   // as z` lets the bundler keep what is used, English messages among it.
-  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+  requireBuild();
   const loadedAtStart = new Set<string>();
   const follow = (file: string) => {
     if (loadedAtStart.has(file)) return;
