@@ -193,3 +193,9 @@ test("a bad configuration stops start-up with a message naming the variable", as
   const tooOften = await serviceProcess({ ...env(), VACUUM_INTERVAL: "10ms" });
   await expect(tooOften.start()).rejects.toThrow(/VACUUM_INTERVAL: "10ms" is shorter than 1s/);
 });
+
+test("the built server words a bad setting in zod's English, the one language the bundle keeps", async () => {
+  requireBuild();
+  const unknownLevel = await serviceProcess({ ...env(), LOG_LEVEL: "loud" }, { entry: COMPILED_ENTRY });
+  await expect(unknownLevel.start()).rejects.toThrow(/LOG_LEVEL: Invalid option: expected one of "fatal"\|"error"/);
+});
