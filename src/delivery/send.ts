@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { Dispatcher } from "undici";
 import type { Config } from "../config.ts";
 import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../net/ssrf.ts";
-import { type LazyAgent, lazyAgent } from "../net/undici.ts";
+import { type LazyAgent, lazyAgent, loadUndici, type Undici } from "../net/undici.ts";
 import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
@@ -32,12 +32,15 @@ export interface SendResult {
  * The HTTP agent deliveries go through: keep-alive connections per receiver and, in production,
  * a resolver that refuses internal addresses — the address it checked is the one dialled.
  */
-export function createDeliveryAgent(config: Config): { agent: LazyAgent; guarded: boolean } {
+export function createDeliveryAgent(config: Config, load: () => Promise<Undici> = loadUndici): { agent: LazyAgent; guarded: boolean } {
   const guarded = config.env === "production" && !config.forwardingAllowPrivate;
-  const agent = lazyAgent({
-    keepAliveTimeout: 10_000,
-    connect: guarded ? { lookup: guardedLookup as never, timeout: config.deliveryTimeoutMs } : { timeout: config.deliveryTimeoutMs },
-  });
+  const agent = lazyAgent(
+    {
+      keepAliveTimeout: 10_000,
+      connect: guarded ? { lookup: guardedLookup as never, timeout: config.deliveryTimeoutMs } : { timeout: config.deliveryTimeoutMs },
+    },
+    load,
+  );
   return { agent, guarded };
 }
 

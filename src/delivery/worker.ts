@@ -11,6 +11,7 @@ import { nextStep, parseRetryAfter } from "./retryPolicy.ts";
 import { createDeliveryAgent, send, type SendResult, USER_AGENT } from "./send.ts";
 import type { WakeSignal } from "../events/wakeSignal.ts";
 import type { LocalHandoff } from "./handoff.ts";
+import type { Undici } from "../net/undici.ts";
 
 /**
  * The least time between two claims that only a freed slot prompted. Every attempt that ends frees a
@@ -59,6 +60,8 @@ export interface DeliveryWorkerOptions {
    * 5 s, so an attempt cannot outlive it). Tests shorten it to play out expired leases.
    */
   leaseMs?: number;
+  /** How undici is loaded for the worker's requests (../net/undici.ts); a test hands in one that fails. */
+  loadUndici?: () => Promise<Undici>;
 }
 
 export interface DeliveryWorker {
@@ -94,7 +97,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   // slots, so a receiver that hangs leaves at least half of them to everyone else. The claim counts
   // it across instances (queue/claim.ts), so it bounds this worker's attempts to the URL too.
   const perUrl = Math.max(1, Math.min(config.deliveryMaxInFlightPerUrl, Math.floor(concurrency / 2)));
-  const { agent, guarded } = createDeliveryAgent(config);
+  const { agent, guarded } = createDeliveryAgent(config, options.loadUndici);
 
   // Opened secrets by their sealed text (signing secrets, operator header values). The sealed text
   // names one value forever, and the claim returns only the secrets in force, so this cannot go

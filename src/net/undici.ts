@@ -1,6 +1,6 @@
 import type { Agent, Dispatcher } from "undici";
 
-type Undici = typeof import("undici");
+export type Undici = typeof import("undici");
 
 /**
  * undici, the HTTP client of deliveries, the proxy and calls to hosts a tenant names, is loaded on
