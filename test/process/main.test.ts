@@ -1,10 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, expect, test, vi } from "vitest";
-import { connectAccount } from "../helpers/connectFlow.ts";
+import { connectAccount, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { startFakeGitHub } from "../helpers/fakeProviders/github.ts";
 import { createOperator } from "../helpers/operators.ts";
@@ -121,6 +122,37 @@ test("the built server connects an account through the hosted flow and proxies a
     await service.kill9();
     await api.close();
     await github.close();
+  }
+});
+
+test("the built server checks a store's credentials through the guarded client, and refuses a store on this machine", async () => {
+  // A WooCommerce store is a host its tenant names: in production the credential check dials it
+  // through undici's fetch on the agent that checks each address (src/net/undici.ts, lazyAgent.fetch).
+  // The store's name resolves to 127.0.0.1 here (test/helpers/dnsStandIn.mjs); a bundle that broke
+  // that fetch would say "could not be reached" instead.
+  requireBuild();
+  const service = await serviceProcess(
+    // Sign-up open: on PostgreSQL this file's tests share one database, and earlier ones made users.
+    { ...env(), NODE_ENV: "production", SIGNUP: "open", DNS_STAND_IN: JSON.stringify({ "shop.example.com": "127.0.0.1" }) },
+    { entry: COMPILED_ENTRY, nodeFlags: ["--import", fileURLToPath(new URL("../helpers/dnsStandIn.mjs", import.meta.url))] },
+  );
+  await service.start();
+  try {
+    const ada = await createOperator(service.client, "Ada");
+    const start = await hop("GET", await getAuthUrl(service.client, ada.apiKey, "woocommerce", "store-owner", { "params[store]": "shop.example.com" }));
+    const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
+    const consent = await hop("GET", toConsent.location!);
+    const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
+    const form = await hop("GET", toForm.location!);
+    const checked = await hop("POST", formIn(form).action, {
+      ...formIn(form).fields,
+      consumer_key: `ck_${"a".repeat(40)}`,
+      consumer_secret: `cs_${"b".repeat(40)}`,
+    });
+    expect(checked.body).toContain("refused: private address");
+    expect(checked.body).toContain("Nothing was stored");
+  } finally {
+    await service.stop();
   }
 });
 
