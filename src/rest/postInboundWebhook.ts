@@ -119,7 +119,8 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
       }
 
       const now = clock.now();
-      const jwksUrl = resolveEndpoints(def, config.connectorEnv).jwksUrl;
+      // Only a connector that declares a JWKS has one (resolveEndpoints): the others skip reading its overrides on every request.
+      const jwksUrl = def.endpoints.jwksUrl === undefined ? undefined : resolveEndpoints(def, config.connectorEnv).jwksUrl;
       let keys: VerificationKeys | undefined;
       // Without a push audience nothing can verify: no key is fetched for an unauthenticated request.
       if (jwksUrl && secret) keys = { jwks: await jwks.get(jwksUrl).catch(() => ({ keys: [] })) };
