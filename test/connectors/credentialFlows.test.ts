@@ -13,7 +13,7 @@ import { allConnectors } from "../../src/connectors/registry.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
 import { exampleValues } from "../../src/connectors/params.ts";
 import { startCredentialedProvider, type FakeCredentialedProvider } from "../helpers/fakeProviders/credentialed.ts";
-import { connectedAccounts, formIn, getAuthUrl, hop, type Hop } from "../helpers/connectFlow.ts";
+import { connectedAccounts, openCredentialsForm, submitForm, type Hop } from "../helpers/connectFlow.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -36,26 +36,10 @@ afterAll(async () => {
 });
 
 /** auth-url → Continue → consent Continue → the credentials form page. */
-async function openForm(def: ConnectorDefinition, account: string): Promise<Hop> {
+function openForm(def: ConnectorDefinition, account: string): Promise<Hop> {
   const params = Object.fromEntries(Object.entries(exampleValues(def.declaration.params)).map(([name, value]) => [`params[${name}]`, value]));
-  const authUrl = await getAuthUrl(app, ada.apiKey, def.name, account, params);
-  const start = await hop("GET", authUrl);
-  expect(start.status).toBe(200);
-  const cont = formIn(start);
-  const toConsent = await hop("POST", cont.action, cont.fields);
-  expect(new URL(toConsent.location!).pathname).toMatch(/\/consent$/);
-  const consent = await hop("GET", toConsent.location!);
-  expect(consent.status).toBe(200);
-  const consentForm = formIn(consent);
-  const toForm = await hop("POST", consentForm.action, { ...consentForm.fields, decision: "continue" });
-  expect(new URL(toForm.location!).pathname).toMatch(/\/credentials$/);
-  return hop("GET", toForm.location!);
+  return openCredentialsForm(app, ada.apiKey, def.name, account, params);
 }
-
-const submit = (form: Hop, values: Record<string, string>) => {
-  const { action, fields } = formIn(form);
-  return hop("POST", action, { ...fields, ...values });
-};
 
 const stored = (connector: string, account: string) => app.database.prisma.connectedAccount.findFirst({ where: { connector, account } });
 
@@ -73,7 +57,7 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     expect(form.body).toContain(`href="${decl.whereToFind}"`);
 
     const wrong = Object.fromEntries(decl.fields.map((f) => [f.name, f.secret ? `${fake.fields[f.name].slice(0, -1)}${fake.fields[f.name].endsWith("0") ? "1" : "0"}` : fake.fields[f.name]]));
-    const refused = await submit(form, wrong);
+    const refused = await submitForm(form, wrong);
     expect(refused.status).toBe(400);
     expect(refused.body).toContain(`refused by ${def.displayName}`);
     expect(refused.body).toContain('role="alert"');
@@ -81,7 +65,7 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     for (const field of decl.fields.filter((f) => f.secret)) expect(refused.body).not.toContain(wrong[field.name]);
     expect(await stored(name, "alice")).toBeNull();
 
-    const done = await submit(refused, fake.fields);
+    const done = await submitForm(refused, fake.fields);
     expect(done.status, done.body.slice(0, 500)).toBe(200);
     expect(done.body).toContain(`Your ${def.displayName} account is connected`);
     const account = (await connectedAccounts(app, ada)).find((a) => a.connector === name && a.account === "alice");
@@ -112,7 +96,7 @@ describe.each(connectors.map((def) => [def.name, def] as [string, ConnectorDefin
     const fake = fakes.get(name)!;
     const form = await openForm(def, "bob");
     const asked = fake.requests.length;
-    const empty = await submit(form, Object.fromEntries(decl.fields.map((f) => [f.name, ""])));
+    const empty = await submitForm(form, Object.fromEntries(decl.fields.map((f) => [f.name, ""])));
     expect(empty.status).toBe(400);
     for (const field of decl.fields) {
       expect(empty.body).toContain(`aria-describedby="field-${field.name}-help field-${field.name}-error" aria-invalid="true"`);

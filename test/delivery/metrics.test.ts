@@ -26,12 +26,13 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function scrape(): Promise<Map<string, number>> {
+/** The series of one scrape whose names start with `prefix`, by name and labels. */
+async function scrape(prefix = "switchyard_"): Promise<Map<string, number>> {
   const text = await (await fetch(`${app.url}/metrics`)).text();
   return new Map(
     text
       .split("\n")
-      .filter((line) => line.startsWith("switchyard_"))
+      .filter((line) => line.startsWith(prefix))
       .map((line) => {
         const at = line.lastIndexOf(" ");
         return [line.slice(0, at), Number(line.slice(at + 1))] as const;
@@ -84,10 +85,7 @@ test("delivery outcomes, durations, the queue and refused inbound requests are c
 });
 
 test("a stall of the event loop shows in Node's lag series, sampled every 50 ms", async () => {
-  const lagMax = async () => {
-    const line = (await (await fetch(`${app.url}/metrics`)).text()).split("\n").find((l) => l.startsWith("nodejs_eventloop_lag_max_seconds "));
-    return Number(line?.split(" ")[1]);
-  };
+  const lagMax = async () => (await scrape("nodejs_eventloop_lag_max_seconds")).get("nodejs_eventloop_lag_max_seconds");
   await lagMax(); // a scrape starts the lag histogram afresh: it measures from its next sample
   await new Promise((resolve) => setTimeout(resolve, 120));
   // The app runs in this process: blocking the test's loop blocks the app's.

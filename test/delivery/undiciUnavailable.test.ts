@@ -15,7 +15,8 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 let app: TestApp;
 let receiver: Receiver;
 let ada: Operator;
-const workers: DeliveryWorker[] = [];
+/** The worker running now (the test stops the first before it starts the second). */
+let worker: DeliveryWorker | undefined;
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -25,14 +26,13 @@ beforeAll(async () => {
   ok(await app.gql(SaveForwardingSettings, { deploymentId: ada.deploymentId, input: { forwardingUrl: `${receiver.url}/hooks`, triggers: [] } }, { token: ada.token }));
 });
 afterAll(async () => {
-  await Promise.all(workers.map((worker) => worker.stop()));
+  await worker?.stop();
   await app?.close();
   await receiver?.close();
 });
 
 const startWorker = (loadUndici?: () => Promise<never>) => {
-  const worker = app.app.createDeliveryWorker({ concurrency: 4, pollIntervalMs: 50, loadUndici });
-  workers.push(worker);
+  worker = app.app.createDeliveryWorker({ concurrency: 4, pollIntervalMs: 50, loadUndici });
   worker.start();
   return worker;
 };

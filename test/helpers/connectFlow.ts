@@ -138,6 +138,29 @@ export function formIn(page: Hop): PageForm {
   return { action: new URL(decode(match[1]), page.url).toString(), fields };
 }
 
+/** Submits a page's form (formIn) with its hidden fields, `values` laid over them. */
+export function submitForm(page: Hop, values: Record<string, string> = {}): Promise<Hop> {
+  const { action, fields } = formIn(page);
+  return hop("POST", action, { ...fields, ...values });
+}
+
+/**
+ * An API-key or Basic connector's hosted flow as an end user walks it, up to the credentials form:
+ * auth-url → Continue → consent (the deployment has not configured the connector) → the form page.
+ * Throws, naming the step, when a page is not the expected one.
+ */
+export async function openCredentialsForm(app: TestApp, apiKey: string, connector: string, account: string, extras: AuthUrlExtras = {}): Promise<Hop> {
+  const redirectTo = (page: Hop, ending: string): string => {
+    if (!page.location || !new URL(page.location).pathname.endsWith(ending)) throw new Error(`${page.url} (HTTP ${page.status}) did not redirect to …${ending}: ${page.location}`);
+    return page.location;
+  };
+  const start = await hop("GET", await getAuthUrl(app, apiKey, connector, account, extras));
+  if (start.status !== 200) throw new Error(`the Continue page answered ${start.status}`);
+  const consent = await hop("GET", redirectTo(await submitForm(start), "/consent"));
+  if (consent.status !== 200) throw new Error(`the consent page answered ${consent.status}`);
+  return hop("GET", redirectTo(await submitForm(consent, { decision: "continue" }), "/credentials"));
+}
+
 export interface WalkOptions {
   /** What to press on our consent page, if it is shown. Default "continue". */
   consent?: "continue" | "cancel";

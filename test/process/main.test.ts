@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, expect, test, vi } from "vitest";
-import { connectAccount, formIn, getAuthUrl, hop } from "../helpers/connectFlow.ts";
+import { connectAccount, openCredentialsForm, submitForm } from "../helpers/connectFlow.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { startFakeGitHub } from "../helpers/fakeProviders/github.ts";
 import { createOperator } from "../helpers/operators.ts";
@@ -23,6 +23,12 @@ afterAll(() => database.drop());
 /** The tests of dist/ need it built: `npm install` and CI build it; after changing src/, `npm run build:server`. */
 function requireBuild() {
   if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+}
+
+/** The built server (what `npm start` runs), with `nodeFlags` before its entry. */
+function builtServer(settings: Record<string, string>, nodeFlags?: string[]) {
+  requireBuild();
+  return serviceProcess(settings, { entry: COMPILED_ENTRY, nodeFlags });
 }
 
 const env = (): Record<string, string> => (database.url ? { DATABASE_URL: database.url } : { DATA_DIR: mkdtempSync(join(tmpdir(), "sy-main-")) });
@@ -52,7 +58,8 @@ test("starts, prints where everything lives, keeps data across a restart and sto
 test("the built server (what npm start runs) serves the console's GraphQL and forwards a test event", async () => {
   // dist/ is bundled (scripts/build-server.ts): what it bundles and what it leaves in node_modules
   // (Prisma's runtime in, its query compiler out) is only proven by running it.
-  requireBuild();
+  const settings = env();
+  const service = await builtServer(settings);
   const received: Array<string | undefined> = [];
   const receiver = createServer((req, res) => {
     req.resume().on("end", () => {
@@ -61,8 +68,6 @@ test("the built server (what npm start runs) serves the console's GraphQL and fo
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const settings = env();
-  const service = await serviceProcess(settings, { entry: COMPILED_ENTRY });
   try {
     await service.start();
     const { client } = service;
@@ -102,10 +107,9 @@ test("the built server (what npm start runs) serves the console's GraphQL and fo
 test("the built server connects an account through the hosted flow and proxies a call with its token", async () => {
   // The proxy's agent, like the delivery worker's, is a lazyAgent that loads undici from its chunk of
   // the bundle on the first call (src/net/undici.ts): proven here through dist/, not only in src/.
-  requireBuild();
   const github = await startFakeGitHub({ autoApprove: true });
   const api = await startFakeGitHubApi(github);
-  const service = await serviceProcess({ ...env(), ...github.env(), CONNECTOR_GITHUB_API_URL: api.url }, { entry: COMPILED_ENTRY });
+  const service = await builtServer({ ...env(), ...github.env(), CONNECTOR_GITHUB_API_URL: api.url });
   try {
     await service.start();
     const ada = await createOperator(service.client);
@@ -130,25 +134,16 @@ test("the built server checks a store's credentials through the guarded client, 
   // through undici's fetch on the agent that checks each address (src/net/undici.ts, lazyAgent.fetch).
   // The store's name resolves to 127.0.0.1 here (test/helpers/dnsStandIn.mjs); a bundle that broke
   // that fetch would say "could not be reached" instead.
-  requireBuild();
-  const service = await serviceProcess(
+  const service = await builtServer(
     // Sign-up open: on PostgreSQL this file's tests share one database, and earlier ones made users.
     { ...env(), NODE_ENV: "production", SIGNUP: "open", DNS_STAND_IN: JSON.stringify({ "shop.example.com": "127.0.0.1" }) },
-    { entry: COMPILED_ENTRY, nodeFlags: ["--import", fileURLToPath(new URL("../helpers/dnsStandIn.mjs", import.meta.url))] },
+    ["--import", fileURLToPath(new URL("../helpers/dnsStandIn.mjs", import.meta.url))],
   );
   await service.start();
   try {
     const ada = await createOperator(service.client, "Ada");
-    const start = await hop("GET", await getAuthUrl(service.client, ada.apiKey, "woocommerce", "store-owner", { "params[store]": "shop.example.com" }));
-    const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
-    const consent = await hop("GET", toConsent.location!);
-    const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
-    const form = await hop("GET", toForm.location!);
-    const checked = await hop("POST", formIn(form).action, {
-      ...formIn(form).fields,
-      consumer_key: `ck_${"a".repeat(40)}`,
-      consumer_secret: `cs_${"b".repeat(40)}`,
-    });
+    const form = await openCredentialsForm(service.client, ada.apiKey, "woocommerce", "store-owner", { "params[store]": "shop.example.com" });
+    const checked = await submitForm(form, { consumer_key: `ck_${"a".repeat(40)}`, consumer_secret: `cs_${"b".repeat(40)}` });
     expect(checked.body).toContain("refused: private address");
     expect(checked.body).toContain("Nothing was stored");
   } finally {
@@ -227,7 +222,6 @@ test("a bad configuration stops start-up with a message naming the variable", as
 });
 
 test("the built server words a bad setting in zod's English, the one language the bundle keeps", async () => {
-  requireBuild();
-  const unknownLevel = await serviceProcess({ ...env(), LOG_LEVEL: "loud" }, { entry: COMPILED_ENTRY });
+  const unknownLevel = await builtServer({ ...env(), LOG_LEVEL: "loud" });
   await expect(unknownLevel.start()).rejects.toThrow(/LOG_LEVEL: Invalid option: expected one of "fatal"\|"error"/);
 });

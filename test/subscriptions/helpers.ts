@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { exampleValues } from "../../src/connectors/params.ts";
 import type { ConnectorDefinition } from "../../src/connectors/types.ts";
-import { connectAccount, connectedAccounts, formIn, getAuthUrl, hop, requestAuthUrl, type ConnectedAccountView } from "../helpers/connectFlow.ts";
+import { connectAccount, connectedAccounts, openCredentialsForm, requestAuthUrl, submitForm, type ConnectedAccountView } from "../helpers/connectFlow.ts";
 import type { Clock } from "../../src/clock.ts";
 import { startFakeGoogleCalendar } from "../helpers/fakeProviders/googleCalendar.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
@@ -65,12 +65,8 @@ export async function connectWithCredentials(
   params: Record<string, string> = exampleValues(def.declaration.params),
 ): Promise<ConnectedAccountView> {
   const extras = Object.fromEntries(Object.entries(params).map(([name, value]) => [`params[${name}]`, value]));
-  const start = await hop("GET", await getAuthUrl(app, operator.apiKey, def.name, account, extras));
-  const toConsent = await hop("POST", formIn(start).action, formIn(start).fields);
-  const consent = await hop("GET", toConsent.location!);
-  const toForm = await hop("POST", formIn(consent).action, { ...formIn(consent).fields, decision: "continue" });
-  const form = await hop("GET", toForm.location!);
-  const done = await hop("POST", formIn(form).action, { ...formIn(form).fields, ...fields });
+  const form = await openCredentialsForm(app, operator.apiKey, def.name, account, extras);
+  const done = await submitForm(form, fields);
   if (done.status !== 200) throw new Error(`the credentials form answered ${done.status}: ${done.body.slice(0, 300)}`);
   const connected = (await connectedAccounts(app, operator)).find((a) => a.connector === def.name && a.account === account);
   if (!connected) throw new Error(`no ${def.name} account "${account}" is listed after the flow`);
