@@ -90,16 +90,22 @@ function route(accounts: Account[], externalIds: string[]): Account | undefined 
  */
 export const MAX_PAYLOAD_DEPTH = 128;
 
-/** Nesting depth of `value`, counted without recursion; stops as soon as it passes `limit`. */
-function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== "object") continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) {
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
-    }
+/**
+ * Whether `value` holds an object or array more than `levelsLeft` levels below it. Recursive, but
+ * never deeper than MAX_PAYLOAD_DEPTH calls: it stops there. Every inbound event passes here: a walk
+ * with its own stack of [value, depth] pairs over Object.values cost ten times as long on the
+ * forwarding benchmark's GitHub payload (1.2 against 0.1 µs).
+ */
+function nestsDeeper(value: object, levelsLeft: number): boolean {
+  if (levelsLeft === 0) return true;
+  if (Array.isArray(value)) {
+    for (const child of value) if (child !== null && typeof child === "object" && nestsDeeper(child, levelsLeft - 1)) return true;
+    return false;
+  }
+  // Parsed JSON and the shapes built from it: plain objects, nothing enumerable inherited.
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === "object" && nestsDeeper(child, levelsLeft - 1)) return true;
   }
   return false;
 }
@@ -165,7 +171,7 @@ async function acceptEvents(
       // The provider said nothing readable: when its request came, or when Switchyard read the change.
       occurredAt: event.occurredAt ?? source?.now ?? deps.clock.now(),
       resource: event.resource ?? null,
-      data: depthExceeds(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
+      data: nestsDeeper(event.data, MAX_PAYLOAD_DEPTH) ? tooDeepPlaceholder() : event.data,
     });
     bodyClaim = undefined;
     if (recorded === "replayed") {

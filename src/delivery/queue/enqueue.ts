@@ -100,7 +100,7 @@ const NO_LEASE: LocalLease = { slots: 0, perUrl: 0, inFlight: new Map(), leaseMs
  */
 export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: Date, lease: LocalLease = NO_LEASE): Promise<EnqueuedRow[]> {
   const busy = [...lease.inFlight];
-  const rows = await sql.query<EnqueuedRow & { ord: number | string }>(
+  return sql.query<EnqueuedRow>(
     `with given as (
        -- One JSON document for the batch ($1), each column named where it is read and each event's
        -- payload text inside its row as it was stored: no array literals (pg escapes every element of
@@ -214,7 +214,7 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        from placed order by ord
        returning id, event_id, url, locked_until is not null as leased
      )
-     select r.ord, r.account_id, r.account_name as account, not r.admitted as replayed, ins.id as event_id, ins.received_at at time zone 'UTC' as received_at,
+     select r.account_id, r.account_name as account, not r.admitted as replayed, ins.id as event_id, ins.received_at at time zone 'UTC' as received_at,
             del.id as delivery_id, del.url, coalesce(del.leased, false) as leased,
             s.header_key, s.header_value_encrypted,
             case when del.leased then ${signingSecretsInForce("r.deployment_id", "$7")} end as signing_secrets
@@ -234,7 +234,6 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
     ],
     "record_events",
   );
-  return rows.map(({ ord: _, ...row }) => row);
 }
 
 /** The batch as the accepting statement's one JSON document: a row per event, in order, its payload's text placed inside as it is. */
