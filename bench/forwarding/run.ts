@@ -112,7 +112,7 @@ const SECRET = "bench-github-webhook-secret";
 const explainSettings = process.env.BENCH_EXPLAIN
   ? ["auto_explain.log_min_duration=6", "auto_explain.log_analyze=on", "auto_explain.log_buffers=on", "auto_explain.log_nested_statements=on", "logging_collector=on", `log_directory=${process.env.BENCH_EXPLAIN}`]
   : [];
-const statementSettings = args.statements ? ["shared_preload_libraries=pg_stat_statements,auto_explain", ...explainSettings] : [];
+const statementSettings = args.statements ? ["shared_preload_libraries=pg_stat_statements,auto_explain", "pg_stat_statements.track_planning=on", ...explainSettings] : [];
 const ownServer = args["own-server"] ? await ownPostgres({ asShipped: true, settings: statementSettings }) : undefined;
 if (ownServer) {
   await ownServer.start();
@@ -455,10 +455,11 @@ try {
 
   /** The statements PostgreSQL spent most time on since the reset, per delivered event (--statements). */
   async function statementTimes() {
-    const { rows } = await client.query<{ query: string; calls: string; ms: number; each: number; pages: number }>(
+    // plans: how often PostgreSQL planned it (track_planning); 0 for a prepared statement running its cached generic plan.
+    const { rows } = await client.query<{ query: string; calls: string; ms: number; each: number; pages: number; plans: string; plan_ms: number }>(
       `select left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as query, calls::text, round(total_exec_time)::float8 as ms,
-              round((total_exec_time / calls)::numeric, 3)::float8 as each, round((shared_blks_hit + shared_blks_read)::numeric / calls)::float8 as pages
-       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+              round((total_exec_time / calls)::numeric, 3)::float8 as each, round((shared_blks_hit + shared_blks_read)::numeric / calls)::float8 as pages, plans, round(total_plan_time::numeric, 1)::float8 as plan_ms
+       from pg_stat_statements where calls > 0 and dbid = (select oid from pg_database where datname = current_database())
        order by total_exec_time desc limit 6`,
     );
     return rows;
@@ -517,8 +518,10 @@ try {
   console.table(results.map(({ waits: _, statements: __, ...row }) => row));
   for (const row of results.filter((r) => r.waits)) console.log(`${row.target} ${row.mode} pg_stat_activity (mean sessions):`, JSON.stringify(row.waits));
   for (const row of results.filter((r) => r.statements)) {
-    console.log(`${row.target} ${row.mode} statements (total ms, calls, ms each, pages each):`);
-    for (const s of row.statements!) console.log(`  ${String(s.ms).padStart(7)} ${s.calls.padStart(7)} ${String(s.each).padStart(8)} ${String(s.pages).padStart(6)}  ${s.query}`);
+    console.log(`${row.target} ${row.mode} statements (total ms, calls, ms each, pages each, plans, planning ms):`);
+    for (const s of row.statements!) {
+      console.log(`  ${String(s.ms).padStart(7)} ${s.calls.padStart(7)} ${String(s.each).padStart(8)} ${String(s.pages).padStart(6)} ${s.plans.padStart(6)} ${String(s.plan_ms).padStart(7)}  ${s.query}`);
+    }
   }
   // A target left out by --only reads as NaN (null in the summary).
   const notRun = { e2eP50: NaN, e2eP99: NaN, deliveredPerSecond: NaN };
