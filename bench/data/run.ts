@@ -6,9 +6,9 @@
  *   npm run bench:data -- --rounds 1 --duration 5
  *
  * It creates and drops its own database (sy_bench_<random>) on BENCH_DATABASE_URL (default
- * postgresql://postgres@127.0.0.1:5432/postgres). Every configuration of a round runs back-to-back,
- * so the ratios compare runs made under the same machine load; the figures reported are the
- * medians over the rounds. Exits non-zero only when a request failed (errors, timeouts, non-2xx),
+ * postgresql://postgres@127.0.0.1:5432/postgres). Every configuration of a round runs back-to-back
+ * (every other round in reverse order), so the ratios compare runs made under the same machine load;
+ * the figures reported are the medians over the rounds. Exits non-zero only when a request failed (errors, timeouts, non-2xx),
  * never because a target was missed.
  */
 import { fork, type ChildProcess } from "node:child_process";
@@ -311,8 +311,11 @@ async function main() {
 
     const rounds: Measured[][] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const rows: Measured[] = [];
-      for (const target of targets) rows.push(await measure(target));
+      // Every other round in reverse order, so a drift of the machine's speed (or autovacuum after the
+      // seeding) within a round falls on both sides of each ratio alike; rows stay in the targets' order.
+      const rows: Measured[] = new Array(targets.length);
+      const order = targets.map((_, i) => i);
+      for (const i of round % 2 === 1 ? order : order.reverse()) rows[i] = await measure(targets[i]);
       rounds.push(rows);
       console.log(`Round ${round} (load average ${rows.map((r) => r.loadBefore.toFixed(1)).join(", ")})`);
       console.log(`${table(rows)}\n`);
