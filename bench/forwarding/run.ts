@@ -404,7 +404,7 @@ try {
     const statementsOf = args.statements && target.name.startsWith("switchyard");
     if (statementsOf) await client.query("select pg_stat_statements_reset()");
     const pgBefore = await backends();
-    const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])) };
+    const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])), bench: process.cpuUsage() };
     const loads = await loadOf(target, rate, DURATION);
     const result = loads[0];
     done = true;
@@ -413,6 +413,7 @@ try {
     const elapsed = (Date.now() - started) / 1000;
     const pgAfter = await backends();
     const ownCpu = cpuSeconds(targetPids(target.name)) - cpuBefore.own;
+    const benchCpu = process.cpuUsage(cpuBefore.bench);
     const pgCpu = pgAfter.reduce((sum, pid) => sum + cpuSeconds([pid]) - (cpuBefore.pg.get(pid) ?? 0), 0);
     const writesAfter = await serverCounters();
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(1, counts.get(target.path) ?? 0)) / 100;
@@ -440,6 +441,10 @@ try {
       duplicates: Math.max(0, (counts.get(target.path) ?? 0) - distinct),
       // CPU ms per delivered event: the forwarder's process, and the bench database's PostgreSQL backends.
       cpuMsPerEvent: perEvent(ownCpu),
+      // ... and this process's: the load (autocannon, each request signed) and the receiver, one thread.
+      benchCpuMsPerEvent: perEvent((benchCpu.user + benchCpu.system) / 1e6),
+      // How much of one core this process used over the round (near 1: the load itself is the limit).
+      benchCoreShare: Math.round((benchCpu.user + benchCpu.system) / 1e4 / elapsed) / 100,
       pgCpuMsPerEvent: perEvent(pgCpu),
       // 8 kB pages the backends wrote out themselves to free a buffer (shared_buffers full of dirty
       // pages: the run's tables outgrew it), per delivered event; and checkpoints begun meanwhile.
