@@ -90,8 +90,12 @@ export function send(dispatcher: Dispatcher, guarded: boolean, outbound: Outboun
         const reason = isIP(host) ? blockedAddressReason(host) : undefined;
         if (reason) throw new ForbiddenAddressError(host, host, reason);
       }
+      // undici's own per-phase timeouts only back the deadline up: above a second it counts them in
+      // ticks of 499 ms and could end an attempt half a second before the deadline (a 1,496 ms one
+      // after 1,249: test/delivery/send.test.ts), so they are set a second past it.
+      const backstopMs = timeoutMs + UNDICI_TIMER_RESOLUTION_MS;
       dispatcher.dispatch(
-        { origin: url.origin, path: `${url.pathname}${url.search}`, method: "POST", headers: outbound.headers, body: outbound.body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+        { origin: url.origin, path: `${url.pathname}${url.search}`, method: "POST", headers: outbound.headers, body: outbound.body, headersTimeout: backstopMs, bodyTimeout: backstopMs },
         {
           onRequestStart(dispatched) {
             controller = dispatched;
@@ -123,6 +127,9 @@ export function send(dispatcher: Dispatcher, guarded: boolean, outbound: Outboun
     }
   });
 }
+
+/** The resolution of undici's timers above a second (its lib/util/timers.js: RESOLUTION_MS). */
+const UNDICI_TIMER_RESOLUTION_MS = 1_000;
 
 /** A short, secret-free description for the attempt log. */
 function describe(error: unknown, timeoutMs: number): string {
