@@ -76,13 +76,8 @@ export function connectorEnvPrefix(def: Pick<ConnectorDefinition, "name">): stri
  */
 export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, string | undefined>, params?: Record<string, string>): ProviderEndpoints {
   const prefix = connectorEnvPrefix(def);
-  const pick = (suffix: string, fallback: string) => {
-    const value = env[`${prefix}${suffix}`]?.trim();
-    const url = value ? value.replace(/\/+$/, "") : fallback;
-    return params ? fillTemplate(url, params, def.declaration.params) : url;
-  };
-  // Only connectors that declare a JWKS use one; an override cannot add one to the others.
-  const jwksUrl = def.endpoints.jwksUrl === undefined ? undefined : pick("JWKS_URL", def.endpoints.jwksUrl);
+  const pick = (suffix: string, fallback: string) => endpoint(def, env, suffix, fallback, params);
+  const jwksUrl = resolveJwksUrl(def, env, params);
   const revocationUrl = def.endpoints.revocationUrl === undefined ? undefined : pick("REVOCATION_URL", def.endpoints.revocationUrl);
   return {
     authorizeUrl: pick("AUTHORIZE_URL", def.endpoints.authorizeUrl),
@@ -92,4 +87,19 @@ export function resolveEndpoints(def: ConnectorDefinition, env: Record<string, s
     ...(jwksUrl ? { jwksUrl } : {}),
     ...(revocationUrl ? { revocationUrl } : {}),
   };
+}
+
+/**
+ * resolveEndpoints' JWKS URL alone, for the inbound route, which needs nothing else on every
+ * request. Only connectors that declare a JWKS use one; an override cannot add one to the others.
+ */
+export function resolveJwksUrl(def: ConnectorDefinition, env: Record<string, string | undefined>, params?: Record<string, string>): string | undefined {
+  return def.endpoints.jwksUrl === undefined ? undefined : endpoint(def, env, "JWKS_URL", def.endpoints.jwksUrl, params);
+}
+
+/** One endpoint: its CONNECTOR_<NAME>_<suffix> override or the declared URL, then the params filled in (resolveEndpoints). */
+function endpoint(def: ConnectorDefinition, env: Record<string, string | undefined>, suffix: string, declared: string, params?: Record<string, string>): string {
+  const value = env[`${connectorEnvPrefix(def)}${suffix}`]?.trim();
+  const url = value ? value.replace(/\/+$/, "") : declared;
+  return params ? fillTemplate(url, params, def.declaration.params) : url;
 }

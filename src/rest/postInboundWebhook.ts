@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { findConnector, resolveEndpoints } from "../connectors/registry.ts";
+import { findConnector, resolveJwksUrl } from "../connectors/registry.ts";
 import type { HandshakeRefusal, HandshakeReply } from "../connectors/schemes/index.ts";
 import { VERIFICATION_TOKEN_RECEIVED } from "../connectors/schemes/verificationToken.ts";
 import type { ConnectorDefinition, InboundRequest, VerificationKeys } from "../connectors/types.ts";
@@ -119,8 +119,7 @@ export function postInboundWebhook({ config, logger, clock, metrics, inboundSecr
       }
 
       const now = clock.now();
-      // Only a connector that declares a JWKS has one (resolveEndpoints): the others skip reading its overrides on every request.
-      const jwksUrl = def.endpoints.jwksUrl === undefined ? undefined : resolveEndpoints(def, config.connectorEnv).jwksUrl;
+      const jwksUrl = resolveJwksUrl(def, config.connectorEnv);
       let keys: VerificationKeys | undefined;
       // Without a push audience nothing can verify: no key is fetched for an unauthenticated request.
       if (jwksUrl && secret) keys = { jwks: await jwks.get(jwksUrl).catch(() => ({ keys: [] })) };
