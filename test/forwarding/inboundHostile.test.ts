@@ -21,6 +21,7 @@ import { DeploymentEvents, SaveForwardingSettings } from "../helpers/forwarding.
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
+import { MAX_PAYLOAD_DEPTH } from "../../src/forwarding/inbound.ts";
 
 let app: TestApp;
 let github: FakeGitHub;
@@ -93,6 +94,20 @@ describe("a correctly signed body nested thousands of levels deep", () => {
     expect(await (await post(request)).json()).toMatchObject({ recorded: 1 });
     const stored = (await events()).find((e) => issueNumber(e.payload) === 702);
     expect(stored?.payload).toEqual(JSON.parse(request.body));
+  });
+
+  test("the bound is MAX_PAYLOAD_DEPTH levels: 128 are stored as they came, 129 get the placeholder", async () => {
+    // The top level plus `deep`'s objects.
+    const atBound = withDeepMember(githubIssuesPayload("edited", { number: 703 }), nested(MAX_PAYLOAD_DEPTH - 1));
+    const pastBound = withDeepMember(githubIssuesPayload("edited", { number: 704 }), nested(MAX_PAYLOAD_DEPTH));
+    const placeholders = async () => (await events()).filter((e) => (e.payload as { switchyard?: { omitted?: string } }).switchyard?.omitted === "payload_too_deep").length;
+    const before = await placeholders();
+    expect(await (await post(atBound)).json()).toMatchObject({ recorded: 1 });
+    expect(await (await post(pastBound)).json()).toMatchObject({ recorded: 1 });
+    const stored = await events();
+    expect(stored.find((e) => issueNumber(e.payload) === 703)?.payload).toEqual(JSON.parse(atBound.body));
+    expect(stored.some((e) => issueNumber(e.payload) === 704)).toBe(false);
+    expect(await placeholders()).toBe(before + 1);
   });
 });
 
