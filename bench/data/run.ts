@@ -314,8 +314,7 @@ async function main() {
       // Every other round in reverse order, so a drift of the machine's speed (or autovacuum after the
       // seeding) within a round falls on both sides of each ratio alike; rows stay in the targets' order.
       const rows: Measured[] = new Array(targets.length);
-      const order = targets.map((_, i) => i);
-      for (const i of round % 2 === 1 ? order : order.reverse()) rows[i] = await measure(targets[i]);
+      for (const target of round % 2 === 1 ? targets : [...targets].reverse()) rows[targets.indexOf(target)] = await measure(target);
       rounds.push(rows);
       console.log(`Round ${round} (load average ${rows.map((r) => r.loadBefore.toFixed(1)).join(", ")})`);
       console.log(`${table(rows)}\n`);
