@@ -26,7 +26,7 @@ import type { Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { createTenantHostAgent, refusedByGuard, refusedLiteral } from "../net/ssrf.ts";
-import { lazyAgent } from "../net/undici.ts";
+import { lazyAgent, undiciTimeoutOfAtLeast } from "../net/undici.ts";
 import { AppError, badInput } from "../errors.ts";
 import { credentialHeader, declaredRateLimitWaitMs, withCredential } from "../connectors/api.ts";
 import { type ConnectionApi, connectionApi } from "../connectors/connectionApi.ts";
@@ -273,6 +273,8 @@ const errorCode = (error: unknown): string | undefined => {
 
 export function createProxy(deps: ProxyDeps) {
   const { proxyTimeoutMs, proxyMaxBodyBytes } = deps.config;
+  // Never sooner than PROXY_TIMEOUT (undici's coarse timers could end a wait half a second early).
+  const undiciTimeout = undiciTimeoutOfAtLeast(proxyTimeoutMs);
   const sleep = deps.sleep ?? sleepFor;
   const retryBaseMs = deps.retryBaseMs ?? 250;
   const budget = deps.budget ?? createBufferBudget(deps.config.proxyBufferBudgetBytes);
@@ -355,8 +357,8 @@ export function createProxy(deps: ProxyDeps) {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
-        headersTimeout: proxyTimeoutMs,
-        bodyTimeout: proxyTimeoutMs,
+        headersTimeout: undiciTimeout,
+        bodyTimeout: undiciTimeout,
       });
     } catch (error) {
       if (errorCode(error) === "UND_ERR_HEADERS_TIMEOUT") throw new AppError("PROVIDER_TIMEOUT", `The provider did not answer within ${proxyTimeoutMs} ms (PROXY_TIMEOUT).`);

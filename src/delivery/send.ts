@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { Dispatcher } from "undici";
 import type { Config } from "../config.ts";
 import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../net/ssrf.ts";
-import { type LazyAgent, lazyAgent, loadUndici, type Undici } from "../net/undici.ts";
+import { type LazyAgent, lazyAgent, loadUndici, UNDICI_TIMER_RESOLUTION_MS, type Undici } from "../net/undici.ts";
 import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
@@ -127,9 +127,6 @@ export function send(dispatcher: Dispatcher, guarded: boolean, outbound: Outboun
     }
   });
 }
-
-/** The resolution of undici's timers above a second (its lib/util/timers.js: RESOLUTION_MS). */
-const UNDICI_TIMER_RESOLUTION_MS = 1_000;
 
 /** A short, secret-free description for the attempt log. */
 function describe(error: unknown, timeoutMs: number): string {

@@ -11,6 +11,22 @@ export type Undici = typeof import("undici");
  */
 export const loadUndici = (): Promise<Undici> => import("undici").then((loaded) => (loaded as { default?: Undici }).default ?? loaded);
 
+/**
+ * The value to give undici as a per-phase timeout (headersTimeout, bodyTimeout) so that it ends the
+ * phase no sooner than `ms`. Above a second undici counts these in ticks of 499 ms and dates a
+ * timer's start back to the tick before it (undici/lib/util/timers.js), so a timeout of `ms` can end
+ * a request up to 499 ms early (a 1,496 ms one after 998 ms); one tick more makes it at least `ms`
+ * and at most about a second more. A second or less, undici uses Node's own timers, which are exact.
+ */
+export function undiciTimeoutOfAtLeast(ms: number): number {
+  return ms <= UNDICI_TIMER_RESOLUTION_MS ? ms : ms + UNDICI_TICK_MS;
+}
+
+/** Above this, undici's timers tick (its lib/util/timers.js: RESOLUTION_MS)... */
+export const UNDICI_TIMER_RESOLUTION_MS = 1_000;
+/** ... every this many milliseconds (TICK_MS). */
+const UNDICI_TICK_MS = 499;
+
 /** An undici `Agent` made when first asked for, and closed only if it was made. */
 export interface LazyAgent {
   get(): Promise<Dispatcher>;
