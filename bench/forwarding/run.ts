@@ -83,6 +83,9 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     "own-server": { type: "boolean", default: false },
     statements: { type: "boolean", default: false },
+    // The fixed-rate phase for every target, the spread and two-instance ones too: CPU an event at the
+    // same offered load (--rate), where the maximum-rate rounds give each target a different load.
+    "fixed-all": { type: "boolean", default: false },
     // Another build of the service, side by side with this one in the same run: a folder inside the
     // repository holding a copy of its dist/ (so its packages resolve), e.g. `cp -r dist dist-b` before
     // a change. Adds the targets switchyard-b and switchyard-b-spread, on the same database and
@@ -504,7 +507,7 @@ try {
   }
 
   const results: Array<Awaited<ReturnType<typeof run>> & { neighbour?: string }> = [];
-  for (const target of targets.filter((t) => !t.spread)) results.push(await run(target, RATE));
+  for (const target of targets.filter((t) => args["fixed-all"] || !t.spread)) results.push(await run(target, RATE));
   // Interleaved rounds at the maximum rate, every other one in reverse order, so a neighbour's load
   // or a drift of the machine's speed falls on every target alike (this machine's rates moved by a
   // third between windows a minute apart: docs/benchmarks.md).
