@@ -9,6 +9,12 @@ import { type FakeGitHubApi, startFakeGitHubApi } from "./fakeGitHubApi.ts";
 import { chunks, insertConnection, logCapture, raw } from "./helpers.ts";
 
 const MAX_BODY = 2 * 1024 * 1024;
+/**
+ * Above a second, where undici counts its per-phase timeouts in ticks of 499 ms and dates a timer's
+ * start back to the tick before it (undici/lib/util/timers.js): given PROXY_TIMEOUT as it is, a
+ * 1,496 ms wait could end after 998 ms, depending on where the ticks stood when the request went out.
+ */
+const PROXY_TIMEOUT_MS = 1_496;
 let github: FakeGitHub;
 let api: FakeGitHubApi;
 let app: TestApp;
@@ -20,7 +26,7 @@ beforeAll(async () => {
   github = await startFakeGitHub({ expiringTokens: true, autoApprove: true });
   api = await startFakeGitHubApi(github);
   app = await startTestApp(
-    { ...github.env(), CONNECTOR_GITHUB_API_URL: api.url, PROXY_TIMEOUT: "1s", PROXY_MAX_BODY: String(MAX_BODY), CONNECTOR_GITLAB_API_URL: "http://127.0.0.1:1" },
+    { ...github.env(), CONNECTOR_GITHUB_API_URL: api.url, PROXY_TIMEOUT: `${PROXY_TIMEOUT_MS}ms`, PROXY_MAX_BODY: String(MAX_BODY), CONNECTOR_GITLAB_API_URL: "http://127.0.0.1:1" },
     { logger: createLogger("info", logs.stream) },
   );
   [ada, other] = [await createOperator(app, "Ada"), await createOperator(app, "Other")];
@@ -218,6 +224,23 @@ describe("the proxy", () => {
     expect(response.headers.location).toBe("http://127.0.0.1:1/stolen?via=redirect");
     expect(response.headers["x-switchyard-error"]).toBeUndefined();
     expect(api.seen.length).toBe(before + 1);
+  });
+
+  test("a provider that does not answer gets 504 provider_timeout no sooner than PROXY_TIMEOUT, wherever undici's timer ticks stand", async () => {
+    /** A proxied call to the fake API's `/slow`, which answers after `ms`: its status, code and how long it took. */
+    const slowCall = async (ms: number) => {
+      const started = performance.now();
+      const response = await call(`slow?ms=${ms}`);
+      return { status: response.status, code: JSON.parse(String(response.body)).code, elapsedMs: performance.now() - started };
+    };
+    // A call already waiting a quarter second sets undici's ticks going out of step with the next
+    // one, as other proxied calls do in production (given PROXY_TIMEOUT as it is, this one ended after ~1,310 ms).
+    const waiting = slowCall(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const timedOut = await slowCall(60_000);
+    expect(timedOut).toMatchObject({ status: 504, code: "provider_timeout" });
+    expect(timedOut.elapsedMs).toBeGreaterThanOrEqual(PROXY_TIMEOUT_MS - 10);
+    expect(await waiting).toMatchObject({ status: 504, code: "provider_timeout" });
   });
 
   test("Switchyard's own errors: timeout 504, body over PROXY_MAX_BODY 413, unreachable 502, no key 401, unknown connector 404", async () => {
