@@ -129,6 +129,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
    * for claims (docs/decisions.md, "Delivery isolation").
    */
   const perUrlInFlight = new Map<string, number>();
+  /**
+   * This worker's attempts answered and not yet recorded, per URL. Their deliveries are still leased
+   * in the table (`locked_until`, until the attempt is recorded), so the claim, which counts a URL's
+   * leased rows for its cap, is told to leave these out: attempts are recorded in batches some
+   * milliseconds apart (queue/recordAttempts.ts), and counted, they held a busy URL at its cap.
+   */
+  const answeredUnrecorded = new Map<string, number>();
   let detach: (() => void) | undefined;
   let deep = false;
   let running = false;
@@ -176,7 +183,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
 
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
     try {
-      return (await queue.claim(limit, lockMs, perUrl)).claimed;
+      return (await queue.claim(limit, lockMs, perUrl, answeredUnrecorded)).claimed;
     } catch (error) {
       // An outage is logged once by databaseOutage (src/db/outage.ts), not on every poll.
       if (!deps.databaseOutage.noted(error)) logger.error({ err: error }, "could not claim deliveries");
@@ -214,15 +221,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
   /** Sends and records a delivery leased to this worker (by a claim or by the accepting statement). */
   function begin(delivery: ClaimedDelivery) {
     claimedIds.add(delivery.id);
-    perUrlInFlight.set(delivery.url, (perUrlInFlight.get(delivery.url) ?? 0) + 1);
+    count(perUrlInFlight, delivery.url, 1);
     track(attempt(delivery).finally(() => claimedIds.delete(delivery.id)));
   }
 
-  function answered(url: string) {
-    const left = (perUrlInFlight.get(url) ?? 1) - 1;
-    if (left > 0) perUrlInFlight.set(url, left);
-    else perUrlInFlight.delete(url);
-  }
 
   /**
    * The accepting statement's share of this worker (handoff.ts): up to `max` free slots, reserved
@@ -253,9 +255,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     try {
       sent = await sendOne(delivery);
     } finally {
-      answered(delivery.url);
+      count(perUrlInFlight, delivery.url, -1);
     }
-    await record(sent);
+    count(answeredUnrecorded, delivery.url, 1);
+    try {
+      await record(sent);
+    } finally {
+      count(answeredUnrecorded, delivery.url, -1);
+    }
   }
 
   type Sent = { delivery: ClaimedDelivery; startedAt: Date; result: SendResult };
@@ -378,7 +385,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       return ids.length;
     },
     async runOnce() {
-      const { claimed } = await queue.claim(concurrency, lockMs, perUrl);
+      const { claimed } = await queue.claim(concurrency, lockMs, perUrl, answeredUnrecorded);
       // Sent together, then recorded together: one statement for the round, as a busy worker's
       // group commit would record them.
       const sent = await Promise.all(claimed.map(sendOne));
@@ -386,4 +393,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
       return claimed.length;
     },
   };
+}
+
+/** Adds `delta` to `url`'s count in `counts`, dropping the entry at zero. */
+function count(counts: Map<string, number>, url: string, delta: number) {
+  const next = (counts.get(url) ?? 0) + delta;
+  if (next > 0) counts.set(url, next);
+  else counts.delete(url);
 }

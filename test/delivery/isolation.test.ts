@@ -123,4 +123,34 @@ describe("per-destination isolation", () => {
       "every attempt to be recorded once the database lets it",
     );
   });
+
+  // The same for deliveries the worker claims (here: test events held until a forwarding URL is
+  // saved): the claim counts a URL's leased rows, and a lease lasts until its attempt is recorded,
+  // so the worker tells it which of them are only waiting to be recorded. Counted, three answered
+  // attempts held this URL at its cap until the database recorded them.
+  test.skipIf(!process.env.TEST_DATABASE_URL)("claimed deliveries: an answered attempt still being recorded does not hold the URL's place either", async () => {
+    const held = await createOperator(app, "Held");
+    const sent = await sendTests(held, CAP * 3);
+    const blocker = new pg.Client({ connectionString: app.databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query("begin");
+      await blocker.query("lock table delivery_attempt in exclusive mode");
+      // Saving the URL makes the held deliveries due: only a claim takes them.
+      ok(await app.gql(SaveForwardingSettings, { deploymentId: held.deploymentId, input: { forwardingUrl: `${healthy.url}/held`, triggers: [] } }, { token: held.token }));
+      await healthy.waitFor((requests) => sent.every((id) => requests.some((r) => r.headers["webhook-id"] === id)), 30_000);
+      const recorded = await app.database.sql.query<{ n: number | string }>(
+        `select count(*) as n from delivery where deployment_id = $1 and status = 'SUCCEEDED'`,
+        [held.deploymentId],
+      );
+      expect(Number(recorded[0].n)).toBe(0);
+    } finally {
+      await blocker.query("rollback").catch(() => {});
+      await blocker.end();
+    }
+    await until(
+      async () => Number((await app.database.sql.query<{ n: number | string }>(`select count(*) as n from delivery where deployment_id = $1 and status = 'SUCCEEDED'`, [held.deploymentId]))[0].n) === CAP * 3,
+      "every attempt to be recorded once the database lets it",
+    );
+  });
 });

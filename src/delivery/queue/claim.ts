@@ -81,9 +81,13 @@ export interface Claim {
  * 4 × `limit` due rows, so a busy URL's backlog cannot hide the others' either). Rows of a saturated URL
  * simply stay due and are claimed as its attempts finish. Two instances claiming at the same instant
  * both read the count before either commits, so for that moment a URL can have up to `perUrl` per
- * instance; the next claim sees them all.
+ * instance; the next claim sees them all. A lease lasts until its attempt is recorded, and attempts
+ * are recorded in batches some milliseconds after their answers: `answeredHere` (per URL, the calling
+ * worker's attempts answered and not yet recorded) is left out of its URL's count, so a busy URL is
+ * not held at its cap by requests that no longer load the receiver.
  */
-export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: number, now: Date): Promise<Claim> {
+export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: number, now: Date, answeredHere: ReadonlyMap<string, number> = new Map()): Promise<Claim> {
+  const answered = [...answeredHere];
   const rows = await sql.query<{
     given_up: boolean;
     status: string;
@@ -106,9 +110,11 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
     signing_secrets: string[] | null;
   }>(
     `with busy as (
-       select url, count(*)::int as in_flight from delivery
-       where locked_until is not null and locked_until >= $6::timestamp and status = 'PENDING'
-       group by url
+       select l.url, greatest(l.n - coalesce(a.n, 0), 0) as in_flight from (
+         select url, count(*)::int as n from delivery
+         where locked_until is not null and locked_until >= $6::timestamp and status = 'PENDING'
+         group by url) l
+       left join unnest($7::text[], $8::int[]) as a(url, n) on a.url = l.url
      ), candidates as (
        select d.id, s.forwarding_url, d.next_attempt_at, coalesce(b.in_flight, 0) as in_flight from delivery d
        join forwarding_settings s on s.deployment_id = d.deployment_id and s.status = 'ACTIVE'
@@ -150,7 +156,7 @@ export async function claim(sql: Sql, limit: number, lockMs: number, perUrl: num
      from claimed c
      join trigger_event e on e.id = c.event_id
      left join forwarding_settings s on s.deployment_id = c.deployment_id`,
-    [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR, perUrl, now.toISOString()],
+    [limit, lockMs, MAX_UNRECORDED_CLAIMS, UNRECORDED_CLAIMS_ERROR, perUrl, now.toISOString(), answered.map(([url]) => url), answered.map(([, n]) => n)],
     "claim_due_deliveries",
   );
   const givenUp: DeliveryRow[] = rows

@@ -105,8 +105,8 @@ export function createDeliveryQueue({ sql, clock, signal, bus, logger, metrics, 
      * Due deliveries for `limit` slots, leased for `lockMs`, never more than `perUrl` in flight to one
      * forwarding URL; those past MAX_UNRECORDED_CLAIMS come back FAILED in `givenUp`, already published.
      */
-    async claim(limit: number, lockMs: number, perUrl: number): Promise<Claim> {
-      const result = await claim(sql, limit, lockMs, perUrl, clock.now());
+    async claim(limit: number, lockMs: number, perUrl: number, answeredHere?: ReadonlyMap<string, number>): Promise<Claim> {
+      const result = await claim(sql, limit, lockMs, perUrl, clock.now(), answeredHere);
       for (const row of result.givenUp) {
         metrics.deliveryGivenUp();
         logger.warn(
