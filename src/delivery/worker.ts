@@ -225,7 +225,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, options: Delivery
     track(attempt(delivery).finally(() => claimedIds.delete(delivery.id)));
   }
 
-
   /**
    * The accepting statement's share of this worker (handoff.ts): up to `max` free slots, reserved
    * until the batch committed; its deliveries leased to this worker are then sent as claimed ones.

@@ -94,34 +94,43 @@ describe("per-destination isolation", () => {
     expect(Number(due[0].n)).toBe(EVENTS - CAP);
   });
 
+  /** How many of the deployment's deliveries are recorded SUCCEEDED. */
+  const succeeded = async (deploymentId: string) =>
+    Number((await app.database.sql.query<{ n: number | string }>(`select count(*) as n from delivery where deployment_id = $1 and status = 'SUCCEEDED'`, [deploymentId]))[0].n);
+
+  /**
+   * Runs `work` while no attempt can be recorded (a second connection holds delivery_attempt, which
+   * recording inserts into), checks that none was, then waits for all `count` to be recorded once
+   * the lock is gone (at least once: recorded later).
+   */
+  async function whileRecordingWaits(operator: Operator, count: number, work: () => Promise<void>) {
+    const blocker = new pg.Client({ connectionString: app.databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query("begin");
+      await blocker.query("lock table delivery_attempt in exclusive mode");
+      await work();
+      expect(await succeeded(operator.deploymentId)).toBe(0);
+    } finally {
+      await blocker.query("rollback").catch(() => {});
+      await blocker.end();
+    }
+    await until(async () => (await succeeded(operator.deploymentId)) === count, "every attempt to be recorded once the database lets it");
+  }
+
+  const allArrived = (sent: string[], timeoutMs: number) =>
+    healthy.waitFor((requests) => sent.every((id) => requests.some((r) => r.headers["webhook-id"] === id)), timeoutMs);
+
   // The cap counts requests the receiver is holding, not answers still being recorded: while the
   // database is slow to record attempts, a URL whose receiver answers keeps getting its events
   // (they are recorded later, at least once). Needs a second connection to slow the recording
   // down, so PostgreSQL only (an embedded database has one connection).
   test.skipIf(!process.env.TEST_DATABASE_URL)("an answered attempt still being recorded does not hold the URL's place", async () => {
     const c = await forwardingTo(`${healthy.url}/c`, "Slow");
-    const blocker = new pg.Client({ connectionString: app.databaseUrl });
-    await blocker.connect();
-    try {
-      // Recording an attempt inserts into delivery_attempt: it waits until this transaction ends.
-      await blocker.query("begin");
-      await blocker.query("lock table delivery_attempt in exclusive mode");
-      const sent = await sendTests(c, CAP * 3);
+    await whileRecordingWaits(c, CAP * 3, async () => {
       // More answered than the cap while none could be recorded.
-      await healthy.waitFor((requests) => sent.every((id) => requests.some((r) => r.headers["webhook-id"] === id)), 60_000);
-      const recorded = await app.database.sql.query<{ n: number | string }>(
-        `select count(*) as n from delivery where deployment_id = $1 and status = 'SUCCEEDED'`,
-        [c.deploymentId],
-      );
-      expect(Number(recorded[0].n)).toBe(0);
-    } finally {
-      await blocker.query("rollback").catch(() => {});
-      await blocker.end();
-    }
-    await until(
-      async () => Number((await app.database.sql.query<{ n: number | string }>(`select count(*) as n from delivery where deployment_id = $1 and status = 'SUCCEEDED'`, [c.deploymentId]))[0].n) === CAP * 3,
-      "every attempt to be recorded once the database lets it",
-    );
+      await allArrived(await sendTests(c, CAP * 3), 60_000);
+    });
   });
 
   // The same for deliveries the worker claims (here: test events held until a forwarding URL is
@@ -131,26 +140,10 @@ describe("per-destination isolation", () => {
   test.skipIf(!process.env.TEST_DATABASE_URL)("claimed deliveries: an answered attempt still being recorded does not hold the URL's place either", async () => {
     const held = await createOperator(app, "Held");
     const sent = await sendTests(held, CAP * 3);
-    const blocker = new pg.Client({ connectionString: app.databaseUrl });
-    await blocker.connect();
-    try {
-      await blocker.query("begin");
-      await blocker.query("lock table delivery_attempt in exclusive mode");
+    await whileRecordingWaits(held, CAP * 3, async () => {
       // Saving the URL makes the held deliveries due: only a claim takes them.
       ok(await app.gql(SaveForwardingSettings, { deploymentId: held.deploymentId, input: { forwardingUrl: `${healthy.url}/held`, triggers: [] } }, { token: held.token }));
-      await healthy.waitFor((requests) => sent.every((id) => requests.some((r) => r.headers["webhook-id"] === id)), 30_000);
-      const recorded = await app.database.sql.query<{ n: number | string }>(
-        `select count(*) as n from delivery where deployment_id = $1 and status = 'SUCCEEDED'`,
-        [held.deploymentId],
-      );
-      expect(Number(recorded[0].n)).toBe(0);
-    } finally {
-      await blocker.query("rollback").catch(() => {});
-      await blocker.end();
-    }
-    await until(
-      async () => Number((await app.database.sql.query<{ n: number | string }>(`select count(*) as n from delivery where deployment_id = $1 and status = 'SUCCEEDED'`, [held.deploymentId]))[0].n) === CAP * 3,
-      "every attempt to be recorded once the database lets it",
-    );
+      await allArrived(sent, 30_000);
+    });
   });
 });

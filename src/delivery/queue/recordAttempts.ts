@@ -123,9 +123,9 @@ function attemptsDocument(attempts: readonly AttemptToRecord[]): string {
  * The least time between the starts of two recording statements. A statement costs PostgreSQL about a
  * millisecond whatever its size, and at a moderate rate, where one finished long before the next
  * attempt, each carried one to three attempts: 20 ms apart, one instance at 1,200 events/s needed
- * 0.17 transactions an event instead of 0.27 and a quarter less of PostgreSQL's CPU (docs/benchmarks.md). An attempt's
- * outcome is stored up to this much later; its request is not delayed, and the claim leaves such
- * answered attempts out of a URL's count (claim.ts).
+ * 0.17 transactions an event instead of 0.27 and a quarter less of PostgreSQL's CPU
+ * (docs/benchmarks.md). An attempt's outcome is stored up to this much later; its request is not
+ * delayed, and the claim leaves such answered attempts out of a URL's count (claim.ts).
  */
 export const RECORDING_SPACING_MS = 20;
 
