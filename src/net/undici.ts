@@ -13,18 +13,17 @@ export const loadUndici = (): Promise<Undici> => import("undici").then((loaded) 
 
 /**
  * The value to give undici as a per-phase timeout (headersTimeout, bodyTimeout) so that it ends the
- * phase no sooner than `ms`. Above a second undici counts these in ticks of 499 ms and dates a
- * timer's start back to the tick before it (undici/lib/util/timers.js), so a timeout of `ms` can end
- * a request up to 499 ms early (a 1,496 ms one after 998 ms); one tick more makes it at least `ms`
- * and at most about a second more. A second or less, undici uses Node's own timers, which are exact.
+ * phase no sooner than `ms`. undici's HTTP/1 client times both phases with its own coarse timers,
+ * whatever their length (lib/dispatcher/client-h1.js: TIMEOUT_HEADERS and TIMEOUT_BODY use
+ * setFastTimeout), which tick every 499 ms and date a timer's start back to the tick before it
+ * (lib/util/timers.js): a timeout of `ms` can end up to 499 ms early (800 ms after 700, 1,496 ms after
+ * 998). One tick more makes it at least `ms` and at most about a second more.
  */
 export function undiciTimeoutOfAtLeast(ms: number): number {
-  return ms <= UNDICI_TIMER_RESOLUTION_MS ? ms : ms + UNDICI_TICK_MS;
+  return ms + UNDICI_TICK_MS;
 }
 
-/** Above this, undici's timers tick (its lib/util/timers.js: RESOLUTION_MS)... */
-export const UNDICI_TIMER_RESOLUTION_MS = 1_000;
-/** ... every this many milliseconds (TICK_MS). */
+/** The tick of undici's coarse timers (its lib/util/timers.js: TICK_MS). */
 const UNDICI_TICK_MS = 499;
 
 /** An undici `Agent` made when first asked for, and closed only if it was made. */
