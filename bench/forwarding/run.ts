@@ -317,6 +317,14 @@ try {
     );
     return rows.map((row) => ({ backend: Number(row.backend), checkpoints: Number(row.checkpoints), wal: Number(row.wal), transactions: Number(row.transactions) }))[0];
   };
+  /** VACUUM and CHECKPOINT on the bench database; returns the CPU seconds its backend spent on them. */
+  const settle = async () => {
+    const [{ pid }] = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows;
+    const before = cpuSeconds([pid]);
+    await client.query("vacuum");
+    await client.query("checkpoint");
+    return cpuSeconds([pid]) - before;
+  };
   const backends = async () =>
     (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
   const targetPids = (name: string) => {
@@ -394,6 +402,11 @@ try {
       const warm = await loadOf(target, rate, WARMUP);
       await drain(target.path);
     }
+    // Each phase starts from the same state, as pgbench vacuums before a run: the dead rows of the
+    // phases before it vacuumed and a checkpoint just made. Otherwise autovacuum and the timed
+    // checkpoint fell on whichever target came next: in a run of two targets, the one that ends
+    // round 3 met the vacuum of the whole run in every run (docs/benchmarks.md).
+    await settle();
     arrivals.set(target.path, []);
     counts.set(target.path, 0);
     promised.delete(target.path);
@@ -419,6 +432,9 @@ try {
     const benchCpu = process.cpuUsage(cpuBefore.bench);
     const pgCpu = pgAfter.reduce((sum, pid) => sum + cpuSeconds([pid]) - (cpuBefore.pg.get(pid) ?? 0), 0);
     const writesAfter = await serverCounters();
+    const statements = statementsOf ? await statementTimes() : undefined;
+    // What the phase left to vacuum, paid here rather than by the next phase: its own cost, shown apart.
+    const vacuumCpu = await settle();
     const perEvent = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(1, counts.get(target.path) ?? 0)) / 100;
     const e2e = arrivals.get(target.path)!;
     const distinct = titles(received, target.path).size;
@@ -449,6 +465,8 @@ try {
       // How much of one core this process used over the round (near 1: the load itself is the limit).
       benchCoreShare: Math.round((benchCpu.user + benchCpu.system) / 1e4 / elapsed) / 100,
       pgCpuMsPerEvent: perEvent(pgCpu),
+      // The vacuum of the rows the phase left dead (its backend's CPU), after the phase.
+      vacuumCpuMsPerEvent: perEvent(vacuumCpu),
       // 8 kB pages the backends wrote out themselves to free a buffer (shared_buffers full of dirty
       // pages: the run's tables outgrew it), per delivered event; and checkpoints begun meanwhile.
       backendWritesPerEvent: Math.round(((writesAfter.backend - writesBefore.backend) / Math.max(1, counts.get(target.path) ?? 0)) * 100) / 100,
@@ -457,7 +475,7 @@ try {
       walBytesPerEvent: Math.round((writesAfter.wal - writesBefore.wal) / Math.max(1, counts.get(target.path) ?? 0)),
       transactionsPerEvent: Math.round(((writesAfter.transactions - writesBefore.transactions) / Math.max(1, counts.get(target.path) ?? 0)) * 100) / 100,
       waits: sampling ? await sampling : undefined,
-      statements: statementsOf ? await statementTimes() : undefined,
+      statements,
     };
   }
 
