@@ -317,12 +317,11 @@ try {
     );
     return rows.map((row) => ({ backend: Number(row.backend), checkpoints: Number(row.checkpoints), wal: Number(row.wal), transactions: Number(row.transactions) }))[0];
   };
-  /** VACUUM and CHECKPOINT on the bench database; returns the CPU seconds its backend spent on them. */
+  /** VACUUM of the bench database; returns the CPU seconds its backend spent on it. */
   const settle = async () => {
     const [{ pid }] = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows;
     const before = cpuSeconds([pid]);
     await client.query("vacuum");
-    await client.query("checkpoint");
     return cpuSeconds([pid]) - before;
   };
   const backends = async () =>
@@ -402,10 +401,9 @@ try {
       const warm = await loadOf(target, rate, WARMUP);
       await drain(target.path);
     }
-    // Each phase starts from the same state, as pgbench vacuums before a run: the dead rows of the
-    // phases before it vacuumed and a checkpoint just made. Otherwise autovacuum and the timed
-    // checkpoint fell on whichever target came next: in a run of two targets, the one that ends
-    // round 3 met the vacuum of the whole run in every run (docs/benchmarks.md).
+    // Each phase starts with the dead rows of the phases before it vacuumed, as pgbench vacuums
+    // before a run. Otherwise autovacuum fell on whichever target came next: in a run of two targets,
+    // the one that ends round 3 met the vacuum of the whole run in every run (docs/benchmarks.md).
     await settle();
     arrivals.set(target.path, []);
     counts.set(target.path, 0);
