@@ -9,7 +9,7 @@ import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { until } from "../helpers/live.ts";
 import { createOperator } from "../helpers/operators.ts";
 import { ownPostgres, ownServersMissing } from "../helpers/ownServers.ts";
-import { githubEventToEnqueue } from "../helpers/queue.ts";
+import { githubEventToEnqueue, succeededAttempt } from "../helpers/queue.ts";
 import { scaled } from "../helpers/timing.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -95,19 +95,7 @@ describe("where nothing else vacuums: the embedded database, or PostgreSQL with 
       const now = new Date();
       await recordAttempts(
         sql,
-        rows.map((row) => ({
-          id: row.delivery_id!,
-          status: "SUCCEEDED" as const,
-          delayMs: 0,
-          statusCode: 200,
-          lastError: null,
-          url: HOOK,
-          startedAt: now.toISOString(),
-          durationMs: 3,
-          error: null,
-          responseBody: null,
-          retryAfterSeconds: null,
-        })),
+        rows.map((row) => succeededAttempt(row.delivery_id!, { url: HOOK, startedAt: now.toISOString() })),
         60_000,
         now,
       );

@@ -6,7 +6,7 @@ import { recordAttempts } from "../../src/delivery/queue/recordAttempts.ts";
 import { SaveForwardingSettings } from "../helpers/forwarding.ts";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { executeArguments, mostRowsDiscarded, planText } from "../helpers/queryPlans.ts";
-import { githubEventToEnqueue } from "../helpers/queue.ts";
+import { githubEventToEnqueue, succeededAttempt } from "../helpers/queue.ts";
 import { statementRecorder } from "../helpers/statementRecorder.ts";
 import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 
@@ -138,19 +138,7 @@ const expectIndexed = (plan: string) => {
   expect(mostRowsRead(plan)).toBeLessThan(100);
 };
 
-const attempt = (n: number) => ({
-  id: `dlv_grown_${n}`,
-  status: "SUCCEEDED" as const,
-  delayMs: 0,
-  statusCode: 200,
-  lastError: null,
-  url: "https://example.com/hook",
-  startedAt: new Date().toISOString(),
-  durationMs: 5,
-  error: null,
-  responseBody: null,
-  retryAfterSeconds: null,
-});
+const attempt = (n: number) => succeededAttempt(`dlv_grown_${n}`, { url: "https://example.com/hook" });
 
 let accepting: Awaited<ReturnType<typeof preparedOn>>;
 let recording: Awaited<ReturnType<typeof preparedOn>>;

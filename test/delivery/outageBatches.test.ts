@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isDatabaseUnavailable } from "../../src/db/errors.ts";
 import { sqlOverPool } from "../../src/db/sql.ts";
 import { createEnqueuer, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
-import { type AttemptToRecord, createAttemptRecorder } from "../../src/delivery/queue/recordAttempts.ts";
+import { createAttemptRecorder } from "../../src/delivery/queue/recordAttempts.ts";
 import { createLogger } from "../../src/log.ts";
 import { fakeClock } from "../helpers/clock.ts";
+import { succeededAttempt } from "../helpers/queue.ts";
 import { statementRecorder } from "../helpers/statementRecorder.ts";
 
 /**
@@ -48,21 +49,8 @@ describe("a batch while the database is unreachable", () => {
     logged = [];
     const { recorder, sent } = statementRecorder(sqlOverPool(pool));
     const record = createAttemptRecorder(recorder, logger(), fakeClock(), 60_000);
-    const attempt = (id: string): AttemptToRecord => ({
-      id,
-      status: "SUCCEEDED",
-      delayMs: 0,
-      statusCode: 200,
-      lastError: null,
-      url: "https://receiver.example/hooks",
-      startedAt: new Date().toISOString(),
-      durationMs: 5,
-      error: null,
-      responseBody: "ok",
-      retryAfterSeconds: null,
-    });
     // Finished in the same turn of the event loop: one batch.
-    const outcomes = await Promise.allSettled(["dlv_1", "dlv_2", "dlv_3", "dlv_4", "dlv_5"].map((id) => record(attempt(id))));
+    const outcomes = await Promise.allSettled(["dlv_1", "dlv_2", "dlv_3", "dlv_4", "dlv_5"].map((id) => record(succeededAttempt(id))));
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(5).fill("rejected"));
     for (const outcome of outcomes) expect(isDatabaseUnavailable((outcome as PromiseRejectedResult).reason)).toBe(true);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { type AttemptToRecord, createAttemptRecorder, RECORDING_SPACING_MS } from "../../src/delivery/queue/recordAttempts.ts";
+import { createAttemptRecorder, RECORDING_SPACING_MS } from "../../src/delivery/queue/recordAttempts.ts";
 import { createLogger } from "../../src/log.ts";
 import { fakeClock } from "../helpers/clock.ts";
+import { succeededAttempt } from "../helpers/queue.ts";
 import { statementRecorder } from "../helpers/statementRecorder.ts";
 
 /**
@@ -16,31 +17,17 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const attempt = (id: string): AttemptToRecord => ({
-  id,
-  status: "SUCCEEDED",
-  delayMs: 0,
-  statusCode: 200,
-  lastError: null,
-  url: "https://receiver.example/hooks",
-  startedAt: "2026-12-01T12:00:00.000Z",
-  durationMs: 5,
-  error: null,
-  responseBody: "ok",
-  retryAfterSeconds: null,
-});
-
 test("attempts that finish within the spacing after a statement began are recorded together, once it has passed", async () => {
   const { recorder, sent } = statementRecorder();
   const record = createAttemptRecorder(recorder, createLogger("silent"), fakeClock(), 60_000);
   const batches = () => sent.map((statement) => (JSON.parse(statement.params[0] as string) as Array<{ id: string }>).map((row) => row.id));
 
   // Idle: recorded at once, no wait.
-  await record(attempt("dlv_1"));
+  await record(succeededAttempt("dlv_1"));
   expect(batches()).toEqual([["dlv_1"]]);
 
-  const second = record(attempt("dlv_3"));
-  const third = record(attempt("dlv_2"));
+  const second = record(succeededAttempt("dlv_3"));
+  const third = record(succeededAttempt("dlv_2"));
   await vi.advanceTimersByTimeAsync(RECORDING_SPACING_MS - 1);
   expect(batches()).toEqual([["dlv_1"]]);
 
@@ -51,6 +38,6 @@ test("attempts that finish within the spacing after a statement began are record
 
   // Long after the last statement began: at once again.
   await vi.advanceTimersByTimeAsync(10 * RECORDING_SPACING_MS);
-  await record(attempt("dlv_4"));
+  await record(succeededAttempt("dlv_4"));
   expect(batches()).toEqual([["dlv_1"], ["dlv_2", "dlv_3"], ["dlv_4"]]);
 });
