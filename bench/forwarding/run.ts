@@ -391,6 +391,12 @@ try {
   };
 
   async function run(target: (typeof targets)[number], rate: number | undefined, round = 0) {
+    // Each phase starts with the dead rows of the phases before it vacuumed, as pgbench vacuums
+    // before a run. Otherwise autovacuum fell on whichever target came next: in a run of two targets,
+    // the one that ends round 3 met the vacuum of the whole run in every run (docs/benchmarks.md).
+    // Before the warm-up: after a vacuum PostgreSQL plans the statements over the tables it changed
+    // again (the accepting statement 2–15 ms a plan in these runs), in the warm-up rather than the phase.
+    await settle();
     if (WARMUP > 0 && (rate || round === 1)) {
       // Each phase measures the steady state: a fixed-rate phase, and each target's first max-rate
       // round, come after the same load unmeasured, so neither is the first seconds' JIT compilation
@@ -401,10 +407,6 @@ try {
       const warm = await loadOf(target, rate, WARMUP);
       await drain(target.path);
     }
-    // Each phase starts with the dead rows of the phases before it vacuumed, as pgbench vacuums
-    // before a run. Otherwise autovacuum fell on whichever target came next: in a run of two targets,
-    // the one that ends round 3 met the vacuum of the whole run in every run (docs/benchmarks.md).
-    await settle();
     arrivals.set(target.path, []);
     counts.set(target.path, 0);
     promised.delete(target.path);
