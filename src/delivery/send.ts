@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { Dispatcher } from "undici";
 import type { Config } from "../config.ts";
 import { blockedAddressReason, ForbiddenAddressError, guardedLookup } from "../net/ssrf.ts";
-import { type LazyAgent, lazyAgent, loadUndici, type Undici } from "../net/undici.ts";
+import { type LazyAgent, lazyAgent, loadUndici, type Undici, undiciTimeoutOfAtLeast } from "../net/undici.ts";
 import { storableOptional } from "../text/storable.ts";
 import { version } from "../version.ts";
 
@@ -90,10 +90,10 @@ export function send(dispatcher: Dispatcher, guarded: boolean, outbound: Outboun
         const reason = isIP(host) ? blockedAddressReason(host) : undefined;
         if (reason) throw new ForbiddenAddressError(host, host, reason);
       }
-      // undici's own per-phase timeouts only back the deadline up: it counts them in ticks of 499 ms
-      // and could end an attempt half a second before the deadline (a 1,496 ms one after 1,249:
-      // test/delivery/send.test.ts), so they are set a second past it, half a second past at the earliest.
-      const backstopMs = timeoutMs + 1_000;
+      // undici's own per-phase timeouts only back the deadline up, so they must not end an attempt
+      // before it (given as they are they could, by half a second: test/delivery/send.test.ts). Should
+      // one end it at the deadline's moment, the attempt reads the same (describe below).
+      const backstopMs = undiciTimeoutOfAtLeast(timeoutMs);
       dispatcher.dispatch(
         { origin: url.origin, path: `${url.pathname}${url.search}`, method: "POST", headers: outbound.headers, body: outbound.body, headersTimeout: backstopMs, bodyTimeout: backstopMs },
         {

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { lazyAgent, loadUndici, undiciTimeoutOfAtLeast } from "../../src/net/undici.ts";
+import { lazyAgent, loadUndici, type Undici, undiciTimeoutOfAtLeast } from "../../src/net/undici.ts";
 
 let server: Server;
 let url: URL;
@@ -61,7 +61,7 @@ describe("lazyAgent", () => {
 
 describe("undiciTimeoutOfAtLeast", () => {
   /** How long undici waits for the headers of /silent, given `timeoutMs` through undiciTimeoutOfAtLeast. */
-  async function headersWait(agent: Agent, request: Awaited<ReturnType<typeof loadUndici>>["request"], timeoutMs: number) {
+  async function headersWait(agent: Agent, request: Undici["request"], timeoutMs: number) {
     const started = performance.now();
     const error = await request(new URL("/silent", url), { dispatcher: agent, headersTimeout: undiciTimeoutOfAtLeast(timeoutMs) }).then(
       () => undefined,
