@@ -317,12 +317,12 @@ try {
     );
     return rows.map((row) => ({ backend: Number(row.backend), checkpoints: Number(row.checkpoints), wal: Number(row.wal), transactions: Number(row.transactions) }))[0];
   };
-  /** VACUUM of the bench database; returns the CPU seconds its backend spent on it. */
+  const [{ pid: clientBackend }] = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows;
+  /** VACUUM of the bench database; returns the CPU seconds this client's backend spent on it. */
   const settle = async () => {
-    const [{ pid }] = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows;
-    const before = cpuSeconds([pid]);
+    const before = cpuSeconds([clientBackend]);
     await client.query("vacuum");
-    return cpuSeconds([pid]) - before;
+    return cpuSeconds([clientBackend]) - before;
   };
   const backends = async () =>
     (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
