@@ -54,6 +54,9 @@ const parsed = github.inbound.parse({ headers: request.headers, rawBody: Buffer.
 if (!("events" in parsed) || parsed.events.length !== 1) throw new Error("the benchmark's request did not parse to one event");
 const { trigger } = parsed.events[0];
 const payloadJson = JSON.stringify(parsed.events[0].data);
+// GitHub signs no timestamp: each request claims its body's digest for this window (the replay check).
+const windowSeconds = github.inbound.replayWindowSeconds;
+if (!windowSeconds) throw new Error("the GitHub connector declares no replay window");
 
 const [target] = await sql.query<{ deployment_id: string; external_id: string }>(
   `select a.deployment_id, a.external_id from connected_account a
@@ -79,8 +82,7 @@ const event = (): EventToEnqueue => ({
   forwardUnlisted: false,
   routeBy: [target.external_id],
   routeByMetadata: null,
-  // GitHub signs no timestamp: each request claims its body's digest (the replay check).
-  bodyClaim: { digest: randomBytes(32).toString("hex"), key: randomUUID(), windowSeconds: github.inbound.replayWindowSeconds ?? 300 },
+  bodyClaim: { digest: randomBytes(32).toString("hex"), key: randomUUID(), windowSeconds },
 });
 
 const [{ pid }] = await sql.query<{ pid: number }>("select pg_backend_pid() as pid");
