@@ -52,6 +52,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { benchDatabase } from "../database.ts";
+import { processCpuSeconds } from "../processCpu.ts";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
 import { ownPostgres } from "../../test/helpers/ownServers.ts";
 import { COMPILED_ENTRY, serviceProcess } from "../../test/helpers/serviceProcess.ts";
@@ -298,8 +299,8 @@ try {
   const cpuSeconds = (pids: number[]) =>
     pids.reduce((sum, pid) => {
       try {
-        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-        return sum + (Number(fields[11]) + Number(fields[12])) / 100;
+        const { user, system } = processCpuSeconds(pid);
+        return sum + user + system;
       } catch {
         return sum;
       }

@@ -15,13 +15,13 @@
  * The deliveries it records stay PENDING in that database; drop it afterwards.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { findConnector } from "../../src/connectors/registry.ts";
 import { sqlOverPool } from "../../src/db/sql.ts";
 import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
+import { processCpuSeconds } from "../processCpu.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -86,11 +86,6 @@ const event = (): EventToEnqueue => ({
 });
 
 const [{ pid }] = await sql.query<{ pid: number }>("select pg_backend_pid() as pid");
-/** The backend's CPU so far, user and system, in ms (clock ticks of 10 ms). */
-function backendCpu(): { user: number; system: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
-}
 
 await sql.query("create table if not exists statement_cost_baseline (id text primary key, payload json not null, received_at timestamp not null default now())");
 const cases: Record<string, () => Promise<unknown>> = {
@@ -102,13 +97,13 @@ try {
   for (let round = 1; round <= Number(args.rounds); round++) {
     for (const [name, call] of Object.entries(cases)) {
       for (let i = 0; i < 50; i++) await call(); // planned and cached before it is timed
-      const before = backendCpu();
+      const before = processCpuSeconds(pid);
       const started = performance.now();
       for (let i = 0; i < CALLS; i++) await call();
       const wall = ((performance.now() - started) * 1000) / CALLS;
-      const after = backendCpu();
-      const user = ((after.user - before.user) * 1000) / CALLS;
-      const system = ((after.system - before.system) * 1000) / CALLS;
+      const after = processCpuSeconds(pid);
+      const user = ((after.user - before.user) * 1e6) / CALLS;
+      const system = ((after.system - before.system) * 1e6) / CALLS;
       (figures[name] ??= []).push([user + system, user, system, wall]);
       console.log(`round ${round}  ${name.padEnd(34)} backend CPU ${(user + system).toFixed(0).padStart(5)} µs a call (user ${user.toFixed(0)}, system ${system.toFixed(0)}), wall ${wall.toFixed(0)} µs`);
     }

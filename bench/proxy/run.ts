@@ -13,7 +13,7 @@
  * The service runs on PostgreSQL in a database of its own (BENCH_DATABASE_URL).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -26,6 +26,7 @@ import { type Child, spawnNode } from "../../test/helpers/childProcess.ts";
 import { COMPILED_ENTRY, serviceProcess } from "../../test/helpers/serviceProcess.ts";
 import { benchDatabase } from "../database.ts";
 import { createBenchOperator } from "../operator.ts";
+import { processCpuSeconds } from "../processCpu.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -78,8 +79,8 @@ function timedGet(url: string, headers: Record<string, string>): Promise<number>
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux): the hops' cost per request, which the machine's load barely moves. */
 function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  const { user, system } = processCpuSeconds(pid);
+  return user + system;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
