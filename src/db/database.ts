@@ -63,7 +63,22 @@ export type DatabaseTarget =
 // JIT off: every statement here is short OLTP work, but the event path's batch statements are
 // estimated above jit_above_cost, and PostgreSQL then spent 350–560 ms compiling each batch before
 // running it (EXPLAIN ANALYZE: "JIT: Emission 511 ms") — most of the database's CPU per event.
-const connectionSettings = "-c TimeZone=UTC -c jit=off";
+/** Every connection's session settings (the pools add theirs). */
+export const connectionSettings = "-c TimeZone=UTC -c jit=off";
+
+/**
+ * The hot path's pools (accepting, claiming, recording attempts) plan no sequential scan where an
+ * index reaches the rows. A connection keeps the plan it made until autovacuum next analyzes the
+ * table, and one made while a new deployment's tables held a few rows read them whole on every
+ * batch once they grew: the benchmark's rate fell from round to round (test/delivery/cachedPlans.test.ts).
+ * Nor a bitmap scan: one never marks the index entries of dead rows as dead, which a plain index
+ * scan does, so the claim that took "status = PENDING" from a status index in a bitmap read every
+ * PENDING version since the last vacuum, on every call (0.07 → 20 ms a claim within three rounds
+ * of the forwarding benchmark; docs/benchmarks.md).
+ */
+const INDEXED_PLANS = " -c enable_seqscan=off -c enable_bitmapscan=off";
+/** The recording pool's plans (the accepting statement's, the attempts'): generic ones, kept once made. */
+export const RECORDING_PLANS = ` -c plan_cache_mode=force_generic_plan${INDEXED_PLANS}`;
 
 /**
  * PostgreSQL's settings inside PGlite. Its shared buffers live in the process's WebAssembly memory
@@ -153,17 +168,8 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       return made;
     };
     const pool = poolOf(target.poolSize ?? 10, statementTimeout);
-    // The hot path's pools (accepting, claiming, recording attempts) plan no sequential scan where an
-    // index reaches the rows. A connection keeps the plan it made until autovacuum next analyzes the
-    // table, and one made while a new deployment's tables held a few rows read them whole on every
-    // batch once they grew: the benchmark's rate fell from round to round (test/delivery/cachedPlans.test.ts).
-    // Nor a bitmap scan: one never marks the index entries of dead rows as dead, which a plain index
-    // scan does, so the claim that took "status = PENDING" from a status index in a bitmap read every
-    // PENDING version since the last vacuum, on every call (0.07 → 20 ms a claim within three rounds
-    // of the forwarding benchmark; docs/benchmarks.md).
-    const indexed = " -c enable_seqscan=off -c enable_bitmapscan=off";
-    const workerPool = poolOf(3, indexed);
-    const recordingPool = poolOf(2, `${statementTimeout} -c plan_cache_mode=force_generic_plan${indexed}`);
+    const workerPool = poolOf(3, INDEXED_PLANS);
+    const recordingPool = poolOf(2, statementTimeout + RECORDING_PLANS);
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
       sql: sqlOverPool(pool),
