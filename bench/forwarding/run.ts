@@ -8,7 +8,9 @@
  * Switchyard is measured three times at the maximum rate: every event for one connected account
  * ("hot"), events spread over 10,000 connected accounts ("spread", inserted by SQL), and the spread
  * load split over two instances on the same database ("2-instances": their summed rate, and every
- * event exactly once — `duplicates` counts events received twice).
+ * event exactly once — `duplicates` counts events received twice). The naive forwarder runs as one
+ * process and as two on the same table ("naive-2-instances"): on a machine of two cores a second
+ * process costs every forwarder its share of them, and that ratio is the one to read Switchyard's by.
  *
  *   npm run bench:forwarding                       # 200 events/s, then --rounds interleaved rounds at max rate
  *   npx tsx bench/forwarding/run.ts --rate 200 --duration 10 --connections 50
@@ -184,7 +186,8 @@ const serviceEnv = {
 const nodeFlags = args["service-flags"].split(" ").filter(Boolean);
 const service = await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY, nodeFlags });
 // The same service again on the same database (same ENCRYPTION_KEY): the "two instances" target.
-const second = !args.only || args.only.split(",").includes("switchyard-2-instances") ? await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY, nodeFlags }) : undefined;
+const wanted = (name: string) => !args.only || args.only.split(",").includes(name);
+const second = wanted("switchyard-2-instances") ? await serviceProcess(serviceEnv, { entry: COMPILED_ENTRY, nodeFlags }) : undefined;
 const buildBFlags = args["b-service-flags"] === undefined ? nodeFlags : args["b-service-flags"].split(" ").filter(Boolean);
 const buildB = args["b-dist"] ? await serviceProcess(serviceEnv, { entry: join(args["b-dist"], "main.js"), nodeFlags: buildBFlags }) : undefined;
 
@@ -242,7 +245,7 @@ try {
     );
   }
 
-  const peer = async (script: string, path: string) => {
+  const peer = async (script: string, path: string, name = path.slice(1)) => {
     const child = fork(join(here, script), [], {
       // With --cpu-prof the peers are profiled too (<dir>/naive.cpuprofile, <dir>/graphile.cpuprofile): where
       // their CPU per event goes is what the service's is measured against.
@@ -252,7 +255,7 @@ try {
         DATABASE_URL: benchDb.url,
         RECEIVER_URL: `${receiverUrl}${path}`,
         GITHUB_WEBHOOK_SECRET: SECRET,
-        ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"], BENCH_CPU_PROF_NAME: path.slice(1) } : {}),
+        ...(args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: args["cpu-prof"], BENCH_CPU_PROF_NAME: name } : {}),
       },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
@@ -261,6 +264,10 @@ try {
   };
   const naivePort = await peer("baseline.ts", "/naive");
   const naivePid = children.at(-1)!.pid;
+  // A second naive forwarder on the same table and receiver path: two instances of the simplest
+  // forwarder on this machine, the measure for Switchyard's two-instance target (naive-2-instances).
+  const secondNaivePort = wanted("naive-2-instances") ? await peer("baseline.ts", "/naive", "naive-2") : undefined;
+  const secondNaivePid = secondNaivePort === undefined ? undefined : children.at(-1)!.pid;
   const graphilePort = await peer("graphile.ts", "/graphile");
   const graphilePid = children.at(-1)!.pid;
 
@@ -278,6 +285,9 @@ try {
       : []),
     { name: "graphile", url: `http://127.0.0.1:${graphilePort}/`, path: "/graphile", spread: false },
     { name: "naive", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false },
+    ...(secondNaivePort === undefined
+      ? []
+      : [{ name: "naive-2-instances", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false, also: `http://127.0.0.1:${secondNaivePort}/` }]),
   ];
   const targets = args.only ? allTargets.filter((t) => args.only!.split(",").includes(t.name)) : allTargets;
 
@@ -329,6 +339,7 @@ try {
     (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
   const targetPids = (name: string) => {
     if (name === "switchyard-2-instances") return [service.pid()!, second!.pid()!];
+    if (name === "naive-2-instances") return [naivePid!, secondNaivePid!];
     if (name.startsWith("switchyard-b")) return [buildB!.pid()!];
     return [name.startsWith("switchyard") ? service.pid()! : name === "graphile" ? graphilePid! : naivePid!];
   };
@@ -526,7 +537,8 @@ try {
   }
 
   const results: Array<Awaited<ReturnType<typeof run>> & { neighbour?: string }> = [];
-  for (const target of targets.filter((t) => args["fixed-all"] || !t.spread)) results.push(await run(target, RATE));
+  // The fixed rate for one instance's targets; the spread and two-instance ones only with --fixed-all.
+  for (const target of targets.filter((t) => args["fixed-all"] || (!t.spread && !("also" in t)))) results.push(await run(target, RATE));
   // Interleaved rounds at the maximum rate, every other one in reverse order, so a neighbour's load
   // or a drift of the machine's speed falls on every target alike (this machine's rates moved by a
   // third between windows a minute apart: docs/benchmarks.md).
@@ -572,6 +584,8 @@ try {
     spreadMaxRateVsGraphile: ratio("switchyard-spread", "graphile"),
     // Two instances on one database ÷ one, both spreading over the 10,000 accounts.
     ...(second ? { twoInstancesVsOne: ratio("switchyard-2-instances", "switchyard-spread") } : {}),
+    // The same for the naive forwarder: what a second process adds on this machine's cores at all.
+    ...(secondNaivePort === undefined ? {} : { naiveTwoInstancesVsOne: ratio("naive-2-instances", "naive") }),
     // --b-dist: the other build ÷ this one, hot and over 10,000 accounts (same rounds).
     ...(buildB ? { buildBVsThis: ratio("switchyard-b", "switchyard"), buildBSpreadVsThis: ratio("switchyard-b-spread", "switchyard-spread") } : {}),
     duplicates: Object.fromEntries(targets.map((t) => [t.name, results.filter((r) => r.target === t.name).reduce((n, r) => n + r.duplicates, 0)])),
