@@ -289,7 +289,7 @@ try {
       ? []
       : [{ name: "naive-2-instances", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false, also: `http://127.0.0.1:${secondNaivePort}/` }]),
   ];
-  const targets = args.only ? allTargets.filter((t) => args.only!.split(",").includes(t.name)) : allTargets;
+  const targets = allTargets.filter((t) => wanted(t.name));
 
   // The title is the send time and a sequence number, so no two bodies are the same: the same GitHub
   // body twice within the replay window is answered 2xx and not recorded (replay protection,
