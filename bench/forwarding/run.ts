@@ -245,6 +245,7 @@ try {
     );
   }
 
+  /** A peer forwarder in a process of its own: where it listens, and its pid (for its CPU). */
   const peer = async (script: string, path: string, name = path.slice(1)) => {
     const child = fork(join(here, script), [], {
       // With --cpu-prof the peers are profiled too (<dir>/naive.cpuprofile, <dir>/graphile.cpuprofile): where
@@ -260,34 +261,39 @@ try {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     children.push(child);
-    return new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
+    const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
+    return { url: `http://127.0.0.1:${port}/`, pid: child.pid! };
   };
-  const naivePort = await peer("baseline.ts", "/naive");
-  const naivePid = children.at(-1)!.pid;
+  const naive = await peer("baseline.ts", "/naive");
   // A second naive forwarder on the same table and receiver path: two instances of the simplest
   // forwarder on this machine, the measure for Switchyard's two-instance target (naive-2-instances).
-  const secondNaivePort = wanted("naive-2-instances") ? await peer("baseline.ts", "/naive", "naive-2") : undefined;
-  const secondNaivePid = secondNaivePort === undefined ? undefined : children.at(-1)!.pid;
-  const graphilePort = await peer("graphile.ts", "/graphile");
-  const graphilePid = children.at(-1)!.pid;
+  const secondNaive = wanted("naive-2-instances") ? await peer("baseline.ts", "/naive", "naive-2") : undefined;
+  const graphile = await peer("graphile.ts", "/graphile");
 
+  /**
+   * What one phase drives: its URL (and `also`, a second one taking half the connections), the
+   * receiver path its deliveries arrive at, whether its events spread over the accounts, and the
+   * processes whose CPU it is measured by.
+   */
+  type Target = { name: string; url: string; also?: string; path: string; spread: boolean; pids: () => number[] };
   const switchyardUrl = `${service.url}/webhooks/${deploymentId}/github`;
-  const allTargets = [
-    { name: "switchyard", url: switchyardUrl, path: "/switchyard", spread: false },
-    { name: "switchyard-spread", url: switchyardUrl, path: "/switchyard", spread: true },
+  const servicePids = () => [service.pid()!];
+  const allTargets: Target[] = [
+    { name: "switchyard", url: switchyardUrl, path: "/switchyard", spread: false, pids: servicePids },
+    { name: "switchyard-spread", url: switchyardUrl, path: "/switchyard", spread: true, pids: servicePids },
     // Half the connections to each instance; every event must still arrive exactly once.
-    ...(second ? [{ name: "switchyard-2-instances", url: switchyardUrl, path: "/switchyard", spread: true, also: `${second.url}/webhooks/${deploymentId}/github` }] : []),
+    ...(second
+      ? [{ name: "switchyard-2-instances", url: switchyardUrl, also: `${second.url}/webhooks/${deploymentId}/github`, path: "/switchyard", spread: true, pids: () => [service.pid()!, second.pid()!] }]
+      : []),
     ...(buildB
       ? [
-          { name: "switchyard-b", url: `${buildB.url}/webhooks/${deploymentId}/github`, path: "/switchyard", spread: false },
-          { name: "switchyard-b-spread", url: `${buildB.url}/webhooks/${deploymentId}/github`, path: "/switchyard", spread: true },
+          { name: "switchyard-b", url: `${buildB.url}/webhooks/${deploymentId}/github`, path: "/switchyard", spread: false, pids: () => [buildB.pid()!] },
+          { name: "switchyard-b-spread", url: `${buildB.url}/webhooks/${deploymentId}/github`, path: "/switchyard", spread: true, pids: () => [buildB.pid()!] },
         ]
       : []),
-    { name: "graphile", url: `http://127.0.0.1:${graphilePort}/`, path: "/graphile", spread: false },
-    { name: "naive", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false },
-    ...(secondNaivePort === undefined
-      ? []
-      : [{ name: "naive-2-instances", url: `http://127.0.0.1:${naivePort}/`, path: "/naive", spread: false, also: `http://127.0.0.1:${secondNaivePort}/` }]),
+    { name: "graphile", url: graphile.url, path: "/graphile", spread: false, pids: () => [graphile.pid] },
+    { name: "naive", url: naive.url, path: "/naive", spread: false, pids: () => [naive.pid] },
+    ...(secondNaive ? [{ name: "naive-2-instances", url: naive.url, also: secondNaive.url, path: "/naive", spread: false, pids: () => [naive.pid, secondNaive.pid] }] : []),
   ];
   const targets = allTargets.filter((t) => wanted(t.name));
 
@@ -337,12 +343,6 @@ try {
   };
   const backends = async () =>
     (await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()")).rows.map((r) => r.pid);
-  const targetPids = (name: string) => {
-    if (name === "switchyard-2-instances") return [service.pid()!, second!.pid()!];
-    if (name === "naive-2-instances") return [naivePid!, secondNaivePid!];
-    if (name.startsWith("switchyard-b")) return [buildB!.pid()!];
-    return [name.startsWith("switchyard") ? service.pid()! : name === "graphile" ? graphilePid! : naivePid!];
-  };
 
   const pct = (values: number[], p: number) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -358,7 +358,7 @@ try {
   }
 
   /** Whether an answer promised to forward its event: a peer's 2xx does; Switchyard's says so (`forwarded`). */
-  function promisesForward(target: (typeof targets)[number], status: number, body: string): boolean {
+  function promisesForward(target: Target, status: number, body: string): boolean {
     if (status < 200 || status > 299) return false;
     if (!target.name.startsWith("switchyard")) return true;
     try {
@@ -369,7 +369,7 @@ try {
   }
 
   /** The load of one phase: autocannon on each of the target's URLs at once. */
-  const loadOf = (target: (typeof targets)[number], rate: number | undefined, duration: number) => {
+  const loadOf = (target: Target, rate: number | undefined, duration: number) => {
     const request = () => ({
       method: "POST" as const,
       setupRequest: (built: object, context: { title?: string }) => {
@@ -382,7 +382,7 @@ try {
         if (context.title && promisesForward(target, status, body)) titles(promised, target.path).add(context.title);
       },
     });
-    const urls = "also" in target && target.also ? [target.url, target.also] : [target.url];
+    const urls = target.also ? [target.url, target.also] : [target.url];
     const connections = rate ? Math.min(CONNECTIONS, 20) : CONNECTIONS;
     return Promise.all(
       urls.map((url) =>
@@ -402,7 +402,7 @@ try {
     );
   };
 
-  async function run(target: (typeof targets)[number], rate: number | undefined, round = 0) {
+  async function run(target: Target, rate: number | undefined, round = 0) {
     // Each phase starts with the dead rows of the phases before it vacuumed, as pgbench vacuums
     // before a run. Otherwise autovacuum fell on whichever target came next: in a run of two targets,
     // the one that ends round 3 met the vacuum of the whole run in every run (docs/benchmarks.md).
@@ -432,7 +432,7 @@ try {
     const statementsOf = args.statements && target.name.startsWith("switchyard");
     if (statementsOf) await client.query("select pg_stat_statements_reset()");
     const pgBefore = await backends();
-    const cpuBefore = { own: cpuSeconds(targetPids(target.name)), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])), bench: process.cpuUsage() };
+    const cpuBefore = { own: cpuSeconds(target.pids()), pg: new Map(pgBefore.map((pid) => [pid, cpuSeconds([pid])])), bench: process.cpuUsage() };
     const loads = await loadOf(target, rate, DURATION);
     const result = loads[0];
     done = true;
@@ -440,7 +440,7 @@ try {
     await drain(target.path);
     const elapsed = (Date.now() - started) / 1000;
     const pgAfter = await backends();
-    const ownCpu = cpuSeconds(targetPids(target.name)) - cpuBefore.own;
+    const ownCpu = cpuSeconds(target.pids()) - cpuBefore.own;
     const benchCpu = process.cpuUsage(cpuBefore.bench);
     const pgCpu = pgAfter.reduce((sum, pid) => sum + cpuSeconds([pid]) - (cpuBefore.pg.get(pid) ?? 0), 0);
     const writesAfter = await serverCounters();
@@ -538,7 +538,7 @@ try {
 
   const results: Array<Awaited<ReturnType<typeof run>> & { neighbour?: string }> = [];
   // The fixed rate for one instance's targets; the spread and two-instance ones only with --fixed-all.
-  for (const target of targets.filter((t) => args["fixed-all"] || (!t.spread && !("also" in t)))) results.push(await run(target, RATE));
+  for (const target of targets.filter((t) => args["fixed-all"] || (!t.spread && !t.also))) results.push(await run(target, RATE));
   // Interleaved rounds at the maximum rate, every other one in reverse order, so a neighbour's load
   // or a drift of the machine's speed falls on every target alike (this machine's rates moved by a
   // third between windows a minute apart: docs/benchmarks.md).
@@ -585,7 +585,7 @@ try {
     // Two instances on one database ÷ one, both spreading over the 10,000 accounts.
     ...(second ? { twoInstancesVsOne: ratio("switchyard-2-instances", "switchyard-spread") } : {}),
     // The same for the naive forwarder: what a second process adds on this machine's cores at all.
-    ...(secondNaivePort === undefined ? {} : { naiveTwoInstancesVsOne: ratio("naive-2-instances", "naive") }),
+    ...(secondNaive ? { naiveTwoInstancesVsOne: ratio("naive-2-instances", "naive") } : {}),
     // --b-dist: the other build ÷ this one, hot and over 10,000 accounts (same rounds).
     ...(buildB ? { buildBVsThis: ratio("switchyard-b", "switchyard"), buildBSpreadVsThis: ratio("switchyard-b-spread", "switchyard-spread") } : {}),
     duplicates: Object.fromEntries(targets.map((t) => [t.name, results.filter((r) => r.target === t.name).reduce((n, r) => n + r.duplicates, 0)])),
