@@ -57,13 +57,13 @@ export type DatabaseTarget =
       testOnlyStartFrom?: Blob;
     };
 
-// Timestamps are `timestamp without time zone` holding UTC (Prisma's convention); make every
-// connection agree so that now() and Prisma's values compare correctly.
-//
-// JIT off: every statement here is short OLTP work, but the event path's batch statements are
-// estimated above jit_above_cost, and PostgreSQL then spent 350–560 ms compiling each batch before
-// running it (EXPLAIN ANALYZE: "JIT: Emission 511 ms") — most of the database's CPU per event.
-/** Every connection's session settings (the pools add theirs). */
+/**
+ * Every connection's session settings (the pools add theirs). Timestamps are `timestamp without time
+ * zone` holding UTC (Prisma's convention): every connection agrees, so that now() and Prisma's values
+ * compare correctly. JIT off: every statement here is short OLTP work, but the event path's batch
+ * statements are estimated above jit_above_cost, and PostgreSQL then spent 350–560 ms compiling each
+ * batch before running it (EXPLAIN ANALYZE: "JIT: Emission 511 ms") — most of the database's CPU per event.
+ */
 export const connectionSettings = "-c TimeZone=UTC -c jit=off";
 
 /**
