@@ -68,6 +68,8 @@ const { values: args } = parseArgs({
     // Seconds of the same load sent, unmeasured, before each target's fixed-rate phase and its first max-rate round.
     warmup: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
+    // Seconds a phase waits, after its load, for the events still owed to reach the receiver; then the rest count as lost.
+    "drain-timeout": { type: "string", default: "60" },
     // Connected accounts the "spread" phase routes over (one per GitHub sender id).
     accounts: { type: "string", default: "10000" },
     connections: { type: "string", default: "50" },
@@ -352,8 +354,8 @@ try {
   const missing = (path: string) => [...titles(promised, path)].filter((title) => !titles(received, path).has(title)).length;
 
   /** Waits (at most timeoutMs) until every event whose answer promised a forward is at the receiver. */
-  async function drain(path: string, timeoutMs = 60_000) {
-    const deadline = Date.now() + timeoutMs;
+  async function drain(path: string) {
+    const deadline = Date.now() + Number(args["drain-timeout"]) * 1000;
     while (missing(path) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   }
 
