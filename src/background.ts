@@ -17,6 +17,7 @@ import type { AccessTokens } from "./connections/accessTokens.ts";
 import type { LifecycleEvents } from "./connections/lifecycle.ts";
 import { createPoller, type Poller, type PollMetrics } from "./polling/poller.ts";
 import { createRetentionJob, type RetentionJob, type RetentionOptions } from "./retention/prune.ts";
+import { replayWindowSeconds } from "./connectors/registry.ts";
 
 export interface BackgroundDeps {
   config: Config;
@@ -78,7 +79,7 @@ export function createBackgroundWork(deps: BackgroundDeps) {
       ),
     /** Deletes what is older than RETENTION_DAYS, in batches. */
     createRetentionJob: (options?: RetentionOptions): RetentionJob =>
-      createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock, databaseOutage }, options),
+      createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock, databaseOutage, replayWindowSeconds }, options),
     /** Vacuums and analyzes the app's tables where nothing else does: PGlite has no autovacuum, and a server's may be off. */
     createVacuumJob: (): VacuumJob => createVacuumJob({ sql: database.sql, logger, embedded: database.kind === "pglite", databaseOutage, intervalMs: config.vacuumIntervalMs }),
   };

@@ -29,6 +29,7 @@ import { systemClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { encodeCursor } from "../../src/forwarding/eventLog.ts";
 import { createLogger } from "../../src/log.ts";
+import { replayWindowSeconds } from "../../src/connectors/registry.ts";
 import { createRetentionJob } from "../../src/retention/prune.ts";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
 import { serviceProcess } from "../../test/helpers/serviceProcess.ts";
@@ -177,7 +178,7 @@ try {
   const config = loadConfig({ DATABASE_URL: benchDb.url, NODE_ENV: "test", ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: "warn", RETENTION_DAYS: "30" });
   const logger = createLogger("warn");
   const database = await openDatabase({ kind: "postgresql", url: benchDb.url, poolSize: 2 }, logger);
-  const pruner = createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock: systemClock });
+  const pruner = createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock: systemClock, replayWindowSeconds });
   const pruneStarted = Date.now();
   let pruneSeconds: number | undefined;
   const pruning = pruner.runOnce().then((counts) => {

@@ -18,6 +18,7 @@ import { systemClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import type { Sql } from "../../src/db/sql.ts";
 import { createLogger } from "../../src/log.ts";
+import { replayWindowSeconds } from "../../src/connectors/registry.ts";
 import { createRetentionJob } from "../../src/retention/prune.ts";
 import { statementRecorder } from "../../test/helpers/statementRecorder.ts";
 
@@ -39,7 +40,7 @@ try {
   await sql.query(`vacuum analyze trigger_event, delivery`);
 
   const { recorder, sent } = statementRecorder(sql);
-  const job = createRetentionJob({ sql: recorder, retentionDays: 30, logger, clock: systemClock }, { pauseMs: 0 });
+  const job = createRetentionJob({ sql: recorder, retentionDays: 30, logger, clock: systemClock, replayWindowSeconds }, { pauseMs: 0 });
   const [before] = await sql.query<{ tup_fetched: string }>(`select tup_fetched from pg_stat_database where datname = current_database()`);
   const started = performance.now();
   const counts = await job.runOnce();

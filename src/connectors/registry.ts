@@ -54,6 +54,11 @@ export function findConnector(name: string): ConnectorDefinition | undefined {
   return def;
 }
 
+/** How long the named connector's replay check remembers a body (seconds); undefined when it checks none or is unknown. */
+export function replayWindowSeconds(name: string): number | undefined {
+  return findConnector(name)?.inbound?.replayWindowSeconds;
+}
+
 /** The connector named, or BAD_USER_INPUT naming the field (what GraphQL mutations taking a connector name answer). */
 export function knownConnector(name: string): ConnectorDefinition {
   const def = findConnector(name);

@@ -177,24 +177,6 @@ test("a webhook naming no account is not stored, but its body is claimed: the sa
   expect(await replay.json()).toMatchObject({ received: 1, recorded: 0, duplicates: 1 });
 });
 
-test("recording a GitHub webhook prunes the deployment's claims past GitHub's 3-day window and keeps the others", async () => {
-  const { sql } = app.database;
-  const claims = async () =>
-    (await sql.query<{ digest: string }>("select digest from inbound_body_digest where deployment_id = $1 and digest like 'prune-%' order by digest", [ada.deploymentId])).map(
-      (row) => row.digest,
-    );
-  await sql.query(
-    `insert into inbound_body_digest (deployment_id, connector, digest, dedupe_key, seen_at) values
-       ($1, 'github', 'prune-expired', 'github:old', now() at time zone 'UTC' - interval '4 days'),
-       ($1, 'github', 'prune-recent', 'github:new', now() at time zone 'UTC' - interval '2 days')`,
-    [ada.deploymentId],
-  );
-  expect(await claims()).toEqual(["prune-expired", "prune-recent"]);
-  const hook = githubWebhook("issues", githubIssuesPayload("opened", { number: 950, title: "Prunes" }), github.webhookSecret);
-  expect((await post(hook)).status).toBe(200);
-  expect(await claims()).toEqual(["prune-recent"]);
-});
-
 test("lastEventAt (REST and GraphQL) is when the connection's newest event was recorded", async () => {
   const hook = githubWebhook("issues", githubIssuesPayload("opened", { number: 900, title: "Newest" }), github.webhookSecret);
   expect((await post(hook)).status).toBe(200);

@@ -10,8 +10,8 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
 /**
  * RETENTION_DAYS: old events go with their deliveries and attempts, in batches; recent events and
  * any event still owed a delivery (PENDING) stay; expired console sessions go, and connect sessions
- * a day after they expired; expired invitations go. Rows are aged by moving their timestamps back,
- * as time would.
+ * a day after they expired; expired invitations go; replay-check digests go once past their
+ * connector's window. Rows are aged by moving their timestamps back, as time would.
  */
 let app: TestApp;
 let receiver: Receiver;
@@ -85,7 +85,7 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
 
   // Batches of one: the pass keeps going until a batch comes back short.
   const counts = await app.app.createRetentionJob({ batchSize: 1, pauseMs: 0 }).runOnce();
-  expect(counts).toEqual({ events: 4, sessions: 1, connectSessions: 1, invitations: 0 });
+  expect(counts).toEqual({ events: 4, sessions: 1, connectSessions: 1, invitations: 0, bodyDigests: 0 });
   expect(await sql.query(`select id from trigger_event where id = $1`, [beaOld.eventId])).toEqual([]);
 
   const { deployment } = ok(await app.gql(EventLog, { id: ada.deploymentId, first: 50 }, { token: ada.token }));
@@ -98,7 +98,28 @@ test("old events, deliveries and attempts go in batches; recent and pending ones
   expect(ok(await app.gql(Viewer, {}, { token: ada.token })).viewer).not.toBeNull();
 
   // A second pass finds nothing more.
-  expect(await app.app.createRetentionJob().runOnce()).toEqual({ events: 0, sessions: 0, connectSessions: 0, invitations: 0 });
+  expect(await app.app.createRetentionJob().runOnce()).toEqual({ events: 0, sessions: 0, connectSessions: 0, invitations: 0, bodyDigests: 0 });
+});
+
+test("replay-check digests go once past their connector's window (GitHub 3 days, Shopify 48 hours); an unknown connector's all go", async () => {
+  const sql = app.database.sql;
+  const digests = async () =>
+    (await sql.query<{ digest: string }>(`select digest from inbound_body_digest where deployment_id = $1 order by digest`, [ada.deploymentId])).map((row) => row.digest);
+  await sql.query(
+    `insert into inbound_body_digest (deployment_id, connector, digest, dedupe_key, seen_at) values
+       ($1, 'github', 'github-4-days', 'github:a', now() at time zone 'UTC' - interval '4 days'),
+       ($1, 'github', 'github-2-days', 'github:b', now() at time zone 'UTC' - interval '2 days'),
+       ($1, 'github', 'github-5-days', 'github:c', now() at time zone 'UTC' - interval '5 days'),
+       ($1, 'shopify', 'shopify-1-day', 'shopify:d', now() at time zone 'UTC' - interval '1 day'),
+       ($1, 'shopify', 'shopify-3-days', 'shopify:e', now() at time zone 'UTC' - interval '3 days'),
+       ($1, 'retired', 'retired-1-minute', 'retired:f', now() at time zone 'UTC' - interval '1 minute')`,
+    [ada.deploymentId],
+  );
+  // Batches of one: a connector's digests go over several statements, and the walk goes on to the next connector.
+  const counts = await app.app.createRetentionJob({ batchSize: 1, pauseMs: 0 }).runOnce();
+  expect(counts.bodyDigests).toBe(4);
+  expect(await digests()).toEqual(["github-2-days", "shopify-1-day"]);
+  expect((await app.app.createRetentionJob().runOnce()).bodyDigests).toBe(0);
 });
 
 test("the background job starts, prunes on its own, and stops", async () => {

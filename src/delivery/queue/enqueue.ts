@@ -13,6 +13,9 @@ import { signingSecretsInForce } from "./fragments.ts";
  * window, or it is the same delivery again (a provider's retry); it fails when the same bytes came
  * within the window under another key: a captured delivery replayed with a new id. Then the event
  * is not stored (`replayed`). Claim and event commit together, so a failed recording leaves no claim.
+ * A row past its window counts for nothing here (taken over by the next claim of its bytes); the
+ * retention job deletes such rows (../../retention/prune.ts), off the accepting path, where pruning
+ * them used to cost every accepting statement its own index probe and delete.
  */
 export interface BodyClaim {
   /** The raw body's digest (connectors/signatures.ts bodyDigest). */
@@ -113,22 +116,6 @@ export async function enqueue(sql: Sql, events: readonly EventToEnqueue[], now: 
        select ord, deployment_id, connector, claim_digest as digest, claim_key as dedupe_key,
               $7::timestamp - make_interval(secs => claim_window) as cutoff
        from given where claim_digest is not null
-     ), pruned as (
-       -- The batch's deployments' and connectors' claims past their window, found through the
-       -- (deployment, connector, seen_at) index one pair at a time, at most 1,000 a statement, and
-       -- deleted by their row address: joined to the claims instead, the planner hashed the whole
-       -- table (a window's traffic) on every batch. Not the batch's own digests: those rows are the
-       -- upsert's to lock and re-read.
-       delete from inbound_body_digest d
-       where d.ctid = any(array(
-         select expired.ctid
-         from (select distinct deployment_id, connector, cutoff from claim) c
-         cross join lateral (
-           select b.ctid, b.digest from inbound_body_digest b
-           where b.deployment_id = c.deployment_id and b.connector = c.connector and b.seen_at < c.cutoff
-           limit 1000
-         ) expired
-         where not exists (select 1 from claim mine where mine.deployment_id = c.deployment_id and mine.connector = c.connector and mine.digest = expired.digest)))
      ), claimed as (
        -- Safe under concurrency: a conflicting row is locked and re-read; one past its window is taken over.
        insert into inbound_body_digest as d (deployment_id, connector, digest, dedupe_key, seen_at)
