@@ -353,7 +353,7 @@ try {
 
   const missing = (path: string) => [...titles(promised, path)].filter((title) => !titles(received, path).has(title)).length;
 
-  /** Waits (at most timeoutMs) until every event whose answer promised a forward is at the receiver. */
+  /** Waits (at most --drain-timeout seconds) until every event whose answer promised a forward is at the receiver. */
   async function drain(path: string) {
     const deadline = Date.now() + Number(args["drain-timeout"]) * 1000;
     while (missing(path) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
