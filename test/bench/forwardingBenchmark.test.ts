@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test, vi } from "vitest";
-import { spawnNode } from "../helpers/childProcess.ts";
-import { COMPILED_ENTRY } from "../helpers/serviceProcess.ts";
+import { runBenchmark } from "../helpers/benchmark.ts";
 import { scaled } from "../helpers/timing.ts";
 
 /**
@@ -30,28 +29,16 @@ interface Results {
 }
 
 test.skipIf(!serverUrl)("a short forwarding benchmark runs every peer, and no forwarder loses or repeats an accepted event", async () => {
-  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
   const out = join(folder, "forwarding.json");
-  const bench = spawnNode(
+  await runBenchmark(
+    "bench/forwarding/run.ts",
     [
-      "--import",
-      "tsx",
-      "bench/forwarding/run.ts",
       ...["--only", "switchyard,graphile,naive", "--rounds", "1", "--duration", "2", "--warmup", "1", "--rate", "50", "--hanging-rate", "0", "--out", out],
       // An event still missing this long after its phase is lost: reported, rather than waited for until the test times out.
       ...["--drain-timeout", String(Math.round(scaled(20_000) / 1000))],
     ],
-    { cwd: new URL("../..", import.meta.url).pathname, env: { ...process.env, BENCH_DATABASE_URL: serverUrl } },
+    { serverUrl: serverUrl!, timeoutMs: scaled(200_000) },
   );
-  try {
-    const exit = await Promise.race([
-      bench.exited,
-      new Promise<string>((resolve) => setTimeout(() => resolve("still running"), scaled(200_000)).unref()),
-    ]);
-    expect(exit, `the benchmark's output:\n${bench.output().slice(-4000)}`).toBe(0);
-  } finally {
-    await bench.stop();
-  }
 
   const report = JSON.parse(readFileSync(out, "utf8")) as Results;
   // Each forwarder at the fixed rate and at the maximum rate, every one of its events accounted for.

@@ -1,18 +1,30 @@
 /**
- * Preloaded into a service process (`node --import`): the DNS answers of the host names in
- * DNS_STAND_IN (JSON, name → IPv4 address) come from there, as test/proxy/privateStore.test.ts
- * stands them in within its own process. Every other name is looked up as usual.
+ * Stands in for DNS: `answer(hostname)` gives the IPv4 address a name resolves to, or undefined to
+ * look it up as usual. It replaces `dns.lookup`, the resolver every lookup goes through (the SSRF
+ * guard's and the sockets' alike), until the returned function puts the real one back.
+ * test/proxy/privateStore.test.ts installs it in its own process. Preloaded into a service process
+ * (`node --import`), this module installs it for the names in DNS_STAND_IN (JSON, name → address).
  */
 import dns from "node:dns";
 import { syncBuiltinESMExports } from "node:module";
 
-const answers = JSON.parse(process.env.DNS_STAND_IN ?? "{}");
-const realLookup = dns.lookup;
-dns.lookup = function lookup(hostname, options, callback) {
-  const done = typeof options === "function" ? options : callback;
-  const all = typeof options === "object" && options !== null && options.all;
-  const address = answers[hostname];
-  if (!address) return realLookup(hostname, options, callback);
-  process.nextTick(() => (all ? done(null, [{ address, family: 4 }]) : done(null, address, 4)));
-};
-syncBuiltinESMExports();
+export function installDnsStandIn(answer) {
+  const realLookup = dns.lookup;
+  dns.lookup = function lookup(hostname, options, callback) {
+    const done = typeof options === "function" ? options : callback;
+    const all = typeof options === "object" && options !== null && options.all;
+    const address = answer(hostname);
+    if (!address) return realLookup(hostname, options, callback);
+    process.nextTick(() => (all ? done(null, [{ address, family: 4 }]) : done(null, address, 4)));
+  };
+  syncBuiltinESMExports();
+  return () => {
+    dns.lookup = realLookup;
+    syncBuiltinESMExports();
+  };
+}
+
+if (process.env.DNS_STAND_IN) {
+  const answers = JSON.parse(process.env.DNS_STAND_IN);
+  installDnsStandIn((hostname) => answers[hostname]);
+}

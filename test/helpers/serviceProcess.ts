@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { type Child, spawnNode } from "./childProcess.ts";
 import { graphqlClient, type TestApp } from "./testApp.ts";
@@ -46,6 +46,11 @@ const DEFAULT_SETTINGS = {
 
 /** What `npm start` runs (needs `npm run build`), as the benchmarks do. */
 export const COMPILED_ENTRY = "dist/main.js";
+
+/** The tests of dist/ need it built: `npm install` and CI build it; after changing src/, `npm run build:server`. */
+export function requireBuild(): void {
+  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
+}
 
 /** The node flags of package.json's start script (`--max-semi-space-size=8`): a built entry runs with them, as deployed. */
 export const START_FLAGS = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }).scripts.start

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -9,7 +9,7 @@ import { connectAccount, openCredentialsForm, submitForm } from "../helpers/conn
 import { createTestDatabase } from "../helpers/database.ts";
 import { startFakeGitHub } from "../helpers/fakeProviders/github.ts";
 import { createOperator } from "../helpers/operators.ts";
-import { COMPILED_ENTRY, serviceProcess } from "../helpers/serviceProcess.ts";
+import { COMPILED_ENTRY, requireBuild, serviceProcess } from "../helpers/serviceProcess.ts";
 import { scaled } from "../helpers/timing.ts";
 import { startFakeGitHubApi } from "../proxy/fakeGitHubApi.ts";
 
@@ -19,11 +19,6 @@ vi.setConfig({ testTimeout: scaled(120_000) });
 /** The process as an operator runs it (`npm start`), on the embedded database or PostgreSQL. */
 const database = await createTestDatabase();
 afterAll(() => database.drop());
-
-/** The tests of dist/ need it built: `npm install` and CI build it; after changing src/, `npm run build:server`. */
-function requireBuild() {
-  if (!existsSync(COMPILED_ENTRY)) throw new Error(`${COMPILED_ENTRY} is missing: run npm run build`);
-}
 
 /** The built server (what `npm start` runs), with `nodeFlags` before its entry. */
 function builtServer(settings: Record<string, string>, nodeFlags?: string[]) {

@@ -3,21 +3,21 @@
  * first checks where the name points (src/net/ssrf.ts): a store whose name resolves to the service's
  * own network is refused before anything is sent. Test apps allow private addresses, so this one
  * runs in production, and the names' DNS answers are stood in for by the resolver every lookup goes
- * through (`dns.lookup`: the guard's and the sockets' alike): `shop.example.com` resolves to
+ * through (`dns.lookup`, test/helpers/dnsStandIn.mjs): `shop.example.com` resolves to
  * 127.0.0.1, where a listener counts every connection, and `store.example.net` to 10.0.0.7.
  */
-import dns from "node:dns";
 import net from "node:net";
 import tls from "node:tls";
 import { syncBuiltinESMExports } from "node:module";
 import { connect, createServer, type AddressInfo, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { installDnsStandIn } from "../helpers/dnsStandIn.mjs";
 import { createOperator, type Operator } from "../helpers/operators.ts";
 import { startTestApp, type TestApp } from "../helpers/testApp.ts";
 import { insertConnection, raw } from "./helpers.ts";
 
 const STORES: Record<string, string> = { "shop.example.com": "127.0.0.1", "store.example.net": "10.0.0.7" };
-const realLookup = dns.lookup;
+let restoreDns: (() => void) | undefined;
 let listener: Server;
 let connections = 0;
 /**
@@ -43,17 +43,10 @@ function dialled<T extends (...args: never[]) => unknown>(connect: T): T {
 let app: TestApp;
 let ada: Operator;
 
-function standInLookup(hostname: string, options: unknown, callback?: unknown) {
-  const cb = (typeof options === "function" ? options : callback) as (error: Error | null, address: unknown, family?: number) => void;
-  const opts = (typeof options === "object" && options !== null ? options : {}) as { all?: boolean };
-  if (hostname === "rebind.example.com") {
-    rebindLookups++;
-    const answer = rebindLookups % 2 === 1 ? "8.8.8.8" : "127.0.0.1";
-    return process.nextTick(() => (opts.all ? cb(null, [{ address: answer, family: 4 }]) : cb(null, answer, 4)));
-  }
-  const address = STORES[hostname];
-  if (!address) return (realLookup as (...args: unknown[]) => void)(hostname, options, callback);
-  process.nextTick(() => (opts.all ? cb(null, [{ address, family: 4 }]) : cb(null, address, 4)));
+function standInAnswer(hostname: string): string | undefined {
+  if (hostname !== "rebind.example.com") return STORES[hostname];
+  rebindLookups++;
+  return rebindLookups % 2 === 1 ? "8.8.8.8" : "127.0.0.1";
 }
 
 beforeAll(async () => {
@@ -70,15 +63,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => publicListener.listen(port, "127.0.0.2", resolve));
   net.connect = dialled(realConnect.net);
   tls.connect = dialled(realConnect.tls);
-  dns.lookup = standInLookup as typeof dns.lookup;
-  syncBuiltinESMExports();
+  restoreDns = installDnsStandIn(standInAnswer);
   // The store's own host, at the listener's port (https, as production requires).
   app = await startTestApp({ NODE_ENV: "production", PROXY_TIMEOUT: "2s", CONNECTOR_WOOCOMMERCE_API_URL: `https://{store}:${port}` });
   ada = await createOperator(app, "Ada");
 }, 60_000);
 afterAll(async () => {
   await app?.close();
-  dns.lookup = realLookup;
+  restoreDns?.();
   net.connect = realConnect.net;
   tls.connect = realConnect.tls;
   syncBuiltinESMExports();

@@ -122,17 +122,25 @@ test("replay-check digests go once past their connector's window (GitHub 3 days,
   expect((await app.app.createRetentionJob().runOnce()).bodyDigests).toBe(0);
 });
 
-test("the background job starts, prunes on its own, and stops", async () => {
+test("the background job starts, prunes on its own (sessions and digests), and stops", async () => {
   const sql = app.database.sql;
   const cara = await createOperator(app, "Cara");
   await sql.query(`update session set expires_at = now() - interval '1 hour' where user_id = $1`, [cara.userId]);
+  await sql.query(
+    `insert into inbound_body_digest (deployment_id, connector, digest, dedupe_key, seen_at)
+     values ($1, 'github', 'cara-4-days', 'github:cara', now() at time zone 'UTC' - interval '4 days')`,
+    [cara.deploymentId],
+  );
   const job = app.app.createRetentionJob({ intervalMs: 50 });
   job.start();
   try {
     for (let i = 0; ; i++) {
-      const [row] = await sql.query<{ n: number }>(`select count(*)::int as n from session where user_id = $1`, [cara.userId]);
+      const [row] = await sql.query<{ n: number }>(
+        `select ((select count(*) from session where user_id = $1) + (select count(*) from inbound_body_digest where deployment_id = $2))::int as n`,
+        [cara.userId, cara.deploymentId],
+      );
       if (row.n === 0) break;
-      if (i > 400) throw new Error("the retention job did not delete the expired session within 20 s");
+      if (i > 400) throw new Error(`the retention job left ${row.n} of Cara's expired session and digest within 20 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {

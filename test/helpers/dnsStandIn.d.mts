@@ -1,0 +1,2 @@
+/** See dnsStandIn.mjs. */
+export function installDnsStandIn(answer: (hostname: string) => string | undefined): () => void;
