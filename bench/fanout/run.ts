@@ -19,13 +19,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Client, createClient } from "graphql-ws";
 import { benchDatabase } from "../database.ts";
+import { freePort } from "../../test/helpers/serviceProcess.ts";
 import WebSocket from "ws";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,14 +49,6 @@ const SUBSCRIBERS = Number(args.subscribers);
 const EVENTS = Number(args.events);
 const INTERVAL_MS = Number(args["interval-ms"]);
 const TARGET_P99_MS = 250;
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function gql<T>(url: string, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
   const response = await fetch(`${url}/graphql`, {

@@ -23,12 +23,36 @@ export interface ServiceProcess {
   pid(): number | undefined;
 }
 
+/**
+ * The first port of the kernel's ephemeral range (net.ipv4.ip_local_port_range; 32768 on Linux by
+ * default), from which it takes the local port of every outgoing connection.
+ */
+const EPHEMERAL_FROM = (() => {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+})();
+
+/**
+ * A port nothing listens on, for a child process to listen on soon after. Chosen at random below the
+ * ephemeral range, not by listening on port 0: a port from that range could be taken, before the
+ * child listens, by any outgoing connection on the machine (the suite opens thousands on loopback;
+ * a service restarted on its port once failed with EADDRINUSE that way).
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * (Math.max(EPHEMERAL_FROM, 20_000) - 10_000));
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
 }
 
 /**
