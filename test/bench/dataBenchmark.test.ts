@@ -1,7 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { runBenchmark } from "../helpers/benchmark.ts";
 import { scaled } from "../helpers/timing.ts";
 
@@ -14,22 +11,17 @@ import { scaled } from "../helpers/timing.ts";
 const serverUrl = process.env.TEST_DATABASE_URL;
 vi.setConfig({ testTimeout: scaled(180_000) });
 
-const folder = mkdtempSync(join(tmpdir(), "sy-bench-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
 interface Results {
   results: Array<{ name: string; requestsPerSecond: number; errors: number; timeouts: number; non2xx: number }>;
   ratios: Array<{ name: string; value: number }>;
 }
 
 test.skipIf(!serverUrl)("a short data benchmark serves every configuration's pages and reports the ratios", async () => {
-  const out = join(folder, "data.json");
-  await runBenchmark("bench/data/run.ts", ["--rounds", "1", "--duration", "1", "--warmup", "0", "--connections", "5", "--items", "2000", "--out", out], {
+  const report = await runBenchmark<Results>("bench/data/run.ts", ["--rounds", "1", "--duration", "1", "--warmup", "0", "--connections", "5", "--items", "2000"], {
     serverUrl: serverUrl!,
     timeoutMs: scaled(150_000),
   });
 
-  const report = JSON.parse(readFileSync(out, "utf8")) as Results;
   expect(report.results.map((row) => row.name)).toEqual(
     expect.arrayContaining(["raw first page", "REST first page", "REST deep page", "GraphQL first page (POST, key)", "GraphQL first page (POST, session)", "GraphQL first page (GET, session)"]),
   );

@@ -1,7 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { runBenchmark } from "../helpers/benchmark.ts";
 import { scaled } from "../helpers/timing.ts";
 
@@ -15,18 +12,13 @@ import { scaled } from "../helpers/timing.ts";
 const serverUrl = process.env.TEST_DATABASE_URL;
 vi.setConfig({ testTimeout: scaled(180_000) });
 
-const folder = mkdtempSync(join(tmpdir(), "sy-bench-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
 interface Results {
   results: Array<{ name: string; readyzMs: number; idleRssMb: number; firstEventMs: number; afterLoadRssMb: number }>;
 }
 
 test.skipIf(!serverUrl)("a short footprint benchmark starts the built service on both databases and reports each figure", async () => {
-  const out = join(folder, "footprint.json");
-  await runBenchmark("bench/footprint/run.ts", ["--idle", "1", "--out", out], { serverUrl: serverUrl!, timeoutMs: scaled(150_000) });
+  const report = await runBenchmark<Results>("bench/footprint/run.ts", ["--idle", "1"], { serverUrl: serverUrl!, timeoutMs: scaled(150_000) });
 
-  const report = JSON.parse(readFileSync(out, "utf8")) as Results;
   expect(report.results.map((row) => row.name)).toEqual([
     "embedded, first start (creates the database)",
     "embedded, next start",

@@ -1,7 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { runBenchmark } from "../helpers/benchmark.ts";
 import { scaled } from "../helpers/timing.ts";
 
@@ -17,9 +14,6 @@ import { scaled } from "../helpers/timing.ts";
 const serverUrl = process.env.TEST_DATABASE_URL;
 vi.setConfig({ testTimeout: scaled(240_000) });
 
-const folder = mkdtempSync(join(tmpdir(), "sy-bench-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
 interface Results {
   results: Array<{ target: string; mode: string; accepted: number; delivered: number }>;
   lost: Record<string, number>;
@@ -29,18 +23,16 @@ interface Results {
 }
 
 test.skipIf(!serverUrl)("a short forwarding benchmark runs every peer, and no forwarder loses or repeats an accepted event", async () => {
-  const out = join(folder, "forwarding.json");
-  await runBenchmark(
+  const report = await runBenchmark<Results>(
     "bench/forwarding/run.ts",
     [
-      ...["--only", "switchyard,graphile,naive", "--rounds", "1", "--duration", "2", "--warmup", "1", "--rate", "50", "--hanging-rate", "0", "--out", out],
+      ...["--only", "switchyard,graphile,naive", "--rounds", "1", "--duration", "2", "--warmup", "1", "--rate", "50", "--hanging-rate", "0"],
       // An event still missing this long after its phase is lost: reported, rather than waited for until the test times out.
       ...["--drain-timeout", String(Math.round(scaled(20_000) / 1000))],
     ],
     { serverUrl: serverUrl!, timeoutMs: scaled(200_000) },
   );
 
-  const report = JSON.parse(readFileSync(out, "utf8")) as Results;
   // Each forwarder at the fixed rate and at the maximum rate, every one of its events accounted for.
   for (const target of ["switchyard", "graphile", "naive"]) {
     const phases = report.results.filter((row) => row.target === target).map((row) => row.mode);
