@@ -129,14 +129,14 @@ async function measure(name: string, command: string[], env: Record<string, stri
       query: "query($id: ID!) { deployment(id: $id) { name dataItems { totalCount nodes { id name } } } }",
       variables: { id: operator.production },
     });
-    await autocannon({
-      url: `${url}/graphql`,
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: `sy_session=${operator.token}` },
-      body,
-      connections: 20,
-      amount: 2000,
-    });
+    const headers = { "content-type": "application/json", cookie: `sy_session=${operator.token}` };
+    // The page is checked once (a GraphQL error is answered 200), then every answer's status: the
+    // memory after load means something only if the load was served.
+    const page = (await (await fetch(`${url}/graphql`, { method: "POST", headers, body })).json()) as { data?: { deployment: unknown } };
+    if (!page.data?.deployment) throw new Error(`${name}: the GraphQL page was not served: ${JSON.stringify(page)}`);
+    const served = await autocannon({ url: `${url}/graphql`, method: "POST", headers, body, connections: 20, amount: 2000 });
+    const failed = served.errors + served.timeouts + served.non2xx;
+    if (failed > 0) throw new Error(`${name}: ${failed} of the 2,000 GraphQL requests failed`);
     await sleep(IDLE_SECONDS * 1000);
     const afterLoadRssMb = rssMb(child.pid!);
     return { name, load, readyzMs, cpuToReadyzMs, idleCpuMsPerSecond, idleRssMb, firstEventMs, afterLoadRssMb, peakRssMb: Math.max(peak, afterLoadRssMb) };
