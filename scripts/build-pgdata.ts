@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { dropTemplateDatabases, PGDATA_TEMPLATE, PGDATA_TEMPLATE_MANIFEST, PGLITE_SETTINGS, type PgdataTemplateManifest, templateIsCurrent } from "../src/db/database.ts";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
-import { sqlOverPGlite } from "../src/db/sql.ts";
+import { sqlOverPGlite } from "../src/db/pgliteSql.ts";
 import { createLogger } from "../src/log.ts";
 
 /**

@@ -5,6 +5,7 @@ import type { SecretBox } from "./crypto/secrets.ts";
 import type { InboundSecrets } from "./credentials/inboundSecrets.ts";
 import type { Database } from "./db/database.ts";
 import type { DiskSpace } from "./db/diskSpace.ts";
+import { CHECKPOINT_CHECK_INTERVAL_MS, type CheckpointJob, createCheckpointJob } from "./db/checkpointJob.ts";
 import { createVacuumJob, type VacuumJob } from "./db/vacuumJob.ts";
 import type { DatabaseOutage } from "./db/outage.ts";
 import type { OperationsMetrics } from "./delivery/metrics.ts";
@@ -82,6 +83,9 @@ export function createBackgroundWork(deps: BackgroundDeps) {
       createRetentionJob({ sql: database.sql, retentionDays: config.retentionDays, logger, clock, databaseOutage, replayWindowSeconds }, options),
     /** Vacuums and analyzes the app's tables where nothing else does: PGlite has no autovacuum, and a server's may be off. */
     createVacuumJob: (): VacuumJob => createVacuumJob({ sql: database.sql, logger, embedded: database.kind === "pglite", databaseOutage, intervalMs: config.vacuumIntervalMs }),
+    /** Checkpoints the embedded database, which has no checkpointer; a PostgreSQL server checkpoints itself (none). */
+    createCheckpointJob: (): CheckpointJob | undefined =>
+      database.kind === "pglite" ? createCheckpointJob({ sql: database.sql, logger, databaseOutage, intervalMs: CHECKPOINT_CHECK_INTERVAL_MS }) : undefined,
   };
 }
 

@@ -103,6 +103,8 @@ async function main() {
     retention.start();
     const vacuum = app.createVacuumJob();
     vacuum.start();
+    const checkpoints = app.createCheckpointJob();
+    checkpoints?.start();
     // Tokens are refreshed ahead of expiry, so a forwarded Gmail event never waits on a refresh.
     const tokenRefresher = setInterval(() => {
       app.accessTokens.refreshExpiring().catch((error) => {
@@ -113,7 +115,7 @@ async function main() {
       stop: () => {
         clearInterval(tokenRefresher);
         // The delivery worker's attempts in flight are sent and recorded.
-        return Promise.all([deliveryWorker.stop(), poller.stop(), retention.stop(), vacuum.stop(), app.subscriptions.stop()]);
+        return Promise.all([deliveryWorker.stop(), poller.stop(), retention.stop(), vacuum.stop(), checkpoints?.stop(), app.subscriptions.stop()]);
       },
       release: () => deliveryWorker.release(),
     };

@@ -22,7 +22,8 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { dropTemplateDatabases, PGLITE_SETTINGS } from "../src/db/database.ts";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
-import { sqlOverPGlite, sqlOverPool } from "../src/db/sql.ts";
+import { sqlOverPGlite } from "../src/db/pgliteSql.ts";
+import { sqlOverPool } from "../src/db/sql.ts";
 import { createLogger } from "../src/log.ts";
 import { packageRoot } from "../src/version.ts";
 

@@ -1,12 +1,13 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { open, readdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import type { Logger } from "pino";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { packageRoot } from "../version.ts";
 import { type Migration, migrate, readMigrations } from "./migrate.ts";
 import type { StorageFailure } from "./storageGuard.ts";
-import { type Sql, sqlOverPGlite, sqlOverPool } from "./sql.ts";
+import { type Sql, sqlOverPool } from "./sql.ts";
 
 export type Db = PrismaClient;
 
@@ -86,7 +87,24 @@ export const RECORDING_PLANS = ` -c plan_cache_mode=force_generic_plan${INDEXED_
  * reads through the OS page cache anyway (docs/benchmarks.md has what each size measured). 8 MB
  * since the catalog passed 100 connectors: 16 MB left the first embedded start at ~257 MB idle.
  */
-export const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB", "-c", "wal_buffers=512kB"];
+export const PGLITE_SETTINGS = [
+  "-c",
+  "shared_buffers=8MB",
+  "-c",
+  "wal_buffers=512kB",
+  // PGlite starts PostgreSQL with fsync off (its `-F`): a commit answered 2xx would survive the process
+  // but not a power cut. On, a commit returns once its WAL is on the disk, through the guarded file
+  // system's flush (./storageGuard.ts); a file system with none (in memory, the build's) flushes nothing.
+  // Through fsync(): Emscripten's fdatasync() is a no-op, its fsync() reaches the file system.
+  "-c",
+  "fsync=on",
+  "-c",
+  "wal_sync_method=fsync",
+  // Nothing checkpoints the embedded database but ./checkpointJob.ts, which does at this much WAL
+  // (PostgreSQL's rule); the default 1 GB would keep a gigabyte of WAL and take ~7 s to replay after a crash.
+  "-c",
+  "max_wal_size=128MB",
+];
 
 /**
  * PostgreSQL's WebAssembly runs on V8's baseline compiler only (Liftoff), never tiered up to the
@@ -188,27 +206,30 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
     }
     // Set before PGlite's module is compiled (the flag is read then), for the whole process.
     setFlagsFromString(PGLITE_V8_FLAGS);
-    const [{ PGlite }, { PrismaPGlite }, { GuardedNodeFS }] = await Promise.all([
+    const [{ PGlite }, { PrismaPGlite }, { GuardedNodeFS }, { sqlOverPGlite }] = await Promise.all([
       import("@electric-sql/pglite"),
       import("pglite-prisma-adapter"),
       import("./storageGuard.ts"),
+      import("./pgliteSql.ts"),
     ]);
     const pgdata = target.dataDir ? join(target.dataDir, "pgdata") : undefined;
     if (pgdata && !existsSync(pgdata)) templateMigrations = copyTemplate(pgdata, migrations, logger);
     const onStorageFailure = target.onStorageFailure ?? defaultStorageFailure;
     const pglite = new PGlite({
       // On disk, through the guard that ends the process on a write the disk refuses (./storageGuard.ts).
-      ...(pgdata ? { fs: new GuardedNodeFS(pgdata, onStorageFailure, target.testOnlyFailWritesWhen) } : {}),
+      ...(pgdata ? { fs: new GuardedNodeFS(pgdata, { onFailure: onStorageFailure, testOnlyFailWritesWhen: target.testOnlyFailWritesWhen }) } : {}),
       ...(!pgdata && target.testOnlyStartFrom ? { loadDataDir: target.testOnlyStartFrom } : {}),
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
     });
     await pglite.waitReady;
     await pglite.exec("set TimeZone = 'UTC'");
+    // One for the three: its statements are prepared on the one session (./pgliteSql.ts).
+    const embeddedSql = sqlOverPGlite(pglite);
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }),
-      sql: sqlOverPGlite(pglite),
-      workerSql: sqlOverPGlite(pglite),
-      recordingSql: sqlOverPGlite(pglite),
+      sql: embeddedSql,
+      workerSql: embeddedSql,
+      recordingSql: embeddedSql,
       kind: "pglite",
       close: async () => {
         await database.prisma.$disconnect();
@@ -237,7 +258,39 @@ function copyTemplate(pgdata: string, migrations: Migration[], logger: Logger): 
   cpSync(PGDATA_TEMPLATE, copying, { recursive: true });
   for (const dir of manifest.emptyDirs) mkdirSync(join(copying, dir), { recursive: true });
   renameSync(copying, pgdata);
+  // Not awaited: the start does not wait ~0.1 s (seconds while the disk is busy) for it, and nothing can
+  // be accepted into a new database before an operator has connected an account, long after this ends.
+  const started = Date.now();
+  flushFolder(pgdata).then(
+    (files) => logger.debug({ files, ms: Date.now() - started }, "the new embedded database's files are flushed to the disk"),
+    (error) => logger.warn({ err: error }, "the new embedded database's files could not be flushed to the disk"),
+  );
   return manifest.migrations.map((migration) => migration.name);
+}
+
+/**
+ * Flushes a folder's files, then its folders and the one holding it, to the disk. A copy is in the
+ * page cache only, and PostgreSQL flushes a file only when it writes it: without this a power cut
+ * in the next half minute could leave the copy's files torn under the commits made since.
+ */
+async function flushFolder(folder: string): Promise<number> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const paths = [...entries.filter((entry) => entry.isFile()), ...entries.filter((entry) => entry.isDirectory())].map((entry) => join(entry.parentPath, entry.name));
+  paths.push(folder, dirname(folder));
+  // A few at a time: Node's file system thread pool has four threads.
+  for (let i = 0; i < paths.length; i += 16) {
+    await Promise.all(
+      paths.slice(i, i + 16).map(async (path) => {
+        const file = await open(path, "r");
+        try {
+          await file.datasync();
+        } finally {
+          await file.close();
+        }
+      }),
+    );
+  }
+  return paths.length;
 }
 
 /** Without a handler from main.ts: say why, and end the process (nothing else can run after a PANIC). */

@@ -1,4 +1,3 @@
-import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 
 /**
@@ -10,7 +9,7 @@ export interface Sql {
   /**
    * `name` makes it a named prepared statement on PostgreSQL: each connection parses and plans it
    * once, later executions skip both (a hot statement's planning can cost more than running it).
-   * One name must always carry the same text. PGlite ignores it. Both drivers hand json and jsonb
+   * One name must always carry the same text. The same on PGlite (./pgliteSql.ts). Both drivers hand json and jsonb
    * columns over parsed (a column holding a JSON string arrives as that string).
    */
   query<Row = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<Row[]>;
@@ -54,19 +53,6 @@ export function sqlOverPool(pool: pg.Pool): Sql {
         client.release(discard);
       }
     },
-  };
-}
-
-export function sqlOverPGlite(pglite: PGlite): Sql {
-  const connection: SqlConnection = {
-    query: async <Row>(text: string, params?: unknown[]) => (await pglite.query<Row>(text, params)).rows,
-    exec: async (text) => {
-      await pglite.exec(text);
-    },
-  };
-  return {
-    query: connection.query,
-    withConnection: (work) => work(connection),
   };
 }
 

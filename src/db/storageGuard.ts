@@ -1,13 +1,19 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, fdatasyncSync, readFileSync } from "node:fs";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
 
 /**
- * The embedded database's files (PGlite's NodeFS), with one addition: a file operation the disk
- * refuses for good — no space, quota, read-only, I/O error — is reported to `onFailure`
- * synchronously, inside the failing operation, before PostgreSQL sees it. Every operation is guarded,
- * not only writes: creating a WAL segment (mknod), extending a file (setattr), renaming one into
- * place, reading a page back (EIO) fail the same way on a sick disk, and PostgreSQL PANICs on those
- * too. (PGlite's NODEFS has no fsync, so a failed fsync cannot be seen at all.)
+ * The embedded database's files (PGlite's NodeFS), with two additions:
+ *
+ * - PostgreSQL's flushes reach the disk. Emscripten hands a file's fsync to its stream's `fsync`
+ *   operation, which NODEFS does not have: every flush was a no-op, so a commit lived in the page
+ *   cache until Linux wrote it out (up to 30 s later) and a power cut could lose events answered
+ *   2xx. Here it is `fdatasync` (what PostgreSQL's default `wal_sync_method` on Linux calls), and
+ *   PGLITE_SETTINGS turn PostgreSQL's fsync back on (database.ts).
+ * - A file operation the disk refuses for good — no space, quota, read-only, I/O error — is
+ *   reported to `onFailure` synchronously, inside the failing operation, before PostgreSQL sees it.
+ *   Every operation is guarded, not only writes: creating a WAL segment (mknod), extending a file
+ *   (setattr), renaming one into place, reading a page back, a flush (EIO) fail the same way on a
+ *   sick disk, and PostgreSQL PANICs on those too.
  *
  * Why inside the write: when a WAL write fails, PostgreSQL PANICs, and under PGlite a PANIC does
  * not end the process — the WebAssembly spins on one core, holding the JavaScript thread, so no
@@ -18,6 +24,15 @@ import { NodeFS } from "@electric-sql/pglite/nodefs";
  */
 export type StorageFailure = { code: string; path: string; message: string };
 
+export interface StorageGuardOptions {
+  /** Must end the process (above). */
+  onFailure: (failure: StorageFailure) => void;
+  /** Flushes an open file (a Node file descriptor) to the disk; tests count the calls. */
+  flush?: (fd: number) => void;
+  /** TEST ONLY (SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN): while this file exists, every write fails with ENOSPC. */
+  testOnlyFailWritesWhen?: string;
+}
+
 // Emscripten's errno numbers (the ones PGlite's NODEFS throws), by Node's codes.
 const FATAL_ERRNOS: Record<string, number> = { ENOSPC: 51, EDQUOT: 19, EROFS: 69, EIO: 29, EFBIG: 22 };
 
@@ -27,6 +42,8 @@ interface EmscriptenModule {
   FS: { ErrnoError: new (errno: number) => Error & { errno: number } };
   NODEFS: {
     realPath(node: unknown): string;
+    /** Runs a Node file operation, turning a Node error into Emscripten's (ErrnoError). */
+    tryFSOperation<T>(operation: () => T): T;
     /** Operations on a file or folder: their first argument is the node. */
     node_ops: Operations;
     /** Operations on an open file: their first argument is the stream (its `node`). */
@@ -37,9 +54,7 @@ interface EmscriptenModule {
 export class GuardedNodeFS extends NodeFS {
   constructor(
     dataDir: string,
-    private readonly onFailure: (failure: StorageFailure) => void,
-    /** TEST ONLY (SWITCHYARD_TEST_ONLY_FAIL_DISK_WRITES_WHEN): while this file exists, every write fails with ENOSPC. */
-    private readonly testOnlyFailWritesWhen?: string,
+    private readonly options: StorageGuardOptions,
   ) {
     super(dataDir);
   }
@@ -53,8 +68,13 @@ export class GuardedNodeFS extends NodeFS {
 
   private guard(module: EmscriptenModule) {
     const { NODEFS, FS } = module;
-    const onFailure = this.onFailure;
-    const failWhen = this.testOnlyFailWritesWhen;
+    const { onFailure, flush = fdatasyncSync, testOnlyFailWritesWhen: failWhen } = this.options;
+    // Added before the guard below wraps every operation, so a refused flush is reported like a refused write.
+    NODEFS.stream_ops.fsync = (stream) =>
+      NODEFS.tryFSOperation(() => {
+        flush((stream as { nfd: number }).nfd);
+        return 0;
+      });
     const errnoNames = Object.fromEntries(Object.entries(FATAL_ERRNOS).map(([name, errno]) => [errno, name]));
     const path = (target: unknown) => {
       try {

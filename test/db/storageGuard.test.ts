@@ -24,13 +24,26 @@ function guardedModule(failing: Record<string, number>, failWhen?: string) {
     FS: { ErrnoError },
     NODEFS: {
       realPath: (node: { path: string }) => node.path,
+      // As Emscripten's: a Node error's code becomes its errno.
+      tryFSOperation: (operation: () => unknown) => {
+        try {
+          return operation();
+        } catch (error) {
+          throw new ErrnoError({ EIO: 29, ENOSPC: 51 }[(error as NodeJS.ErrnoException).code!]!);
+        }
+      },
       node_ops: { getattr: op("getattr"), mknod: op("mknod"), setattr: op("setattr"), rename: op("rename"), lookup: op("lookup") },
       stream_ops: { open: op("open"), read: op("read"), write: op("write"), llseek: op("llseek") },
     },
   };
-  const fs = new GuardedNodeFS(mkdtempSync(join(tmpdir(), "sy-guard-")), (failure) => failures.push(failure), failWhen);
+  const flushed: number[] = [];
+  const flush = (fd: number) => {
+    if (failing.flush !== undefined) throw Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" });
+    flushed.push(fd);
+  };
+  const fs = new GuardedNodeFS(mkdtempSync(join(tmpdir(), "sy-guard-")), { onFailure: (failure) => failures.push(failure), flush, testOnlyFailWritesWhen: failWhen });
   (fs as unknown as { guard(module: unknown): void }).guard(module);
-  return { failures, node: module.NODEFS.node_ops, stream: module.NODEFS.stream_ops };
+  return { failures, flushed, node: module.NODEFS.node_ops, stream: module.NODEFS.stream_ops as typeof module.NODEFS.stream_ops & { fsync(stream: unknown): number } };
 }
 
 const file = { path: "/pgdata/pg_wal/000000010000000000000002" };
@@ -48,6 +61,15 @@ describe("the embedded database's storage guard", () => {
     const target = kind === "node" ? file : { node: file };
     expect(() => (ops as Record<string, (target: unknown) => unknown>)[name](target)).toThrow(ErrnoError);
     expect(guarded.failures).toEqual([{ code, path: file.path, message: `the disk refused ${name} (${code})` }]);
+  });
+
+  test("a flush reaches the file system (NODEFS has none), and one the disk refuses is reported", () => {
+    const guarded = guardedModule({});
+    expect(guarded.stream.fsync({ node: file, nfd: 7 })).toBe(0);
+    expect(guarded.flushed).toEqual([7]);
+    const refusing = guardedModule({ flush: 29 });
+    expect(() => refusing.stream.fsync({ node: file, nfd: 7 })).toThrow(ErrnoError);
+    expect(refusing.failures).toEqual([{ code: "EIO", path: file.path, message: "the disk refused fsync (EIO)" }]);
   });
 
   test("an ordinary miss (ENOENT from lookup) is not a storage failure", () => {

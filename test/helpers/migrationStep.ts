@@ -7,7 +7,8 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { expect, onTestFinished } from "vitest";
 import { migrate, readMigrations } from "../../src/db/migrate.ts";
-import { type Sql, sqlOverPGlite, sqlOverPool } from "../../src/db/sql.ts";
+import { sqlOverPGlite } from "../../src/db/pgliteSql.ts";
+import { type Sql, sqlOverPool } from "../../src/db/sql.ts";
 import { createLogger } from "../../src/log.ts";
 import { createTestDatabase } from "./database.ts";
 

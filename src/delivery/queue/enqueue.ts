@@ -265,6 +265,13 @@ export interface EnqueuerDeps {
   logger: Logger;
   /** Reserves the local worker's free slots for a batch; undefined when none (no worker here, or busy). */
   reserve: (max: number) => Reservation | undefined;
+  /**
+   * The database runs on this thread (PGlite): while a statement runs no request is read, so the
+   * events that came meanwhile are still unread when it returns. Each batch then waits one turn of
+   * the event loop (setImmediate, after the reads) to take them. Without it a batch held one event
+   * (docs/benchmarks.md); a server's statements run while requests are read, and need no wait.
+   */
+  sameThreadDatabase?: boolean;
 }
 
 /** The most events one statement records. */
@@ -280,7 +287,7 @@ export const MAX_BATCH = 256;
  * disk full, every caller in it gets that error (503: the provider redelivers); otherwise the batch is recorded
  * again one event per statement, so only the refused event fails.
  */
-export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
+export function createEnqueuer({ sql, clock, logger, reserve, sameThreadDatabase = false }: EnqueuerDeps) {
   type Entry = { event: EventToEnqueue; resolve: (row: EnqueuedRow | undefined) => void; reject: (error: unknown) => void };
   let waiting: Entry[] = [];
   let recording = false;
@@ -344,10 +351,12 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
     batch.forEach((entry, index) => entry.resolve(rows[index]));
   }
 
+  /** Until the events arriving now are waiting too: the same turn of the event loop, or the next one's reads. */
+  const gather = sameThreadDatabase ? () => new Promise<void>((resolve) => setImmediate(resolve)) : () => Promise.resolve();
+
   async function flush() {
     recording = true;
-    // Events that arrive in the same turn of the event loop go in the same statement.
-    await Promise.resolve();
+    await gather();
     while (waiting.length > 0) {
       const batch = nextBatch();
       try {
@@ -362,6 +371,7 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
           await recordBatch([entry]).catch((single) => entry.reject(single));
         }
       }
+      if (sameThreadDatabase) await gather();
     }
     recording = false;
   }
