@@ -7,18 +7,18 @@ import { requireBuild } from "./serviceProcess.ts";
 
 /**
  * Runs one of bench/'s scripts as a user of the repository runs it (`npx tsx bench/<script>`), on
- * `serverUrl`'s PostgreSQL server (BENCH_DATABASE_URL: each benchmark makes and drops a database of
- * its own there), against the built service, and returns the report it wrote (`--out`, a file of
+ * `serverUrl`'s PostgreSQL server when given (BENCH_DATABASE_URL: each benchmark makes and drops a
+ * database of its own there), against the built service, and returns the report it wrote (`--out`, a file of
  * its own). Fails the test with the benchmark's output when it did not exit 0 within `timeoutMs`;
  * stops it either way.
  */
-export async function runBenchmark<Report>(script: string, args: string[], options: { serverUrl: string; timeoutMs: number }): Promise<Report> {
+export async function runBenchmark<Report>(script: string, args: string[], options: { serverUrl?: string; timeoutMs: number }): Promise<Report> {
   requireBuild();
   const folder = mkdtempSync(join(tmpdir(), "sy-bench-"));
   const out = join(folder, "report.json");
   const bench = spawnNode(["--import", "tsx", script, ...args, "--out", out], {
     cwd: new URL("../..", import.meta.url).pathname,
-    env: { ...process.env, BENCH_DATABASE_URL: options.serverUrl },
+    env: { ...process.env, ...(options.serverUrl ? { BENCH_DATABASE_URL: options.serverUrl } : {}) },
   });
   try {
     const exit = await Promise.race([
