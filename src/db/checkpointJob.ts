@@ -18,8 +18,8 @@ import type { Sql } from "./sql.ts";
  * nothing to replay.
  *
  * A checkpoint holds the JavaScript thread while it writes the dirty pages and flushes the files
- * written since the last one (PGlite is synchronous): tens of milliseconds, once per 67 MB of WAL
- * (docs/benchmarks.md).
+ * written since the last one (PGlite is synchronous): 31–90 ms at the embedded benchmark's maximum
+ * rate, once per 67 MB of WAL (docs/benchmarks.md).
  */
 /** How often a pass reads the WAL written: at the embedded database's ~4 MB of WAL a second at most, about one threshold's worth. */
 export const CHECKPOINT_CHECK_INTERVAL_MS = 15_000;
