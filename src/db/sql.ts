@@ -7,10 +7,11 @@ import type pg from "pg";
  */
 export interface Sql {
   /**
-   * `name` makes it a named prepared statement on PostgreSQL: each connection parses and plans it
-   * once, later executions skip both (a hot statement's planning can cost more than running it).
-   * One name must always carry the same text. The same on PGlite (./pgliteSql.ts). Both drivers hand json and jsonb
-   * columns over parsed (a column holding a JSON string arrives as that string).
+   * `name` makes it a named prepared statement: each connection (PGlite's one session too,
+   * ./pgliteSql.ts) parses and plans it once, later executions skip both (a hot statement's
+   * planning can cost more than running it). One name must always carry the same text. Both
+   * drivers hand json and jsonb columns over parsed (a column holding a JSON string arrives as that
+   * string).
    */
   query<Row = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<Row[]>;
   /** Runs `work` on one connection (advisory locks are per connection). */
