@@ -223,7 +223,7 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
     });
     await pglite.waitReady;
     await pglite.exec("set TimeZone = 'UTC'");
-    // One for the three: its statements are prepared on the one session (./pgliteSql.ts).
+    // One session under the three: one Sql, which prepares each named statement once.
     const embeddedSql = sqlOverPGlite(pglite);
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }),

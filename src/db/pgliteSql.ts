@@ -4,15 +4,7 @@ import type { Sql, SqlConnection } from "./sql.ts";
 const { serialize } = protocol;
 
 /** Protocol messages sent as one: PGlite's backend reads them in order in one call. */
-function messages(...parts: Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
-}
+const messages = (...parts: Uint8Array[]): Uint8Array => Buffer.concat(parts);
 
 /**
  * Sql over PGlite, the embedded database (its module is loaded only when that is the database).
@@ -32,7 +24,16 @@ export function sqlOverPGlite(pglite: PGlite): Sql {
   const prepared = new Map<string, number[]>();
 
   async function prepare(name: string, text: string): Promise<number[]> {
-    const described = await pglite.execProtocolStream(messages(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()));
+    const describe = () => messages(serialize.describe({ type: "S", name }), serialize.sync());
+    let described;
+    try {
+      described = await pglite.execProtocolStream(messages(serialize.parse({ name, text }), describe()));
+    } catch (error) {
+      // Prepared on this session already, by another Sql over the same PGlite: the prepared statements
+      // belong to the session, this map only to this object. One name always carries one text.
+      if ((error as { code?: string }).code !== "42P05") throw error;
+      described = await pglite.execProtocolStream(describe());
+    }
     const parameterTypes = parse.parseDescribeStatementResults(described);
     prepared.set(name, parameterTypes);
     return parameterTypes;

@@ -43,6 +43,12 @@ describe("named queries over PGlite", () => {
     await expect(sql.query("select count(*)::int as n from item where id = $1", [2], "item_count")).resolves.toEqual([{ n: 1 }]);
   });
 
+  test("a second Sql over the same PGlite runs a statement the first prepared", async () => {
+    const other = sqlOverPGlite(pglite);
+    await expect(other.query("select count(*)::int as n from item where id = $1", [2], "item_count")).resolves.toEqual([{ n: 1 }]);
+    await expect(sql.query("select count(*)::int as n from item where id = $1", [2], "item_count")).resolves.toEqual([{ n: 1 }]);
+  });
+
   test("waits for another caller's transaction instead of running inside it", async () => {
     let inside: () => void;
     const begun = new Promise<void>((resolve) => (inside = resolve));
