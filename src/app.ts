@@ -177,7 +177,7 @@ export function buildApp(deps: AppDeps): App {
   const clientCredentials = createClientCredentials({ db, box, connectorEnv });
   const operatorCredentials = createOperatorCredentials({ db, box, inboundSecrets, clientOf: (def) => authModeOf(def).operatorClient });
   const verificationTokens = createVerificationTokens({ db, sql, box, connectorEnv, inboundSecrets });
-  const recorder = createEventRecorder({ sql, recordingSql: database.recordingSql, clock, signal, bus, logger, handoff, sameThreadDatabase: database.kind === "pglite" });
+  const recorder = createEventRecorder({ sql, recordingSql: database.recordingSql, clock, signal, bus, logger, handoff });
   // The connected account (connections/): its store (every write of its row), what this instance
   // remembers of rows in use, its polling health (read from the poller's table), lifecycle events
   // (switchyard.*, recorded and forwarded like a provider's), and its tokens.

@@ -131,10 +131,15 @@ function load(build: Build, seconds: number) {
 
 const missing = (build: Build) => [...(promised.get(build.path) ?? [])].filter((title) => !received.get(build.path)?.has(title)).length;
 
+/** Waits, at most --drain-timeout seconds, until every event promised to the receiver is there. */
+async function drain(build: Build) {
+  const until = Date.now() + Number(args["drain-timeout"]) * 1000;
+  while (missing(build) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 async function round(build: Build, number: number) {
   if (number === 1 && Number(args.warmup) > 0) await load(build, Number(args.warmup));
-  const deadline = () => Date.now() + Number(args["drain-timeout"]) * 1000;
-  for (const until = deadline(); missing(build) > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  await drain(build);
   promised.delete(build.path);
   received.delete(build.path);
   const load1 = loadavg()[0];
@@ -146,7 +151,7 @@ async function round(build: Build, number: number) {
   const cpuBefore = cpu();
   const started = Date.now();
   const result = await load(build, DURATION);
-  for (const until = deadline(); missing(build) > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  await drain(build);
   const elapsed = (Date.now() - started) / 1000;
   const delivered = received.get(build.path)?.size ?? 0;
   return {

@@ -3,6 +3,9 @@ import { periodicPass } from "../periodicPass.ts";
 import type { DatabaseOutage } from "./outage.ts";
 import type { Sql } from "./sql.ts";
 
+/** How often a pass reads the WAL written: at the embedded database's ~4 MB of WAL a second at most, about one threshold's worth. */
+export const CHECKPOINT_CHECK_INTERVAL_MS = 15_000;
+
 /**
  * The checkpoints PostgreSQL's checkpointer makes, for the embedded database, where none runs.
  * PGlite runs PostgreSQL in single-user mode, and only a postmaster's checkpointer checkpoints:
@@ -21,9 +24,6 @@ import type { Sql } from "./sql.ts";
  * written since the last one (PGlite is synchronous): 31–90 ms at the embedded benchmark's maximum
  * rate, once per 67 MB of WAL (docs/benchmarks.md).
  */
-/** How often a pass reads the WAL written: at the embedded database's ~4 MB of WAL a second at most, about one threshold's worth. */
-export const CHECKPOINT_CHECK_INTERVAL_MS = 15_000;
-
 export interface CheckpointJob {
   start(): void;
   stop(): Promise<void>;

@@ -66,5 +66,6 @@ export function sqlOverPGlite(pglite: PGlite): Sql {
   return {
     query: <Row>(text: string, params?: unknown[], name?: string) => (name === undefined ? connection.query<Row>(text, params) : runPrepared<Row>(name, text, params ?? [])),
     withConnection: (work) => work(connection),
+    runsOnThisThread: true,
   };
 }

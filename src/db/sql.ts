@@ -16,6 +16,11 @@ export interface Sql {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<Row[]>;
   /** Runs `work` on one connection (advisory locks are per connection). */
   withConnection<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T>;
+  /**
+   * The database runs on this thread (PGlite): while a statement runs, nothing else does, not even
+   * reading requests. Absent for a server's pools, whose statements run while the thread works.
+   */
+  runsOnThisThread?: boolean;
 }
 
 export interface SqlConnection {

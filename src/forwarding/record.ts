@@ -51,8 +51,6 @@ export interface EventRecorderDeps {
   clock: Clock;
   /** This process's worker, when one runs here: it takes deliveries straight from the statement. */
   handoff?: LocalHandoff;
-  /** The database runs on this thread (the embedded one): batches wait for the requests read after a statement (../delivery/queue/enqueue.ts). */
-  sameThreadDatabase?: boolean;
 }
 
 /** The recorder's own state: the group commit over the accepting statement. */
@@ -73,13 +71,7 @@ export interface EventRecorder {
 export function createEventRecorder(given: EventRecorderDeps): EventRecorder {
   const deps: Recording = {
     ...given,
-    enqueue: createEnqueuer({
-      sql: given.recordingSql,
-      clock: given.clock,
-      logger: given.logger,
-      reserve: (max) => given.handoff?.reserve(max),
-      sameThreadDatabase: given.sameThreadDatabase,
-    }),
+    enqueue: createEnqueuer({ sql: given.recordingSql, clock: given.clock, logger: given.logger, reserve: (max) => given.handoff?.reserve(max) }),
   };
   return {
     record: (deploymentId, event, options) => recordEvent(deps, deploymentId, event, options),

@@ -265,13 +265,6 @@ export interface EnqueuerDeps {
   logger: Logger;
   /** Reserves the local worker's free slots for a batch; undefined when none (no worker here, or busy). */
   reserve: (max: number) => Reservation | undefined;
-  /**
-   * The database runs on this thread (PGlite): while a statement runs no request is read, so the
-   * events that came meanwhile are still unread when it returns. Each batch then waits one turn of
-   * the event loop (setImmediate, after the reads) to take them. Without it a batch held one event
-   * (docs/benchmarks.md); a server's statements run while requests are read, and need no wait.
-   */
-  sameThreadDatabase?: boolean;
 }
 
 /** The most events one statement records. */
@@ -287,7 +280,7 @@ export const MAX_BATCH = 256;
  * disk full, every caller in it gets that error (503: the provider redelivers); otherwise the batch is recorded
  * again one event per statement, so only the refused event fails.
  */
-export function createEnqueuer({ sql, clock, logger, reserve, sameThreadDatabase = false }: EnqueuerDeps) {
+export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
   type Entry = { event: EventToEnqueue; resolve: (row: EnqueuedRow | undefined) => void; reject: (error: unknown) => void };
   let waiting: Entry[] = [];
   let recording = false;
@@ -351,8 +344,13 @@ export function createEnqueuer({ sql, clock, logger, reserve, sameThreadDatabase
     batch.forEach((entry, index) => entry.resolve(rows[index]));
   }
 
-  /** Until the events arriving now are waiting too: the same turn of the event loop, or the next one's reads. */
-  const gather = sameThreadDatabase ? () => new Promise<void>((resolve) => setImmediate(resolve)) : () => Promise.resolve();
+  /**
+   * Until the events arriving now are waiting too: those of this turn of the event loop. Where the
+   * database runs on this thread (sql.runsOnThisThread) no request is read while a statement runs,
+   * so the events that came meanwhile are still unread when it returns: each batch waits for the
+   * next turn's reads (setImmediate). Without that a batch held one event (docs/benchmarks.md).
+   */
+  const gather = sql.runsOnThisThread ? () => new Promise<void>((resolve) => setImmediate(resolve)) : () => Promise.resolve();
 
   async function flush() {
     recording = true;
@@ -371,7 +369,7 @@ export function createEnqueuer({ sql, clock, logger, reserve, sameThreadDatabase
           await recordBatch([entry]).catch((single) => entry.reject(single));
         }
       }
-      if (sameThreadDatabase) await gather();
+      if (sql.runsOnThisThread) await gather();
     }
     recording = false;
   }
