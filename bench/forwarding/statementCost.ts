@@ -18,7 +18,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { findConnector } from "../../src/connectors/registry.ts";
-import { connectionSettings, RECORDING_PLANS } from "../../src/db/database.ts";
+import { asOptions, connectionSettings, RECORDING_PLANS } from "../../src/db/database.ts";
 import { sqlOverPool } from "../../src/db/sql.ts";
 import { enqueue, type EventToEnqueue } from "../../src/delivery/queue/enqueue.ts";
 import { githubIssuesPayload, githubWebhook } from "../../test/helpers/fakeProviders/github.ts";
@@ -40,7 +40,7 @@ const EVENTS = Number(args.events);
 const CALLS = Number(args.calls);
 
 // The recording pool's session settings, on one connection so that its backend is the one measured.
-const pool = new pg.Pool({ connectionString: args.database, max: 1, options: connectionSettings + RECORDING_PLANS });
+const pool = new pg.Pool({ connectionString: args.database, max: 1, options: connectionSettings + asOptions(RECORDING_PLANS) });
 const sql = sqlOverPool(pool);
 
 // The event as the service stores it: the forwarding benchmark's request, parsed by the GitHub connector.

@@ -69,7 +69,8 @@ export const connectionSettings = "-c TimeZone=UTC -c jit=off";
 
 /**
  * The hot path's pools (accepting, claiming, recording attempts) plan no sequential scan where an
- * index reaches the rows. A connection keeps the plan it made until autovacuum next analyzes the
+ * index reaches the rows; on the embedded database, the named statements of its Sqls of the same
+ * names (./pgliteSql.ts). A connection keeps the plan it made until autovacuum next analyzes the
  * table, and one made while a new deployment's tables held a few rows read them whole on every
  * batch once they grew: the benchmark's rate fell from round to round (test/delivery/cachedPlans.test.ts).
  * Nor a bitmap scan: one never marks the index entries of dead rows as dead, which a plain index
@@ -77,9 +78,18 @@ export const connectionSettings = "-c TimeZone=UTC -c jit=off";
  * PENDING version since the last vacuum, on every call (0.07 → 20 ms a claim within three rounds
  * of the forwarding benchmark; docs/benchmarks.md).
  */
-const INDEXED_PLANS = " -c enable_seqscan=off -c enable_bitmapscan=off";
+const INDEXED_PLANS: PlannerSettings = { enable_seqscan: "off", enable_bitmapscan: "off" };
 /** The recording pool's plans (the accepting statement's, the attempts'): generic ones, kept once made. */
-export const RECORDING_PLANS = ` -c plan_cache_mode=force_generic_plan${INDEXED_PLANS}`;
+export const RECORDING_PLANS: PlannerSettings = { plan_cache_mode: "force_generic_plan", ...INDEXED_PLANS };
+
+/** Planner settings of a pool's sessions: PostgreSQL setting → value. */
+export type PlannerSettings = Record<string, string>;
+
+/** Settings as a connection's startup options (`-c name=value`). */
+export const asOptions = (settings: PlannerSettings) =>
+  Object.entries(settings)
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join("");
 
 /**
  * PostgreSQL's settings inside PGlite. Its shared buffers live in the process's WebAssembly memory
@@ -186,8 +196,8 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
       return made;
     };
     const pool = poolOf(target.poolSize ?? 10, statementTimeout);
-    const workerPool = poolOf(3, INDEXED_PLANS);
-    const recordingPool = poolOf(2, statementTimeout + RECORDING_PLANS);
+    const workerPool = poolOf(3, asOptions(INDEXED_PLANS));
+    const recordingPool = poolOf(2, statementTimeout + asOptions(RECORDING_PLANS));
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
       sql: sqlOverPool(pool),
@@ -223,13 +233,12 @@ export async function openDatabase(target: DatabaseTarget, logger: Logger): Prom
     });
     await pglite.waitReady;
     await pglite.exec("set TimeZone = 'UTC'");
-    // One session under the three: one Sql, which prepares each named statement once.
-    const embeddedSql = sqlOverPGlite(pglite);
+    // One session under the three, each planning its named statements with its pool's settings.
     database = {
       prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }),
-      sql: embeddedSql,
-      workerSql: embeddedSql,
-      recordingSql: embeddedSql,
+      sql: sqlOverPGlite(pglite),
+      workerSql: sqlOverPGlite(pglite, INDEXED_PLANS),
+      recordingSql: sqlOverPGlite(pglite, RECORDING_PLANS),
       kind: "pglite",
       close: async () => {
         await database.prisma.$disconnect();

@@ -1,4 +1,5 @@
 import { type PGlite, parse, protocol } from "@electric-sql/pglite";
+import type { PlannerSettings } from "./database.ts";
 import type { Sql, SqlConnection } from "./sql.ts";
 
 const { serialize } = protocol;
@@ -18,10 +19,19 @@ const messages = (...parts: Uint8Array[]): Uint8Array => Buffer.concat(parts);
  *
  * The statement runs under PGlite's two locks, as `query()` does: never between the statements of
  * another caller's transaction (Prisma's), never between another query's messages.
+ *
+ * `plannerSettings`: what a server's pool sets for its sessions (./database.ts, INDEXED_PLANS), set
+ * for each named statement and reset after it, since the one session serves Prisma too. Without
+ * them the hot path's statements kept plans made on a new database's nearly empty tables, which read
+ * the tables whole once they grew: on the embedded benchmark, the accepting statement ran a dozen
+ * sequential scans an event, 21 ms a batch against 14 with them (docs/benchmarks.md).
  */
-export function sqlOverPGlite(pglite: PGlite): Sql {
+export function sqlOverPGlite(pglite: PGlite, plannerSettings: PlannerSettings = {}): Sql {
   /** Parameter types of each statement prepared (its description): values are serialized by them, as `query()` does. */
   const prepared = new Map<string, number[]>();
+  const settings = Object.entries(plannerSettings);
+  const set = serialize.query(settings.map(([name, value]) => `set ${name} = ${value}`).join("; "));
+  const reset = serialize.query(settings.map(([name]) => `reset ${name}`).join("; "));
 
   async function prepare(name: string, text: string): Promise<number[]> {
     const describe = () => messages(serialize.describe({ type: "S", name }), serialize.sync());
@@ -49,10 +59,15 @@ export function sqlOverPGlite(pglite: PGlite): Sql {
           const serializer = pglite.serializers[parameterTypes[index]];
           return serializer ? serializer(value) : String(value);
         });
-        const answered = await pglite.execProtocolStream(
-          messages(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()),
-        );
-        return parse.parseResults(answered, pglite.parsers)[0].rows as Row[];
+        if (settings.length > 0) await pglite.execProtocolStream(set);
+        try {
+          const answered = await pglite.execProtocolStream(
+            messages(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()),
+          );
+          return parse.parseResults(answered, pglite.parsers)[0].rows as Row[];
+        } finally {
+          if (settings.length > 0) await pglite.execProtocolStream(reset);
+        }
       }),
     );
   }

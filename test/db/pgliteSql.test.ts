@@ -6,7 +6,7 @@ import type { Sql } from "../../src/db/sql.ts";
 /**
  * Named queries on the embedded database run as prepared statements (src/db/pgliteSql.ts): the
  * same rows as PGlite's own query(), the statement prepared once, an error leaving the session
- * usable, and never a statement inside another caller's transaction.
+ * usable, never a statement inside another caller's transaction, and planned with its Sql's settings.
  */
 let pglite: PGlite;
 let sql: Sql;
@@ -66,5 +66,19 @@ describe("named queries over PGlite", () => {
     await transaction;
     // Had it run inside, it would have seen the row the transaction then rolled back.
     expect(await counted).toEqual([{ n: 0 }]);
+  });
+
+  test("an Sql's planner settings plan its named statements, and the session keeps its own", async () => {
+    const indexed = sqlOverPGlite(pglite, { enable_seqscan: "off", enable_bitmapscan: "off" });
+    const explain = "explain select count(*) from item";
+    const plan = (rows: Record<string, string>[]) => rows.map((row) => row["QUERY PLAN"]).join("\n");
+    // Every row: without the settings PostgreSQL reads the table, with them its primary key's index.
+    expect(plan(await sql.query(explain, [], "item_plan"))).toMatch(/Seq Scan on item/);
+    expect(plan(await indexed.query(explain, [], "item_plan_indexed"))).toMatch(/Index Only Scan using item_pkey on item/);
+    const session = async () => (await pglite.query<{ seq: string; bitmap: string }>("select current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap")).rows[0];
+    expect(await session()).toEqual({ seq: "on", bitmap: "on" });
+    // A statement that fails puts them back too.
+    await expect(indexed.query("select 1 / $1::int", [0], "item_divide")).rejects.toMatchObject({ code: "22012" });
+    expect(await session()).toEqual({ seq: "on", bitmap: "on" });
   });
 });

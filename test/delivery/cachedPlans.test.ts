@@ -19,7 +19,9 @@ import { ok, startTestApp, type TestApp } from "../helpers/testApp.ts";
  * statements run on must make plans that reach rows through indexes whatever the tables held when
  * they were planned.
  *
- * PostgreSQL only: PGlite plans every statement afresh.
+ * On PostgreSQL: the pools' sessions carry the settings. The embedded database's one session serves
+ * Prisma too, so there its hot path's Sqls set them for each named statement (src/db/pgliteSql.ts,
+ * tested in test/db/pgliteSql.test.ts); the last test here checks they are the pools' settings.
  */
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const GROWN = 5_000;
@@ -170,4 +172,25 @@ test.skipIf(!onPostgres)("recording attempts' cached plan reaches grown tables t
 
 test.skipIf(!onPostgres)("the claim's cached plan reaches grown tables through their indexes (worker pool)", async () => {
   expectIndexed(await claiming.explain());
+});
+
+test.skipIf(onPostgres)("the embedded database's hot path plans with the settings of the server's pools", async () => {
+  const embedded = await startTestApp({});
+  try {
+    const { sql, workerSql, recordingSql } = embedded.database;
+    const settingsOf = async (on: Sql) =>
+      (
+        await on.query(
+          "select current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap, current_setting('plan_cache_mode') as plans",
+          [],
+          "planner_settings",
+        )
+      )[0];
+    expect(await settingsOf(recordingSql)).toEqual({ seq: "off", bitmap: "off", plans: "force_generic_plan" });
+    expect(await settingsOf(workerSql)).toEqual({ seq: "off", bitmap: "off", plans: "auto" });
+    // Prisma's and every other statement's: PostgreSQL's own.
+    expect(await settingsOf(sql)).toEqual({ seq: "on", bitmap: "on", plans: "auto" });
+  } finally {
+    await embedded.close();
+  }
 });
