@@ -75,7 +75,9 @@ const schema = z.object({
   POLL_INTERVAL: durationMs("60s"),
   POLLING_FAILED_AFTER: durationMs("24h"),
   // A pass reads the statistics of every table: back to back, it would be the database's main work.
-  VACUUM_INTERVAL: durationMs("60s", { min: 1_000 }),
+  // Ten seconds, not autovacuum's minute: on the embedded database a statement planned before a new
+  // table's first ANALYZE read the whole backlog on every call until then (src/db/vacuumJob.ts).
+  VACUUM_INTERVAL: durationMs("10s", { min: 1_000 }),
   FORWARDING_DISABLE_AFTER: durationMs("5d"),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),

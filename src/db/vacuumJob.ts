@@ -19,9 +19,16 @@ import { type Sql, type SqlConnection, withoutStatementTimeout } from "./sql.ts"
  *
  * So this job applies PostgreSQL's own rule (the autovacuum documentation's vacuum and analyze
  * thresholds: a base count plus a fraction of the table's live rows), with PostgreSQL's defaults:
- * every VACUUM_INTERVAL (a minute unless set) it reads the cumulative statistics and vacuums, or only
- * analyzes, the app's tables past them. Several instances on one server take turns (an advisory
+ * every VACUUM_INTERVAL (ten seconds unless set) it reads the cumulative statistics and vacuums, or
+ * only analyzes, the app's tables past them. Several instances on one server take turns (an advisory
  * lock): one pass at a time.
+ *
+ * Ten seconds rather than autovacuum's minute (`autovacuum_naptime`): until a table's first ANALYZE
+ * the planner takes "one deployment's PENDING deliveries" for a row or two, and the embedded
+ * database's claim read every one of them three times to pick a batch (3,002 rows each time, with a
+ * backlog of 3,002; once analyzed, 512 due-index entries and the batch by primary key). A new
+ * embedded database's first minute of a burst delivered at a third of the next minute's rate
+ * (docs/benchmarks.md). A pass that finds nothing to do costs one read of the statistics.
  *
  * On the embedded database it applies autovacuum's anti-wraparound rule too: a table (the system
  * catalogs and insert-only tables included) whose oldest unfrozen transaction id is older than
