@@ -6,7 +6,7 @@ import { loadConfig } from "../src/config.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "sy-config-"));
 
-test("defaults: port 4000, PUBLIC_URL from the port, embedded database, Svix's retry schedule, 64 requests in flight per forwarding URL", () => {
+test("defaults: port 4000, PUBLIC_URL from the port, embedded database, Svix's retry schedule, 64 requests in flight per forwarding URL, a vacuum pass every 10 s", () => {
   const config = loadConfig({ DATA_DIR: dataDir() });
   expect(config.port).toBe(4000);
   expect(config.publicUrl).toBe("http://localhost:4000");
@@ -14,6 +14,7 @@ test("defaults: port 4000, PUBLIC_URL from the port, embedded database, Svix's r
   expect(config.connectUrlTtlSeconds).toBe(1800);
   expect(config.deliveryRetryScheduleMs).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
   expect(config.deliveryMaxInFlightPerUrl).toBe(64);
+  expect(config.vacuumIntervalMs).toBe(10_000);
 });
 
 test("development generates ENCRYPTION_KEY into DATA_DIR once, readable by the owner only", () => {

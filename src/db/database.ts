@@ -70,9 +70,9 @@ export const connectionSettings = "-c TimeZone=UTC -c jit=off";
 /**
  * The hot path's pools (accepting, claiming, recording attempts) plan no sequential scan where an
  * index reaches the rows; on the embedded database, neither do the named statements of its
- * workerSql and recordingSql (./pgliteSql.ts). A connection keeps the plan it made until autovacuum next analyzes the
- * table, and one made while a new deployment's tables held a few rows read them whole on every
- * batch once they grew: the benchmark's rate fell from round to round (test/delivery/cachedPlans.test.ts).
+ * workerSql and recordingSql (./pgliteSql.ts). A connection keeps the plan it made until autovacuum
+ * next analyzes the table, and one made while a new deployment's tables held a few rows read them
+ * whole on every batch once they grew: the benchmark's rate fell from round to round (test/delivery/cachedPlans.test.ts).
  * Nor a bitmap scan: one never marks the index entries of dead rows as dead, which a plain index
  * scan does, so the claim that took "status = PENDING" from a status index in a bitmap read every
  * PENDING version since the last vacuum, on every call (0.07 → 20 ms a claim within three rounds

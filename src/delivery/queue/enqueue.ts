@@ -345,16 +345,17 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
   }
 
   /**
-   * Until the events arriving now are waiting too: those of this turn of the event loop. Where the
-   * database runs on this thread (sql.runsOnThisThread) no request is read while a statement runs,
-   * so the events that came meanwhile are still unread when it returns: each batch waits for the
-   * next turn's reads (setImmediate). Without that a batch held one event (docs/benchmarks.md).
+   * A batch takes the events arriving now: those of this turn of the event loop. Where the database
+   * runs on this thread (sql.runsOnThisThread) no request is read while a statement runs, so the
+   * events that came meanwhile are still unread when it returns: each batch waits for the next
+   * turn's reads (setImmediate). Without that a batch held one event (docs/benchmarks.md).
    */
-  const gather = sql.runsOnThisThread ? () => new Promise<void>((resolve) => setImmediate(resolve)) : () => Promise.resolve();
+  const sameThread = sql.runsOnThisThread === true;
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   async function flush() {
     recording = true;
-    await gather();
+    await (sameThread ? nextTurn() : Promise.resolve());
     while (waiting.length > 0) {
       const batch = nextBatch();
       try {
@@ -369,7 +370,7 @@ export function createEnqueuer({ sql, clock, logger, reserve }: EnqueuerDeps) {
           await recordBatch([entry]).catch((single) => entry.reject(single));
         }
       }
-      if (sql.runsOnThisThread) await gather();
+      if (sameThread) await nextTurn();
     }
     recording = false;
   }
